@@ -1,0 +1,37 @@
+# Every dependency is a Debian 12 package; each failure names the package to install
+# (scripts/setup-deps.sh installs them all).
+function(netcube_require found package what)
+  if(NOT ${found})
+    message(FATAL_ERROR "netcube needs ${what}: install the Debian package '${package}' "
+                        "(or run scripts/setup-deps.sh)")
+  endif()
+endfunction()
+
+find_package(PkgConfig QUIET)
+netcube_require(PkgConfig_FOUND pkg-config "pkg-config")
+
+find_package(ENet)
+netcube_require(ENet_FOUND libenet-dev "ENet 1.3")
+
+find_package(CLI11 CONFIG QUIET)
+netcube_require(CLI11_FOUND libcli11-dev "CLI11")
+
+find_package(nlohmann_json 3 CONFIG QUIET)
+netcube_require(nlohmann_json_FOUND nlohmann-json3-dev "nlohmann/json")
+
+find_package(Threads REQUIRED)
+
+if(NETCUBE_BUILD_GUI)
+  find_package(SDL2 CONFIG QUIET)
+  netcube_require(SDL2_FOUND libsdl2-dev "SDL2 (or configure with -DNETCUBE_BUILD_GUI=OFF)")
+  find_package(ImGui)
+  netcube_require(ImGui_FOUND libimgui-dev "Dear ImGui 1.86 (or configure with -DNETCUBE_BUILD_GUI=OFF)")
+  find_path(STB_IMAGE_WRITE_INCLUDE_DIR stb_image_write.h PATH_SUFFIXES stb)
+  netcube_require(STB_IMAGE_WRITE_INCLUDE_DIR libstb-dev "stb_image_write.h")
+endif()
+
+if(NETCUBE_BUILD_TESTS)
+  find_package(GTest QUIET)
+  netcube_require(GTest_FOUND libgtest-dev "GoogleTest")
+  include(GoogleTest)
+endif()

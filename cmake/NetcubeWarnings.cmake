@@ -1,0 +1,13 @@
+# Strict warnings for the project's own targets only; third-party sources (the ImGui backends) are
+# compiled in their own target without these flags.
+add_library(netcube_warnings INTERFACE)
+target_compile_options(netcube_warnings INTERFACE
+  -Wall -Wextra -Wpedantic -Werror
+  -Wshadow -Wconversion -Wsign-conversion -Wold-style-cast -Wnon-virtual-dtor
+  -Woverloaded-virtual -Wnull-dereference -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough)
+
+# Every project library and executable: C++20 plus the warnings above.
+function(netcube_configure_target target)
+  target_compile_features(${target} PUBLIC cxx_std_20)
+  target_link_libraries(${target} PRIVATE netcube_warnings)
+endfunction()

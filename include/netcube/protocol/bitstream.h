@@ -1,0 +1,100 @@
+#pragma once
+// Bit-packed streams in the style of yojimbo's serialize.h: one Serialize function per message is run by
+// a writer, a reader and a measurer. Every read is bounds- and range-checked; a failed read returns false
+// and the caller discards the whole message.
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace netcube::protocol {
+
+// Bits needed to send any integer in [min, max].
+constexpr int BitsRequired(std::int64_t min, std::int64_t max) noexcept {
+  return min >= max ? 0 : static_cast<int>(std::bit_width(static_cast<std::uint64_t>(max - min)));
+}
+
+class BitWriter {
+ public:
+  static constexpr bool kWriting = true;
+  static constexpr bool kReading = false;
+  explicit BitWriter(std::span<std::uint8_t> buffer) noexcept : buffer_(buffer) {}
+
+  bool Bits(std::uint32_t value, int bits) noexcept;
+  // Bytes used, the last one zero-padded.
+  std::size_t BytesWritten() const noexcept { return (bits_ + 7) / 8; }
+
+ private:
+  std::span<std::uint8_t> buffer_;
+  std::size_t bits_ = 0;
+};
+
+class BitReader {
+ public:
+  static constexpr bool kWriting = false;
+  static constexpr bool kReading = true;
+  explicit BitReader(std::span<const std::uint8_t> data) noexcept : data_(data) {}
+
+  bool Bits(std::uint32_t& value, int bits) noexcept;
+  std::size_t BitsRemaining() const noexcept { return data_.size() * 8 - bits_; }
+  // True when only the zero padding of the final byte is left.
+  bool AtCleanEnd() const noexcept;
+
+ private:
+  std::span<const std::uint8_t> data_;
+  std::size_t bits_ = 0;
+};
+
+class BitMeasurer {
+ public:
+  static constexpr bool kWriting = true;
+  static constexpr bool kReading = false;
+  bool Bits(std::uint32_t /*value*/, int bits) noexcept {
+    bits_ += static_cast<std::size_t>(bits);
+    return true;
+  }
+  std::size_t Bytes() const noexcept { return (bits_ + 7) / 8; }
+
+ private:
+  std::size_t bits_ = 0;
+};
+
+// An integer in [min, max], sent in BitsRequired(min, max) bits as an offset from min. Writing a value out
+// of range fails, so a bug on the sending side never produces a packet the receiver would reject.
+template <class Stream, class T>
+bool SerializeInt(Stream& stream, T& value, std::int64_t min, std::int64_t max) noexcept {
+  const int bits = BitsRequired(min, max);
+  std::uint32_t offset = 0;
+  if constexpr (Stream::kWriting) {
+    const auto v = static_cast<std::int64_t>(value);
+    if (v < min || v > max) return false;
+    offset = static_cast<std::uint32_t>(v - min);
+  }
+  if (!stream.Bits(offset, bits)) return false;
+  if constexpr (Stream::kReading) {
+    const std::int64_t v = min + static_cast<std::int64_t>(offset);
+    if (v > max) return false;
+    value = static_cast<T>(v);
+  }
+  return true;
+}
+
+template <class Stream>
+bool SerializeBool(Stream& stream, bool& value) noexcept {
+  std::uint32_t bit = value ? 1u : 0u;
+  if (!stream.Bits(bit, 1)) return false;
+  if constexpr (Stream::kReading) value = bit != 0;
+  return true;
+}
+
+// A full-width unsigned value (sequence numbers, ticks, timestamps): every bit pattern is valid.
+template <class Stream, class T>
+bool SerializeUnsigned(Stream& stream, T& value) noexcept {
+  static_assert(sizeof(T) <= 4);
+  std::uint32_t v = value;
+  if (!stream.Bits(v, static_cast<int>(sizeof(T) * 8))) return false;
+  if constexpr (Stream::kReading) value = static_cast<T>(v);
+  return true;
+}
+
+}  // namespace netcube::protocol

@@ -1,0 +1,137 @@
+#pragma once
+// Every message of the netcube wire protocol, and the one Serialize function per message that the
+// writer, the reader and the measurer all run. docs/PROTOCOL.md describes the same layout byte for byte.
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "netcube/protocol/bitstream.h"
+#include "netcube/protocol/fixed_vector.h"
+#include "netcube/sim/move.h"
+#include "netcube/sim/world.h"
+
+namespace netcube::protocol {
+
+inline constexpr std::uint16_t kProtocolVersion = 1;
+inline constexpr std::uint32_t kProtocolMagic = 0x4E435542;  // "NCUB": cheap rejection of stray traffic
+inline constexpr std::size_t kMaxPlayers = 256;              // every sim::PlayerId
+inline constexpr std::size_t kMaxInputsPerPacket = 64;       // the client's redundancy cap
+inline constexpr std::size_t kMaxNameLength = 15;            // fits std::string's inline buffer
+inline constexpr std::size_t kMaxPacketBytes = 4096;         // larger than any valid message
+inline constexpr int kMaxRate = 240;                         // tick and snapshot rates, per second
+
+// ENet channels: control messages must arrive, in order; state goes unreliable and newest-wins.
+enum class Channel : std::uint8_t { kReliable = 0, kUnreliable = 1 };
+inline constexpr std::size_t kChannelCount = 2;
+
+enum class MessageType : std::uint8_t {
+  kConnectRequest = 0,
+  kConnectRefused = 1,
+  kWelcome = 2,
+  kInput = 3,
+  kSnapshot = 4,
+  kPlayerJoined = 5,
+  kPlayerLeft = 6,
+  kTimeEcho = 7,
+};
+inline constexpr int kMessageTypeCount = 8;
+
+enum class RefuseReason : std::uint8_t { kVersionMismatch = 0, kServerFull = 1, kMalformedRequest = 2 };
+inline constexpr int kRefuseReasonCount = 3;
+const char* ToString(RefuseReason reason) noexcept;
+
+enum class LeaveReason : std::uint8_t { kDisconnected = 0, kTimedOut = 1 };
+inline constexpr int kLeaveReasonCount = 2;
+const char* ToString(LeaveReason reason) noexcept;
+
+// Client -> server, reliable, once after the ENet connection is up.
+struct ConnectRequest {
+  std::uint32_t magic = kProtocolMagic;
+  std::uint16_t version = kProtocolVersion;
+  std::string name;  // printable ASCII, at most kMaxNameLength
+  friend bool operator==(const ConnectRequest&, const ConnectRequest&) = default;
+};
+
+// Server -> client, reliable, followed by a disconnect.
+struct ConnectRefused {
+  RefuseReason reason = RefuseReason::kServerFull;
+  std::uint16_t server_version = kProtocolVersion;
+  friend bool operator==(const ConnectRefused&, const ConnectRefused&) = default;
+};
+
+// Server -> client, reliable, in answer to an accepted ConnectRequest.
+struct Welcome {
+  sim::PlayerId player_id = 0;
+  std::uint8_t tick_rate = 60;
+  std::uint8_t snapshot_rate = 20;
+  std::uint16_t max_players = 32;
+  bool collisions = true;
+  std::int32_t arena_width = sim::kArenaWidth;
+  std::int32_t arena_height = sim::kArenaHeight;
+  std::uint32_t server_tick = 0;
+  friend bool operator==(const Welcome&, const Welcome&) = default;
+};
+
+// Client -> server, unreliable: the newest unacknowledged inputs, oldest first, consecutive sequence
+// numbers, so one lost packet loses no input.
+struct InputMessage {
+  FixedVector<sim::Input, kMaxInputsPerPacket> inputs;
+  friend bool operator==(const InputMessage&, const InputMessage&) = default;
+};
+
+// Server -> client, unreliable: the whole world at `server_tick`, players in increasing id order, and the
+// last input of the receiving client the server has applied (its cube's last_input).
+struct Snapshot {
+  std::uint32_t server_tick = 0;
+  FixedVector<sim::PlayerCube, kMaxPlayers> players;
+  bool has_ack = false;  // false until the server has applied one of this client's inputs
+  sim::Seq ack = 0;
+  friend bool operator==(const Snapshot& a, const Snapshot& b) noexcept;
+};
+
+// Server -> clients, reliable: announcements. A new client is told of everyone already present.
+struct PlayerJoined {
+  sim::PlayerId player_id = 0;
+  std::string name;
+  friend bool operator==(const PlayerJoined&, const PlayerJoined&) = default;
+};
+struct PlayerLeft {
+  sim::PlayerId player_id = 0;
+  LeaveReason reason = LeaveReason::kDisconnected;
+  friend bool operator==(const PlayerLeft&, const PlayerLeft&) = default;
+};
+
+// Unreliable. The client sends its clock (request); the server returns it unchanged at once with its
+// current tick (reply). Round-trip time is measured above the link conditioner, so it includes it.
+struct TimeEcho {
+  bool reply = false;
+  std::uint32_t client_time_us = 0;
+  std::uint32_t server_tick = 0;
+  friend bool operator==(const TimeEcho&, const TimeEcho&) = default;
+};
+
+using Message = std::variant<ConnectRequest, ConnectRefused, Welcome, InputMessage, Snapshot, PlayerJoined,
+                             PlayerLeft, TimeEcho>;
+
+MessageType TypeOf(const Message& message) noexcept;
+Channel ChannelOf(MessageType type) noexcept;
+const char* ToString(MessageType type) noexcept;
+
+enum class DecodeError : std::uint8_t {
+  kNone = 0,
+  kEmpty,          // no bytes
+  kTooLarge,       // more than kMaxPacketBytes
+  kMalformed,      // truncated, out of range, inconsistent (unordered ids, bad magic, ...)
+  kTrailingData,   // a valid message followed by more bytes or non-zero padding
+};
+const char* ToString(DecodeError error) noexcept;
+
+// Writes `message` into `out`; returns the byte count, or 0 if the message is invalid (a value out of its
+// range) or does not fit.
+std::size_t Encode(const Message& message, std::span<std::uint8_t> out) noexcept;
+// Exact encoded size of a valid message.
+std::size_t MeasureBytes(const Message& message) noexcept;
+// Reads one message from a whole packet. On failure `out` is untouched.
+DecodeError Decode(std::span<const std::uint8_t> packet, Message& out) noexcept;
+
+}  // namespace netcube::protocol

@@ -1,0 +1,32 @@
+#pragma once
+// The server's world step: every player's inputs, then player–player overlap resolution. Client-side
+// prediction runs only Move, so a push from another cube is a real misprediction it has to correct.
+#include <cstdint>
+#include <span>
+
+#include "netcube/sim/move.h"
+
+namespace netcube::sim {
+
+using PlayerId = std::uint8_t;
+
+struct PlayerCube {
+  PlayerId id = 0;
+  CubeState state;
+};
+
+// Pushes overlapping cubes apart along the axis of least penetration, each by half (the whole when the
+// other is held by a wall), and stops the pushed velocity component. Deterministic and independent of
+// the order of `cubes`: pairs are resolved in id order. Ids must be unique.
+void ResolveOverlaps(std::span<PlayerCube> cubes) noexcept;
+
+struct PlayerStep {
+  PlayerCube* cube = nullptr;
+  std::span<const Input> inputs;  // this tick's inputs for the cube, in sequence order
+};
+
+// One server tick: applies each player's inputs with Move, then resolves overlaps among `all`
+// (when `collisions` is on). `steps` point into `all`.
+void StepWorld(std::span<PlayerCube> all, std::span<const PlayerStep> steps, bool collisions) noexcept;
+
+}  // namespace netcube::sim

@@ -1,0 +1,95 @@
+#pragma once
+// A thin, testable layer over one ENet host: peers as small handles, the protocol's two channels, a link
+// conditioner in each direction, and byte and packet counters. Everything is driven by Service(now).
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "netcube/protocol/messages.h"
+#include "netcube/transport/link_conditioner.h"
+#include "netcube/transport/time.h"
+
+namespace netcube::transport {
+
+using PeerId = std::uint32_t;  // a connection's handle within one Host; never reused while the host lives
+
+struct HostConfig {
+  std::string bind_address = "0.0.0.0";  // servers; ignored by client hosts
+  std::uint16_t port = 0;                // 0 = an ephemeral port (read it back with port())
+  std::size_t max_peers = 32;
+  LinkSettings link;                     // applied to both directions
+  std::uint64_t seed = 1;                // the conditioner's random generator
+  std::uint32_t timeout_ms = 5000;       // a silent peer is disconnected (timed out) after about this
+};
+
+enum class EventType : std::uint8_t { kConnected, kDisconnected, kReceived };
+
+struct Event {
+  EventType type = EventType::kReceived;
+  PeerId peer = 0;
+  protocol::Channel channel = protocol::Channel::kReliable;
+  std::vector<std::uint8_t> data;  // kReceived: the payload
+  std::uint32_t disconnect_data = 0;  // kDisconnected: the value the other side gave (0 if none)
+  bool timed_out = false;             // kDisconnected: no goodbye, the peer went silent
+};
+
+struct TransportCounters {
+  std::uint64_t payload_bytes_sent = 0;  // application bytes handed to ENet
+  std::uint64_t payload_bytes_received = 0;
+  std::uint64_t packets_sent = 0;
+  std::uint64_t packets_received = 0;
+  std::uint64_t wire_bytes_sent = 0;  // ENet's own totals: headers, acks, pings, fragments
+  std::uint64_t wire_bytes_received = 0;
+  std::uint64_t wire_packets_sent = 0;
+  std::uint64_t wire_packets_received = 0;
+  LinkConditionerCounters outgoing;
+  LinkConditionerCounters incoming;
+};
+
+class Host {
+ public:
+  // A server host bound to bind_address:port. nullptr and `error` set on failure.
+  static std::unique_ptr<Host> Listen(const HostConfig& config, std::string* error);
+  // A client host with room for one outgoing connection.
+  static std::unique_ptr<Host> Client(const HostConfig& config, std::string* error);
+  ~Host();
+  Host(const Host&) = delete;
+  Host& operator=(const Host&) = delete;
+
+  // Starts connecting; a kConnected (or kDisconnected) event follows from Service.
+  std::optional<PeerId> Connect(const std::string& host, std::uint16_t port, std::string* error);
+
+  // Queues one message payload for `peer` on `channel` (reliable on kReliable; unreliable, sequenced
+  // and fragmentable on kUnreliable). It goes through the outgoing conditioner first.
+  void Send(Micros now, PeerId peer, protocol::Channel channel, std::span<const std::uint8_t> payload);
+  // Encodes and sends a protocol message on its own channel. Returns false if it could not be encoded.
+  bool SendMessage(Micros now, PeerId peer, const protocol::Message& message);
+
+  // Polite disconnect after everything already queued for the peer has been sent.
+  void Disconnect(Micros now, PeerId peer, std::uint32_t data);
+  // Forget the peer at once, telling it nothing (for tests of vanishing clients).
+  void Drop(PeerId peer);
+
+  // Sends what the outgoing conditioner has due, services ENet without blocking, and appends to `events`
+  // everything the incoming conditioner has due.
+  void Service(Micros now, std::vector<Event>& events);
+  // Pushes queued ENet traffic out now (before a shutdown).
+  void Flush();
+
+  void SetLink(const LinkSettings& settings);
+  const LinkSettings& link() const;
+  std::uint16_t port() const;
+  TransportCounters counters() const;
+  // ENet's own smoothed round-trip time to the peer (below the conditioner), milliseconds.
+  std::optional<std::uint32_t> EnetRttMs(PeerId peer) const;
+
+ private:
+  struct Impl;
+  explicit Host(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace netcube::transport

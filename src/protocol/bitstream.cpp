@@ -1,0 +1,53 @@
+#include "netcube/protocol/bitstream.h"
+
+#include <algorithm>
+
+namespace netcube::protocol {
+
+// Most significant bit first, so the byte layout reads left to right as documented in PROTOCOL.md.
+// Both loops move whole runs of bits that fit in the current byte: at most five steps per value.
+
+bool BitWriter::Bits(std::uint32_t value, int bits) noexcept {
+  if (bits < 0 || bits > 32) return false;
+  if (bits < 32 && (value >> bits) != 0) return false;
+  if (bits_ + static_cast<std::size_t>(bits) > buffer_.size() * 8) return false;
+  int left = bits;
+  while (left > 0) {
+    const std::size_t byte = bits_ / 8;
+    const int free_bits = 8 - static_cast<int>(bits_ % 8);
+    const int take = std::min(free_bits, left);
+    const std::uint32_t chunk = (value >> (left - take)) & ((1u << take) - 1u);
+    if (free_bits == 8) buffer_[byte] = 0;
+    buffer_[byte] = static_cast<std::uint8_t>(buffer_[byte] | (chunk << (free_bits - take)));
+    bits_ += static_cast<std::size_t>(take);
+    left -= take;
+  }
+  return true;
+}
+
+bool BitReader::Bits(std::uint32_t& value, int bits) noexcept {
+  if (bits < 0 || bits > 32) return false;
+  if (static_cast<std::size_t>(bits) > BitsRemaining()) return false;
+  std::uint64_t v = 0;
+  int left = bits;
+  while (left > 0) {
+    const std::uint8_t byte = data_[bits_ / 8];
+    const int avail = 8 - static_cast<int>(bits_ % 8);
+    const int take = std::min(avail, left);
+    const std::uint32_t chunk = (static_cast<std::uint32_t>(byte) >> (avail - take)) & ((1u << take) - 1u);
+    v = (v << take) | chunk;
+    bits_ += static_cast<std::size_t>(take);
+    left -= take;
+  }
+  value = static_cast<std::uint32_t>(v);
+  return true;
+}
+
+bool BitReader::AtCleanEnd() const noexcept {
+  if (BitsRemaining() >= 8) return false;
+  if (bits_ % 8 == 0) return true;
+  const auto padding_mask = static_cast<std::uint8_t>(0xFFu >> (bits_ % 8));
+  return (data_[bits_ / 8] & padding_mask) == 0;
+}
+
+}  // namespace netcube::protocol

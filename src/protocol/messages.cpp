@@ -1,0 +1,226 @@
+#include "netcube/protocol/messages.h"
+
+#include <array>
+#include <type_traits>
+
+namespace netcube::protocol {
+namespace {
+
+template <class Stream>
+bool SerializeName(Stream& stream, std::string& name) {
+  std::size_t length = name.size();
+  if (!SerializeInt(stream, length, 0, kMaxNameLength)) return false;
+  if constexpr (Stream::kReading) name.resize(length);
+  for (char& c : name) {
+    if (!SerializeInt(stream, c, 32, 126)) return false;  // printable ASCII only
+  }
+  return true;
+}
+
+template <class Stream>
+bool Serialize(Stream& stream, ConnectRequest& m) {
+  // Magic and version come first and must never move, so any version can be refused with a reason.
+  if (!SerializeUnsigned(stream, m.magic)) return false;
+  if constexpr (Stream::kReading) {
+    if (m.magic != kProtocolMagic) return false;
+  }
+  return SerializeUnsigned(stream, m.version) && SerializeName(stream, m.name);
+}
+
+template <class Stream>
+bool Serialize(Stream& stream, ConnectRefused& m) {
+  return SerializeInt(stream, m.reason, 0, kRefuseReasonCount - 1) &&
+         SerializeUnsigned(stream, m.server_version);
+}
+
+template <class Stream>
+bool Serialize(Stream& stream, Welcome& m) {
+  return SerializeUnsigned(stream, m.player_id) && SerializeInt(stream, m.tick_rate, 1, kMaxRate) &&
+         SerializeInt(stream, m.snapshot_rate, 1, kMaxRate) &&
+         SerializeInt(stream, m.max_players, 1, kMaxPlayers) && SerializeBool(stream, m.collisions) &&
+         SerializeInt(stream, m.arena_width, 1, 1 << 24) && SerializeInt(stream, m.arena_height, 1, 1 << 24) &&
+         SerializeUnsigned(stream, m.server_tick);
+}
+
+template <class Stream>
+bool Serialize(Stream& stream, InputMessage& m) {
+  // On the wire: the newest sequence, the count, then each input's buttons oldest first; the other
+  // sequence numbers follow from the newest because they are consecutive.
+  std::size_t count = m.inputs.size();
+  sim::Seq newest = count > 0 ? m.inputs.back().seq : 0;
+  if constexpr (Stream::kWriting) {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (m.inputs[i].seq != static_cast<sim::Seq>(newest - (count - 1 - i))) return false;
+    }
+  }
+  if (!SerializeUnsigned(stream, newest)) return false;
+  if (!SerializeInt(stream, count, 1, kMaxInputsPerPacket)) return false;
+  if constexpr (Stream::kReading) m.inputs.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!SerializeInt(stream, m.inputs[i].buttons, 0, sim::kButtonMask)) return false;
+    if constexpr (Stream::kReading) m.inputs[i].seq = static_cast<sim::Seq>(newest - (count - 1 - i));
+  }
+  return true;
+}
+
+template <class Stream>
+bool SerializeCube(Stream& stream, sim::CubeState& s) {
+  return SerializeInt(stream, s.x, sim::kMinX, sim::kMaxX) && SerializeInt(stream, s.y, sim::kMinY, sim::kMaxY) &&
+         SerializeInt(stream, s.vx, -sim::kMaxSpeed, sim::kMaxSpeed) &&
+         SerializeInt(stream, s.vy, -sim::kMaxSpeed, sim::kMaxSpeed);
+}
+
+template <class Stream>
+bool Serialize(Stream& stream, Snapshot& m) {
+  // The per-client ack comes last, after the part every client shares.
+  if (!SerializeUnsigned(stream, m.server_tick)) return false;
+  std::size_t count = m.players.size();
+  if (!SerializeInt(stream, count, 0, kMaxPlayers)) return false;
+  if constexpr (Stream::kReading) m.players.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    sim::PlayerCube& p = m.players[i];
+    if (!SerializeUnsigned(stream, p.id)) return false;
+    if (i > 0 && p.id <= m.players[i - 1].id) return false;  // strictly increasing: no duplicates
+    if (!SerializeCube(stream, p.state)) return false;
+  }
+  if (!SerializeBool(stream, m.has_ack)) return false;
+  if (m.has_ack && !SerializeUnsigned(stream, m.ack)) return false;
+  if constexpr (Stream::kReading) {
+    if (!m.has_ack) m.ack = 0;
+  }
+  return true;
+}
+
+template <class Stream>
+bool Serialize(Stream& stream, PlayerJoined& m) {
+  return SerializeUnsigned(stream, m.player_id) && SerializeName(stream, m.name);
+}
+
+template <class Stream>
+bool Serialize(Stream& stream, PlayerLeft& m) {
+  return SerializeUnsigned(stream, m.player_id) && SerializeInt(stream, m.reason, 0, kLeaveReasonCount - 1);
+}
+
+template <class Stream>
+bool Serialize(Stream& stream, TimeEcho& m) {
+  return SerializeBool(stream, m.reply) && SerializeUnsigned(stream, m.client_time_us) &&
+         SerializeUnsigned(stream, m.server_tick);
+}
+
+// The packet: a 3-bit message type, the message, zero padding to the byte.
+template <class Stream>
+bool SerializeMessage(Stream& stream, Message& message) {
+  auto type = static_cast<std::uint8_t>(message.index());
+  if (!SerializeInt(stream, type, 0, kMessageTypeCount - 1)) return false;
+  return std::visit([&stream](auto& m) { return Serialize(stream, m); }, message);
+}
+
+template <std::size_t... I>
+void EmplaceByIndex(Message& message, std::size_t index, std::index_sequence<I...>) {
+  static_cast<void>(((index == I ? (message.emplace<I>(), true) : false) || ...));
+}
+
+}  // namespace
+
+static_assert(std::variant_size_v<Message> == kMessageTypeCount);
+
+bool operator==(const Snapshot& a, const Snapshot& b) noexcept {
+  if (a.server_tick != b.server_tick || a.has_ack != b.has_ack || a.ack != b.ack) return false;
+  if (a.players.size() != b.players.size()) return false;
+  for (std::size_t i = 0; i < a.players.size(); ++i) {
+    if (a.players[i].id != b.players[i].id || !sim::SamePhysics(a.players[i].state, b.players[i].state)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+MessageType TypeOf(const Message& message) noexcept { return static_cast<MessageType>(message.index()); }
+
+Channel ChannelOf(MessageType type) noexcept {
+  switch (type) {
+    case MessageType::kInput:
+    case MessageType::kSnapshot:
+    case MessageType::kTimeEcho:
+      return Channel::kUnreliable;
+    default:
+      return Channel::kReliable;
+  }
+}
+
+const char* ToString(MessageType type) noexcept {
+  static constexpr std::array<const char*, kMessageTypeCount> kNames = {
+      "connect_request", "connect_refused", "welcome", "input", "snapshot", "player_joined", "player_left",
+      "time_echo"};
+  const auto i = static_cast<std::size_t>(type);
+  return i < kNames.size() ? kNames[i] : "unknown";
+}
+
+const char* ToString(RefuseReason reason) noexcept {
+  switch (reason) {
+    case RefuseReason::kVersionMismatch:
+      return "protocol version mismatch";
+    case RefuseReason::kServerFull:
+      return "server full";
+    case RefuseReason::kMalformedRequest:
+      return "malformed connect request";
+  }
+  return "unknown reason";
+}
+
+const char* ToString(LeaveReason reason) noexcept {
+  switch (reason) {
+    case LeaveReason::kDisconnected:
+      return "left";
+    case LeaveReason::kTimedOut:
+      return "timed out";
+  }
+  return "unknown reason";
+}
+
+const char* ToString(DecodeError error) noexcept {
+  switch (error) {
+    case DecodeError::kNone:
+      return "none";
+    case DecodeError::kEmpty:
+      return "empty packet";
+    case DecodeError::kTooLarge:
+      return "packet too large";
+    case DecodeError::kMalformed:
+      return "malformed message";
+    case DecodeError::kTrailingData:
+      return "trailing data";
+  }
+  return "unknown error";
+}
+
+std::size_t Encode(const Message& message, std::span<std::uint8_t> out) noexcept {
+  BitWriter writer(out);
+  // Serialize takes the message by reference for the reader's sake; the writer only reads it.
+  if (!SerializeMessage(writer, const_cast<Message&>(message))) return 0;
+  return writer.BytesWritten();
+}
+
+std::size_t MeasureBytes(const Message& message) noexcept {
+  BitMeasurer measurer;
+  if (!SerializeMessage(measurer, const_cast<Message&>(message))) return 0;
+  return measurer.Bytes();
+}
+
+DecodeError Decode(std::span<const std::uint8_t> packet, Message& out) noexcept {
+  if (packet.empty()) return DecodeError::kEmpty;
+  if (packet.size() > kMaxPacketBytes) return DecodeError::kTooLarge;
+  BitReader reader(packet);
+  std::uint32_t type = 0;
+  if (!reader.Bits(type, BitsRequired(0, kMessageTypeCount - 1))) return DecodeError::kMalformed;
+  Message message;
+  // Every 3-bit value names a message type.
+  EmplaceByIndex(message, type, std::make_index_sequence<kMessageTypeCount>{});
+  const bool ok = std::visit([&reader](auto& m) { return Serialize(reader, m); }, message);
+  if (!ok) return DecodeError::kMalformed;
+  if (!reader.AtCleanEnd()) return DecodeError::kTrailingData;
+  out = std::move(message);
+  return DecodeError::kNone;
+}
+
+}  // namespace netcube::protocol
