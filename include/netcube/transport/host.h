@@ -17,12 +17,12 @@ namespace netcube::transport {
 using PeerId = std::uint32_t;  // a connection's handle within one Host; never reused while the host lives
 
 struct HostConfig {
-  std::string bind_address = "0.0.0.0";  // servers; ignored by client hosts
+  std::string bind_address = "0.0.0.0";  // servers, numeric IPv4; ignored by client hosts
   std::uint16_t port = 0;                // 0 = an ephemeral port (read it back with port())
   std::size_t max_peers = 32;
   LinkSettings link;                     // applied to both directions
   std::uint64_t seed = 1;                // the conditioner's random generator
-  std::uint32_t timeout_ms = 5000;       // a silent peer is disconnected (timed out) after about this
+  std::uint32_t timeout_ms = 5000;       // a silent peer is disconnected (timed out) after 1-2x this
 };
 
 enum class EventType : std::uint8_t { kConnected, kDisconnected, kReceived };
@@ -33,10 +33,11 @@ struct Event {
   protocol::Channel channel = protocol::Channel::kReliable;
   std::vector<std::uint8_t> data;  // kReceived: the payload
   std::uint32_t disconnect_data = 0;  // kDisconnected: the value the other side gave (0 if none)
-  bool timed_out = false;             // kDisconnected: no goodbye, the peer went silent
+  bool timed_out = false;             // kDisconnected: no goodbye, the peer went silent (or never answered)
 };
 
 struct TransportCounters {
+  // Application payloads at the ENet boundary: after the outgoing conditioner, before the incoming one.
   std::uint64_t payload_bytes_sent = 0;  // application bytes handed to ENet
   std::uint64_t payload_bytes_received = 0;
   std::uint64_t packets_sent = 0;
@@ -45,6 +46,7 @@ struct TransportCounters {
   std::uint64_t wire_bytes_received = 0;
   std::uint64_t wire_packets_sent = 0;
   std::uint64_t wire_packets_received = 0;
+  // The conditioners' own counts; connection events and disconnect requests pass through them too.
   LinkConditionerCounters outgoing;
   LinkConditionerCounters incoming;
 };
@@ -63,20 +65,30 @@ class Host {
   std::optional<PeerId> Connect(const std::string& host, std::uint16_t port, std::string* error);
 
   // Queues one message payload for `peer` on `channel` (reliable on kReliable; unreliable, sequenced
-  // and fragmentable on kUnreliable). It goes through the outgoing conditioner first.
+  // and fragmentable on kUnreliable). It goes through the outgoing conditioner first. Payloads for a peer
+  // that has gone (or is not connected yet) are discarded. Payloads up to 16 x kMaxPacketBytes travel (the
+  // receiver's protocol layer rejects the oversized ones); ENet refuses larger ones at both ends.
   void Send(Micros now, PeerId peer, protocol::Channel channel, std::span<const std::uint8_t> payload);
   // Encodes and sends a protocol message on its own channel. Returns false if it could not be encoded.
   bool SendMessage(Micros now, PeerId peer, const protocol::Message& message);
 
-  // Polite disconnect after everything already queued for the peer has been sent.
+  // Polite disconnect after everything already queued for the peer has been sent (it follows the reliable
+  // traffic through the outgoing conditioner). The other side gets kDisconnected with `data` and
+  // timed_out=false; `data` may be anything but 0xFFFFFFFF (sent as 0xFFFFFFFE: the wire carries data + 1
+  // so that 0 can only mean a timeout). Here a kDisconnected (disconnect_data 0, timed_out=false) follows
+  // once the goodbye is done.
   void Disconnect(Micros now, PeerId peer, std::uint32_t data);
-  // Forget the peer at once, telling it nothing (for tests of vanishing clients).
+  // Forget the peer at once, telling it nothing (for tests of vanishing clients): the other side times
+  // out. No event follows here, and nothing more is delivered from this peer.
   void Drop(PeerId peer);
 
   // Sends what the outgoing conditioner has due, services ENet without blocking, and appends to `events`
-  // everything the incoming conditioner has due.
+  // everything the incoming conditioner has due. Connection events pass the incoming conditioner as
+  // reliable traffic: in order with the peer's reliable data. An unreliable packet that jitter carries
+  // ahead of its peer's kConnected is discarded, as is anything from a peer after its kDisconnected.
   void Service(Micros now, std::vector<Event>& events);
-  // Pushes queued ENet traffic out now (before a shutdown).
+  // Pushes queued ENet traffic out now (before a shutdown). Destroying a Host says no goodbyes: call
+  // Disconnect and Service until the kDisconnected events first to be polite.
   void Flush();
 
   void SetLink(const LinkSettings& settings);

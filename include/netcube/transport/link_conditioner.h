@@ -3,6 +3,7 @@
 // jitter, loss, duplication and reordering, from a seeded generator and an injected clock, so a test can
 // replay exactly the same bad network. The kernel here has no netem, and a LAN has no latency to show.
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "netcube/transport/time.h"
@@ -22,7 +23,9 @@ struct LinkSettings {
 struct ConditionedPacket {
   std::uint32_t peer = 0;
   std::uint8_t channel = 0;
-  bool reliable = false;  // reliable traffic is only delayed: never lost, duplicated or reordered
+  // Reliable traffic is only delayed: never lost, duplicated or reordered. A peer's reliable entries are
+  // delivered first in, first out.
+  bool reliable = false;
   std::vector<std::uint8_t> data;
 };
 
@@ -34,11 +37,20 @@ struct LinkConditionerCounters {
   std::uint64_t reordered = 0;
 };
 
+// A reordered packet is held back this long plus twice the jitter on top of its delay, so every packet
+// pushed up to this long after it overtakes it, whatever their jitter: longer than one 20 Hz snapshot gap.
+inline constexpr double kReorderHoldMs = 75.0;
+
+// Each packet is delivered at now + latency ± jitter (uniform, never before now). Poll returns due packets
+// ordered by (delivery time, push order); with all-zero settings that is push order, at the push time.
+// The generator is splitmix64 with an explicit integer-to-double conversion (no std distributions, whose
+// results differ between standard libraries): the same seed gives the same network on every compiler.
 class LinkConditioner {
  public:
   explicit LinkConditioner(std::uint64_t seed);
 
   // New settings apply to packets pushed from now on; packets already in flight keep their times.
+  // Out-of-range values are clamped: times below 0 (or NaN) to 0, probabilities to [0, 1].
   void SetSettings(const LinkSettings& settings);
   const LinkSettings& settings() const { return settings_; }
 
@@ -51,11 +63,24 @@ class LinkConditioner {
 
   // Implementation detail below: see link_conditioner.cpp.
  private:
-  struct Entry;
+  struct Entry {
+    Micros deliver_at{0};
+    std::uint64_t push_order = 0;  // breaks ties in delivery time: stable, and the same on every run
+    ConditionedPacket packet;
+  };
+  static bool DeliveredAfter(const Entry& a, const Entry& b);
+  double NextUnit();
+  bool Chance(double probability);
+  Micros DrawDelay();
+  void Enqueue(Micros deliver_at, ConditionedPacket packet);
+
   LinkSettings settings_;
   LinkConditionerCounters counters_;
   std::uint64_t rng_state_;
-  std::vector<Entry> queue_;
+  std::uint64_t next_push_order_ = 0;
+  std::vector<Entry> queue_;  // a min-heap on (deliver_at, push_order)
+  // Per peer, the delivery time of its newest reliable entry still in the future: reliable traffic is FIFO.
+  std::unordered_map<std::uint32_t, Micros> reliable_tail_;
 };
 
 }  // namespace netcube::transport

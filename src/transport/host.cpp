@@ -1,0 +1,420 @@
+#include "netcube/transport/host.h"
+
+#include <enet/enet.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+
+namespace netcube::transport {
+namespace {
+
+// Connection events and the disconnect command travel through the conditioners as reliable entries on
+// channel numbers ENet never uses, so each keeps its place among the reliable data of its peer: a refusal
+// sent just before a disconnect is always delivered before it.
+constexpr std::uint8_t kConnectedItem = 0xF0;     // incoming: no payload
+constexpr std::uint8_t kDisconnectedItem = 0xF1;  // incoming: disconnect_data (4 bytes), timed_out (1 byte)
+constexpr std::uint8_t kDisconnectCommand = 0xF2;  // outgoing: the application's value (4 bytes)
+
+// ENet refuses larger packets both ways. Anything up to this is delivered, so the protocol layer sees and
+// counts an oversized (> kMaxPacketBytes) packet as malformed; the cap keeps a hostile peer from making
+// ENet allocate its 32 MB default per packet.
+constexpr std::size_t kMaxEnetPacketBytes = 16 * protocol::kMaxPacketBytes;
+
+// The incoming conditioner gets its own random stream, different from the outgoing one.
+constexpr std::uint64_t kIncomingStream = 0xD1B54A32D192ED03ULL;
+
+std::vector<std::uint8_t> U32Bytes(std::uint32_t value) {
+  std::vector<std::uint8_t> bytes(sizeof value);
+  std::memcpy(bytes.data(), &value, sizeof value);
+  return bytes;
+}
+
+std::uint32_t BytesU32(const std::vector<std::uint8_t>& bytes) {
+  std::uint32_t value = 0;
+  std::memcpy(&value, bytes.data(), sizeof value);
+  return value;
+}
+
+// enet_initialize/enet_deinitialize, counted across every Host of the process.
+class EnetLibraryUse {
+ public:
+  EnetLibraryUse() {
+    const std::scoped_lock lock(mutex_);
+    if (users_ == 0 && enet_initialize() != 0) return;
+    ++users_;
+    ready_ = true;
+  }
+  ~EnetLibraryUse() {
+    if (!ready_) return;
+    const std::scoped_lock lock(mutex_);
+    if (--users_ == 0) enet_deinitialize();
+  }
+  EnetLibraryUse(const EnetLibraryUse&) = delete;
+  EnetLibraryUse& operator=(const EnetLibraryUse&) = delete;
+  bool ready() const { return ready_; }
+
+ private:
+  static inline std::mutex mutex_;
+  static inline int users_ = 0;
+  bool ready_ = false;
+};
+
+// The PeerId rides in ENet's user pointer; 0 (null) marks a peer slot this Host no longer tracks.
+void* ToUserData(PeerId id) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(id)); }
+PeerId FromUserData(const ENetPeer* peer) {
+  return static_cast<PeerId>(reinterpret_cast<std::uintptr_t>(peer->data));
+}
+
+void ConfigureTimeouts(ENetPeer* peer, std::uint32_t timeout_ms) {
+  // Declared dead once reliable traffic (at least ENet's pings) has gone unacknowledged for timeout_ms
+  // after its retransmissions ran out, and at 2 x timeout_ms in any case. Pings at a quarter of the timeout
+  // (50 to 500 ms) keep a silent connection carrying something to acknowledge. 0 keeps ENet's 5 to 30 s.
+  constexpr std::uint32_t kMinPingIntervalMs = 50;
+  const auto maximum = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(2ULL * timeout_ms, std::numeric_limits<std::uint32_t>::max()));
+  enet_peer_timeout(peer, 0, timeout_ms, maximum);
+  enet_peer_ping_interval(peer,
+                          std::clamp<std::uint32_t>(timeout_ms / 4, kMinPingIntervalMs, ENET_PEER_PING_INTERVAL));
+}
+
+void ConfigureConnectedPeer(ENetPeer* peer, std::uint32_t timeout_ms) {
+  ConfigureTimeouts(peer, timeout_ms);
+  // ENet's packet throttle silently drops unreliable packets whenever it sees the round-trip time rise.
+  // Loss must come only from the network and our link conditioner (the game's redundancy is built for
+  // those, and benchmarks must measure exactly the configured network), so the throttle is pinned open:
+  // full acceleration back to the limit, no deceleration. Bandwidth limits are 0, so the limit stays at
+  // ENET_PEER_PACKET_THROTTLE_SCALE. Sent to the other side too; both sides configure the same.
+  enet_peer_throttle_configure(peer, ENET_PEER_PACKET_THROTTLE_INTERVAL, ENET_PEER_PACKET_THROTTLE_SCALE, 0);
+}
+
+bool ResolveAddress(const std::string& name, std::uint16_t port, ENetAddress& address) {
+  address.port = port;
+  // The numeric form first: no resolver involved for "127.0.0.1".
+  return enet_address_set_host_ip(&address, name.c_str()) == 0 ||
+         enet_address_set_host(&address, name.c_str()) == 0;
+}
+
+}  // namespace
+
+struct Host::Impl {
+  struct PeerRecord {
+    ENetPeer* enet = nullptr;          // null once ENet has finished with the connection
+    bool connected_delivered = false;  // the application has seen kConnected
+    bool closing = false;              // our own Disconnect reached ENet: its end is not a timeout
+  };
+
+  explicit Impl(const HostConfig& host_config)
+      : config(host_config), outgoing(host_config.seed), incoming(host_config.seed ^ kIncomingStream) {
+    outgoing.SetSettings(config.link);
+    incoming.SetSettings(config.link);
+  }
+  ~Impl() {
+    if (host != nullptr) enet_host_destroy(host);
+  }
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+
+  static std::unique_ptr<Impl> Create(const HostConfig& config, const ENetAddress* address,
+                                      std::size_t peer_count, std::string* error);
+
+  PeerRecord* FindConnection(PeerId id) {
+    const auto it = peers.find(id);
+    return it == peers.end() || it->second.enet == nullptr ? nullptr : &it->second;
+  }
+
+  // ENet is done with this slot (it may reuse it for a new connection); the PeerId lives on until the
+  // application has been told.
+  static void ReleaseEnetPeer(PeerRecord& record) {
+    record.enet->data = nullptr;
+    record.enet = nullptr;
+  }
+
+  void QueueDisconnectedEvent(Micros now, PeerId id, std::uint32_t disconnect_data, bool timed_out) {
+    ConditionedPacket item{id, kDisconnectedItem, true, U32Bytes(disconnect_data)};
+    item.data.push_back(timed_out ? 1 : 0);
+    incoming.Push(now, std::move(item));
+  }
+
+  void SendDue(Micros now);
+  void BeginDisconnect(Micros now, PeerId id, PeerRecord& record, std::uint32_t data);
+  void PumpEnet(Micros now);
+  void OnEnetEvent(Micros now, const ENetEvent& event);
+  void DeliverDue(Micros now, std::vector<Event>& events);
+  void CollectWireTotals();
+
+  EnetLibraryUse library;  // first member: initialised before, released after, everything ENet
+  HostConfig config;
+  ENetHost* host = nullptr;
+  LinkConditioner outgoing;
+  LinkConditioner incoming;
+  std::unordered_map<PeerId, PeerRecord> peers;
+  PeerId next_peer_id = 1;
+  TransportCounters totals;  // payload and accumulated wire counters; conditioner counters live there
+  std::vector<ConditionedPacket> due;  // scratch, reused every Service
+};
+
+std::unique_ptr<Host::Impl> Host::Impl::Create(const HostConfig& config, const ENetAddress* address,
+                                               std::size_t peer_count, std::string* error) {
+  auto impl = std::make_unique<Impl>(config);
+  if (!impl->library.ready()) {
+    *error = "enet_initialize failed";
+    return nullptr;
+  }
+  impl->host = enet_host_create(address, peer_count, protocol::kChannelCount, 0, 0);
+  if (impl->host == nullptr) {
+    *error = address == nullptr ? std::string("cannot create an ENet client host")
+                                : "cannot bind UDP " + config.bind_address + ":" + std::to_string(config.port) +
+                                      " (address in use or not local?)";
+    return nullptr;
+  }
+  impl->host->maximumPacketSize = kMaxEnetPacketBytes;
+  return impl;
+}
+
+void Host::Impl::SendDue(Micros now) {
+  due.clear();
+  outgoing.Poll(now, due);
+  for (ConditionedPacket& item : due) {
+    PeerRecord* record = FindConnection(item.peer);
+    if (record == nullptr) continue;  // the peer has gone: discard
+    if (item.channel == kDisconnectCommand) {
+      BeginDisconnect(now, item.peer, *record, BytesU32(item.data));
+      continue;
+    }
+    const enet_uint32 flags =
+        item.reliable ? ENET_PACKET_FLAG_RELIABLE
+                      // A snapshot can exceed the MTU; without this flag ENet sends its fragments reliably.
+                      : ENET_PACKET_FLAG_UNRELIABLE_FRAGMENT;
+    ENetPacket* packet = enet_packet_create(item.data.data(), item.data.size(), flags);
+    if (packet == nullptr) continue;
+    // Fails when the peer is not (or no longer) connected or the packet is over kMaxEnetPacketBytes.
+    if (enet_peer_send(record->enet, item.channel, packet) != 0) {
+      enet_packet_destroy(packet);
+      continue;
+    }
+    ++totals.packets_sent;
+    totals.payload_bytes_sent += item.data.size();
+  }
+}
+
+void Host::Impl::BeginDisconnect(Micros now, PeerId id, PeerRecord& record, std::uint32_t data) {
+  record.closing = true;
+  // On the wire the value is data + 1, so 0 is left to mean "no goodbye" (ENet's timeouts report 0).
+  const std::uint32_t wire = data == std::numeric_limits<std::uint32_t>::max() ? data : data + 1;
+  enet_peer_disconnect_later(record.enet, wire);
+  // A connection still being set up is reset on the spot, and ENet reports nothing: report it ourselves.
+  if (record.enet->state == ENET_PEER_STATE_DISCONNECTED) {
+    ReleaseEnetPeer(record);
+    QueueDisconnectedEvent(now, id, 0, false);
+  }
+}
+
+void Host::Impl::PumpEnet(Micros now) {
+  ENetEvent event;
+  while (enet_host_service(host, &event, 0) > 0) OnEnetEvent(now, event);
+}
+
+void Host::Impl::OnEnetEvent(Micros now, const ENetEvent& event) {
+  switch (event.type) {
+    case ENET_EVENT_TYPE_CONNECT: {
+      // Our own Connect already named the peer; a connection from outside gets a fresh id.
+      PeerId id = FromUserData(event.peer);
+      if (id == 0) {
+        id = next_peer_id++;
+        event.peer->data = ToUserData(id);
+        peers[id].enet = event.peer;
+      }
+      ConfigureConnectedPeer(event.peer, config.timeout_ms);
+      incoming.Push(now, ConditionedPacket{id, kConnectedItem, true, {}});
+      return;
+    }
+    case ENET_EVENT_TYPE_RECEIVE: {
+      const PeerId id = FromUserData(event.peer);
+      if (id != 0) {
+        ++totals.packets_received;
+        totals.payload_bytes_received += event.packet->dataLength;
+        const bool reliable = event.channelID == static_cast<std::uint8_t>(protocol::Channel::kReliable);
+        incoming.Push(now, ConditionedPacket{id, event.channelID, reliable,
+                                             std::vector<std::uint8_t>(event.packet->data,
+                                                                       event.packet->data + event.packet->dataLength)});
+      }
+      enet_packet_destroy(event.packet);
+      return;
+    }
+    case ENET_EVENT_TYPE_DISCONNECT: {
+      const PeerId id = FromUserData(event.peer);
+      const auto it = peers.find(id);
+      if (id == 0 || it == peers.end()) return;
+      // Our own code always says goodbye with a non-zero value (see BeginDisconnect); ENet reports a
+      // timeout with 0. The end of a disconnect we started is not a timeout either.
+      const bool timed_out = event.data == 0 && !it->second.closing;
+      ReleaseEnetPeer(it->second);
+      QueueDisconnectedEvent(now, id, event.data == 0 ? 0 : event.data - 1, timed_out);
+      return;
+    }
+    case ENET_EVENT_TYPE_NONE:
+      return;
+  }
+}
+
+void Host::Impl::DeliverDue(Micros now, std::vector<Event>& events) {
+  due.clear();
+  incoming.Poll(now, due);
+  for (ConditionedPacket& item : due) {
+    const auto it = peers.find(item.peer);
+    if (it == peers.end()) continue;  // dropped by the application, or already reported gone
+    PeerRecord& record = it->second;
+    Event event;
+    event.peer = item.peer;
+    if (item.channel == kConnectedItem) {
+      record.connected_delivered = true;
+      event.type = EventType::kConnected;
+    } else if (item.channel == kDisconnectedItem) {
+      event.type = EventType::kDisconnected;
+      event.disconnect_data = BytesU32(item.data);
+      event.timed_out = item.data.back() != 0;
+      peers.erase(it);
+    } else {
+      // Jitter can carry an unreliable packet past its connection event; the application would not know
+      // the peer yet, so it is lost like any unreliable packet. Reliable data is FIFO behind the event.
+      if (!record.connected_delivered) continue;
+      event.type = EventType::kReceived;
+      event.channel = static_cast<protocol::Channel>(item.channel);
+      event.data = std::move(item.data);
+    }
+    events.push_back(std::move(event));
+  }
+}
+
+// ENet's totals are 32-bit and meant to be reset by the user: move them into our 64-bit ones.
+void Host::Impl::CollectWireTotals() {
+  totals.wire_bytes_sent += std::exchange(host->totalSentData, 0);
+  totals.wire_bytes_received += std::exchange(host->totalReceivedData, 0);
+  totals.wire_packets_sent += std::exchange(host->totalSentPackets, 0);
+  totals.wire_packets_received += std::exchange(host->totalReceivedPackets, 0);
+}
+
+Host::Host(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Host::~Host() = default;
+
+std::unique_ptr<Host> Host::Listen(const HostConfig& config, std::string* error) {
+  if (config.max_peers == 0 || config.max_peers > ENET_PROTOCOL_MAXIMUM_PEER_ID) {
+    *error = "max_peers must be within [1, " + std::to_string(ENET_PROTOCOL_MAXIMUM_PEER_ID) + "]";
+    return nullptr;
+  }
+  // A local interface's address: numeric, so that a typo fails at once instead of in a DNS lookup.
+  ENetAddress address{};
+  address.port = config.port;
+  if (enet_address_set_host_ip(&address, config.bind_address.c_str()) != 0) {
+    *error = "invalid bind address '" + config.bind_address + "' (expected a numeric IPv4 address)";
+    return nullptr;
+  }
+  std::unique_ptr<Impl> impl = Impl::Create(config, &address, config.max_peers, error);
+  if (impl == nullptr) return nullptr;
+  return std::unique_ptr<Host>(new Host(std::move(impl)));
+}
+
+std::unique_ptr<Host> Host::Client(const HostConfig& config, std::string* error) {
+  std::unique_ptr<Impl> impl = Impl::Create(config, nullptr, 1, error);
+  if (impl == nullptr) return nullptr;
+  return std::unique_ptr<Host>(new Host(std::move(impl)));
+}
+
+std::optional<PeerId> Host::Connect(const std::string& host, std::uint16_t port, std::string* error) {
+  ENetAddress address{};
+  if (!ResolveAddress(host, port, address)) {
+    *error = "cannot resolve host '" + host + "'";
+    return std::nullopt;
+  }
+  ENetPeer* peer = enet_host_connect(impl_->host, &address, protocol::kChannelCount, 0);
+  if (peer == nullptr) {
+    *error = "no free connection slot on this host";
+    return std::nullopt;
+  }
+  ConfigureTimeouts(peer, impl_->config.timeout_ms);
+  const PeerId id = impl_->next_peer_id++;
+  peer->data = ToUserData(id);
+  impl_->peers[id].enet = peer;
+  return id;
+}
+
+void Host::Send(Micros now, PeerId peer, protocol::Channel channel, std::span<const std::uint8_t> payload) {
+  if (!impl_->peers.contains(peer)) return;
+  impl_->outgoing.Push(now, ConditionedPacket{peer, static_cast<std::uint8_t>(channel),
+                                              channel == protocol::Channel::kReliable,
+                                              std::vector<std::uint8_t>(payload.begin(), payload.end())});
+}
+
+bool Host::SendMessage(Micros now, PeerId peer, const protocol::Message& message) {
+  std::array<std::uint8_t, protocol::kMaxPacketBytes> buffer;
+  const std::size_t size = protocol::Encode(message, buffer);
+  if (size == 0) return false;
+  Send(now, peer, protocol::ChannelOf(protocol::TypeOf(message)), std::span(buffer.data(), size));
+  return true;
+}
+
+void Host::Disconnect(Micros now, PeerId peer, std::uint32_t data) {
+  if (!impl_->peers.contains(peer)) return;
+  // Through the outgoing conditioner as a reliable entry: it leaves after everything sent before it.
+  impl_->outgoing.Push(now, ConditionedPacket{peer, kDisconnectCommand, true, U32Bytes(data)});
+}
+
+void Host::Drop(PeerId peer) {
+  const auto it = impl_->peers.find(peer);
+  if (it == impl_->peers.end()) return;
+  if (ENetPeer* enet = it->second.enet; enet != nullptr) {
+    enet->data = nullptr;
+    enet_peer_reset(enet);
+  }
+  impl_->peers.erase(it);
+}
+
+void Host::Service(Micros now, std::vector<Event>& events) {
+  impl_->SendDue(now);
+  impl_->PumpEnet(now);
+  impl_->DeliverDue(now, events);
+  impl_->CollectWireTotals();
+}
+
+void Host::Flush() {
+  enet_host_flush(impl_->host);
+  impl_->CollectWireTotals();
+}
+
+void Host::SetLink(const LinkSettings& settings) {
+  impl_->outgoing.SetSettings(settings);
+  impl_->incoming.SetSettings(settings);
+}
+
+const LinkSettings& Host::link() const { return impl_->outgoing.settings(); }
+
+std::uint16_t Host::port() const {
+  ENetAddress address{};
+  if (enet_socket_get_address(impl_->host->socket, &address) != 0) return 0;
+  return address.port;
+}
+
+TransportCounters Host::counters() const {
+  TransportCounters counters = impl_->totals;
+  // Plus what ENet has counted since the last Service.
+  counters.wire_bytes_sent += impl_->host->totalSentData;
+  counters.wire_bytes_received += impl_->host->totalReceivedData;
+  counters.wire_packets_sent += impl_->host->totalSentPackets;
+  counters.wire_packets_received += impl_->host->totalReceivedPackets;
+  counters.outgoing = impl_->outgoing.counters();
+  counters.incoming = impl_->incoming.counters();
+  return counters;
+}
+
+std::optional<std::uint32_t> Host::EnetRttMs(PeerId peer) const {
+  const auto it = impl_->peers.find(peer);
+  if (it == impl_->peers.end() || it->second.enet == nullptr) return std::nullopt;
+  return it->second.enet->roundTripTime;
+}
+
+}  // namespace netcube::transport
