@@ -52,6 +52,75 @@ bool Separate(CubeState& a, CubeState& b) noexcept {
   return true;
 }
 
+// True when a cube centred at (x, y) would overlap `other`.
+bool Overlaps(std::int32_t x, std::int32_t y, const CubeState& other) noexcept {
+  return std::abs(x - other.x) < kCubeSize && std::abs(y - other.y) < kCubeSize;
+}
+
+// The nearest spot (by |dx| + |dy|) for `cube` that overlaps none of `settled`, or false if there is none.
+// Some nearest spot has x equal to the cube's own x or an edge of a settled cube, and y likewise among
+// the cubes that block that x, so only those candidates are tried; ties go to the first candidate, which
+// depends only on the id order of `settled`.
+bool FindNearestFreeSpot(const CubeState& cube, std::span<CubeState* const> settled, std::int32_t& best_x,
+                         std::int32_t& best_y) noexcept {
+  std::array<std::int32_t, 2 * kIdCount + 1> xs{};
+  std::size_t x_count = 0;
+  const auto add_x = [&](std::int32_t x) {
+    if (x >= kMinX && x <= kMaxX) xs[x_count++] = x;
+  };
+  add_x(cube.x);
+  for (const CubeState* other : settled) {
+    add_x(other->x - kCubeSize);
+    add_x(other->x + kCubeSize);
+  }
+
+  std::int64_t best_cost = std::numeric_limits<std::int64_t>::max();
+  for (std::size_t i = 0; i < x_count; ++i) {
+    const std::int32_t x = xs[i];
+    const std::int64_t cost_x = std::abs(x - cube.x);
+    if (cost_x >= best_cost) continue;
+    const auto try_y = [&](std::int32_t y) {
+      if (y < kMinY || y > kMaxY) return;
+      const std::int64_t cost = cost_x + std::abs(y - cube.y);
+      if (cost >= best_cost) return;
+      for (const CubeState* other : settled) {
+        if (Overlaps(x, y, *other)) return;
+      }
+      best_cost = cost;
+      best_x = x;
+      best_y = y;
+    };
+    try_y(cube.y);
+    for (const CubeState* other : settled) {
+      if (std::abs(x - other->x) >= kCubeSize) continue;  // does not block this column
+      try_y(other->y - kCubeSize);
+      try_y(other->y + kCubeSize);
+    }
+  }
+  return best_cost != std::numeric_limits<std::int64_t>::max();
+}
+
+// Guaranteed separation for what relaxation leaves behind: in id order, each cube that overlaps one
+// before it steps to the nearest spot clear of all of them, and its velocity back toward where it was
+// stops. Cubes already clear do not move.
+void Settle(std::span<CubeState* const> ordered) noexcept {
+  for (std::size_t i = 1; i < ordered.size(); ++i) {
+    CubeState& cube = *ordered[i];
+    const std::span<CubeState* const> settled = ordered.first(i);
+    const bool clear = std::none_of(settled.begin(), settled.end(), [&cube](const CubeState* other) {
+      return Overlaps(cube.x, cube.y, *other);
+    });
+    if (clear) continue;
+    std::int32_t x = cube.x;
+    std::int32_t y = cube.y;
+    if (!FindNearestFreeSpot(cube, settled, x, y)) continue;  // no room left in the arena
+    if (x != cube.x) StopToward(cube.vx, x > cube.x ? 1 : -1);
+    if (y != cube.y) StopToward(cube.vy, y > cube.y ? 1 : -1);
+    cube.x = x;
+    cube.y = y;
+  }
+}
+
 }  // namespace
 
 void ResolveOverlaps(std::span<PlayerCube> cubes) noexcept {
@@ -71,6 +140,8 @@ void ResolveOverlaps(std::span<PlayerCube> cubes) noexcept {
     }
     if (!any) return;
   }
+  // Pairwise pushes share a pile-up against a wall ever more thinly and can stall a sub-unit short.
+  Settle(std::span<CubeState* const>(ordered.data(), count));
 }
 
 void StepWorld(std::span<PlayerCube> all, std::span<const PlayerStep> steps, bool collisions) noexcept {

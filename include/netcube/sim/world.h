@@ -16,8 +16,11 @@ struct PlayerCube {
 };
 
 // Pushes overlapping cubes apart along the axis of least penetration, each by half (the whole when the
-// other is held by a wall), and stops the pushed velocity component. Deterministic and independent of
-// the order of `cubes`: pairs are resolved in id order. Ids must be unique.
+// other is held by a wall), and stops the pushed velocity component. A pile-up that these pairwise pushes
+// do not clear within a bounded number of passes is settled in id order: each cube still overlapping a
+// lower id steps to the nearest clear spot. Afterwards no two cubes overlap (guaranteed up to 132 cubes,
+// the most that always leave room in the arena). Deterministic and independent of the order of `cubes`:
+// pairs are resolved in id order. Ids must be unique.
 void ResolveOverlaps(std::span<PlayerCube> cubes) noexcept;
 
 struct PlayerStep {

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The full test run (README, CI): installs the dependencies, then configures, builds and runs every test
+# with the `release` preset and again with the `asan` preset (AddressSanitizer + UBSan). Both presets
+# always run; the summary at the end lists each one, and the exit status is non-zero if anything failed.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+readonly PRESETS=(release asan)
+readonly TEST_TIMEOUT_S=300  # per test; the slowest tests take seconds, far longer means a hang
+jobs="$(nproc)"
+
+scripts/setup-deps.sh
+
+summary=()
+total_passed=0
+total_failed=0
+failures=0
+
+# Configures, builds and tests one preset; its result line goes into `summary`.
+run_preset() {
+  local preset=$1
+  local log="build/${preset}/ctest.log"
+  echo
+  echo "==== ${preset}: configure"
+  if ! cmake --preset "$preset"; then
+    summary+=("${preset}: FAILED to configure")
+    return 1
+  fi
+  echo "==== ${preset}: build (-j${jobs})"
+  if ! cmake --build --preset "$preset" -j "$jobs"; then
+    summary+=("${preset}: FAILED to build")
+    return 1
+  fi
+  echo "==== ${preset}: test"
+  local status=0
+  ctest --preset "$preset" -j "$jobs" --output-on-failure --timeout "$TEST_TIMEOUT_S" 2>&1 | tee "$log" ||
+    status=$?
+  # ctest's closing line: "100% tests passed, 0 tests failed out of 67".
+  local line
+  line="$(grep -E '[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n 1 || true)"
+  if [[ -z "$line" ]]; then
+    summary+=("${preset}: FAILED, no test results (ctest exit ${status})")
+    return 1
+  fi
+  local failed total
+  failed="$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<< "$line")"
+  total="$(sed -E 's/.* failed out of ([0-9]+).*/\1/' <<< "$line")"
+  total_passed=$((total_passed + total - failed))
+  total_failed=$((total_failed + failed))
+  if [[ $status -ne 0 || $failed -ne 0 || $total -eq 0 ]]; then
+    summary+=("${preset}: FAILED, $((total - failed)) of ${total} tests passed (ctest exit ${status})")
+    return 1
+  fi
+  summary+=("${preset}: ok, ${total} tests passed")
+}
+
+for preset in "${PRESETS[@]}"; do
+  run_preset "$preset" || failures=$((failures + 1))
+done
+
+# ---- libFuzzer smoke runs: to be added here by a later step (the `fuzz` preset, tests/fuzz). ----
+
+echo
+echo "==== summary"
+for line in "${summary[@]}"; do echo "  ${line}"; done
+if [[ $failures -ne 0 ]]; then
+  echo "test.sh: FAILED (${failures} of ${#PRESETS[@]} presets)"
+else
+  echo "test.sh: all presets passed"
+fi
+echo "total: ${total_passed} passed, ${total_failed} failed"
+exit $((failures == 0 ? 0 : 1))

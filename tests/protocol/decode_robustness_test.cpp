@@ -1,0 +1,178 @@
+// What the network feeds the decoder: truncated packets, random bytes and corrupted messages must be
+// rejected cleanly, and anything accepted must be within range (and re-encode to the same bytes).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "netcube/protocol/messages.h"
+#include "sample_messages.h"
+
+namespace netcube::protocol {
+namespace {
+
+using testing::EncodeToVector;
+using testing::SampleMessages;
+
+bool ValidName(const std::string& name) {
+  if (name.size() > kMaxNameLength) return false;
+  for (const char c : name) {
+    if (c < 32 || c > 126) return false;
+  }
+  return true;
+}
+
+bool ValidCube(const sim::CubeState& s) {
+  return s.x >= sim::kMinX && s.x <= sim::kMaxX && s.y >= sim::kMinY && s.y <= sim::kMaxY &&
+         s.vx >= -sim::kMaxSpeed && s.vx <= sim::kMaxSpeed && s.vy >= -sim::kMaxSpeed &&
+         s.vy <= sim::kMaxSpeed;
+}
+
+// Every invariant a receiver relies on, checked field by field.
+bool InRange(const Message& message) {
+  return std::visit(
+      [](const auto& m) {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, ConnectRequest>) {
+          return m.magic == kProtocolMagic && ValidName(m.name);
+        } else if constexpr (std::is_same_v<T, ConnectRefused>) {
+          return static_cast<int>(m.reason) < kRefuseReasonCount;
+        } else if constexpr (std::is_same_v<T, Welcome>) {
+          return m.tick_rate >= 1 && m.tick_rate <= kMaxRate && m.snapshot_rate >= 1 &&
+                 m.snapshot_rate <= kMaxRate && m.max_players >= 1 && m.max_players <= kMaxPlayers &&
+                 m.arena_width >= 1 && m.arena_width <= (1 << 24) && m.arena_height >= 1 &&
+                 m.arena_height <= (1 << 24);
+        } else if constexpr (std::is_same_v<T, InputMessage>) {
+          if (m.inputs.empty() || m.inputs.size() > kMaxInputsPerPacket) return false;
+          for (std::size_t i = 0; i < m.inputs.size(); ++i) {
+            if (m.inputs[i].buttons > sim::kButtonMask) return false;
+            if (i > 0 && m.inputs[i].seq != static_cast<sim::Seq>(m.inputs[i - 1].seq + 1)) return false;
+          }
+          return true;
+        } else if constexpr (std::is_same_v<T, Snapshot>) {
+          if (m.players.size() > kMaxPlayers || (!m.has_ack && m.ack != 0)) return false;
+          for (std::size_t i = 0; i < m.players.size(); ++i) {
+            if (!ValidCube(m.players[i].state)) return false;
+            if (i > 0 && m.players[i].id <= m.players[i - 1].id) return false;
+          }
+          return true;
+        } else if constexpr (std::is_same_v<T, PlayerJoined>) {
+          return ValidName(m.name);
+        } else if constexpr (std::is_same_v<T, PlayerLeft>) {
+          return static_cast<int>(m.reason) < kLeaveReasonCount;
+        } else {
+          static_assert(std::is_same_v<T, TimeEcho>);
+          return true;  // every bit pattern is a valid echo
+        }
+      },
+      message);
+}
+
+struct Tally {
+  int accepted = 0;
+  int rejected = 0;
+};
+
+// Decodes `bytes` and checks the outcome; returns false (with a gtest failure) on a broken invariant.
+bool CheckDecode(const std::vector<std::uint8_t>& bytes, Tally& tally) {
+  Message out = PlayerLeft{77, LeaveReason::kTimedOut};
+  const DecodeError error = Decode(bytes, out);
+  if (error != DecodeError::kNone) {
+    ++tally.rejected;
+    // A rejected packet leaves the output untouched.
+    const auto* left = std::get_if<PlayerLeft>(&out);
+    EXPECT_TRUE(left != nullptr && left->player_id == 77);
+    return left != nullptr && left->player_id == 77;
+  }
+  ++tally.accepted;
+  EXPECT_TRUE(InRange(out)) << ToString(TypeOf(out));
+  // The encoding is canonical: exactly one byte string per message.
+  EXPECT_EQ(EncodeToVector(out), bytes) << ToString(TypeOf(out));
+  return InRange(out) && EncodeToVector(out) == bytes;
+}
+
+TEST(DecodeRobustness, EveryTruncationOfEveryMessageIsRejected) {
+  int checked = 0;
+  for (const auto& [name, message] : SampleMessages()) {
+    SCOPED_TRACE(name);
+    const std::vector<std::uint8_t> bytes = EncodeToVector(message);
+    ASSERT_FALSE(bytes.empty());
+    for (std::size_t length = 0; length < bytes.size(); ++length) {
+      const std::vector<std::uint8_t> prefix(bytes.begin(),
+                                             bytes.begin() + static_cast<std::ptrdiff_t>(length));
+      Message out = PlayerLeft{77, LeaveReason::kTimedOut};
+      const DecodeError error = Decode(prefix, out);
+      ASSERT_EQ(error, length == 0 ? DecodeError::kEmpty : DecodeError::kMalformed) << "length " << length;
+      ASSERT_EQ(std::get<PlayerLeft>(out).player_id, 77);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 2000);  // the full snapshot alone has 1928 prefixes
+}
+
+TEST(DecodeRobustness, RandomGarbageNeverCrashesOrDecodesOutOfRange) {
+  std::mt19937_64 rng(0xBADF00D);
+  Tally tally;
+  for (int trial = 0; trial < 200000; ++trial) {
+    // Mostly short packets (where a random type header can meet a plausible body), some long ones.
+    const std::size_t length = trial % 50 == 0 ? 1 + rng() % 4200 : 1 + rng() % 24;
+    std::vector<std::uint8_t> bytes(length);
+    for (std::uint8_t& b : bytes) b = static_cast<std::uint8_t>(rng());
+    ASSERT_TRUE(CheckDecode(bytes, tally)) << "trial " << trial;
+  }
+  EXPECT_GT(tally.rejected, 0);
+  // Types with few constraints (time echo, player left, input) do decode from random bytes.
+  EXPECT_GT(tally.accepted, 0);
+}
+
+TEST(DecodeRobustness, CorruptedMessagesNeverCrashOrDecodeOutOfRange) {
+  std::mt19937_64 rng(42);
+  Tally tally;
+  for (const auto& [name, message] : SampleMessages()) {
+    SCOPED_TRACE(name);
+    const std::vector<std::uint8_t> original = EncodeToVector(message);
+    const int trials = original.size() > 100 ? 300 : 3000;
+    for (int trial = 0; trial < trials; ++trial) {
+      std::vector<std::uint8_t> bytes = original;
+      switch (rng() % 4) {
+        case 0:
+        case 1: {  // flip one to four bits
+          const int flips = 1 + static_cast<int>(rng() % 4);
+          for (int f = 0; f < flips; ++f) {
+            const std::size_t bit = rng() % (bytes.size() * 8);
+            bytes[bit / 8] = static_cast<std::uint8_t>(bytes[bit / 8] ^ (0x80u >> (bit % 8)));
+          }
+          break;
+        }
+        case 2:  // overwrite a byte
+          bytes[rng() % bytes.size()] = static_cast<std::uint8_t>(rng());
+          break;
+        default:  // drop a byte from the middle
+          bytes.erase(bytes.begin() + static_cast<std::ptrdiff_t>(rng() % bytes.size()));
+          break;
+      }
+      ASSERT_TRUE(CheckDecode(bytes, tally)) << "trial " << trial;
+    }
+  }
+  EXPECT_GT(tally.accepted, 1000);
+  EXPECT_GT(tally.rejected, 1000);
+}
+
+TEST(DecodeRobustness, EveryTypeHeaderWithEveryShortBody) {
+  // All 2-byte packets: every type header meets every short body.
+  Tally tally;
+  for (int a = 0; a < 256; ++a) {
+    for (int b = 0; b < 256; ++b) {
+      ASSERT_TRUE(CheckDecode({static_cast<std::uint8_t>(a), static_cast<std::uint8_t>(b)}, tally));
+    }
+  }
+  // Only two messages fit in two bytes: PlayerLeft (12 bits: any id, either reason, zero padding) and
+  // PlayerJoined with an empty name (15 bits: any id, length 0, one zero padding bit).
+  EXPECT_EQ(tally.accepted, 256 * 2 + 256);
+}
+
+}  // namespace
+}  // namespace netcube::protocol

@@ -1,0 +1,435 @@
+#include "netcube/protocol/messages.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sample_messages.h"
+
+namespace netcube::protocol {
+namespace {
+
+using testing::EncodeToVector;
+using testing::SampleMessages;
+
+// Packs (value, bits) fields MSB first, exactly as docs/PROTOCOL.md lays them out, independently of
+// the Serialize functions, so these tests also pin the documented layout.
+std::vector<std::uint8_t> Pack(const std::vector<std::pair<std::uint32_t, int>>& fields) {
+  std::vector<std::uint8_t> bytes(kMaxPacketBytes);
+  BitWriter writer(bytes);
+  for (const auto& [value, bits] : fields) EXPECT_TRUE(writer.Bits(value, bits)) << value << " in " << bits;
+  bytes.resize(writer.BytesWritten());
+  return bytes;
+}
+
+DecodeError DecodeBytes(const std::vector<std::uint8_t>& bytes) {
+  Message out;
+  return Decode(bytes, out);
+}
+
+TEST(Messages, EverySampleRoundTrips) {
+  for (const auto& [name, message] : SampleMessages()) {
+    SCOPED_TRACE(name);
+    const std::vector<std::uint8_t> bytes = EncodeToVector(message);
+    ASSERT_FALSE(bytes.empty());
+    EXPECT_EQ(MeasureBytes(message), bytes.size());
+    Message decoded = TimeEcho{true, 1, 2};
+    ASSERT_EQ(Decode(bytes, decoded), DecodeError::kNone);
+    EXPECT_EQ(TypeOf(decoded), TypeOf(message));
+    EXPECT_TRUE(decoded == message);
+    EXPECT_EQ(EncodeToVector(decoded), bytes);
+  }
+}
+
+struct SizedMessage {
+  const char* name;
+  Message message;
+  std::size_t bits;  // 3 (type) + the fields listed in docs/PROTOCOL.md
+};
+
+std::vector<SizedMessage> DocumentedSizes() {
+  InputMessage one;
+  one.inputs.push_back({1, 0});
+  InputMessage full;
+  for (int i = 0; i < 64; ++i) full.inputs.push_back({static_cast<sim::Seq>(i), 0});
+  Snapshot acked;
+  acked.has_ack = true;
+  return {
+      {"connect_request", ConnectRequest{kProtocolMagic, 1, "alice"}, 3 + 32 + 16 + 4 + 5 * 7},
+      {"connect_refused", ConnectRefused{}, 3 + 2 + 16},
+      {"welcome", Welcome{}, 3 + 8 + 8 + 8 + 8 + 1 + 24 + 24 + 32},
+      {"input_1", one, 3 + 16 + 6 + 4},
+      {"input_64", full, 3 + 16 + 6 + 64 * 4},
+      {"snapshot_empty", Snapshot{}, 3 + 32 + 9 + 1},
+      {"snapshot_empty_acked", acked, 3 + 32 + 9 + 1 + 16},
+      {"snapshot_256", testing::FullSnapshot(), 3 + 32 + 9 + 256 * (8 + 16 + 16 + 10 + 10) + 1 + 16},
+      {"player_joined", PlayerJoined{1, "bot-1"}, 3 + 8 + 4 + 5 * 7},
+      {"player_left", PlayerLeft{}, 3 + 8 + 1},
+      {"time_echo", TimeEcho{}, 3 + 1 + 32 + 32},
+  };
+}
+
+TEST(Messages, EncodedSizesMatchTheDocumentedLayout) {
+  for (const SizedMessage& m : DocumentedSizes()) {
+    EXPECT_EQ(MeasureBytes(m.message), (m.bits + 7) / 8) << m.name;
+  }
+  EXPECT_EQ(MeasureBytes(testing::FullSnapshot()), 1928u);  // the largest valid message
+}
+
+TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
+  EXPECT_EQ(EncodeToVector(PlayerLeft{5, LeaveReason::kTimedOut}), Pack({{6, 3}, {5, 8}, {1, 1}}));
+
+  InputMessage inputs;
+  inputs.inputs.push_back({65535, sim::kUp | sim::kRight});
+  inputs.inputs.push_back({0, 0});
+  inputs.inputs.push_back({1, sim::kDown});
+  // type 3, newest seq 1, count 3 sent as 3 - 1, then buttons oldest first.
+  EXPECT_EQ(EncodeToVector(inputs), Pack({{3, 3}, {1, 16}, {2, 6}, {9, 4}, {0, 4}, {2, 4}}));
+
+  Snapshot snapshot;
+  snapshot.server_tick = 0x01020304;
+  snapshot.players.push_back({7, {sim::kMinX + 5, sim::kMinY + 6, -sim::kMaxSpeed, sim::kMaxSpeed, 0}});
+  snapshot.has_ack = true;
+  snapshot.ack = 0xBEEF;
+  EXPECT_EQ(EncodeToVector(snapshot), Pack({{4, 3},
+                                            {0x01020304, 32},
+                                            {1, 9},
+                                            {7, 8},
+                                            {5, 16},
+                                            {6, 16},
+                                            {0, 10},
+                                            {512, 10},
+                                            {1, 1},
+                                            {0xBEEF, 16}}));
+
+  EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, 1, "A"}),
+            Pack({{0, 3}, {kProtocolMagic, 32}, {1, 16}, {1, 4}, {'A' - 32, 7}}));
+  EXPECT_EQ(EncodeToVector(ConnectRefused{RefuseReason::kVersionMismatch, 2}),
+            Pack({{1, 3}, {0, 2}, {2, 16}}));
+  EXPECT_EQ(EncodeToVector(Welcome{9, 60, 20, 32, true, sim::kArenaWidth, sim::kArenaHeight, 77}),
+            Pack({{2, 3},
+                  {9, 8},
+                  {59, 8},
+                  {19, 8},
+                  {31, 8},
+                  {1, 1},
+                  {sim::kArenaWidth - 1, 24},
+                  {sim::kArenaHeight - 1, 24},
+                  {77, 32}}));
+  EXPECT_EQ(EncodeToVector(PlayerJoined{4, "x"}), Pack({{5, 3}, {4, 8}, {1, 4}, {'x' - 32, 7}}));
+  EXPECT_EQ(EncodeToVector(TimeEcho{true, 0xCAFEF00D, 42}),
+            Pack({{7, 3}, {1, 1}, {0xCAFEF00D, 32}, {42, 32}}));
+}
+
+// The hex examples of docs/PROTOCOL.md section 5, byte for byte.
+TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
+  InputMessage inputs;
+  inputs.inputs.push_back({65535, sim::kUp | sim::kRight});
+  inputs.inputs.push_back({0, 0});
+  inputs.inputs.push_back({1, sim::kDown});
+  EXPECT_EQ(EncodeToVector(inputs), (std::vector<std::uint8_t>{0x60, 0x00, 0x21, 0x48, 0x10}));
+
+  Snapshot snapshot;
+  snapshot.server_tick = 1200;
+  snapshot.players.push_back({0, {sim::kArenaWidth / 2, sim::kArenaHeight / 2, 256, -24, 0}});
+  snapshot.has_ack = true;
+  snapshot.ack = 1;
+  EXPECT_EQ(EncodeToVector(snapshot),
+            (std::vector<std::uint8_t>{0x80, 0x00, 0x00, 0x96, 0x00, 0x10, 0x07, 0xC0, 0x04, 0x40, 0x08, 0x00,
+                                       0xE8, 0x80, 0x00, 0x80}));
+
+  EXPECT_EQ(EncodeToVector(PlayerLeft{5, LeaveReason::kTimedOut}), (std::vector<std::uint8_t>{0xC0, 0xB0}));
+}
+
+TEST(Messages, ChannelsFollowReliability) {
+  for (const MessageType t : {MessageType::kConnectRequest, MessageType::kConnectRefused,
+                              MessageType::kWelcome, MessageType::kPlayerJoined, MessageType::kPlayerLeft}) {
+    EXPECT_EQ(ChannelOf(t), Channel::kReliable) << ToString(t);
+  }
+  for (const MessageType t : {MessageType::kInput, MessageType::kSnapshot, MessageType::kTimeEcho}) {
+    EXPECT_EQ(ChannelOf(t), Channel::kUnreliable) << ToString(t);
+  }
+  EXPECT_EQ(static_cast<int>(Channel::kReliable), 0);
+  EXPECT_EQ(static_cast<int>(Channel::kUnreliable), 1);
+}
+
+TEST(Messages, EveryEnumHasAName) {
+  for (int t = 0; t < kMessageTypeCount; ++t) {
+    EXPECT_STRNE(ToString(static_cast<MessageType>(t)), "unknown");
+  }
+  EXPECT_STREQ(ToString(static_cast<MessageType>(kMessageTypeCount)), "unknown");
+  for (int r = 0; r < kRefuseReasonCount; ++r) {
+    EXPECT_STRNE(ToString(static_cast<RefuseReason>(r)), "unknown reason");
+  }
+  for (int r = 0; r < kLeaveReasonCount; ++r)
+    EXPECT_STRNE(ToString(static_cast<LeaveReason>(r)), "unknown reason");
+  for (const DecodeError e : {DecodeError::kNone, DecodeError::kEmpty, DecodeError::kTooLarge,
+                              DecodeError::kMalformed, DecodeError::kTrailingData}) {
+    EXPECT_STRNE(ToString(e), "unknown error");
+  }
+}
+
+// --- Encoding refuses invalid messages, so a sender bug never produces a packet a receiver would reject.
+
+void ExpectUnencodable(const Message& message) {
+  std::array<std::uint8_t, kMaxPacketBytes> buffer{};
+  EXPECT_EQ(Encode(message, buffer), 0u);
+  EXPECT_EQ(MeasureBytes(message), 0u);
+}
+
+TEST(Encode, RejectsBadNames) {
+  ExpectUnencodable(ConnectRequest{kProtocolMagic, 1, std::string(16, 'a')});
+  ExpectUnencodable(ConnectRequest{kProtocolMagic, 1, "tab\there"});
+  ExpectUnencodable(ConnectRequest{kProtocolMagic, 1, std::string("nul\0", 4)});
+  ExpectUnencodable(ConnectRequest{kProtocolMagic, 1, "\x7F"});
+  ExpectUnencodable(ConnectRequest{kProtocolMagic, 1, "caf\xC3\xA9"});  // UTF-8 is not printable ASCII
+  ExpectUnencodable(PlayerJoined{1, std::string(16, 'b')});
+  ExpectUnencodable(PlayerJoined{1, "new\nline"});
+}
+
+TEST(Encode, RejectsOutOfRangeEnumsAndSettings) {
+  ExpectUnencodable(ConnectRefused{static_cast<RefuseReason>(kRefuseReasonCount), 1});
+  ExpectUnencodable(PlayerLeft{1, static_cast<LeaveReason>(kLeaveReasonCount)});
+  Welcome w;
+  w.tick_rate = 0;
+  ExpectUnencodable(w);
+  w = Welcome{};
+  w.tick_rate = kMaxRate + 1;
+  ExpectUnencodable(w);
+  w = Welcome{};
+  w.snapshot_rate = 0;
+  ExpectUnencodable(w);
+  w = Welcome{};
+  w.max_players = 0;
+  ExpectUnencodable(w);
+  w = Welcome{};
+  w.max_players = kMaxPlayers + 1;
+  ExpectUnencodable(w);
+  w = Welcome{};
+  w.arena_width = 0;
+  ExpectUnencodable(w);
+  w = Welcome{};
+  w.arena_height = (1 << 24) + 1;
+  ExpectUnencodable(w);
+}
+
+TEST(Encode, RejectsEmptyOrNonConsecutiveInputs) {
+  ExpectUnencodable(InputMessage{});
+  InputMessage gap;
+  gap.inputs.push_back({5, 0});
+  gap.inputs.push_back({7, 0});
+  ExpectUnencodable(gap);
+  InputMessage backwards;
+  backwards.inputs.push_back({7, 0});
+  backwards.inputs.push_back({6, 0});
+  ExpectUnencodable(backwards);
+  InputMessage bad_buttons;
+  bad_buttons.inputs.push_back({1, 16});
+  ExpectUnencodable(bad_buttons);
+  InputMessage wraps;  // consecutive across the wrap is fine
+  wraps.inputs.push_back({65535, 0});
+  wraps.inputs.push_back({0, 0});
+  EXPECT_EQ(MeasureBytes(wraps), 5u);  // 3+16+6+2*4 = 33 bits
+}
+
+TEST(Encode, RejectsOutOfRangeCubesAndUnorderedIds) {
+  const sim::CubeState valid{sim::kMinX, sim::kMinY, 0, 0, 0};
+  const auto with = [](sim::CubeState s, sim::PlayerId second_id) {
+    Snapshot snap;
+    snap.players.push_back({1, {sim::kMaxX, sim::kMaxY, 0, 0, 0}});
+    snap.players.push_back({second_id, s});
+    return snap;
+  };
+  EXPECT_GT(MeasureBytes(with(valid, 2)), 0u);
+  sim::CubeState s = valid;
+  s.x = sim::kMinX - 1;
+  ExpectUnencodable(with(s, 2));
+  s = valid;
+  s.x = sim::kMaxX + 1;
+  ExpectUnencodable(with(s, 2));
+  s = valid;
+  s.y = sim::kMaxY + 1;
+  ExpectUnencodable(with(s, 2));
+  s = valid;
+  s.vx = sim::kMaxSpeed + 1;
+  ExpectUnencodable(with(s, 2));
+  s = valid;
+  s.vy = -sim::kMaxSpeed - 1;
+  ExpectUnencodable(with(s, 2));
+  ExpectUnencodable(with(valid, 1));  // duplicate id
+  ExpectUnencodable(with(valid, 0));  // decreasing id
+}
+
+TEST(Encode, ReturnsZeroWhenTheBufferIsTooSmall) {
+  const Message m = testing::FullSnapshot();
+  std::vector<std::uint8_t> buffer(MeasureBytes(m) - 1);
+  EXPECT_EQ(Encode(m, buffer), 0u);
+  buffer.resize(MeasureBytes(m));
+  EXPECT_EQ(Encode(m, buffer), buffer.size());
+}
+
+// --- Decoding rejects what a valid sender could never have produced.
+
+TEST(Decode, RejectsEmptyAndOversizedPackets) {
+  EXPECT_EQ(DecodeBytes({}), DecodeError::kEmpty);
+  std::vector<std::uint8_t> huge = EncodeToVector(PlayerLeft{});
+  huge.resize(kMaxPacketBytes + 1, 0);
+  EXPECT_EQ(DecodeBytes(huge), DecodeError::kTooLarge);
+}
+
+TEST(Decode, RejectsBadMagic) {
+  EXPECT_EQ(DecodeBytes(Pack({{0, 3}, {kProtocolMagic, 32}, {1, 16}, {0, 4}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(Pack({{0, 3}, {kProtocolMagic ^ 1u, 32}, {1, 16}, {0, 4}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{0, 3}, {0, 32}, {1, 16}, {0, 4}})), DecodeError::kMalformed);
+}
+
+TEST(Decode, AcceptsAnyVersionSoItCanBeRefusedWithAReason) {
+  Message out;
+  ASSERT_EQ(Decode(Pack({{0, 3}, {kProtocolMagic, 32}, {999, 16}, {0, 4}}), out), DecodeError::kNone);
+  EXPECT_EQ(std::get<ConnectRequest>(out).version, 999);
+}
+
+TEST(Decode, RejectsNonPrintableNameCharacters) {
+  // Characters are sent as c - 32 in 7 bits: 0..94 is ' '..'~'; 95..127 would be DEL and beyond.
+  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 8}, {1, 4}, {94, 7}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 8}, {1, 4}, {95, 7}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 8}, {2, 4}, {33, 7}, {127, 7}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{0, 3}, {kProtocolMagic, 32}, {1, 16}, {1, 4}, {100, 7}})),
+            DecodeError::kMalformed);
+}
+
+TEST(Decode, RejectsBadEnumsAndSettings) {
+  EXPECT_EQ(DecodeBytes(Pack({{1, 3}, {2, 2}, {1, 16}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(Pack({{1, 3}, {3, 2}, {1, 16}})), DecodeError::kMalformed);  // refuse reason 3
+  // Welcome rates are sent as rate - 1 in 8 bits: 240..255 would be 241..256 Hz.
+  const auto welcome = [](std::uint32_t tick_offset, std::uint32_t players_offset,
+                          std::uint32_t width_offset) {
+    return Pack({{2, 3},
+                 {0, 8},
+                 {tick_offset, 8},
+                 {19, 8},
+                 {players_offset, 8},
+                 {1, 1},
+                 {width_offset, 24},
+                 {100, 24},
+                 {0, 32}});
+  };
+  EXPECT_EQ(DecodeBytes(welcome(239, 255, 0xFFFFFF)), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(welcome(240, 31, 1000)), DecodeError::kMalformed);
+  // max_players 1..256 is sent as n - 1 in 8 bits and arena sizes 1..2^24 as n - 1 in 24 bits, so every
+  // pattern of those fields is valid: there is nothing out of range to send.
+}
+
+TEST(Decode, RejectsOversizedPlayerCounts) {
+  // The count is 9 bits for 0..256; 257..511 are invalid.
+  EXPECT_EQ(DecodeBytes(Pack({{4, 3}, {0, 32}, {257, 9}, {0, 1}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{4, 3}, {0, 32}, {511, 9}, {0, 1}})), DecodeError::kMalformed);
+  // A count that promises more players than the packet holds.
+  EXPECT_EQ(
+      DecodeBytes(Pack({{4, 3}, {0, 32}, {2, 9}, {1, 8}, {0, 16}, {0, 16}, {256, 10}, {256, 10}, {0, 1}})),
+      DecodeError::kMalformed);
+}
+
+TEST(Decode, RejectsInputCountsBeyondThePacket) {
+  // The count 1..64 is sent as count - 1 in 6 bits, so 0 and 65+ cannot even be expressed; a count the
+  // packet does not back with buttons is truncation.
+  EXPECT_EQ(DecodeBytes(Pack({{3, 3}, {10, 16}, {63, 6}, {0, 4}, {0, 4}})), DecodeError::kMalformed);
+  std::vector<std::pair<std::uint32_t, int>> fields = {{3, 3}, {10, 16}, {63, 6}};
+  for (std::uint32_t i = 0; i < 64; ++i) fields.emplace_back(i % 16, 4);
+  Message out;
+  ASSERT_EQ(Decode(Pack(fields), out), DecodeError::kNone);
+  const auto& inputs = std::get<InputMessage>(out).inputs;
+  ASSERT_EQ(inputs.size(), 64u);
+  EXPECT_EQ(inputs[0].seq, static_cast<sim::Seq>(10 - 63));  // 65483: wrapped
+  EXPECT_EQ(inputs.back().seq, 10);
+}
+
+TEST(Decode, RejectsPositionsOutsideTheArenaAndVelocitiesBeyondMax) {
+  // One player: x, y as offsets from kMinX/kMinY in 16 bits, vx, vy as v + kMaxSpeed in 10 bits.
+  const auto snapshot = [](std::uint32_t x, std::uint32_t y, std::uint32_t vx, std::uint32_t vy) {
+    return Pack({{4, 3}, {0, 32}, {1, 9}, {3, 8}, {x, 16}, {y, 16}, {vx, 10}, {vy, 10}, {0, 1}});
+  };
+  constexpr auto kXRange = static_cast<std::uint32_t>(sim::kMaxX - sim::kMinX);
+  constexpr auto kYRange = static_cast<std::uint32_t>(sim::kMaxY - sim::kMinY);
+  constexpr auto kVRange = static_cast<std::uint32_t>(2 * sim::kMaxSpeed);
+  EXPECT_EQ(DecodeBytes(snapshot(kXRange, kYRange, kVRange, 0)), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(snapshot(kXRange + 1, 0, 0, 0)), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(snapshot(0xFFFF, 0, 0, 0)), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(snapshot(0, kYRange + 1, 0, 0)), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(snapshot(0, 0, kVRange + 1, 0)), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(snapshot(0, 0, 0, 1023)), DecodeError::kMalformed);
+}
+
+TEST(Decode, RejectsNonIncreasingPlayerIds) {
+  const auto two = [](std::uint32_t first, std::uint32_t second) {
+    return Pack({{4, 3},
+                 {0, 32},
+                 {2, 9},
+                 {first, 8},
+                 {0, 16},
+                 {0, 16},
+                 {0, 10},
+                 {0, 10},
+                 {second, 8},
+                 {0, 16},
+                 {0, 16},
+                 {0, 10},
+                 {0, 10},
+                 {0, 1}});
+  };
+  EXPECT_EQ(DecodeBytes(two(4, 5)), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(two(5, 5)), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(two(5, 4)), DecodeError::kMalformed);
+}
+
+TEST(Decode, RejectsTrailingBytes) {
+  for (const auto& [name, message] : SampleMessages()) {
+    SCOPED_TRACE(name);
+    std::vector<std::uint8_t> longer = EncodeToVector(message);
+    longer.push_back(0);
+    EXPECT_EQ(DecodeBytes(longer), DecodeError::kTrailingData);
+    longer.back() = 0xFF;
+    EXPECT_EQ(DecodeBytes(longer), DecodeError::kTrailingData);
+  }
+}
+
+TEST(Decode, RejectsNonZeroPadding) {
+  int padded = 0;
+  for (const SizedMessage& m : DocumentedSizes()) {
+    SCOPED_TRACE(m.name);
+    const std::vector<std::uint8_t> bytes = EncodeToVector(m.message);
+    ASSERT_EQ(DecodeBytes(bytes), DecodeError::kNone);
+    const std::size_t padding_bits = bytes.size() * 8 - m.bits;
+    for (std::size_t bit = 0; bit < padding_bits; ++bit) {
+      std::vector<std::uint8_t> dirty = bytes;
+      dirty.back() = static_cast<std::uint8_t>(dirty.back() | (1u << bit));
+      EXPECT_EQ(DecodeBytes(dirty), DecodeError::kTrailingData) << "padding bit " << bit;
+      ++padded;
+    }
+  }
+  EXPECT_GT(padded, 20);
+}
+
+TEST(Decode, FailureLeavesTheOutputUntouched) {
+  Message out = PlayerLeft{42, LeaveReason::kTimedOut};
+  EXPECT_EQ(Decode(Pack({{1, 3}, {3, 2}, {1, 16}}), out), DecodeError::kMalformed);
+  ASSERT_TRUE(std::holds_alternative<PlayerLeft>(out));
+  EXPECT_EQ(std::get<PlayerLeft>(out).player_id, 42);
+}
+
+TEST(Decode, SnapshotWithoutAckReadsAckAsZero) {
+  Message out;
+  ASSERT_EQ(Decode(Pack({{4, 3}, {9, 32}, {0, 9}, {0, 1}}), out), DecodeError::kNone);
+  const auto& s = std::get<Snapshot>(out);
+  EXPECT_FALSE(s.has_ack);
+  EXPECT_EQ(s.ack, 0);
+  EXPECT_EQ(s.server_tick, 9u);
+  EXPECT_TRUE(s.players.empty());
+}
+
+}  // namespace
+}  // namespace netcube::protocol

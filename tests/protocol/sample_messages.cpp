@@ -1,0 +1,77 @@
+#include "sample_messages.h"
+
+#include <array>
+
+namespace netcube::protocol::testing {
+
+Snapshot FullSnapshot() {
+  Snapshot s;
+  s.server_tick = 0xFFFFFFFFu;
+  s.has_ack = true;
+  s.ack = 65535;
+  for (int id = 0; id < static_cast<int>(kMaxPlayers); ++id) {
+    sim::PlayerCube p;
+    p.id = static_cast<sim::PlayerId>(id);
+    // Cycle through the extremes and some values between them.
+    p.state.x = sim::kMinX + (sim::kMaxX - sim::kMinX) * (id % 5) / 4;
+    p.state.y = sim::kMinY + (sim::kMaxY - sim::kMinY) * (id % 7) / 6;
+    p.state.vx = -sim::kMaxSpeed + 2 * sim::kMaxSpeed * (id % 3) / 2;
+    p.state.vy = sim::kMaxSpeed - (id * 37) % (2 * sim::kMaxSpeed + 1);
+    s.players.push_back(p);
+  }
+  return s;
+}
+
+std::vector<NamedMessage> SampleMessages() {
+  std::vector<NamedMessage> out;
+
+  out.push_back({"connect_request", ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}});
+  out.push_back({"connect_request_empty_name", ConnectRequest{kProtocolMagic, 0, ""}});
+  out.push_back({"connect_request_15_chars", ConnectRequest{kProtocolMagic, 65535, " ~azAZ09!@#$%^&"}});
+
+  out.push_back({"refused_version", ConnectRefused{RefuseReason::kVersionMismatch, 0}});
+  out.push_back({"refused_full", ConnectRefused{RefuseReason::kServerFull, kProtocolVersion}});
+  out.push_back({"refused_malformed", ConnectRefused{RefuseReason::kMalformedRequest, 65535}});
+
+  out.push_back({"welcome_default", Welcome{}});
+  out.push_back({"welcome_min", Welcome{0, 1, 1, 1, false, 1, 1, 0}});
+  out.push_back(
+      {"welcome_max", Welcome{255, kMaxRate, kMaxRate, kMaxPlayers, true, 1 << 24, 1 << 24, 0xFFFFFFFFu}});
+
+  InputMessage one;
+  one.inputs.push_back({7, sim::kRight});
+  out.push_back({"input_one", one});
+  InputMessage wrapping;
+  // 64 inputs whose sequence numbers wrap from 65503 through 65535 to 30.
+  for (int i = 0; i < static_cast<int>(kMaxInputsPerPacket); ++i) {
+    wrapping.inputs.push_back({static_cast<sim::Seq>(65503 + i), static_cast<std::uint8_t>(i % 16)});
+  }
+  out.push_back({"input_64_wrapping", wrapping});
+
+  out.push_back({"snapshot_empty_no_ack", Snapshot{}});
+  Snapshot small;
+  small.server_tick = 1234;
+  small.players.push_back({3, {sim::kMinX, sim::kMaxY, -sim::kMaxSpeed, sim::kMaxSpeed, 0}});
+  small.players.push_back({200, {sim::kMaxX, sim::kMinY, 0, -1, 0}});
+  small.has_ack = true;
+  small.ack = 0;
+  out.push_back({"snapshot_two", small});
+  out.push_back({"snapshot_full", FullSnapshot()});
+
+  out.push_back({"joined", PlayerJoined{0, "bot-1"}});
+  out.push_back({"joined_max", PlayerJoined{255, "~~~~~~~~~~~~~~~"}});
+  out.push_back({"left_disconnected", PlayerLeft{1, LeaveReason::kDisconnected}});
+  out.push_back({"left_timed_out", PlayerLeft{255, LeaveReason::kTimedOut}});
+
+  out.push_back({"time_request", TimeEcho{false, 123456789, 0}});
+  out.push_back({"time_reply_max", TimeEcho{true, 0xFFFFFFFFu, 0xFFFFFFFFu}});
+  return out;
+}
+
+std::vector<std::uint8_t> EncodeToVector(const Message& message) {
+  std::array<std::uint8_t, kMaxPacketBytes> buffer{};
+  const std::size_t size = Encode(message, buffer);
+  return {buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(size)};
+}
+
+}  // namespace netcube::protocol::testing

@@ -1,0 +1,23 @@
+#pragma once
+// Valid messages of every type with edge values, shared by the round-trip and robustness tests.
+#include <string>
+#include <vector>
+
+#include "netcube/protocol/messages.h"
+
+namespace netcube::protocol::testing {
+
+struct NamedMessage {
+  std::string name;
+  Message message;
+};
+
+std::vector<NamedMessage> SampleMessages();
+
+// The largest snapshot: every player id 0..255, positions and velocities spread over their whole range.
+Snapshot FullSnapshot();
+
+// Encodes a message that must be valid; an empty result means it was not.
+std::vector<std::uint8_t> EncodeToVector(const Message& message);
+
+}  // namespace netcube::protocol::testing
