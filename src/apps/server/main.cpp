@@ -1,0 +1,176 @@
+// netcube-server: the authoritative server as a process. Parses flags, runs netcube::server::Server on the
+// steady clock until --duration passes or SIGINT/SIGTERM arrives, then says goodbye to every client and
+// writes the stats file.
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "netcube/server/server.h"
+
+namespace {
+
+using netcube::Micros;
+using Clock = std::chrono::steady_clock;
+
+volatile std::sig_atomic_t g_stop_requested = 0;
+extern "C" void RequestStop(int /*signal*/) { g_stop_requested = 1; }
+
+constexpr Micros kMaxSleep{1000};                // service the network at least this often
+constexpr Micros kStatusInterval{5'000'000};     // one status line this often
+constexpr Micros kGoodbyeDeadline{500'000};      // longest wait for disconnects to be acknowledged
+
+// Microseconds since the process's first call, on the monotonic clock.
+Micros Now() {
+  static const Clock::time_point start = Clock::now();
+  return std::chrono::duration_cast<Micros>(Clock::now() - start);
+}
+
+nlohmann::json StatsJson(const netcube::server::ServerStats& stats) {
+  return {
+      {"ticks", stats.ticks},
+      {"ticks_skipped", stats.ticks_skipped},
+      {"snapshots_sent", stats.snapshots_sent},
+      {"tick_us_p50", stats.tick_durations.p50.count()},
+      {"tick_us_p99", stats.tick_durations.p99.count()},
+      {"tick_us_max", stats.tick_durations.max.count()},
+      {"clients_peak", stats.clients_peak},
+      {"clients_refused", stats.clients_refused},
+      {"inputs_processed", stats.inputs_processed},
+      {"inputs_duplicate", stats.inputs_duplicate},
+      {"inputs_dropped_rate_limit", stats.inputs_dropped_rate_limit},
+      {"inputs_lost", stats.inputs_lost},
+      {"packets_malformed", stats.packets_malformed},
+      {"bytes_sent", stats.wire_bytes_sent},
+      {"bytes_received", stats.wire_bytes_received},
+      {"payload_bytes_sent", stats.payload_bytes_sent},
+      {"payload_bytes_received", stats.payload_bytes_received},
+  };
+}
+
+// Clients, tick time, inputs and bandwidth since the previous line.
+void PrintStatus(const netcube::server::ServerStats& stats, const netcube::server::ServerStats& previous,
+                 Micros interval) {
+  const double seconds = std::chrono::duration<double>(interval).count();
+  const auto per_second = [seconds](std::uint64_t now, std::uint64_t before) {
+    return static_cast<double>(now - before) / seconds;
+  };
+  std::printf("clients %zu | tick p50 %lld us p99 %lld us | inputs processed %llu dropped %llu | "
+              "in %.0f B/s out %.0f B/s\n",
+              stats.clients, static_cast<long long>(stats.tick_durations.p50.count()),
+              static_cast<long long>(stats.tick_durations.p99.count()),
+              static_cast<unsigned long long>(stats.inputs_processed),
+              static_cast<unsigned long long>(stats.inputs_dropped_rate_limit),
+              per_second(stats.wire_bytes_received, previous.wire_bytes_received),
+              per_second(stats.wire_bytes_sent, previous.wire_bytes_sent));
+  std::fflush(stdout);
+}
+
+bool WriteStats(const std::string& path, const netcube::server::ServerStats& stats) {
+  std::ofstream file(path);
+  file << StatsJson(stats).dump(2) << '\n';
+  file.close();
+  return !file.fail();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  netcube::server::ServerConfig config;
+  std::string collisions = "on";
+  double duration_s = 0.0;
+  std::string stats_path;
+
+  CLI::App app{"netcube-server: the authoritative netcube game server"};
+  app.failure_message(CLI::FailureMessage::help);  // a bad flag prints the usage
+  app.add_option("--bind", config.bind_address, "Address to listen on")->capture_default_str();
+  app.add_option("--port", config.port, "UDP port (0 = any free port)")->capture_default_str();
+  app.add_option("--tick-rate", config.tick_rate, "Simulation ticks per second")
+      ->check(CLI::Range(1, netcube::protocol::kMaxRate))
+      ->capture_default_str();
+  app.add_option("--snapshot-rate", config.snapshot_rate, "Snapshots sent per second (at most the tick rate)")
+      ->check(CLI::Range(1, netcube::protocol::kMaxRate))
+      ->capture_default_str();
+  app.add_option("--max-clients", config.max_clients, "Players at most")
+      ->check(CLI::Range(std::size_t{1}, netcube::protocol::kMaxPlayers))
+      ->capture_default_str();
+  app.add_option("--collisions", collisions, "Players push each other apart: on or off")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  app.add_option("--duration", duration_s, "Run this many seconds, then exit cleanly (default: until a signal)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--stats-json", stats_path, "Write the server's statistics to this JSON file at exit");
+  app.add_option("--latency-ms", config.link.latency_ms, "Server-side conditioner: one-way added latency")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--jitter-ms", config.link.jitter_ms, "Server-side conditioner: latency varies by up to +-this")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--loss", config.link.loss, "Server-side conditioner: packet loss probability [0, 1]")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  app.add_option("--duplicate", config.link.duplicate, "Server-side conditioner: duplication probability [0, 1]")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  app.add_option("--reorder", config.link.reorder, "Server-side conditioner: reordering probability [0, 1]")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  app.add_option("--seed", config.seed, "Server-side conditioner: random seed")->capture_default_str();
+  app.add_option("--peer-timeout-ms", config.peer_timeout_ms, "A silent client is dropped after this")
+      ->check(CLI::Range(100u, 600'000u))
+      ->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+  config.collisions = collisions == "on";
+  config.work_clock = Now;
+
+  std::string error;
+  auto server = netcube::server::Server::Create(config, Now(), &error);
+  if (server == nullptr) {
+    std::cerr << "netcube-server: " << error << '\n';
+    return 1;
+  }
+  std::signal(SIGINT, RequestStop);
+  std::signal(SIGTERM, RequestStop);
+  std::printf("netcube-server listening on %s:%u (tick %d Hz, snapshots %d Hz, max %zu clients, collisions %s)\n",
+              config.bind_address.c_str(), static_cast<unsigned>(server->port()), config.tick_rate,
+              config.snapshot_rate, config.max_clients, collisions.c_str());
+  std::fflush(stdout);
+
+  const Micros end = duration_s > 0 ? Now() + std::chrono::duration_cast<Micros>(std::chrono::duration<double>(duration_s))
+                                    : Micros::max();
+  Micros next_status = Now() + kStatusInterval;
+  netcube::server::ServerStats previous = server->stats();
+  while (g_stop_requested == 0 && Now() < end) {
+    server->Update(Now());
+    if (const Micros now = Now(); now >= next_status) {
+      const netcube::server::ServerStats stats = server->stats();
+      PrintStatus(stats, previous, kStatusInterval);
+      previous = stats;
+      next_status += kStatusInterval;
+    }
+    const Micros wake = std::min({server->next_wakeup(), Now() + kMaxSleep, end});
+    std::this_thread::sleep_for(std::max(wake - Now(), Micros(0)));
+  }
+
+  server->Shutdown(Now());
+  const Micros goodbye_deadline = Now() + kGoodbyeDeadline;
+  while (server->peer_count() > 0 && Now() < goodbye_deadline) {
+    std::this_thread::sleep_for(kMaxSleep);
+    server->Update(Now());
+  }
+  const netcube::server::ServerStats stats = server->stats();
+  std::printf("netcube-server stopped after %llu ticks, %zu clients at most\n",
+              static_cast<unsigned long long>(stats.ticks), stats.clients_peak);
+  if (!stats_path.empty() && !WriteStats(stats_path, stats)) {
+    std::cerr << "netcube-server: cannot write " << stats_path << '\n';
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,470 @@
+#include "netcube/server/server.h"
+
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+#include <utility>
+
+#include "duration_histogram.h"
+#include "input_queue.h"
+#include "netcube/transport/host.h"
+#include "snapshot_encoder.h"
+#include "spawn.h"
+#include "tick_schedule.h"
+
+namespace netcube::server {
+namespace {
+
+bool ValidRate(int rate) noexcept { return rate >= 1 && rate <= protocol::kMaxRate; }
+
+enum class PeerState : std::uint8_t {
+  kPending,   // connected, ConnectRequest not seen yet
+  kAccepted,  // a player
+  kClosing,   // refused or shut down: waiting for ENet to finish the goodbye
+};
+
+struct Connection {
+  PeerState state = PeerState::kPending;
+  Micros connected_at{0};
+  sim::PlayerId player = 0;  // kAccepted only
+};
+
+struct Client {
+  transport::PeerId peer = 0;
+  sim::PlayerId id = 0;
+  std::string name;
+  InputQueue inputs;
+  std::uint64_t bytes_sent = 0;
+  std::uint64_t bytes_received = 0;
+};
+
+std::string CheckConfig(const ServerConfig& config) {
+  if (!ValidRate(config.tick_rate)) return "tick rate must be in [1, " + std::to_string(protocol::kMaxRate) + "]";
+  if (!ValidRate(config.snapshot_rate)) {
+    return "snapshot rate must be in [1, " + std::to_string(protocol::kMaxRate) + "]";
+  }
+  if (config.max_clients < 1 || config.max_clients > protocol::kMaxPlayers) {
+    return "max clients must be in [1, " + std::to_string(protocol::kMaxPlayers) + "]";
+  }
+  return {};
+}
+
+}  // namespace
+
+struct Server::Impl {
+  Impl(const ServerConfig& cfg, std::unique_ptr<transport::Host> h, Micros now)
+      : config(cfg), host(std::move(h)), schedule(now, cfg.tick_rate) {
+    clients.reserve(protocol::kMaxPlayers);
+    world.reserve(protocol::kMaxPlayers);
+  }
+
+  ServerConfig config;
+  std::unique_ptr<transport::Host> host;
+  TickSchedule schedule;
+  std::uint64_t tick = 0;
+  int snapshot_credit = 0;  // += snapshot_rate per tick; a snapshot each time it reaches tick_rate
+  bool shutting_down = false;
+
+  std::unordered_map<transport::PeerId, Connection> connections;
+  // Parallel vectors in increasing player id: clients[i] controls world[i].
+  std::vector<Client> clients;
+  std::vector<sim::PlayerCube> world;
+
+  // Reused every Update or tick, so that the steady state allocates nothing here.
+  std::vector<transport::Event> events;
+  std::array<sim::Input, protocol::kMaxPlayers * InputQueue::kMaxPerTick> tick_inputs{};
+  std::vector<sim::PlayerStep> steps;
+  protocol::Snapshot snapshot;
+  SnapshotEncoder snapshot_encoder;
+  std::array<std::uint8_t, protocol::kMaxPacketBytes> send_buffer{};
+
+  DurationHistogram tick_durations;
+  std::uint64_t ticks_run = 0;
+  std::uint64_t ticks_skipped = 0;
+  std::uint64_t snapshots_sent = 0;
+  std::size_t clients_peak = 0;
+  std::uint64_t clients_refused = 0;
+  std::uint64_t packets_malformed = 0;
+  InputCounters departed_inputs;  // of clients that have left
+
+  void ServiceNetwork(Micros now);
+  void HandleEvents(Micros now, std::span<const transport::Event> received);
+  void OnConnected(Micros now, transport::PeerId peer);
+  void OnDisconnected(Micros now, const transport::Event& event);
+  void OnReceived(Micros now, const transport::Event& event);
+  void OnConnectRequest(Micros now, transport::PeerId peer, Connection& connection,
+                        const protocol::ConnectRequest& request);
+  void Refuse(Micros now, transport::PeerId peer, Connection& connection, protocol::RefuseReason reason);
+  void Accept(Micros now, transport::PeerId peer, Connection& connection, const std::string& name);
+  void DisconnectSilentPending(Micros now);
+  void RunDueTicks(Micros now);
+  void RunTick(Micros now);
+  void SendSnapshots(Micros now);
+
+  Client* FindClient(sim::PlayerId id);
+  void Send(Micros now, transport::PeerId peer, Client* client, const protocol::Message& message);
+  void Broadcast(Micros now, const protocol::Message& message, sim::PlayerId except);
+};
+
+// --- Network ---------------------------------------------------------------------------------------------
+
+void Server::Impl::ServiceNetwork(Micros now) {
+  events.clear();
+  host->Service(now, events);
+  HandleEvents(now, events);
+}
+
+void Server::Impl::HandleEvents(Micros now, std::span<const transport::Event> received) {
+  for (const transport::Event& event : received) {
+    switch (event.type) {
+      case transport::EventType::kConnected:
+        OnConnected(now, event.peer);
+        break;
+      case transport::EventType::kDisconnected:
+        OnDisconnected(now, event);
+        break;
+      case transport::EventType::kReceived:
+        OnReceived(now, event);
+        break;
+    }
+  }
+}
+
+void Server::Impl::OnConnected(Micros now, transport::PeerId peer) {
+  Connection& connection = connections[peer];
+  connection.connected_at = now;
+  if (shutting_down) {
+    host->Disconnect(now, peer, 0);
+    connection.state = PeerState::kClosing;
+  }
+}
+
+void Server::Impl::OnDisconnected(Micros now, const transport::Event& event) {
+  const auto it = connections.find(event.peer);
+  if (it == connections.end()) return;
+  const Connection connection = it->second;
+  connections.erase(it);
+  if (connection.state != PeerState::kAccepted) return;
+
+  const auto index = FindClient(connection.player) - clients.data();
+  departed_inputs += clients[static_cast<std::size_t>(index)].inputs.counters();
+  clients.erase(clients.begin() + index);
+  world.erase(world.begin() + index);
+  if (!shutting_down) {
+    const protocol::PlayerLeft left{connection.player, event.timed_out ? protocol::LeaveReason::kTimedOut
+                                                                       : protocol::LeaveReason::kDisconnected};
+    Broadcast(now, left, connection.player);
+  }
+}
+
+void Server::Impl::OnReceived(Micros now, const transport::Event& event) {
+  const auto it = connections.find(event.peer);
+  if (it == connections.end()) return;
+  Connection& connection = it->second;
+  if (connection.state == PeerState::kClosing) return;  // the goodbye is under way; nothing it says matters
+  Client* client = connection.state == PeerState::kAccepted ? FindClient(connection.player) : nullptr;
+  if (client != nullptr) client->bytes_received += event.data.size();
+
+  protocol::Message message;
+  const bool valid = protocol::Decode(event.data, message) == protocol::DecodeError::kNone &&
+                     protocol::ChannelOf(protocol::TypeOf(message)) == event.channel;
+  const bool pending = connection.state == PeerState::kPending;
+
+  if (valid) {
+    if (const auto* request = std::get_if<protocol::ConnectRequest>(&message); request != nullptr && pending) {
+      OnConnectRequest(now, event.peer, connection, *request);
+      return;
+    }
+    if (const auto* input = std::get_if<protocol::InputMessage>(&message); input != nullptr && client != nullptr) {
+      // Bound to the sending peer: an input can only ever move the sender's own cube.
+      for (const sim::Input& one : input->inputs) client->inputs.Receive(one);
+      return;
+    }
+    if (const auto* echo = std::get_if<protocol::TimeEcho>(&message); echo != nullptr && !echo->reply) {
+      const protocol::TimeEcho reply{true, echo->client_time_us, static_cast<std::uint32_t>(tick)};
+      Send(now, event.peer, client, reply);
+      return;
+    }
+  }
+  // Undecodable, on the wrong channel, a server-to-client message, or out of turn (input before being
+  // accepted, a second ConnectRequest): dropped.
+  ++packets_malformed;
+  // A pending peer's first reliable message has to be its ConnectRequest.
+  if (pending && event.channel == protocol::Channel::kReliable) {
+    Refuse(now, event.peer, connection, protocol::RefuseReason::kMalformedRequest);
+  }
+}
+
+void Server::Impl::OnConnectRequest(Micros now, transport::PeerId peer, Connection& connection,
+                                    const protocol::ConnectRequest& request) {
+  // The version is checked first, so that any other version is told why even when the server is full.
+  if (request.version != protocol::kProtocolVersion) {
+    Refuse(now, peer, connection, protocol::RefuseReason::kVersionMismatch);
+  } else if (request.name.empty()) {
+    Refuse(now, peer, connection, protocol::RefuseReason::kMalformedRequest);
+  } else if (clients.size() >= config.max_clients) {
+    Refuse(now, peer, connection, protocol::RefuseReason::kServerFull);
+  } else {
+    Accept(now, peer, connection, request.name);
+  }
+}
+
+void Server::Impl::Refuse(Micros now, transport::PeerId peer, Connection& connection,
+                          protocol::RefuseReason reason) {
+  Send(now, peer, nullptr, protocol::ConnectRefused{reason, protocol::kProtocolVersion});
+  host->Disconnect(now, peer, 0);  // after the refusal, which is already queued
+  connection.state = PeerState::kClosing;
+  ++clients_refused;
+}
+
+void Server::Impl::Accept(Micros now, transport::PeerId peer, Connection& connection, const std::string& name) {
+  // The lowest free id: the first gap in the sorted ids.
+  std::size_t index = 0;
+  while (index < clients.size() && clients[index].id == index) ++index;
+  const auto id = static_cast<sim::PlayerId>(index);
+
+  Client client;
+  client.inputs.SetTickRate(config.tick_rate);
+  client.peer = peer;
+  client.id = id;
+  client.name = name;
+  const sim::PlayerCube cube{id, SpawnState(world, id)};
+  clients.insert(clients.begin() + static_cast<std::ptrdiff_t>(index), std::move(client));
+  world.insert(world.begin() + static_cast<std::ptrdiff_t>(index), cube);
+  connection.state = PeerState::kAccepted;
+  connection.player = id;
+  clients_peak = std::max(clients_peak, clients.size());
+
+  Client* newcomer = &clients[index];
+  protocol::Welcome welcome;
+  welcome.player_id = id;
+  welcome.tick_rate = static_cast<std::uint8_t>(schedule.rate());
+  // The rate snapshots really come at: at most one per tick.
+  welcome.snapshot_rate = static_cast<std::uint8_t>(std::min(config.snapshot_rate, schedule.rate()));
+  welcome.max_players = static_cast<std::uint16_t>(config.max_clients);
+  welcome.collisions = config.collisions;
+  welcome.server_tick = static_cast<std::uint32_t>(tick);
+  Send(now, peer, newcomer, welcome);
+  for (const Client& present : clients) Send(now, peer, newcomer, protocol::PlayerJoined{present.id, present.name});
+  Broadcast(now, protocol::PlayerJoined{id, name}, id);
+}
+
+void Server::Impl::DisconnectSilentPending(Micros now) {
+  for (auto& [peer, connection] : connections) {
+    if (connection.state == PeerState::kPending && now - connection.connected_at > kPendingTimeout) {
+      host->Disconnect(now, peer, 0);
+      connection.state = PeerState::kClosing;
+    }
+  }
+}
+
+Client* Server::Impl::FindClient(sim::PlayerId id) {
+  const auto it = std::lower_bound(clients.begin(), clients.end(), id,
+                                   [](const Client& c, sim::PlayerId wanted) { return c.id < wanted; });
+  return it != clients.end() && it->id == id ? &*it : nullptr;
+}
+
+void Server::Impl::Send(Micros now, transport::PeerId peer, Client* client, const protocol::Message& message) {
+  const std::size_t size = protocol::Encode(message, send_buffer);
+  if (size == 0) return;  // every message the server builds is valid; nothing to send if not
+  const std::span<const std::uint8_t> payload(send_buffer.data(), size);
+  host->Send(now, peer, protocol::ChannelOf(protocol::TypeOf(message)), payload);
+  if (client != nullptr) client->bytes_sent += size;
+}
+
+void Server::Impl::Broadcast(Micros now, const protocol::Message& message, sim::PlayerId except) {
+  for (Client& client : clients) {
+    if (client.id != except) Send(now, client.peer, &client, message);
+  }
+}
+
+// --- Ticks -----------------------------------------------------------------------------------------------
+
+void Server::Impl::RunDueTicks(Micros now) {
+  const std::uint64_t last_due = schedule.LastDueTick(now);
+  if (last_due <= tick) return;
+  if (now - schedule.TimeOf(tick + 1) > kMaxTickLag) {
+    // Hopelessly late (a stalled process): the missed ticks are not simulated, but the tick number keeps
+    // following the clock so that clients' estimates of server time stay valid.
+    ticks_skipped += last_due - tick - 1;
+    tick = last_due - 1;
+  }
+  while (tick < last_due) {
+    const Micros started = config.work_clock ? config.work_clock() : Micros(0);
+    RunTick(now);
+    if (config.work_clock) tick_durations.Add(config.work_clock() - started);
+  }
+}
+
+void Server::Impl::RunTick(Micros now) {
+  steps.clear();
+  std::size_t used = 0;
+  for (std::size_t i = 0; i < clients.size(); ++i) {
+    const std::span<sim::Input, InputQueue::kMaxPerTick> out(tick_inputs.data() + used, InputQueue::kMaxPerTick);
+    const std::size_t count = clients[i].inputs.TakeForTick(out);
+    if (count > 0) steps.push_back({&world[i], std::span<const sim::Input>(out.data(), count)});
+    used += count;
+  }
+  sim::StepWorld(world, steps, config.collisions);
+  ++tick;
+  ++ticks_run;
+
+  snapshot_credit += config.snapshot_rate;
+  if (snapshot_credit >= schedule.rate()) {
+    snapshot_credit %= schedule.rate();
+    SendSnapshots(now);
+  }
+}
+
+void Server::Impl::SendSnapshots(Micros now) {
+  if (clients.empty()) return;
+  snapshot.server_tick = static_cast<std::uint32_t>(tick);
+  snapshot.players.clear();
+  for (const sim::PlayerCube& cube : world) snapshot.players.push_back(cube);
+  if (!snapshot_encoder.Prepare(snapshot)) return;
+  for (std::size_t i = 0; i < clients.size(); ++i) {
+    Client& client = clients[i];
+    const bool has_ack = client.inputs.counters().processed > 0;
+    const auto packet = snapshot_encoder.PacketFor(has_ack ? std::optional(world[i].state.last_input) : std::nullopt);
+    host->Send(now, client.peer, protocol::Channel::kUnreliable, packet);
+    client.bytes_sent += packet.size();
+  }
+  snapshots_sent += clients.size();
+}
+
+// --- Server ----------------------------------------------------------------------------------------------
+
+std::unique_ptr<Server> Server::Create(const ServerConfig& config, Micros now, std::string* error) {
+  if (std::string problem = CheckConfig(config); !problem.empty()) {
+    if (error != nullptr) *error = std::move(problem);
+    return nullptr;
+  }
+  transport::HostConfig host_config;
+  host_config.bind_address = config.bind_address;
+  host_config.port = config.port;
+  host_config.max_peers = config.max_clients + kSpareConnectionSlots;
+  host_config.link = config.link;
+  host_config.seed = config.seed;
+  host_config.timeout_ms = config.peer_timeout_ms;
+  auto host = transport::Host::Listen(host_config, error);
+  if (host == nullptr) return nullptr;
+  return std::unique_ptr<Server>(new Server(std::make_unique<Impl>(config, std::move(host), now)));
+}
+
+Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Server::~Server() = default;
+
+void Server::Update(Micros now) {
+  Impl& s = *impl_;
+  s.ServiceNetwork(now);
+  if (s.shutting_down) return;
+  s.DisconnectSilentPending(now);
+  const std::uint64_t before = s.tick;
+  s.RunDueTicks(now);
+  // Hand this tick's snapshots to the network now rather than at the next Update.
+  if (s.tick != before) s.ServiceNetwork(now);
+}
+
+void Server::HandleEvents(Micros now, std::span<const transport::Event> events) { impl_->HandleEvents(now, events); }
+
+Micros Server::next_wakeup() const { return impl_->schedule.TimeOf(impl_->tick + 1); }
+
+void Server::Shutdown(Micros now) {
+  Impl& s = *impl_;
+  if (s.shutting_down) return;
+  s.shutting_down = true;
+  for (auto& [peer, connection] : s.connections) {
+    if (connection.state == PeerState::kClosing) continue;
+    s.host->Disconnect(now, peer, 0);
+    connection.state = PeerState::kClosing;
+  }
+  s.ServiceNetwork(now);
+  s.host->Flush();
+}
+
+std::uint16_t Server::port() const { return impl_->host->port(); }
+
+bool Server::SetTickRate(int tick_rate) {
+  if (!ValidRate(tick_rate)) return false;
+  Impl& s = *impl_;
+  s.schedule.Rebase(s.tick, tick_rate);
+  s.config.tick_rate = tick_rate;
+  for (Client& client : s.clients) client.inputs.SetTickRate(tick_rate);
+  s.snapshot_credit = std::min(s.snapshot_credit, tick_rate - 1);
+  return true;
+}
+
+bool Server::SetSnapshotRate(int snapshot_rate) {
+  if (!ValidRate(snapshot_rate)) return false;
+  impl_->config.snapshot_rate = snapshot_rate;
+  return true;
+}
+
+void Server::SetCollisions(bool collisions) { impl_->config.collisions = collisions; }
+
+void Server::SetLink(const transport::LinkSettings& link) {
+  impl_->host->SetLink(link);
+  impl_->config.link = link;
+}
+
+const ServerConfig& Server::config() const { return impl_->config; }
+
+std::span<const sim::PlayerCube> Server::world() const { return impl_->world; }
+
+std::uint32_t Server::tick() const { return static_cast<std::uint32_t>(impl_->tick); }
+
+std::vector<ClientInfo> Server::clients() const {
+  const Impl& s = *impl_;
+  std::vector<ClientInfo> out;
+  out.reserve(s.clients.size());
+  for (std::size_t i = 0; i < s.clients.size(); ++i) {
+    const Client& c = s.clients[i];
+    const InputCounters& inputs = c.inputs.counters();
+    ClientInfo info;
+    info.id = c.id;
+    info.name = c.name;
+    if (inputs.processed > 0) info.last_processed_seq = s.world[i].state.last_input;
+    info.queued_inputs = c.inputs.size();
+    info.inputs_processed = inputs.processed;
+    info.inputs_duplicate = inputs.duplicate;
+    info.inputs_dropped_rate_limit = inputs.dropped_rate_limit;
+    info.inputs_lost = inputs.lost;
+    info.bytes_sent = c.bytes_sent;
+    info.bytes_received = c.bytes_received;
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+std::size_t Server::peer_count() const { return impl_->connections.size(); }
+
+ServerStats Server::stats() const {
+  const Impl& s = *impl_;
+  InputCounters inputs = s.departed_inputs;
+  for (const Client& c : s.clients) inputs += c.inputs.counters();
+  const transport::TransportCounters transport = s.host->counters();
+
+  ServerStats stats;
+  stats.ticks = s.ticks_run;
+  stats.ticks_skipped = s.ticks_skipped;
+  stats.snapshots_sent = s.snapshots_sent;
+  stats.tick_durations.samples = s.tick_durations.samples();
+  stats.tick_durations.p50 = s.tick_durations.Percentile(0.50);
+  stats.tick_durations.p99 = s.tick_durations.Percentile(0.99);
+  stats.tick_durations.max = s.tick_durations.max();
+  stats.clients = s.clients.size();
+  stats.clients_peak = s.clients_peak;
+  stats.clients_refused = s.clients_refused;
+  stats.inputs_processed = inputs.processed;
+  stats.inputs_duplicate = inputs.duplicate;
+  stats.inputs_dropped_rate_limit = inputs.dropped_rate_limit;
+  stats.inputs_lost = inputs.lost;
+  stats.packets_malformed = s.packets_malformed;
+  stats.payload_bytes_sent = transport.payload_bytes_sent;
+  stats.payload_bytes_received = transport.payload_bytes_received;
+  stats.wire_bytes_sent = transport.wire_bytes_sent;
+  stats.wire_bytes_received = transport.wire_bytes_received;
+  return stats;
+}
+
+}  // namespace netcube::server

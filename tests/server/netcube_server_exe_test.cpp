@@ -1,0 +1,161 @@
+// The netcube-server executable, run as a child process: clean exits, the stats file, usage on bad flags.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+using std::chrono::steady_clock;
+constexpr std::chrono::seconds kProcessDeadline{60};  // generous: a loaded machine, ASan
+
+// A child process with stdout and stderr captured together through one pipe.
+class Child {
+ public:
+  explicit Child(const std::vector<std::string>& args) {
+    int fds[2];
+    if (pipe(fds) != 0) return;
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(fds[1], STDOUT_FILENO);
+      dup2(fds[1], STDERR_FILENO);
+      close(fds[0]);
+      close(fds[1]);
+      std::vector<char*> argv;
+      for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+      argv.push_back(nullptr);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    close(fds[1]);
+    out_fd_ = fds[0];
+  }
+  ~Child() {
+    if (pid_ > 0 && !status_) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    if (out_fd_ >= 0) close(out_fd_);
+  }
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+
+  bool started() const { return pid_ > 0; }
+  const std::string& output() const { return output_; }
+  void Signal(int signal) const { kill(pid_, signal); }
+
+  // Reads output until it contains `text` or the deadline passes.
+  bool WaitForOutput(const std::string& text) {
+    const auto deadline = steady_clock::now() + kProcessDeadline;
+    while (output_.find(text) == std::string::npos) {
+      if (steady_clock::now() >= deadline || !ReadSome(100)) return false;
+    }
+    return true;
+  }
+
+  // The exit code, or nothing if it did not exit normally before the deadline.
+  std::optional<int> Wait() {
+    const auto deadline = steady_clock::now() + kProcessDeadline;
+    while (!status_ && steady_clock::now() < deadline) {
+      ReadSome(20);
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) status_ = status;
+    }
+    while (ReadSome(0)) {
+    }
+    if (!status_ || !WIFEXITED(*status_)) return std::nullopt;
+    return WEXITSTATUS(*status_);
+  }
+
+ private:
+  // Appends what the pipe has within `timeout_ms`; false at end of output.
+  bool ReadSome(int timeout_ms) {
+    pollfd fd{out_fd_, POLLIN, 0};
+    if (poll(&fd, 1, timeout_ms) <= 0) return timeout_ms > 0;  // nothing yet: keep waiting
+    char buffer[4096];
+    const ssize_t n = read(out_fd_, buffer, sizeof buffer);
+    if (n <= 0) return false;
+    output_.append(buffer, static_cast<std::size_t>(n));
+    return true;
+  }
+
+  pid_t pid_ = -1;
+  int out_fd_ = -1;
+  std::string output_;
+  std::optional<int> status_;
+};
+
+std::string TempPath(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("netcube_server_test_" + std::to_string(getpid()) + "_" + name))
+      .string();
+}
+
+void ExpectStatsFile(const std::string& path) {
+  std::ifstream file(path);
+  ASSERT_TRUE(file.good()) << path;
+  const nlohmann::json stats = nlohmann::json::parse(file, nullptr, /*allow_exceptions=*/false);
+  ASSERT_TRUE(stats.is_object()) << "not valid JSON: " << path;
+  for (const char* key : {"ticks", "tick_us_p50", "tick_us_p99", "tick_us_max", "clients_peak", "inputs_processed",
+                          "inputs_duplicate", "inputs_dropped_rate_limit", "packets_malformed", "bytes_sent",
+                          "bytes_received"}) {
+    EXPECT_TRUE(stats.contains(key) && stats[key].is_number()) << key;
+  }
+  EXPECT_GT(stats.value("ticks", 0), 0);
+  std::filesystem::remove(path);
+}
+
+TEST(NetcubeServerExe, RunsForTheDurationAndWritesStats) {
+  const std::string stats = TempPath("duration.json");
+  Child child({NETCUBE_SERVER_EXE, "--port", "0", "--duration", "1", "--stats-json", stats});
+  ASSERT_TRUE(child.started());
+  EXPECT_EQ(child.Wait(), 0) << child.output();
+  EXPECT_NE(child.output().find("listening"), std::string::npos) << child.output();
+  ExpectStatsFile(stats);
+}
+
+TEST(NetcubeServerExe, StopsCleanlyOnSigint) {
+  const std::string stats = TempPath("sigint.json");
+  Child child({NETCUBE_SERVER_EXE, "--port", "0", "--tick-rate", "30", "--collisions", "off", "--stats-json", stats});
+  ASSERT_TRUE(child.started());
+  ASSERT_TRUE(child.WaitForOutput("listening")) << child.output();
+  // Let a few ticks run (the stats file must show some), then interrupt.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  child.Signal(SIGINT);
+  EXPECT_EQ(child.Wait(), 0) << child.output();
+  ExpectStatsFile(stats);
+}
+
+TEST(NetcubeServerExe, BadFlagPrintsUsageAndFails) {
+  Child child({NETCUBE_SERVER_EXE, "--no-such-flag"});
+  ASSERT_TRUE(child.started());
+  const std::optional<int> code = child.Wait();
+  ASSERT_TRUE(code.has_value());
+  EXPECT_NE(*code, 0);
+  EXPECT_NE(child.output().find("Usage"), std::string::npos) << child.output();
+  EXPECT_NE(child.output().find("--tick-rate"), std::string::npos) << child.output();
+}
+
+TEST(NetcubeServerExe, OutOfRangeValueFails) {
+  Child child({NETCUBE_SERVER_EXE, "--tick-rate", "0"});
+  ASSERT_TRUE(child.started());
+  const std::optional<int> code = child.Wait();
+  ASSERT_TRUE(code.has_value());
+  EXPECT_NE(*code, 0);
+}
+
+}  // namespace

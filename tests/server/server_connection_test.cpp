@@ -1,0 +1,294 @@
+// Joining, refusals, leaving and timing out, over real loopback sockets on a virtual clock.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "netcube/server/server.h"
+#include "support/loopback_rig.h"
+
+namespace netcube::server {
+namespace {
+
+using testing::LoopbackRig;
+using testing::TestClient;
+
+std::unique_ptr<LoopbackRig> MakeRig(ServerConfig config = {}) {
+  std::string error;
+  auto rig = LoopbackRig::Create(std::move(config), &error);
+  EXPECT_NE(rig, nullptr) << error;
+  return rig;
+}
+
+bool Announced(const TestClient& client, sim::PlayerId id, const std::string& name) {
+  const auto& joined = client.inbox().joined;
+  return std::any_of(joined.begin(), joined.end(),
+                     [&](const protocol::PlayerJoined& j) { return j.player_id == id && j.name == name; });
+}
+
+bool Left(const TestClient& client, sim::PlayerId id, protocol::LeaveReason reason) {
+  const auto& left = client.inbox().left;
+  return std::any_of(left.begin(), left.end(),
+                     [&](const protocol::PlayerLeft& l) { return l.player_id == id && l.reason == reason; });
+}
+
+TEST(ServerConnection, JoinGetsWelcomeAndEveryoneIsAnnounced) {
+  ServerConfig config;
+  config.tick_rate = 30;
+  config.snapshot_rate = 10;
+  config.max_clients = 5;
+  config.collisions = false;
+  auto rig = MakeRig(config);
+  ASSERT_NE(rig, nullptr);
+  TestClient* ann = rig->Join("ann");
+  ASSERT_NE(ann, nullptr);
+  TestClient* bob = rig->Join("bob");
+  ASSERT_NE(bob, nullptr);
+
+  const protocol::Welcome& welcome = *bob->inbox().welcome;
+  EXPECT_EQ(ann->inbox().welcome->player_id, 0);
+  EXPECT_EQ(welcome.player_id, 1);
+  EXPECT_EQ(welcome.tick_rate, 30);
+  EXPECT_EQ(welcome.snapshot_rate, 10);
+  EXPECT_EQ(welcome.max_players, 5);
+  EXPECT_FALSE(welcome.collisions);
+  EXPECT_EQ(welcome.arena_width, sim::kArenaWidth);
+  EXPECT_EQ(welcome.arena_height, sim::kArenaHeight);
+  EXPECT_LE(welcome.server_tick, rig->server().tick());
+
+  ASSERT_TRUE(rig->StepUntil([&] { return Announced(*bob, 0, "ann") && Announced(*bob, 1, "bob") &&
+                                          Announced(*ann, 1, "bob") && Announced(*ann, 0, "ann"); }));
+  // The Welcome comes first, then the announcements.
+  EXPECT_EQ(bob->inbox().types.front(), protocol::MessageType::kWelcome);
+
+  const auto world = rig->server().world();
+  ASSERT_EQ(world.size(), 2u);
+  EXPECT_EQ(world[0].id, 0);
+  EXPECT_EQ(world[1].id, 1);
+  EXPECT_TRUE(std::abs(world[0].state.x - world[1].state.x) >= sim::kCubeSize ||
+              std::abs(world[0].state.y - world[1].state.y) >= sim::kCubeSize);
+
+  const auto clients = rig->server().clients();
+  ASSERT_EQ(clients.size(), 2u);
+  EXPECT_EQ(clients[0].name, "ann");
+  EXPECT_EQ(clients[1].name, "bob");
+  EXPECT_FALSE(clients[0].last_processed_seq.has_value());
+
+  // Snapshots: every cube, increasing ids, no ack before any input.
+  ASSERT_TRUE(rig->StepUntil([&] { return bob->inbox().snapshots >= 3; }));
+  const protocol::Snapshot& snapshot = *bob->inbox().last_snapshot;
+  ASSERT_EQ(snapshot.players.size(), 2u);
+  EXPECT_EQ(snapshot.players[0].id, 0);
+  EXPECT_EQ(snapshot.players[1].id, 1);
+  EXPECT_FALSE(snapshot.has_ack);
+  EXPECT_EQ(rig->server().stats().clients_peak, 2u);
+}
+
+TEST(ServerConnection, LeavingFreesTheLowestIdForTheNextPlayer) {
+  auto rig = MakeRig();
+  ASSERT_NE(rig, nullptr);
+  TestClient* ann = rig->Join("ann");
+  TestClient* bob = rig->Join("bob");
+  TestClient* cid = rig->Join("cid");
+  ASSERT_TRUE(ann && bob && cid);
+  bob->Disconnect(rig->now());
+  ASSERT_TRUE(rig->StepUntil([&] { return Left(*ann, 1, protocol::LeaveReason::kDisconnected); }));
+  EXPECT_TRUE(rig->StepUntil([&] { return Left(*cid, 1, protocol::LeaveReason::kDisconnected); }));
+  EXPECT_EQ(rig->server().world().size(), 2u);
+
+  TestClient* dee = rig->Join("dee");
+  ASSERT_NE(dee, nullptr);
+  EXPECT_EQ(dee->inbox().welcome->player_id, 1);
+  EXPECT_EQ(rig->server().stats().clients_peak, 3u);
+}
+
+TEST(ServerConnection, WrongVersionIsRefusedBeforeTheDisconnect) {
+  auto rig = MakeRig();
+  ASSERT_NE(rig, nullptr);
+  TestClient* old = rig->AddClient();
+  ASSERT_NE(old, nullptr);
+  ASSERT_TRUE(rig->StepUntil([&] { return old->inbox().connected; }));
+  old->SendConnectRequest(rig->now(), "old", protocol::kProtocolVersion + 1);
+  ASSERT_TRUE(rig->StepUntil([&] { return old->inbox().disconnected; }));
+
+  ASSERT_TRUE(old->inbox().refused.has_value());
+  EXPECT_EQ(old->inbox().refused->reason, protocol::RefuseReason::kVersionMismatch);
+  EXPECT_EQ(old->inbox().refused->server_version, protocol::kProtocolVersion);
+  ASSERT_EQ(old->inbox().messages_before_disconnect, 1u);
+  EXPECT_EQ(old->inbox().types.front(), protocol::MessageType::kConnectRefused);
+  EXPECT_FALSE(old->inbox().timed_out);
+  EXPECT_TRUE(rig->server().clients().empty());
+}
+
+TEST(ServerConnection, FullServerRefusesWithServerFullBeforeTheDisconnect) {
+  ServerConfig config;
+  config.max_clients = 1;
+  auto rig = MakeRig(config);
+  ASSERT_NE(rig, nullptr);
+  ASSERT_NE(rig->Join("ann"), nullptr);
+  TestClient* late = rig->AddClient();
+  ASSERT_NE(late, nullptr);
+  ASSERT_TRUE(rig->StepUntil([&] { return late->inbox().connected; }));
+  late->SendConnectRequest(rig->now(), "late");
+  ASSERT_TRUE(rig->StepUntil([&] { return late->inbox().disconnected; }));
+
+  ASSERT_TRUE(late->inbox().refused.has_value());
+  EXPECT_EQ(late->inbox().refused->reason, protocol::RefuseReason::kServerFull);
+  EXPECT_EQ(late->inbox().messages_before_disconnect, 1u);
+  EXPECT_FALSE(late->inbox().welcome.has_value());
+  EXPECT_EQ(rig->server().clients().size(), 1u);
+  EXPECT_EQ(rig->server().stats().clients_refused, 1u);
+}
+
+TEST(ServerConnection, BadRequestsAreRefusedAsMalformed) {
+  auto rig = MakeRig();
+  ASSERT_NE(rig, nullptr);
+  TestClient* nameless = rig->AddClient();
+  TestClient* garbled = rig->AddClient();
+  ASSERT_TRUE(nameless && garbled);
+  ASSERT_TRUE(rig->StepUntil([&] { return nameless->inbox().connected && garbled->inbox().connected; }));
+  nameless->SendConnectRequest(rig->now(), "");
+  const std::uint8_t garbage[] = {0x01, 0x02, 0x03};
+  garbled->SendRaw(rig->now(), protocol::Channel::kReliable, garbage);
+  ASSERT_TRUE(rig->StepUntil([&] { return nameless->inbox().disconnected && garbled->inbox().disconnected; }));
+
+  for (const TestClient* client : {nameless, garbled}) {
+    ASSERT_TRUE(client->inbox().refused.has_value());
+    EXPECT_EQ(client->inbox().refused->reason, protocol::RefuseReason::kMalformedRequest);
+  }
+  EXPECT_EQ(rig->server().stats().packets_malformed, 1u);
+  EXPECT_TRUE(rig->server().clients().empty());
+}
+
+TEST(ServerConnection, SilentPendingPeerIsDisconnected) {
+  auto rig = MakeRig();
+  ASSERT_NE(rig, nullptr);
+  TestClient* mute = rig->AddClient();
+  ASSERT_NE(mute, nullptr);
+  ASSERT_TRUE(rig->StepUntil([&] { return mute->inbox().connected; }));
+  const Micros connected_at = rig->now();
+  ASSERT_TRUE(rig->StepUntil([&] { return mute->inbox().disconnected; }, 2 * kPendingTimeout));
+  EXPECT_GE(rig->now() - connected_at, kPendingTimeout);
+  EXPECT_FALSE(mute->inbox().timed_out);
+  EXPECT_TRUE(rig->StepUntil([&] { return rig->server().peer_count() == 0; }));
+}
+
+TEST(ServerConnection, VanishedClientTimesOutAndPoliteLeaveIsDisconnected) {
+  ServerConfig config;
+  config.peer_timeout_ms = 300;  // ENet's timeouts run on real time
+  auto rig = MakeRig(config);
+  ASSERT_NE(rig, nullptr);
+  TestClient* ann = rig->Join("ann");
+  TestClient* bob = rig->Join("bob");
+  TestClient* cid = rig->Join("cid");
+  ASSERT_TRUE(ann && bob && cid);
+
+  cid->Vanish();
+  // Virtual time runs far ahead of real time here; the real-time guard bounds the wait.
+  ASSERT_TRUE(rig->StepUntil([&] { return Left(*ann, 2, protocol::LeaveReason::kTimedOut); }, Micros::max() / 2));
+  EXPECT_TRUE(rig->StepUntil([&] { return Left(*bob, 2, protocol::LeaveReason::kTimedOut); }));
+  EXPECT_EQ(rig->server().world().size(), 2u);
+
+  bob->Disconnect(rig->now());
+  ASSERT_TRUE(rig->StepUntil([&] { return Left(*ann, 1, protocol::LeaveReason::kDisconnected); }));
+  EXPECT_TRUE(rig->StepUntil([&] { return bob->inbox().disconnected; }));
+  ASSERT_EQ(rig->server().world().size(), 1u);
+  EXPECT_EQ(rig->server().world()[0].id, 0);
+  EXPECT_FALSE(ann->inbox().disconnected);
+}
+
+TEST(ServerConnection, TimeEchoIsAnsweredWithTheServerTick) {
+  auto rig = MakeRig();
+  ASSERT_NE(rig, nullptr);
+  TestClient* ann = rig->Join("ann");
+  ASSERT_NE(ann, nullptr);
+  rig->StepFor(Micros(200'000));
+  const std::uint32_t tick_before = rig->server().tick();
+  ann->Send(rig->now(), protocol::TimeEcho{false, 123456, 0});
+  ASSERT_TRUE(rig->StepUntil([&] { return !ann->inbox().echoes.empty(); }));
+  const protocol::TimeEcho& echo = ann->inbox().echoes.front();
+  EXPECT_TRUE(echo.reply);
+  EXPECT_EQ(echo.client_time_us, 123456u);
+  EXPECT_GE(echo.server_tick, tick_before);
+  EXPECT_LE(echo.server_tick, rig->server().tick());
+}
+
+TEST(ServerConnection, ShutdownSaysGoodbyeToEveryone) {
+  auto rig = MakeRig();
+  ASSERT_NE(rig, nullptr);
+  TestClient* ann = rig->Join("ann");
+  TestClient* bob = rig->Join("bob");
+  ASSERT_TRUE(ann && bob);
+  rig->server().Shutdown(rig->now());
+  ASSERT_TRUE(rig->StepUntil([&] { return ann->inbox().disconnected && bob->inbox().disconnected; }));
+  EXPECT_FALSE(ann->inbox().timed_out);
+  EXPECT_TRUE(rig->StepUntil([&] { return rig->server().peer_count() == 0; }));
+  // A server shutting down does not announce the leaves to players it is also leaving.
+  EXPECT_TRUE(ann->inbox().left.empty());
+}
+
+// The tick schedule, driven by Update alone (no clients needed).
+TEST(ServerTicks, RunsEveryDueTickAndSkipsWhenHopelesslyLate) {
+  ServerConfig config;
+  config.bind_address = "127.0.0.1";
+  config.port = 0;
+  std::string error;
+  auto server = Server::Create(config, Micros(1'000'000), &error);
+  ASSERT_NE(server, nullptr) << error;
+  EXPECT_EQ(server->next_wakeup(), Micros(1'016'666));
+
+  server->Update(Micros(1'100'000));  // 100 ms late: catch up
+  EXPECT_EQ(server->tick(), 6u);
+  EXPECT_EQ(server->stats().ticks, 6u);
+  EXPECT_EQ(server->next_wakeup(), Micros(1'116'666));
+
+  server->Update(Micros(3'100'000));  // two seconds late: skip, and the tick number follows the clock
+  EXPECT_EQ(server->tick(), 126u);
+  EXPECT_EQ(server->stats().ticks, 7u);
+  EXPECT_EQ(server->stats().ticks_skipped, 119u);
+
+  ASSERT_TRUE(server->SetTickRate(20));
+  EXPECT_EQ(server->config().tick_rate, 20);
+  EXPECT_EQ(server->next_wakeup(), Micros(3'100'000 + 50'000));
+  server->Update(Micros(3'200'000));
+  EXPECT_EQ(server->tick(), 128u);
+
+  EXPECT_FALSE(server->SetTickRate(0));
+  EXPECT_FALSE(server->SetSnapshotRate(protocol::kMaxRate + 1));
+  EXPECT_TRUE(server->SetSnapshotRate(5));
+  server->SetCollisions(false);
+  EXPECT_FALSE(server->config().collisions);
+  EXPECT_EQ(server->config().tick_rate, 20);
+}
+
+TEST(ServerTicks, MeasuresTickDurationsWithTheWorkClock) {
+  ServerConfig config;
+  config.bind_address = "127.0.0.1";
+  config.port = 0;
+  Micros work{0};
+  config.work_clock = [&work] { return work += Micros(7); };  // every tick "takes" 7 µs
+  std::string error;
+  auto server = Server::Create(config, Micros(0), &error);
+  ASSERT_NE(server, nullptr) << error;
+  for (Micros now{1000}; now <= Micros(1'000'000); now += Micros(1000)) server->Update(now);
+  const TickDurations durations = server->stats().tick_durations;
+  EXPECT_EQ(durations.samples, 60u);
+  EXPECT_EQ(durations.p50, Micros(7));
+  EXPECT_EQ(durations.max, Micros(7));
+}
+
+TEST(ServerTicks, BadConfigIsRefusedWithAReason) {
+  for (const auto& change : {+[](ServerConfig& c) { c.tick_rate = 0; },
+                             +[](ServerConfig& c) { c.snapshot_rate = protocol::kMaxRate + 1; },
+                             +[](ServerConfig& c) { c.max_clients = protocol::kMaxPlayers + 1; }}) {
+    ServerConfig config;
+    config.port = 0;
+    change(config);
+    std::string error;
+    EXPECT_EQ(Server::Create(config, Micros(0), &error), nullptr);
+    EXPECT_FALSE(error.empty());
+  }
+}
+
+}  // namespace
+}  // namespace netcube::server

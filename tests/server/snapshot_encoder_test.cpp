@@ -1,0 +1,51 @@
+#include "snapshot_encoder.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+namespace netcube::server {
+namespace {
+
+protocol::Snapshot RandomSnapshot(std::mt19937& rng, std::size_t players) {
+  protocol::Snapshot snapshot;
+  snapshot.server_tick = static_cast<std::uint32_t>(rng());
+  for (std::size_t i = 0; i < players; ++i) {
+    sim::PlayerCube cube;
+    cube.id = static_cast<sim::PlayerId>(i);
+    cube.state.x = std::uniform_int_distribution<std::int32_t>(sim::kMinX, sim::kMaxX)(rng);
+    cube.state.y = std::uniform_int_distribution<std::int32_t>(sim::kMinY, sim::kMaxY)(rng);
+    cube.state.vx = std::uniform_int_distribution<std::int32_t>(-sim::kMaxSpeed, sim::kMaxSpeed)(rng);
+    cube.state.vy = std::uniform_int_distribution<std::int32_t>(-sim::kMaxSpeed, sim::kMaxSpeed)(rng);
+    snapshot.players.push_back(cube);
+  }
+  return snapshot;
+}
+
+std::vector<std::uint8_t> FullEncode(protocol::Snapshot snapshot, std::optional<sim::Seq> ack) {
+  snapshot.has_ack = ack.has_value();
+  snapshot.ack = ack.value_or(0);
+  std::vector<std::uint8_t> bytes(protocol::kMaxPacketBytes);
+  bytes.resize(protocol::Encode(snapshot, bytes));
+  return bytes;
+}
+
+TEST(SnapshotEncoder, EveryReceiversPacketEqualsItsOwnFullEncoding) {
+  std::mt19937 rng(42);
+  SnapshotEncoder encoder;
+  for (const std::size_t players : {0u, 1u, 2u, 7u, 33u, 255u, 256u}) {
+    const protocol::Snapshot snapshot = RandomSnapshot(rng, players);
+    ASSERT_TRUE(encoder.Prepare(snapshot));
+    std::vector<std::optional<sim::Seq>> acks = {std::nullopt, 0, 1, 0x8000, 0xFFFF, 0x7FFF};
+    for (int i = 0; i < 50; ++i) acks.push_back(static_cast<sim::Seq>(rng()));
+    for (const std::optional<sim::Seq> ack : acks) {
+      const auto packet = encoder.PacketFor(ack);
+      const std::vector<std::uint8_t> actual(packet.begin(), packet.end());
+      ASSERT_EQ(actual, FullEncode(snapshot, ack)) << players << " players, ack " << ack.value_or(0);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace netcube::server
