@@ -1,0 +1,81 @@
+#pragma once
+// Headless players for netcube-bot and the tests: N clients in one process, each with its own socket,
+// seed and scripted input; when the script (or the duration) ends they idle until their cubes have
+// settled and every input is acknowledged, then the run produces a report.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "netcube/client/client.h"
+#include "netcube/client/input_script.h"
+#include "netcube/transport/link_conditioner.h"
+
+namespace netcube::client {
+
+struct BotConfig {
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 0;
+  int count = 1;                // players
+  double duration_s = 0.0;      // 0: the timeline's length, or kDefaultBotDurationS for endless scripts
+  Settings settings;
+  transport::LinkSettings link;
+  std::uint64_t seed = 1;       // player i uses seed + i (conditioner and random script)
+  int input_rate = 1;
+  InputScript script;
+  std::string name_prefix = "bot";  // players are named <prefix><i>
+  double connect_timeout_s = 10.0;
+  double settle_timeout_s = 15.0;   // bounded wait for settling after the script
+};
+inline constexpr double kDefaultBotDurationS = 10.0;
+
+struct BotPlayerReport {
+  std::string name;
+  int player_id = -1;
+  bool connected = false;
+  std::string status;  // refuse / loss reason
+  bool settled = false;
+  Metrics metrics;
+  // The client's prediction for its last acknowledged input (made before the server answered) and the
+  // server's state after that input, in units; final_match = equal exactly (position and velocity).
+  Vec2 final_predicted;
+  Vec2 final_server;
+  bool final_match = false;
+};
+
+struct BotReport {
+  std::vector<BotPlayerReport> players;
+  // The JSON written by --report: {"players": [...], "totals": {...}}.
+  std::string ToJson() const;
+};
+
+class BotRun {
+ public:
+  // Starts connecting every player. nullptr with `error` set if a client cannot even start (bad host).
+  static std::unique_ptr<BotRun> Start(const BotConfig& config, Micros now, std::string* error);
+  ~BotRun();
+  BotRun(const BotRun&) = delete;
+  BotRun& operator=(const BotRun&) = delete;
+
+  // Advances every player to `now`. Returns false once the run is over: all settled (or the settle wait
+  // ran out), or a connection failed.
+  bool Update(Micros now);
+
+  // Why the run failed (a refusal with the server's reason, a lost or unanswered connection); nullopt
+  // when every player connected.
+  const std::optional<std::string>& failure() const noexcept;
+  bool all_settled() const noexcept;
+  BotReport Report() const;
+  const std::vector<std::unique_ptr<Client>>& clients() const noexcept;
+
+  // Disconnects everyone politely (Update a few more times to let the goodbyes out).
+  void Disconnect(Micros now);
+
+ private:
+  struct Impl;
+  explicit BotRun(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace netcube::client

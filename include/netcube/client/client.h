@@ -1,0 +1,143 @@
+#pragma once
+// The netcube client: one connection to a server through a transport::Host, the local cube predicted from
+// its inputs and reconciled with the server (pending-input queue, replay), remote cubes interpolated
+// between snapshots, and every technique switchable live (settings.h). No window, no clock: the caller
+// passes the time and the held buttons to Update and draws the views.
+//
+// Positions in every view are in units as double (sim sub-units / sim::kSubUnitsPerUnit); raw simulation
+// states (sim::CubeState) are in sub-units.
+//
+// Inputs. Update samples the held buttons every 1/60 s (input_rate times per step) once the first snapshot
+// has shown the client its cube. Each sample becomes a sequenced sim::Input, is applied at once to the
+// predicted cube with sim::Move, queued as pending, and sent with the newest `redundancy` pending inputs in
+// one unreliable InputMessage; while inputs are pending every sample resends them. A sample with no key
+// held on a cube at rest changes nothing on either side and is skipped, so an idle client's queue drains.
+//
+// Reconciliation. Every accepted snapshot drops the pending inputs up to its ack and takes the server's
+// state for the own cube; with reconciliation on the remaining pending inputs are replayed on top of it
+// (Gambetta part II), with it off the server's state simply overwrites the prediction (naive prediction;
+// the pending inputs stay queued for resending, but are not replayed). A correction is a snapshot after
+// which the predicted state differs from the one before it. The prediction is always computed;
+// `prediction` only decides whether the own cube is drawn at it or at the latest server state.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "netcube/client/interpolation_buffer.h"
+#include "netcube/client/metrics.h"
+#include "netcube/client/pending_inputs.h"
+#include "netcube/client/settings.h"
+#include "netcube/client/units.h"
+#include "netcube/protocol/messages.h"
+#include "netcube/transport/host.h"
+
+namespace netcube::client {
+
+enum class ConnectionState : std::uint8_t {
+  kDisconnected,  // never connected, or left politely (Disconnect)
+  kConnecting,    // ENet handshake and ConnectRequest under way
+  kConnected,     // Welcome received: player id and server settings known
+  kRefused,       // the server said no; status() has its reason
+  kLost,          // the server went away (timeout, silence, or it closed the connection); see status()
+};
+const char* ToString(ConnectionState state) noexcept;
+
+struct ClientConfig {
+  std::string name = "player";  // printable ASCII, at most protocol::kMaxNameLength
+  // The client's link conditioner, applied to both directions: latency_ms is one way, so the added round
+  // trip is twice it. Changeable later with SetLink.
+  transport::LinkSettings link;
+  std::uint64_t seed = 1;  // the conditioner's random generator
+  // Input samples per simulation step (1/60 s). 2 samples twice per step: a speed hack the server must
+  // refuse.
+  int input_rate = 1;
+  Settings settings;
+  // No message from the server for this long (in the caller's time) means it is gone: kLost. Also given to
+  // ENet as its peer timeout.
+  std::uint32_t timeout_ms = 5000;
+};
+
+struct LocalView {
+  bool present = false;  // the server has sent a state for the own cube
+  Vec2 drawn;            // where to draw it: predicted + smoothing offset, or the server state without prediction
+  Vec2 predicted;        // the raw prediction
+  Vec2 server;           // the latest server state
+  sim::CubeState predicted_state;
+  sim::CubeState server_state;  // last_input = the snapshot's ack (0 before the first)
+  Vec2 last_correction;   // predicted position after minus before the latest correction
+  Vec2 smoothing_offset;  // drawn - predicted while a correction is being smoothed
+};
+
+struct RemoteView {
+  sim::PlayerId id = 0;
+  std::string name;  // from PlayerJoined; empty until it arrives
+  Vec2 drawn;        // interpolated / extrapolated, or the latest state with interpolation off
+  Vec2 latest;       // the latest state received
+  sim::CubeState latest_state;
+  SampleKind sample = SampleKind::kEmpty;  // how `drawn` was obtained
+};
+
+// The newest input whose server result the client could compare with its own prediction.
+struct PredictionCheck {
+  sim::Seq seq = 0;
+  sim::CubeState predicted;  // what the client predicted after this input, before the server answered
+  sim::CubeState server;     // what the server computed after it
+  bool match = false;        // same position and velocity, exactly
+};
+
+class Client {
+ public:
+  explicit Client(ClientConfig config);
+  // Destroys the socket without a goodbye (the server sees a timeout); call Disconnect first to be polite.
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  // Opens a socket and starts connecting (from kDisconnected, kRefused or kLost). False with `error` set
+  // for an unknown host name, port 0, or a client already connecting or connected.
+  bool Connect(const std::string& host, std::uint16_t port, Micros now, std::string* error);
+  // Polite goodbye; the state becomes kDisconnected at once (later Updates finish the handshake).
+  void Disconnect(Micros now);
+
+  // Advances the client to `now`: samples `held_buttons` (sim::Button bits) at the fixed step, predicts,
+  // sends inputs and time echoes, services the network, handles what arrived, and refreshes the views.
+  void Update(Micros now, std::uint8_t held_buttons);
+
+  // Both take effect at once, without reconnecting.
+  void SetSettings(const Settings& settings);
+  const Settings& settings() const noexcept;
+  void SetLink(const transport::LinkSettings& link);
+  const transport::LinkSettings& link() const noexcept;
+
+  ConnectionState state() const noexcept;
+  // Why the client is refused or lost (e.g. protocol::ToString(RefuseReason)); empty otherwise.
+  const std::string& status() const noexcept;
+  std::optional<sim::PlayerId> player_id() const noexcept;
+  // The server's Welcome (tick and snapshot rates, collisions, arena); meaningful once connected.
+  const protocol::Welcome& server_settings() const noexcept;
+
+  const LocalView& local() const noexcept;
+  // Remote cubes in increasing id order, as of the latest accepted snapshot.
+  const std::vector<RemoteView>& remotes() const noexcept;
+  // The unacknowledged inputs, oldest first (the pending-input strip).
+  const PendingInputs& pending() const noexcept;
+  std::optional<PredictionCheck> last_prediction_check() const noexcept;
+  // Estimated server time and the render time of remote cubes, in server ticks (fractional).
+  double server_time_ticks() const noexcept;
+  double render_tick() const noexcept;
+
+  Metrics metrics() const;
+  transport::TransportCounters transport_counters() const;
+
+  // Connected, the own cube known and at rest both predicted and on the server, and every input
+  // acknowledged: nothing more will change until a key is pressed or someone pushes the cube.
+  bool Settled() const noexcept;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace netcube::client

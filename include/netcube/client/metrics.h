@@ -1,0 +1,61 @@
+#pragma once
+// Everything the client measures, in one struct read by the GUI, the bot and the benchmarks.
+#include <cstddef>
+#include <cstdint>
+
+#include "netcube/sim/sequence.h"
+
+namespace netcube::client {
+
+struct Metrics {
+  // Round trip at the application level, from TimeEcho requests sent every ~100 ms. It includes the link
+  // conditioner's added latency in both directions (what the player feels), unlike ENet's own RTT.
+  double rtt_ms = 0.0;         // smoothed (EWMA, 1/8 per sample)
+  double rtt_jitter_ms = 0.0;  // mean deviation from the smoothed RTT (EWMA, 1/4 per sample)
+  double rtt_ms_mean = 0.0;    // plain mean over the whole connection
+  std::uint64_t rtt_samples = 0;
+
+  // Snapshots. Loss is measured on server ticks: over windows of about a second of server time, the
+  // snapshots the server sent (tick span x snapshot_rate / tick_rate) against the distinct newer-than-
+  // before snapshots that arrived. A snapshot overtaken by a newer one counts as lost: it was useless.
+  double snapshot_loss = 0.0;  // [0, 1]: per-window fractions, smoothed (EWMA, 1/4 per window)
+  double snapshots_per_second = 0.0;
+  std::uint64_t snapshots_received = 0;  // accepted (newer than every earlier one)
+  std::uint64_t snapshots_stale = 0;     // duplicates and out-of-order arrivals, dropped
+
+  // Traffic over the last complete second, and totals: payload = protocol bytes; wire = ENet's UDP
+  // payload including its headers, acks and pings.
+  double bytes_up_per_s = 0.0;
+  double bytes_down_per_s = 0.0;
+  double wire_bytes_up_per_s = 0.0;
+  double wire_bytes_down_per_s = 0.0;
+  std::uint64_t bytes_up = 0;
+  std::uint64_t bytes_down = 0;
+  std::uint64_t wire_bytes_up = 0;
+  std::uint64_t wire_bytes_down = 0;
+
+  // Inputs.
+  std::size_t pending_inputs = 0;
+  bool has_ack = false;  // the server has applied at least one input
+  sim::Seq last_acked_input = 0;
+  std::uint64_t inputs_sent = 0;          // distinct inputs sampled and sent (each at least once)
+  std::uint64_t inputs_acked = 0;         // distinct inputs the server acknowledged
+  std::uint64_t input_messages_sent = 0;  // InputMessages, each carrying up to `redundancy` inputs
+
+  // Reconciliation. A correction is a server state that moved the predicted state, i.e. the replay (or,
+  // with reconciliation off, the overwrite) differs from what was predicted before the snapshot came.
+  std::uint64_t reconciliations = 0;
+  std::uint64_t corrections = 0;
+  double max_correction = 0.0;   // units
+  double mean_correction = 0.0;  // units, over corrections
+
+  // Entity interpolation (remote cubes).
+  double interp_delay_ms = 0.0;      // the delay in use
+  double buffer_depth = 0.0;         // buffered states ahead of the render time, mean over remote cubes
+  std::uint64_t interp_underruns = 0;  // times a remote cube's render time passed its newest state
+  double extrapolation_ms = 0.0;     // time spent extrapolating, summed over remote cubes
+
+  std::uint64_t packets_malformed = 0;  // undecodable or inconsistent packets, dropped
+};
+
+}  // namespace netcube::client

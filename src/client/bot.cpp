@@ -1,0 +1,234 @@
+#include "netcube/client/bot.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include <nlohmann/json.hpp>
+
+namespace netcube::client {
+namespace {
+
+Micros Seconds(double s) { return Micros(static_cast<std::int64_t>(s * 1e6)); }
+
+nlohmann::json PointJson(Vec2 v) { return {{"x", v.x}, {"y", v.y}}; }
+
+}  // namespace
+
+struct BotRun::Impl {
+  enum class Phase : std::uint8_t { kConnecting, kPlaying, kSettling, kDone };
+
+  BotConfig config;
+  std::vector<std::unique_ptr<Client>> clients;
+  std::vector<std::string> names;
+  Phase phase = Phase::kConnecting;
+  Micros deadline{0};  // of the current phase
+  Micros play_start{0};
+  Micros play_length{0};
+  std::optional<std::string> failure;
+
+  std::uint64_t SeedOf(std::size_t i) const { return config.seed + i; }
+
+  void Fail(std::string why) {
+    failure = std::move(why);
+    phase = Phase::kDone;
+  }
+
+  // A player refused or lost ends the run with the reason.
+  bool CheckConnections() {
+    for (const auto& client : clients) {
+      const ConnectionState s = client->state();
+      if (s == ConnectionState::kRefused) {
+        Fail("connection refused: " + client->status());
+        return false;
+      }
+      if (s == ConnectionState::kLost || s == ConnectionState::kDisconnected) {
+        Fail("connection lost: " + client->status());
+        return false;
+      }
+    }
+    return true;
+  }
+
+  void Advance(Micros now) {
+    switch (phase) {
+      case Phase::kConnecting: {
+        if (!CheckConnections()) return;
+        const bool all = std::all_of(clients.begin(), clients.end(),
+                                     [](const auto& c) { return c->state() == ConnectionState::kConnected; });
+        if (all) {
+          phase = Phase::kPlaying;
+          play_start = now;
+        } else if (now >= deadline) {
+          Fail("no answer from " + config.host + ":" + std::to_string(config.port) + " within " +
+               std::to_string(config.connect_timeout_s) + " s");
+        }
+        return;
+      }
+      case Phase::kPlaying:
+        if (!CheckConnections()) return;
+        if (now - play_start >= play_length) {
+          phase = Phase::kSettling;
+          deadline = now + Seconds(config.settle_timeout_s);
+        }
+        return;
+      case Phase::kSettling:
+        if (!CheckConnections()) return;
+        if (AllSettled() || now >= deadline) phase = Phase::kDone;
+        return;
+      case Phase::kDone:
+        return;
+    }
+  }
+
+  bool AllSettled() const {
+    return std::all_of(clients.begin(), clients.end(), [](const auto& c) { return c->Settled(); });
+  }
+
+  std::uint8_t ButtonsFor(std::size_t i, Micros now) const {
+    if (phase != Phase::kPlaying) return 0;
+    return config.script.ButtonsAt(now - play_start, SeedOf(i));
+  }
+};
+
+BotRun::BotRun(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+BotRun::~BotRun() = default;
+
+std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::string* error) {
+  if (config.count < 1 || static_cast<std::size_t>(config.count) > protocol::kMaxPlayers) {
+    *error = "player count must be within [1, " + std::to_string(protocol::kMaxPlayers) + "]";
+    return nullptr;
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->config = config;
+  const std::optional<Micros> script_length = config.script.length();
+  if (config.duration_s > 0.0) {
+    impl->play_length = Seconds(config.duration_s);
+    if (script_length) impl->play_length = std::min(impl->play_length, *script_length);
+  } else {
+    impl->play_length = script_length ? *script_length : Seconds(kDefaultBotDurationS);
+  }
+  for (int i = 0; i < config.count; ++i) {
+    ClientConfig cc;
+    cc.name = (config.name_prefix + std::to_string(i)).substr(0, protocol::kMaxNameLength);
+    impl->names.push_back(cc.name);
+    cc.link = config.link;
+    cc.seed = impl->SeedOf(static_cast<std::size_t>(i));
+    cc.input_rate = config.input_rate;
+    cc.settings = config.settings;
+    auto client = std::make_unique<Client>(cc);
+    if (!client->Connect(config.host, config.port, now, error)) return nullptr;
+    impl->clients.push_back(std::move(client));
+  }
+  impl->deadline = now + Seconds(config.connect_timeout_s);
+  return std::unique_ptr<BotRun>(new BotRun(std::move(impl)));
+}
+
+bool BotRun::Update(Micros now) {
+  Impl& r = *impl_;
+  for (std::size_t i = 0; i < r.clients.size(); ++i) r.clients[i]->Update(now, r.ButtonsFor(i, now));
+  r.Advance(now);
+  return r.phase != Impl::Phase::kDone;
+}
+
+const std::optional<std::string>& BotRun::failure() const noexcept { return impl_->failure; }
+bool BotRun::all_settled() const noexcept { return impl_->AllSettled(); }
+const std::vector<std::unique_ptr<Client>>& BotRun::clients() const noexcept { return impl_->clients; }
+
+void BotRun::Disconnect(Micros now) {
+  for (const auto& client : impl_->clients) client->Disconnect(now);
+}
+
+BotReport BotRun::Report() const {
+  BotReport report;
+  for (std::size_t i = 0; i < impl_->clients.size(); ++i) {
+    const Client* client = impl_->clients[i].get();
+    BotPlayerReport p;
+    p.name = impl_->names[i];
+    p.connected = client->state() == ConnectionState::kConnected;
+    if (const auto id = client->player_id()) p.player_id = *id;
+    p.status = client->status();
+    p.settled = client->Settled();
+    p.metrics = client->metrics();
+    const LocalView& local = client->local();
+    if (const auto check = client->last_prediction_check()) {
+      p.final_predicted = PositionOf(check->predicted);
+      p.final_server = PositionOf(check->server);
+      p.final_match = p.settled && check->match;
+    } else {
+      // No input was ever acknowledged (an idle script): the prediction is the server's state.
+      p.final_predicted = local.predicted;
+      p.final_server = local.server;
+      p.final_match = p.settled && sim::SamePhysics(local.predicted_state, local.server_state);
+    }
+    report.players.push_back(std::move(p));
+  }
+  return report;
+}
+
+std::string BotReport::ToJson() const {
+  nlohmann::json players_json = nlohmann::json::array();
+  nlohmann::json totals = {{"players", players.size()},
+                           {"inputs_sent", 0},
+                           {"inputs_acked", 0},
+                           {"reconciliations", 0},
+                           {"corrections", 0},
+                           {"max_correction", 0.0},
+                           {"rtt_ms_mean", 0.0},
+                           {"bytes_up", 0},
+                           {"bytes_down", 0},
+                           {"interp_underruns", 0},
+                           {"packets_malformed", 0},
+                           {"all_settled", true},
+                           {"all_final_match", true}};
+  double rtt_sum = 0.0;
+  for (const BotPlayerReport& p : players) {
+    const Metrics& m = p.metrics;
+    players_json.push_back({{"name", p.name},
+                            {"player_id", p.player_id},
+                            {"connected", p.connected},
+                            {"status", p.status},
+                            {"settled", p.settled},
+                            {"inputs_sent", m.inputs_sent},
+                            {"inputs_acked", m.inputs_acked},
+                            {"input_messages_sent", m.input_messages_sent},
+                            {"reconciliations", m.reconciliations},
+                            {"corrections", m.corrections},
+                            {"max_correction", m.max_correction},
+                            {"mean_correction", m.mean_correction},
+                            {"rtt_ms_mean", m.rtt_ms_mean},
+                            {"rtt_jitter_ms", m.rtt_jitter_ms},
+                            {"snapshot_loss", m.snapshot_loss},
+                            {"snapshots_received", m.snapshots_received},
+                            {"snapshots_stale", m.snapshots_stale},
+                            {"bytes_up", m.bytes_up},
+                            {"bytes_down", m.bytes_down},
+                            {"wire_bytes_up", m.wire_bytes_up},
+                            {"wire_bytes_down", m.wire_bytes_down},
+                            {"interp_underruns", m.interp_underruns},
+                            {"interp_delay_ms", m.interp_delay_ms},
+                            {"extrapolation_ms", m.extrapolation_ms},
+                            {"packets_malformed", m.packets_malformed},
+                            {"final_predicted", PointJson(p.final_predicted)},
+                            {"final_server", PointJson(p.final_server)},
+                            {"final_match", p.final_match}});
+    const auto add = [&totals](const char* key, std::uint64_t v) {
+      totals[key] = totals[key].get<std::uint64_t>() + v;
+    };
+    add("inputs_sent", m.inputs_sent);
+    add("inputs_acked", m.inputs_acked);
+    add("reconciliations", m.reconciliations);
+    add("corrections", m.corrections);
+    add("bytes_up", m.bytes_up);
+    add("bytes_down", m.bytes_down);
+    add("interp_underruns", m.interp_underruns);
+    add("packets_malformed", m.packets_malformed);
+    totals["max_correction"] = std::max(totals["max_correction"].get<double>(), m.max_correction);
+    totals["all_settled"] = totals["all_settled"].get<bool>() && p.settled;
+    totals["all_final_match"] = totals["all_final_match"].get<bool>() && p.final_match;
+    rtt_sum += m.rtt_ms_mean;
+  }
+  if (!players.empty()) totals["rtt_ms_mean"] = rtt_sum / static_cast<double>(players.size());
+  return nlohmann::json{{"players", players_json}, {"totals", totals}}.dump(2) + "\n";
+}
+
+}  // namespace netcube::client

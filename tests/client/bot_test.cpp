@@ -1,0 +1,190 @@
+// The bot: in process on a virtual clock, and the netcube-bot executable against a real-time server.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "netcube/client/bot.h"
+#include "netcube/server/server.h"
+
+namespace netcube::client {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+std::unique_ptr<server::Server> StartServer(Micros now, std::size_t max_clients = 32) {
+  server::ServerConfig config;
+  config.bind_address = "127.0.0.1";
+  config.port = 0;
+  config.max_clients = max_clients;
+  std::string error;
+  auto server = server::Server::Create(config, now, &error);
+  EXPECT_NE(server, nullptr) << error;
+  return server;
+}
+
+void ExpectWellFormedReport(const nlohmann::json& report, std::size_t players) {
+  ASSERT_TRUE(report.contains("players"));
+  ASSERT_TRUE(report.contains("totals"));
+  ASSERT_EQ(report["players"].size(), players);
+  for (const nlohmann::json& p : report["players"]) {
+    for (const char* key : {"inputs_sent", "inputs_acked", "reconciliations", "corrections", "max_correction",
+                            "rtt_ms_mean", "bytes_up", "bytes_down", "interp_underruns", "final_match"}) {
+      EXPECT_TRUE(p.contains(key)) << key;
+    }
+    for (const char* key : {"final_predicted", "final_server"}) {
+      ASSERT_TRUE(p.contains(key)) << key;
+      EXPECT_TRUE(p[key]["x"].is_number());
+      EXPECT_TRUE(p[key]["y"].is_number());
+    }
+    EXPECT_TRUE(p["final_match"].get<bool>());
+    EXPECT_EQ(p["final_predicted"], p["final_server"]);
+    EXPECT_GT(p["inputs_sent"].get<std::uint64_t>(), 0u);
+    EXPECT_EQ(p["inputs_acked"], p["inputs_sent"]);
+  }
+  EXPECT_EQ(report["totals"]["players"], players);
+  EXPECT_TRUE(report["totals"]["all_final_match"].get<bool>());
+}
+
+TEST(BotRun, PlaysTheScriptSettlesAndReports) {
+  Micros now{1'000'000};
+  auto server = StartServer(now);
+  BotConfig config;
+  config.port = server->port();
+  config.count = 3;
+  config.link.latency_ms = 40;
+  config.link.jitter_ms = 10;
+  config.link.loss = 0.05;
+  std::string error;
+  config.script = *InputScript::Parse("R:300,-:100,UL:300,D:200", &error);
+  auto run = BotRun::Start(config, now, &error);
+  ASSERT_NE(run, nullptr) << error;
+  const auto real_deadline = std::chrono::steady_clock::now() + seconds(120);
+  while (run->Update(now)) {
+    server->Update(now);
+    now += milliseconds(1);
+    ASSERT_LT(std::chrono::steady_clock::now(), real_deadline);
+  }
+  EXPECT_FALSE(run->failure());
+  EXPECT_TRUE(run->all_settled());
+  const BotReport report = run->Report();
+  const nlohmann::json json = nlohmann::json::parse(report.ToJson());
+  ExpectWellFormedReport(json, 3);
+  EXPECT_EQ(json["totals"]["corrections"], 0u);
+  std::printf("[bot] 3 players, 80 ms rtt + 5%% loss: corrections %s, rtt %.1f ms, bytes up %s down %s\n",
+              json["totals"]["corrections"].dump().c_str(), json["totals"]["rtt_ms_mean"].get<double>(),
+              json["totals"]["bytes_up"].dump().c_str(), json["totals"]["bytes_down"].dump().c_str());
+}
+
+TEST(BotRun, ARefusalEndsTheRunWithTheReason) {
+  Micros now{1'000'000};
+  auto server = StartServer(now, 1);
+  BotConfig config;
+  config.port = server->port();
+  config.count = 2;
+  std::string error;
+  auto run = BotRun::Start(config, now, &error);
+  ASSERT_NE(run, nullptr) << error;
+  for (int i = 0; i < 10'000 && run->Update(now); ++i) {
+    server->Update(now);
+    now += milliseconds(1);
+  }
+  ASSERT_TRUE(run->failure());
+  EXPECT_NE(run->failure()->find("server full"), std::string::npos) << *run->failure();
+}
+
+// A real-time server on its own thread, for the executable.
+class ServerThread {
+ public:
+  explicit ServerThread(std::size_t max_clients = 32) {
+    const auto start = std::chrono::steady_clock::now();
+    clock_ = [start] { return std::chrono::duration_cast<Micros>(std::chrono::steady_clock::now() - start); };
+    server_ = StartServer(clock_(), max_clients);
+    thread_ = std::thread([this] {
+      while (!stop_) {
+        server_->Update(clock_());
+        std::this_thread::sleep_for(milliseconds(1));
+      }
+    });
+  }
+  ~ServerThread() {
+    stop_ = true;
+    thread_.join();
+  }
+  std::uint16_t port() const { return server_->port(); }
+
+ private:
+  std::function<Micros()> clock_;
+  std::unique_ptr<server::Server> server_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+struct Exit {
+  int code = -1;
+  std::string output;
+};
+
+Exit RunBot(const std::string& args) {
+  const std::filesystem::path out = std::filesystem::temp_directory_path() /
+                                    ("netcube-bot-test-" + std::to_string(::getpid()) + ".txt");
+  const std::string command = std::string(NETCUBE_BOT_EXE) + " " + args + " > " + out.string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  Exit exit;
+  exit.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream file(out);
+  exit.output.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  std::filesystem::remove(out);
+  return exit;
+}
+
+TEST(BotExecutable, WritesAWellFormedReport) {
+  ServerThread server;
+  const std::filesystem::path report_path =
+      std::filesystem::temp_directory_path() / ("netcube-bot-report-" + std::to_string(::getpid()) + ".json");
+  const Exit exit = RunBot("--connect 127.0.0.1:" + std::to_string(server.port()) +
+                           " --count 2 --script R:200,-:100,L:200 --latency-ms 30 --jitter-ms 5 --loss 0.02"
+                           " --report " + report_path.string());
+  ASSERT_EQ(exit.code, 0) << exit.output;
+  std::ifstream file(report_path);
+  const nlohmann::json report = nlohmann::json::parse(file);
+  std::filesystem::remove(report_path);
+  ExpectWellFormedReport(report, 2);
+  std::printf("%s", exit.output.c_str());
+}
+
+TEST(BotExecutable, BadFlagsAndScriptsExitNonZero) {
+  for (const char* args : {"", "--connect 127.0.0.1:7777 --count 0", "--connect 127.0.0.1:7777 --script X:100",
+                           "--connect 127.0.0.1:7777 --script R:", "--connect nohost", "--connect 127.0.0.1:99999",
+                           "--connect 127.0.0.1:7777 --preset fast", "--connect 127.0.0.1:7777 --prediction maybe",
+                           "--connect 127.0.0.1:7777 --loss 2", "--connect 127.0.0.1:7777 --redundancy 65",
+                           "--connect 127.0.0.1:7777 --bogus"}) {
+    const Exit exit = RunBot(args);
+    EXPECT_NE(exit.code, 0) << args;
+    EXPECT_FALSE(exit.output.empty()) << args;
+  }
+  const Exit script = RunBot("--connect 127.0.0.1:7777 --script R:100,Q:50");
+  EXPECT_NE(script.output.find("segment 2"), std::string::npos) << script.output;
+}
+
+TEST(BotExecutable, ARefusedConnectionPrintsTheReason) {
+  ServerThread server(1);
+  const Exit exit = RunBot("--connect 127.0.0.1:" + std::to_string(server.port()) + " --count 2 --duration 1");
+  EXPECT_NE(exit.code, 0);
+  EXPECT_NE(exit.output.find("server full"), std::string::npos) << exit.output;
+}
+
+}  // namespace
+}  // namespace netcube::client

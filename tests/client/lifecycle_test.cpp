@@ -1,0 +1,296 @@
+// The connection state machine, refusals, dead servers and clients, and hostile packets.
+#include <gtest/gtest.h>
+
+#include <array>
+
+#include "lab.h"
+#include "netcube/transport/host.h"
+
+namespace netcube::client {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+using testing::Hold;
+using testing::Lab;
+
+ClientConfig Named(const std::string& name) {
+  ClientConfig config;
+  config.name = name;
+  return config;
+}
+
+TEST(Lifecycle, ConnectsAndLearnsTheServerAndTheOtherPlayers) {
+  server::ServerConfig server_config;
+  server_config.snapshot_rate = 30;
+  Lab lab(server_config);
+  Client& a = lab.Add(Named("alice"));
+  Client& b = lab.Add(Named("bob"));
+  EXPECT_EQ(a.state(), ConnectionState::kConnecting);
+  ASSERT_TRUE(lab.ConnectAll());
+  lab.RunFor(milliseconds(1200));  // a whole rate window
+  EXPECT_EQ(a.server_settings().tick_rate, 60);
+  EXPECT_EQ(a.server_settings().snapshot_rate, 30);
+  ASSERT_TRUE(a.player_id() && b.player_id());
+  EXPECT_NE(*a.player_id(), *b.player_id());
+  ASSERT_EQ(a.remotes().size(), 1u);
+  EXPECT_EQ(a.remotes()[0].id, *b.player_id());
+  EXPECT_EQ(a.remotes()[0].name, "bob");
+  ASSERT_EQ(b.remotes().size(), 1u);
+  EXPECT_EQ(b.remotes()[0].name, "alice");
+  EXPECT_TRUE(a.Settled());
+  const Metrics m = a.metrics();
+  EXPECT_GT(m.rtt_samples, 0u);
+  EXPECT_EQ(m.packets_malformed, 0u);
+  EXPECT_GT(m.snapshots_per_second, 20.0);
+  EXPECT_GT(m.bytes_down_per_s, 0.0);
+  EXPECT_GT(m.wire_bytes_down, m.bytes_down);  // ENet's headers on top of the payload
+  EXPECT_EQ(m.snapshot_loss, 0.0);
+  EXPECT_EQ(ToString(a.state()), std::string("connected"));
+}
+
+TEST(Lifecycle, BadAddressesAreClearErrors) {
+  Client client(Named("x"));
+  std::string error;
+  EXPECT_FALSE(client.Connect("no such host!", 7777, Micros{0}, &error));
+  EXPECT_NE(error.find("no such host!"), std::string::npos) << error;
+  EXPECT_EQ(client.state(), ConnectionState::kDisconnected);
+  error.clear();
+  EXPECT_FALSE(client.Connect("127.0.0.1", 0, Micros{0}, &error));
+  EXPECT_FALSE(error.empty());
+}
+
+TEST(Lifecycle, ConnectingTwiceIsRefusedLocally) {
+  Lab lab;
+  Client& a = lab.Add(Named("a"));
+  std::string error;
+  EXPECT_FALSE(a.Connect("127.0.0.1", lab.server().port(), lab.now(), &error));
+  EXPECT_FALSE(error.empty());
+}
+
+TEST(Lifecycle, AFullServerRefusesWithItsReason) {
+  server::ServerConfig config;
+  config.max_clients = 1;
+  Lab lab(config);
+  lab.Add(Named("first"));
+  ASSERT_TRUE(lab.ConnectAll());
+  Client& late = lab.Add(Named("late"));
+  ASSERT_TRUE(lab.RunUntil([&] { return late.state() == ConnectionState::kRefused; }, seconds(5)));
+  EXPECT_EQ(late.status(), protocol::ToString(protocol::RefuseReason::kServerFull));
+  EXPECT_FALSE(late.player_id());
+  lab.RunFor(milliseconds(200));  // the server's goodbye changes nothing
+  EXPECT_EQ(late.state(), ConnectionState::kRefused);
+  EXPECT_EQ(lab.client(0).state(), ConnectionState::kConnected);
+}
+
+TEST(Lifecycle, NoServerListeningEndsInLost) {
+  ClientConfig config = Named("alone");
+  config.timeout_ms = 1000;
+  Client client(config);
+  std::string error;
+  // A port nobody listens on: take one from a host we then destroy.
+  std::uint16_t port = 0;
+  {
+    transport::HostConfig host_config;
+    host_config.bind_address = "127.0.0.1";
+    std::unique_ptr<transport::Host> host = transport::Host::Listen(host_config, &error);
+    ASSERT_NE(host, nullptr) << error;
+    port = host->port();
+  }
+  ASSERT_TRUE(client.Connect("127.0.0.1", port, Micros{0}, &error)) << error;
+  Micros now{0};
+  for (; now < seconds(3) && client.state() == ConnectionState::kConnecting; now += milliseconds(1)) {
+    client.Update(now, 0);
+  }
+  EXPECT_EQ(client.state(), ConnectionState::kLost);
+  EXPECT_FALSE(client.status().empty());
+}
+
+TEST(Lifecycle, DestroyedServerLeavesTheClientLost) {
+  Lab lab;
+  ClientConfig config = Named("survivor");
+  config.timeout_ms = 1000;
+  Client& client = lab.Add(config);
+  ASSERT_TRUE(lab.ConnectAll());
+  lab.SetButtons(0, Hold(sim::kUp, lab.now(), seconds(10)));
+  lab.RunFor(milliseconds(200));
+  lab.DestroyServer();
+  ASSERT_TRUE(lab.RunUntil([&] { return client.state() == ConnectionState::kLost; }, seconds(5)));
+  EXPECT_FALSE(client.status().empty());
+  lab.RunFor(milliseconds(100));  // keeps running harmlessly
+  EXPECT_EQ(client.state(), ConnectionState::kLost);
+  EXPECT_FALSE(client.player_id());
+  std::string error;
+  EXPECT_FALSE(client.Connect("127.0.0.1", 0, lab.now(), &error));  // may reconnect (here: a bad port)
+}
+
+TEST(Lifecycle, ServerShutdownIsSeenAsLost) {
+  Lab lab;
+  Client& client = lab.Add(Named("c"));
+  ASSERT_TRUE(lab.ConnectAll());
+  lab.server().Shutdown(lab.now());
+  ASSERT_TRUE(lab.RunUntil([&] { return client.state() == ConnectionState::kLost; }, seconds(3)));
+  EXPECT_EQ(client.status(), "the server closed the connection");
+}
+
+TEST(Lifecycle, AKilledClientLeavesTheServerServingTheOthers) {
+  server::ServerConfig config;
+  config.peer_timeout_ms = 1000;
+  Lab lab(config);
+  for (const char* name : {"a", "b", "c"}) lab.Add(Named(name));
+  ASSERT_TRUE(lab.ConnectAll());
+  for (std::size_t i = 0; i < 3; ++i) lab.SetButtons(i, Hold(sim::kDown, lab.now(), milliseconds(300)));
+  lab.RunFor(milliseconds(100));
+  lab.DestroyClient(1);  // no goodbye
+  // The server notices the silence (ENet's timeout runs on real time), tells the others, and goes on.
+  ASSERT_TRUE(lab.RunUntil([&] { return lab.server().clients().size() == 2; }, seconds(600)));
+  ASSERT_TRUE(lab.RunUntil(
+      [&] { return lab.client(0).remotes().size() == 1 && lab.client(2).remotes().size() == 1; }, seconds(2)));
+  const std::uint64_t snapshots = lab.client(0).metrics().snapshots_received;
+  lab.SetButtons(0, Hold(sim::kLeft, lab.now(), milliseconds(300)));
+  lab.RunFor(milliseconds(500));
+  ASSERT_TRUE(lab.RunUntil([&] { return lab.AllSettled(); }, seconds(5)));
+  EXPECT_GT(lab.client(0).metrics().snapshots_received, snapshots + 5);
+  for (std::size_t i : {0u, 2u}) {
+    EXPECT_EQ(lab.client(i).state(), ConnectionState::kConnected);
+    EXPECT_EQ(lab.client(i).metrics().corrections, 0u);
+    EXPECT_TRUE(sim::SamePhysics(lab.client(i).local().predicted_state, lab.client(i).local().server_state));
+  }
+}
+
+TEST(Lifecycle, PoliteDisconnectIsSeenAtOnce) {
+  Lab lab;
+  Client& leaver = lab.Add(Named("leaver"));
+  Client& stayer = lab.Add(Named("stayer"));
+  ASSERT_TRUE(lab.ConnectAll());
+  lab.RunFor(milliseconds(100));
+  ASSERT_EQ(stayer.remotes().size(), 1u);
+  leaver.Disconnect(lab.now());
+  EXPECT_EQ(leaver.state(), ConnectionState::kDisconnected);
+  EXPECT_TRUE(leaver.status().empty());
+  ASSERT_TRUE(lab.RunUntil([&] { return stayer.remotes().empty() && lab.server().clients().size() == 1; },
+                           seconds(1)));
+  // And it can come back.
+  std::string error;
+  ASSERT_TRUE(leaver.Connect("127.0.0.1", lab.server().port(), lab.now(), &error)) << error;
+  ASSERT_TRUE(lab.ConnectAll());
+  EXPECT_EQ(leaver.metrics().corrections, 0u);
+}
+
+// A hand-driven server over a raw transport::Host, to feed the client exactly the packets we want.
+class FakeServer {
+ public:
+  FakeServer() {
+    transport::HostConfig config;
+    config.bind_address = "127.0.0.1";
+    std::string error;
+    host_ = transport::Host::Listen(config, &error);
+    EXPECT_NE(host_, nullptr) << error;
+  }
+  std::uint16_t port() const { return host_->port(); }
+  void Service(Micros now) {
+    if (!host_) return;
+    events_.clear();
+    host_->Service(now, events_);
+    for (const transport::Event& e : events_) {
+      if (e.type == transport::EventType::kConnected) peer_ = e.peer;
+      if (e.type == transport::EventType::kReceived) ++received_;
+    }
+  }
+  void Send(Micros now, const protocol::Message& m) { host_->SendMessage(now, peer_, m); }
+  void SendRaw(Micros now, protocol::Channel channel, std::span<const std::uint8_t> bytes) {
+    host_->Send(now, peer_, channel, bytes);
+  }
+  std::size_t received() const { return received_; }
+  void Destroy() { host_.reset(); }
+
+ private:
+  std::unique_ptr<transport::Host> host_;
+  std::vector<transport::Event> events_;
+  transport::PeerId peer_ = 0;
+  std::size_t received_ = 0;
+};
+
+protocol::Snapshot SnapshotAt(std::uint32_t tick, std::initializer_list<sim::PlayerId> ids) {
+  protocol::Snapshot s;
+  s.server_tick = tick;
+  for (sim::PlayerId id : ids) {
+    sim::PlayerCube cube;
+    cube.id = id;
+    cube.state.x += id * sim::kSubUnitsPerUnit;
+    s.players.push_back(cube);
+  }
+  return s;
+}
+
+TEST(Hostile, MalformedStaleAndOutOfTurnPacketsAreDroppedAndCounted) {
+  FakeServer fake;
+  ClientConfig config = Named("target");
+  config.timeout_ms = 1000;
+  Client client(config);
+  std::string error;
+  Micros now{0};
+  ASSERT_TRUE(client.Connect("127.0.0.1", fake.port(), now, &error)) << error;
+  const auto step = [&](int ms = 1) {
+    for (int i = 0; i < ms; ++i) {
+      fake.Service(now);
+      client.Update(now, 0);
+      now += milliseconds(1);
+    }
+  };
+  for (int i = 0; i < 2000 && fake.received() == 0; ++i) step();  // the ConnectRequest
+  ASSERT_EQ(fake.received(), 1u);
+
+  protocol::Welcome welcome;
+  welcome.player_id = 3;
+  welcome.server_tick = 0xFFFFFFF0u;  // near the 32-bit wrap
+  fake.Send(now, welcome);
+  step(5);
+  ASSERT_EQ(client.state(), ConnectionState::kConnected);
+  fake.Send(now, SnapshotAt(0xFFFFFFF3u, {3, 5}));
+  step(5);
+  ASSERT_TRUE(client.local().present);
+  ASSERT_EQ(client.remotes().size(), 1u);
+
+  const std::array<std::uint8_t, 5> garbage{0xFF, 0x00, 0x13, 0x37, 0x42};
+  fake.SendRaw(now, protocol::Channel::kUnreliable, garbage);        // 1: undecodable
+  protocol::Snapshot bad_ack = SnapshotAt(0xFFFFFFF6u, {3, 5});
+  bad_ack.has_ack = true;
+  bad_ack.ack = 9;
+  fake.Send(now, bad_ack);                                           // 2: acks an input never sent
+  fake.Send(now, welcome);                                           // 3: a second Welcome
+  fake.Send(now, protocol::TimeEcho{true, static_cast<std::uint32_t>(now.count()) + 5'000'000u, 0});  // 4: from the future
+  protocol::InputMessage input;
+  input.inputs.push_back({1, sim::kLeft});
+  fake.Send(now, input);                                             // 5: a client-to-server message
+  fake.Send(now, protocol::ConnectRefused{});                        // 6: refused while connected
+  const protocol::Snapshot on_reliable = SnapshotAt(0xFFFFFFF9u, {3});
+  std::array<std::uint8_t, protocol::kMaxPacketBytes> buffer{};
+  const std::size_t size = protocol::Encode(on_reliable, buffer);
+  ASSERT_GT(size, 0u);
+  fake.SendRaw(now, protocol::Channel::kReliable, std::span(buffer.data(), size));  // 7: wrong channel
+  step(5);
+  fake.Send(now, SnapshotAt(0x00000002u, {3, 5}));  // across the wrap: newer
+  step(3);
+  fake.Send(now, SnapshotAt(0xFFFFFFF3u, {3, 5}));  // stale
+  fake.Send(now, SnapshotAt(0x00000002u, {3, 5}));  // duplicate
+  step(5);
+
+  const Metrics m = client.metrics();
+  EXPECT_EQ(m.packets_malformed, 7u);
+  EXPECT_EQ(m.snapshots_received, 2u);
+  EXPECT_EQ(m.snapshots_stale, 2u);
+  EXPECT_EQ(client.state(), ConnectionState::kConnected);
+  EXPECT_EQ(client.remotes().size(), 1u);
+
+  fake.Send(now, protocol::PlayerLeft{5, protocol::LeaveReason::kDisconnected});
+  step(5);
+  EXPECT_TRUE(client.remotes().empty());
+
+  fake.Destroy();  // silence
+  for (int i = 0; i < 5000 && client.state() == ConnectionState::kConnected; ++i) step();
+  EXPECT_EQ(client.state(), ConnectionState::kLost);
+}
+
+}  // namespace
+}  // namespace netcube::client
