@@ -4,7 +4,7 @@ add_library(netcube_warnings INTERFACE)
 target_compile_options(netcube_warnings INTERFACE
   -Wall -Wextra -Wpedantic -Werror
   -Wshadow -Wconversion -Wsign-conversion -Wold-style-cast -Wnon-virtual-dtor
-  -Woverloaded-virtual -Wnull-dereference -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough)
+  -Woverloaded-virtual -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough)
 
 # Every project library and executable: C++20 plus the warnings above.
 function(netcube_configure_target target)
