@@ -1,0 +1,88 @@
+#pragma once
+// The arena drawn to scale: the world -> screen mapping (public so that tests know where to look for a
+// cube), the drawing primitives every view shares, and short motion trails.
+#include <imgui.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "netcube/client/units.h"
+#include "netcube/sim/world.h"
+#include "netcube/transport/time.h"
+
+namespace netcube::gui {
+
+// A screen rectangle in ImGui display coordinates (points; framebuffer pixels = points x pixel scale).
+struct Rect {
+  float x = 0.0F;
+  float y = 0.0F;
+  float w = 0.0F;
+  float h = 0.0F;
+  ImVec2 min() const noexcept { return {x, y}; }
+  ImVec2 max() const noexcept { return {x + w, y + h}; }
+};
+
+// World units (client::Vec2, y down like the simulation) to screen points, uniform scale.
+class ArenaMapping {
+ public:
+  ArenaMapping() = default;
+  // The arena as large as fits inside `area`, aspect ratio kept, centred.
+  static ArenaMapping Fit(const Rect& area) noexcept;
+
+  ImVec2 ToScreen(client::Vec2 units) const noexcept;
+  float pixels_per_unit() const noexcept { return scale_; }
+  // Where the arena itself lies on screen.
+  const Rect& arena() const noexcept { return arena_; }
+
+ private:
+  Rect arena_;
+  float scale_ = 1.0F;
+};
+
+// How a cube is drawn: its body, or an outline marking where some other state puts it.
+enum class CubeStyle : std::uint8_t {
+  kSolid,    // filled in the player's colour
+  kOwn,      // filled, with a white outline: the local player's cube
+  kOutline,  // outline only, in the player's tint (server ghost, raw prediction)
+};
+
+void DrawArenaFloor(ImDrawList& draw, const ArenaMapping& mapping);
+void DrawCube(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre, sim::PlayerId id,
+              CubeStyle style);
+// A label just above the cube (below it for odd ids), never over its centre, where tests look for its colour.
+void DrawCubeLabel(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre, sim::PlayerId id,
+                   std::string_view text);
+void DrawArrow(ImDrawList& draw, ImVec2 from, ImVec2 to, ImU32 colour, float thickness);
+// Text centred horizontally on `centre_x`, top at `y`.
+void DrawCentredText(ImDrawList& draw, float centre_x, float y, ImU32 colour, std::string_view text);
+
+// A cube's position at one moment, as input to Trails.
+struct CubeMark {
+  sim::PlayerId id = 0;
+  client::Vec2 position;
+};
+
+// Short motion trails: each cube's recent positions, recorded every kInterval of the caller's time.
+class Trails {
+ public:
+  static constexpr Micros kInterval{20'000};
+  static constexpr std::size_t kLength = 30;  // 0.6 s
+
+  // Records the cubes present now (when kInterval has passed) and forgets the cubes that have gone.
+  void Record(Micros now, std::span<const CubeMark> cubes);
+  void Clear() noexcept;
+  void Draw(ImDrawList& draw, const ArenaMapping& mapping) const;
+  // Oldest first; empty for an unknown cube.
+  std::span<const client::Vec2> Of(sim::PlayerId id) const;
+
+ private:
+  std::map<sim::PlayerId, std::vector<client::Vec2>> trails_;
+  std::optional<Micros> last_record_;
+};
+
+}  // namespace netcube::gui

@@ -1,0 +1,62 @@
+#pragma once
+// netcube-client connected to a server somewhere: a connect panel (host, port, name, status, the server's
+// refusal reason) beside the player's view of the arena and its controls.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "netcube/client/client.h"
+#include "netcube/gui/arena.h"
+#include "netcube/gui/player_view.h"
+#include "netcube/transport/link_profile.h"
+#include "netcube/transport/time.h"
+
+namespace netcube::gui {
+
+struct ClientScreenConfig {
+  client::ClientConfig client;  // name, settings, link, seed
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 7777;
+  bool connect_at_start = false;
+};
+
+// The arena on the left, the panel on the right.
+struct ClientLayout {
+  Rect title;
+  ArenaMapping arena;
+  Rect panel;
+  static ClientLayout For(ImVec2 display_size) noexcept;
+};
+
+class ClientScreen {
+ public:
+  ClientScreen(const ClientScreenConfig& config, Micros now);
+  ~ClientScreen();
+  ClientScreen(const ClientScreen&) = delete;
+  ClientScreen& operator=(const ClientScreen&) = delete;
+
+  // Connects to the panel's host, port and name, with a fresh client that keeps the current settings and
+  // link. False (and connect_error() says why) for a bad name, host or port.
+  bool Connect(Micros now);
+  void Disconnect(Micros now);
+
+  void Update(Micros now, std::uint8_t held_buttons);
+  void Draw(const ClientLayout& layout, Micros now, std::span<const transport::LinkProfile> profiles);
+
+  client::Client& client() noexcept { return *client_; }
+  const std::string& connect_error() const noexcept { return connect_error_; }
+
+ private:
+  void DrawConnectPanel(Micros now);
+
+  client::ClientConfig config_;
+  std::unique_ptr<client::Client> client_;
+  PlayerView view_;
+  std::string host_;
+  int port_ = 0;
+  std::string name_;
+  std::string connect_error_;
+};
+
+}  // namespace netcube::gui

@@ -1,0 +1,106 @@
+#pragma once
+// One player's view of the game, as the standalone client and each half of the lab draw it: the arena as
+// this client sees it (with switchable overlays), the pending-input strip, readouts and live plots, and
+// every netcode control. It only reads the client's views and sets its settings and link: no netcode here.
+#include <imgui.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "netcube/client/client.h"
+#include "netcube/gui/arena.h"
+#include "netcube/transport/link_profile.h"
+#include "netcube/transport/time.h"
+
+namespace netcube::gui {
+
+struct Overlays {
+  bool server_ghost = true;    // outline where the latest server state puts every cube
+  bool raw_prediction = true;  // outline at the own cube's raw prediction while smoothing draws it elsewhere
+  bool trails = true;          // short motion trails
+  bool corrections = true;     // arrow of the latest reconciliation correction, fading out
+};
+
+// A ring of the latest samples of one quantity, in the layout ImGui::PlotLines reads (values + offset).
+class SampleRing {
+ public:
+  static constexpr std::size_t kCapacity = 150;
+
+  void Push(float value) noexcept;
+  const float* data() const noexcept { return values_.data(); }
+  // Index of the oldest sample (PlotLines' values_offset).
+  int offset() const noexcept { return static_cast<int>(next_); }
+  float latest() const noexcept;
+  float max() const noexcept;
+
+ private:
+  std::array<float, kCapacity> values_{};
+  std::size_t next_ = 0;
+};
+
+// The plotted quantities, sampled every kInterval of the caller's time (150 samples: the last 5 s).
+struct MetricsHistory {
+  static constexpr Micros kInterval{33'333};
+  SampleRing rtt_ms;
+  SampleRing correction;  // largest correction (units) in each interval, 0 when there was none
+  SampleRing buffer_depth;
+  SampleRing interp_delay_ms;
+  SampleRing bytes_up_per_s;
+  SampleRing bytes_down_per_s;
+};
+
+class PlayerView {
+ public:
+  // `title` heads the panel ("Player 1"); `keys_hint` says which keys move ("arrow keys").
+  PlayerView(std::string title, std::string keys_hint);
+
+  // Samples the client for plots, trails and correction arrows. Call once per frame after Client::Update.
+  void Observe(Micros now, const client::Client& client);
+  // Forgets everything observed (a new connection).
+  void Reset();
+
+  void DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const client::Client& client,
+                 Micros now) const;
+  // Status, presets, link profiles, pending-input strip, controls, readouts and plots, into the current
+  // ImGui window. `profiles` may be empty (the profile file could not be read).
+  void DrawPanel(client::Client& client, std::span<const transport::LinkProfile> profiles);
+
+  const MetricsHistory& history() const noexcept { return history_; }
+
+ private:
+  struct Correction {
+    client::Vec2 from;
+    client::Vec2 to;
+    Micros at{0};
+  };
+
+  void DrawStatus(const client::Client& client) const;
+  void DrawPresets(client::Client& client) const;
+  void DrawLinkProfiles(client::Client& client, std::span<const transport::LinkProfile> profiles) const;
+  void DrawTechniques(client::Client& client) const;
+  void DrawLinkConditioner(client::Client& client) const;
+  void DrawOverlayToggles();
+  void DrawReadouts(const client::Client& client) const;
+  void DrawPlots() const;
+
+  std::string title_;
+  std::string keys_hint_;
+  Overlays overlays_;
+  MetricsHistory history_;
+  Trails trails_;
+  std::optional<Micros> last_sample_;
+  std::uint64_t corrections_seen_ = 0;
+  double largest_correction_since_sample_ = 0.0;
+  std::optional<Correction> latest_correction_;
+};
+
+// The unacknowledged inputs as rows of cells (sequence number, held directions), oldest first, into the
+// current ImGui window: the queue fills under lag and drains as acknowledgements arrive. Two rows of
+// cells at most; the inputs that do not fit are summed up in a last "+N" cell.
+void DrawPendingStrip(const client::PendingInputs& pending);
+
+}  // namespace netcube::gui

@@ -1,0 +1,45 @@
+#pragma once
+// The frame loops of netcube-client: interactive (steady clock, vsync), or a fixed number of frames ending
+// in a screenshot. Lab screenshots use a virtual clock (frame i is at i/60 s), so a scripted run renders
+// the same picture on any machine; a connected client's frames are paced in real time.
+#include <array>
+#include <optional>
+#include <string>
+
+#include "netcube/client/input_script.h"
+#include "netcube/gui/app.h"
+#include "netcube/gui/client_screen.h"
+#include "netcube/gui/lab.h"
+
+namespace netcube::gui {
+
+inline constexpr int kFramesPerSecond = 60;
+// Frame i of a virtual-clock run happens at this time.
+Micros VirtualFrameTime(int frame) noexcept;
+
+struct RunOptions {
+  AppConfig app;
+  int frames = 0;          // stop after this many frames (0: when the window closes)
+  std::string screenshot;  // write the last frame here as a PNG (needs frames > 0)
+};
+
+struct ClientRunOptions {
+  RunOptions run;
+  ClientScreenConfig screen;
+  std::optional<client::InputScript> script;  // replaces the keyboard once connected
+};
+
+struct LabRunOptions {
+  RunOptions run;
+  LabConfig lab = DefaultLabConfig();
+  std::array<std::optional<client::InputScript>, kLabPlayers> scripts;  // replace each player's keys
+};
+
+// True when a screenshot run should use the offscreen driver: no display and no SDL_VIDEODRIVER chosen.
+bool NeedsHeadless(const RunOptions& run) noexcept;
+
+// Both return the process exit code (errors go to stderr).
+int RunClient(ClientRunOptions options);
+int RunLab(LabRunOptions options);
+
+}  // namespace netcube::gui

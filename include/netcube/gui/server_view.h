@@ -1,0 +1,25 @@
+#pragma once
+// The lab's middle view: the in-process server's world (the truth) and its live settings.
+#include <imgui.h>
+
+#include "netcube/gui/arena.h"
+#include "netcube/server/server.h"
+#include "netcube/transport/time.h"
+
+namespace netcube::gui {
+
+class ServerView {
+ public:
+  // Records trails. Call once per frame after Server::Update.
+  void Observe(Micros now, const server::Server& server);
+  // Every cube where the server has it, labelled with its id, name and last processed input.
+  void DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const server::Server& server) const;
+  // Tick rate, snapshot rate, collisions, and a table of the clients, into the current ImGui window.
+  void DrawPanel(server::Server& server);
+
+ private:
+  Trails trails_;
+  bool show_trails_ = true;
+};
+
+}  // namespace netcube::gui

@@ -1,0 +1,45 @@
+#pragma once
+// The colours every view uses, as data: the renderer draws with them and the image tests look for them.
+#include <imgui.h>
+
+#include <cstdint>
+
+#include "netcube/sim/world.h"
+
+namespace netcube::gui {
+
+struct Rgb {
+  std::uint8_t r = 0;
+  std::uint8_t g = 0;
+  std::uint8_t b = 0;
+  friend bool operator==(const Rgb&, const Rgb&) = default;
+};
+
+// `alpha` in [0, 255].
+ImU32 ToImU32(Rgb colour, std::uint8_t alpha = 255) noexcept;
+
+inline constexpr Rgb kBackground{24, 26, 33};       // the window behind everything
+inline constexpr Rgb kPanelBackground{38, 43, 54};  // ImGui windows (opaque, so tests can find them)
+inline constexpr Rgb kArenaFloor{12, 14, 18};
+inline constexpr Rgb kArenaGrid{34, 38, 48};
+inline constexpr Rgb kArenaBorder{110, 116, 130};
+inline constexpr Rgb kHeaderText{220, 224, 232};
+inline constexpr Rgb kLabelText{235, 235, 235};
+inline constexpr Rgb kOwnCubeOutline{255, 255, 255};  // marks "you" around the own cube's fill
+inline constexpr Rgb kCorrectionArrow{255, 70, 70};
+inline constexpr Rgb kPendingCell{55, 70, 105};  // a cell of the pending-input strip
+inline constexpr Rgb kPendingCellBorder{95, 115, 160};
+inline constexpr Rgb kPendingGlyph{255, 220, 120};  // the held directions drawn in a cell
+inline constexpr Rgb kGoodText{120, 220, 120};
+inline constexpr Rgb kBadText{255, 110, 100};
+
+// A cube's fill colour, by player id, the same in every view (player 1 looks the same on its own screen, on
+// the server's and on player 2's). Neighbouring ids get clearly different hues.
+Rgb PlayerColour(sim::PlayerId id) noexcept;
+// The lighter tint for that player's outlines (server ghost, raw prediction) and trail.
+Rgb PlayerTint(sim::PlayerId id) noexcept;
+
+// ImGui's dark style with the colours above (opaque window backgrounds).
+void ApplyTheme(ImGuiStyle& style) noexcept;
+
+}  // namespace netcube::gui

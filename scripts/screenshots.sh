@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Renders the README's screenshots: the lab (netcube-client --lab) under a 250 ms round trip (125 ms each
+# way for both players) with each technique preset, into docs/images/lab-{naive,predicted,full}.png.
+# No display needed: without one the client renders offscreen. The lab runs on a virtual clock (frame i
+# at i/60 s) with scripted keys, so the pictures come out the same on every run.
+#
+# Environment: NETCUBE_BUILD_DIR (default build/release; built with the release preset if it has no client).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+build="${NETCUBE_BUILD_DIR:-build/release}"
+client="$build/bin/netcube-client"
+readonly out=docs/images
+# 3.5 s of play: player 1 circles, player 2 drives a rectangle and is still moving when the frame is taken.
+readonly frames=210
+readonly script1=circle
+readonly script2="L:800,U:600,R:800,D:600,L:800"
+
+if [[ ! -x "$client" ]]; then
+  if [[ -n "${NETCUBE_BUILD_DIR:-}" ]]; then
+    echo "screenshots: no $client: build the netcube-client target there first" >&2
+    exit 1
+  fi
+  cmake --preset release
+  cmake --build --preset release -j "$(nproc)" --target netcube-client
+fi
+
+mkdir -p "$out"
+for preset in naive predicted full; do
+  "$client" --lab --preset "$preset" --latency-ms 125 --width 1600 --height 900 \
+    --script "$script1" --script2 "$script2" --frames "$frames" --screenshot "$out/lab-$preset.png"
+done
+ls -l "$out"/lab-*.png

@@ -1,0 +1,135 @@
+#include "netcube/gui/arena.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "netcube/gui/theme.h"
+
+namespace netcube::gui {
+namespace {
+
+const double kArenaWidthUnits = client::ToUnits(sim::kArenaWidth);
+const double kArenaHeightUnits = client::ToUnits(sim::kArenaHeight);
+const double kCubeHalfUnits = client::ToUnits(sim::kCubeHalf);
+constexpr double kGridSpacingUnits = 4.0;
+
+}  // namespace
+
+ArenaMapping ArenaMapping::Fit(const Rect& area) noexcept {
+  ArenaMapping mapping;
+  mapping.scale_ = std::max(0.0F, std::min(area.w / static_cast<float>(kArenaWidthUnits),
+                                           area.h / static_cast<float>(kArenaHeightUnits)));
+  const float width = mapping.scale_ * static_cast<float>(kArenaWidthUnits);
+  const float height = mapping.scale_ * static_cast<float>(kArenaHeightUnits);
+  mapping.arena_ = {area.x + (area.w - width) / 2.0F, area.y + (area.h - height) / 2.0F, width, height};
+  return mapping;
+}
+
+ImVec2 ArenaMapping::ToScreen(client::Vec2 units) const noexcept {
+  return {arena_.x + static_cast<float>(units.x) * scale_, arena_.y + static_cast<float>(units.y) * scale_};
+}
+
+void DrawArenaFloor(ImDrawList& draw, const ArenaMapping& mapping) {
+  const Rect& arena = mapping.arena();
+  draw.AddRectFilled(arena.min(), arena.max(), ToImU32(kArenaFloor));
+  const ImU32 grid = ToImU32(kArenaGrid);
+  for (double x = kGridSpacingUnits; x < kArenaWidthUnits; x += kGridSpacingUnits) {
+    draw.AddLine(mapping.ToScreen({x, 0.0}), mapping.ToScreen({x, kArenaHeightUnits}), grid);
+  }
+  for (double y = kGridSpacingUnits; y < kArenaHeightUnits; y += kGridSpacingUnits) {
+    draw.AddLine(mapping.ToScreen({0.0, y}), mapping.ToScreen({kArenaWidthUnits, y}), grid);
+  }
+  draw.AddRect(arena.min(), arena.max(), ToImU32(kArenaBorder), 0.0F, 0, 1.5F);
+}
+
+void DrawCube(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre, sim::PlayerId id,
+              CubeStyle style) {
+  const ImVec2 min = mapping.ToScreen({centre.x - kCubeHalfUnits, centre.y - kCubeHalfUnits});
+  const ImVec2 max = mapping.ToScreen({centre.x + kCubeHalfUnits, centre.y + kCubeHalfUnits});
+  switch (style) {
+    case CubeStyle::kSolid:
+      draw.AddRectFilled(min, max, ToImU32(PlayerColour(id)));
+      break;
+    case CubeStyle::kOwn:
+      draw.AddRectFilled(min, max, ToImU32(PlayerColour(id)));
+      draw.AddRect(min, max, ToImU32(kOwnCubeOutline), 0.0F, 0, 2.0F);
+      break;
+    case CubeStyle::kOutline:
+      draw.AddRectFilled(min, max, ToImU32(PlayerTint(id), 40));
+      draw.AddRect(min, max, ToImU32(PlayerTint(id)), 0.0F, 0, 1.5F);
+      break;
+  }
+}
+
+void DrawCentredText(ImDrawList& draw, float centre_x, float y, ImU32 colour, std::string_view text) {
+  const char* begin = text.data();
+  const char* end = text.data() + text.size();
+  const ImVec2 size = ImGui::CalcTextSize(begin, end);
+  const ImVec2 at(centre_x - size.x / 2.0F, y);
+  draw.AddText(ImVec2(at.x + 1.0F, at.y + 1.0F), IM_COL32(0, 0, 0, 200), begin,
+               end);  // legible on any colour
+  draw.AddText(at, colour, begin, end);
+}
+
+void DrawCubeLabel(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre, sim::PlayerId id,
+                   std::string_view text) {
+  // Neighbouring spawn slots hold consecutive ids: alternating sides keeps their labels apart.
+  if (id % 2 == 0) {
+    const ImVec2 top = mapping.ToScreen({centre.x, centre.y - kCubeHalfUnits});
+    DrawCentredText(draw, top.x, top.y - ImGui::GetFontSize() - 2.0F, ToImU32(kLabelText), text);
+  } else {
+    const ImVec2 bottom = mapping.ToScreen({centre.x, centre.y + kCubeHalfUnits});
+    DrawCentredText(draw, bottom.x, bottom.y + 3.0F, ToImU32(kLabelText), text);
+  }
+}
+
+void DrawArrow(ImDrawList& draw, ImVec2 from, ImVec2 to, ImU32 colour, float thickness) {
+  const float dx = to.x - from.x;
+  const float dy = to.y - from.y;
+  const float length = std::sqrt(dx * dx + dy * dy);
+  if (length < 1.0F) return;
+  const float ux = dx / length;
+  const float uy = dy / length;
+  const float head = std::min(length, 4.0F + 3.0F * thickness);
+  const ImVec2 base(to.x - ux * head, to.y - uy * head);
+  draw.AddLine(from, base, colour, thickness);
+  draw.AddTriangleFilled(to, ImVec2(base.x - uy * head * 0.5F, base.y + ux * head * 0.5F),
+                         ImVec2(base.x + uy * head * 0.5F, base.y - ux * head * 0.5F), colour);
+}
+
+void Trails::Record(Micros now, std::span<const CubeMark> cubes) {
+  if (last_record_ && now - *last_record_ < kInterval) return;
+  last_record_ = now;
+  std::erase_if(trails_, [cubes](const auto& entry) {
+    return std::none_of(cubes.begin(), cubes.end(),
+                        [&entry](const CubeMark& c) { return c.id == entry.first; });
+  });
+  for (const CubeMark& cube : cubes) {
+    std::vector<client::Vec2>& trail = trails_[cube.id];
+    trail.push_back(cube.position);
+    if (trail.size() > kLength) trail.erase(trail.begin());
+  }
+}
+
+void Trails::Clear() noexcept {
+  trails_.clear();
+  last_record_.reset();
+}
+
+void Trails::Draw(ImDrawList& draw, const ArenaMapping& mapping) const {
+  for (const auto& [id, trail] : trails_) {
+    const Rgb tint = PlayerTint(id);
+    for (std::size_t i = 1; i < trail.size(); ++i) {
+      const auto alpha = static_cast<std::uint8_t>(20 + 160 * i / trail.size());  // older fades out
+      draw.AddLine(mapping.ToScreen(trail[i - 1]), mapping.ToScreen(trail[i]), ToImU32(tint, alpha), 2.0F);
+    }
+  }
+}
+
+std::span<const client::Vec2> Trails::Of(sim::PlayerId id) const {
+  const auto found = trails_.find(id);
+  if (found == trails_.end()) return {};
+  return found->second;
+}
+
+}  // namespace netcube::gui

@@ -1,0 +1,112 @@
+#include "netcube/gui/client_screen.h"
+
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+
+#include "netcube/gui/theme.h"
+
+namespace netcube::gui {
+namespace {
+
+constexpr float kMargin = 8.0F;
+constexpr float kTitleHeight = 20.0F;
+constexpr float kMinPanelWidth = 380.0F;
+constexpr float kMaxPanelWidth = 520.0F;
+
+}  // namespace
+
+ClientLayout ClientLayout::For(ImVec2 display_size) noexcept {
+  ClientLayout layout;
+  const float panel_width = std::clamp(display_size.x * 0.36F, kMinPanelWidth, kMaxPanelWidth);
+  const float left_width = std::max(1.0F, display_size.x - panel_width - 3.0F * kMargin);
+  layout.title = {kMargin, kMargin, left_width, kTitleHeight};
+  layout.arena = ArenaMapping::Fit({kMargin, kMargin + kTitleHeight, left_width,
+                                    std::max(1.0F, display_size.y - kTitleHeight - 2.0F * kMargin)});
+  layout.panel = {kMargin + left_width + kMargin, kMargin, panel_width,
+                  std::max(1.0F, display_size.y - 2.0F * kMargin)};
+  return layout;
+}
+
+ClientScreen::ClientScreen(const ClientScreenConfig& config, Micros now)
+    : config_(config.client),
+      client_(std::make_unique<client::Client>(config.client)),
+      view_("You", "arrow keys or W A S D"),
+      host_(config.host),
+      port_(config.port),
+      name_(config.client.name) {
+  if (config.connect_at_start) Connect(now);
+}
+
+ClientScreen::~ClientScreen() = default;
+
+bool ClientScreen::Connect(Micros now) {
+  connect_error_.clear();
+  if (port_ < 1 || port_ > 65535) {
+    connect_error_ = "the port must be in [1, 65535]";
+    return false;
+  }
+  // A fresh client carries the new name; the techniques and link conditions the user chose stay.
+  config_.name = name_;
+  config_.settings = client_->settings();
+  config_.link = client_->link();
+  client_ = std::make_unique<client::Client>(config_);
+  view_.Reset();
+  return client_->Connect(host_, static_cast<std::uint16_t>(port_), now, &connect_error_);
+}
+
+void ClientScreen::Disconnect(Micros now) { client_->Disconnect(now); }
+
+void ClientScreen::Update(Micros now, std::uint8_t held_buttons) {
+  client_->Update(now, held_buttons);
+  view_.Observe(now, *client_);
+}
+
+void ClientScreen::Draw(const ClientLayout& layout, Micros now,
+                        std::span<const transport::LinkProfile> profiles) {
+  ImDrawList& background = *ImGui::GetBackgroundDrawList();
+  const std::string title = "netcube-client - " + config_.name + " @ " + host_ + ":" + std::to_string(port_);
+  DrawCentredText(background, layout.title.x + layout.title.w / 2.0F,
+                  layout.title.y + (layout.title.h - ImGui::GetFontSize()) / 2.0F, ToImU32(kHeaderText),
+                  title);
+  view_.DrawArena(background, layout.arena, *client_, now);
+
+  ImGui::SetNextWindowPos(layout.panel.min());
+  ImGui::SetNextWindowSize(ImVec2(layout.panel.w, layout.panel.h));
+  ImGui::Begin("##client", nullptr,
+               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                   ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoSavedSettings);
+  DrawConnectPanel(now);
+  view_.DrawPanel(*client_, profiles);
+  ImGui::End();
+}
+
+void ClientScreen::DrawConnectPanel(Micros now) {
+  if (!ImGui::CollapsingHeader("Connection", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const client::ConnectionState state = client_->state();
+  const bool idle =
+      state != client::ConnectionState::kConnected && state != client::ConnectionState::kConnecting;
+  ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55F);
+  ImGui::BeginDisabled(!idle);
+  ImGui::InputText("host", &host_);
+  ImGui::InputInt("port", &port_, 0);
+  ImGui::InputText("name", &name_);
+  ImGui::EndDisabled();
+  ImGui::PopItemWidth();
+  if (idle) {
+    if (ImGui::Button("Connect")) Connect(now);
+  } else if (ImGui::Button("Disconnect")) {
+    Disconnect(now);
+  }
+  ImGui::SameLine();
+  const bool failed = state == client::ConnectionState::kRefused || state == client::ConnectionState::kLost;
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(failed ? kBadText : kHeaderText)), "%s%s%s",
+                     client::ToString(state), client_->status().empty() ? "" : ": ",
+                     client_->status().c_str());
+  if (!connect_error_.empty()) {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kBadText)), "cannot connect: %s",
+                       connect_error_.c_str());
+  }
+}
+
+}  // namespace netcube::gui

@@ -1,0 +1,69 @@
+#include "netcube/gui/keys.h"
+
+#include <SDL.h>
+#include <imgui.h>
+
+#include <utility>
+
+#include "netcube/sim/move.h"
+
+namespace netcube::gui {
+namespace {
+
+struct KeyMap {
+  SDL_Scancode up;
+  SDL_Scancode down;
+  SDL_Scancode left;
+  SDL_Scancode right;
+};
+
+// Scancodes are physical positions: W A S D sit in the same place on every keyboard layout.
+constexpr KeyMap kArrowKeys{SDL_SCANCODE_UP, SDL_SCANCODE_DOWN, SDL_SCANCODE_LEFT, SDL_SCANCODE_RIGHT};
+constexpr KeyMap kWasdKeys{SDL_SCANCODE_W, SDL_SCANCODE_S, SDL_SCANCODE_A, SDL_SCANCODE_D};
+
+std::uint8_t Read(std::span<const std::uint8_t> state, const KeyMap& keys) {
+  const auto held = [state](SDL_Scancode code) {
+    const auto index = static_cast<std::size_t>(code);
+    return index < state.size() && state[index] != 0;
+  };
+  std::uint8_t buttons = 0;
+  if (held(keys.up)) buttons |= sim::kUp;
+  if (held(keys.down)) buttons |= sim::kDown;
+  if (held(keys.left)) buttons |= sim::kLeft;
+  if (held(keys.right)) buttons |= sim::kRight;
+  return buttons;
+}
+
+}  // namespace
+
+std::uint8_t ButtonsFromKeyboard(std::span<const std::uint8_t> scancode_state, KeyBinding binding) noexcept {
+  switch (binding) {
+    case KeyBinding::kArrows:
+      return Read(scancode_state, kArrowKeys);
+    case KeyBinding::kWasd:
+      return Read(scancode_state, kWasdKeys);
+    case KeyBinding::kArrowsAndWasd:
+      return static_cast<std::uint8_t>(Read(scancode_state, kArrowKeys) | Read(scancode_state, kWasdKeys));
+  }
+  return 0;
+}
+
+std::uint8_t HeldButtons(KeyBinding binding) noexcept {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantCaptureKeyboard || io.WantTextInput) return 0;  // the keys are going into a field or slider
+  int count = 0;
+  const Uint8* state = SDL_GetKeyboardState(&count);
+  return ButtonsFromKeyboard({state, static_cast<std::size_t>(count)}, binding);
+}
+
+PlayerKeys::PlayerKeys(std::optional<client::InputScript> script, std::uint64_t seed, KeyBinding binding)
+    : script_(std::move(script)), seed_(seed), binding_(binding) {}
+
+std::uint8_t PlayerKeys::Held(Micros now, const client::Client& player) {
+  if (!script_) return HeldButtons(binding_);
+  if (player.state() != client::ConnectionState::kConnected) return 0;
+  if (!start_) start_ = now;
+  return script_->ButtonsAt(now - *start_, seed_);
+}
+
+}  // namespace netcube::gui

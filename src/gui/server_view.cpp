@@ -1,0 +1,121 @@
+#include "netcube/gui/server_view.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <vector>
+
+#include "netcube/gui/theme.h"
+#include "netcube/protocol/messages.h"
+
+namespace netcube::gui {
+namespace {
+
+// The lab's sliders stop well below protocol::kMaxRate: beyond this nothing more is visible.
+constexpr int kMaxLabTickRate = 120;
+constexpr int kMaxLabSnapshotRate = 60;
+
+void Tooltip(const char* text) {
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+}
+
+}  // namespace
+
+void ServerView::Observe(Micros now, const server::Server& server) {
+  std::vector<CubeMark> cubes;
+  for (const sim::PlayerCube& cube : server.world())
+    cubes.push_back({cube.id, client::PositionOf(cube.state)});
+  trails_.Record(now, cubes);
+}
+
+void ServerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping,
+                           const server::Server& server) const {
+  DrawArenaFloor(draw, mapping);
+  if (show_trails_) trails_.Draw(draw, mapping);
+  for (const sim::PlayerCube& cube : server.world()) {
+    DrawCube(draw, mapping, client::PositionOf(cube.state), cube.id, CubeStyle::kSolid);
+  }
+  char label[64];
+  for (const server::ClientInfo& info : server.clients()) {
+    for (const sim::PlayerCube& cube : server.world()) {
+      if (cube.id != info.id) continue;
+      if (info.last_processed_seq) {
+        std::snprintf(label, sizeof label, "#%u %s, input #%u", static_cast<unsigned>(info.id),
+                      info.name.c_str(), static_cast<unsigned>(*info.last_processed_seq));
+      } else {
+        std::snprintf(label, sizeof label, "#%u %s", static_cast<unsigned>(info.id), info.name.c_str());
+      }
+      DrawCubeLabel(draw, mapping, client::PositionOf(cube.state), cube.id, label);
+    }
+  }
+}
+
+void ServerView::DrawPanel(server::Server& server) {
+  const server::ServerConfig& config = server.config();
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kHeaderText)), "Server (the truth)");
+  ImGui::SameLine();
+  // No port number: it is ephemeral, and leaving it out keeps scripted screenshots identical run to run.
+  ImGui::Text("on loopback, tick %u", server.tick());
+
+  ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55F);
+  int tick_rate = config.tick_rate;
+  if (ImGui::SliderInt("tick rate /s", &tick_rate, 1, kMaxLabTickRate)) server.SetTickRate(tick_rate);
+  Tooltip("How many times per second the server applies inputs and steps the world.");
+  int snapshot_rate = config.snapshot_rate;
+  if (ImGui::SliderInt("snapshot rate /s", &snapshot_rate, 1, kMaxLabSnapshotRate)) {
+    server.SetSnapshotRate(snapshot_rate);
+  }
+  Tooltip("How many times per second the server sends every client the world (capped by the tick rate).");
+  ImGui::PopItemWidth();
+  bool collisions = config.collisions;
+  if (ImGui::Checkbox("collisions", &collisions)) server.SetCollisions(collisions);
+  Tooltip("Players push each other apart: a push is something no client can predict.");
+  ImGui::SameLine();
+  ImGui::Checkbox("trails", &show_trails_);
+  Tooltip("Short trails of where each cube was over the last 0.6 s.");
+
+  ImGui::Separator();
+  ImGui::TextUnformatted("Clients (last processed input = the ack in every snapshot)");
+  constexpr ImGuiTableFlags kTableFlags =
+      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  if (ImGui::BeginTable("clients", 6, kTableFlags)) {
+    ImGui::TableSetupColumn("id");
+    ImGui::TableSetupColumn("name");
+    ImGui::TableSetupColumn("last input");
+    ImGui::TableSetupColumn("queued");
+    ImGui::TableSetupColumn("processed");
+    ImGui::TableSetupColumn("dup/lost");
+    ImGui::TableHeadersRow();
+    for (const server::ClientInfo& info : server.clients()) {
+      ImGui::TableNextColumn();
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(PlayerColour(info.id))), "#%u",
+                         static_cast<unsigned>(info.id));
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(info.name.c_str());
+      ImGui::TableNextColumn();
+      if (info.last_processed_seq) {
+        ImGui::Text("#%u", static_cast<unsigned>(*info.last_processed_seq));
+      } else {
+        ImGui::TextDisabled("none");
+      }
+      ImGui::TableNextColumn();
+      ImGui::Text("%zu", info.queued_inputs);
+      ImGui::TableNextColumn();
+      ImGui::Text("%" PRIu64, info.inputs_processed);
+      ImGui::TableNextColumn();
+      ImGui::Text("%" PRIu64 "/%" PRIu64, info.inputs_duplicate, info.inputs_lost);
+    }
+    ImGui::EndTable();
+  }
+
+  const server::ServerStats stats = server.stats();
+  ImGui::Separator();
+  ImGui::Text("ticks %" PRIu64 " (skipped %" PRIu64 "), snapshots sent %" PRIu64, stats.ticks,
+              stats.ticks_skipped, stats.snapshots_sent);
+  ImGui::Text("inputs processed %" PRIu64 ", duplicate %" PRIu64 ", rate-limited %" PRIu64 ", lost %" PRIu64,
+              stats.inputs_processed, stats.inputs_duplicate, stats.inputs_dropped_rate_limit,
+              stats.inputs_lost);
+  ImGui::Text("payload sent %" PRIu64 " B, received %" PRIu64 " B, malformed packets %" PRIu64,
+              stats.payload_bytes_sent, stats.payload_bytes_received, stats.packets_malformed);
+}
+
+}  // namespace netcube::gui

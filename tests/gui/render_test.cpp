@@ -1,0 +1,305 @@
+// Renders the lab and a connected client headless (SDL's offscreen driver, software renderer) with scripted
+// motion under lag, on a virtual clock, and checks the pixels: the background, the panels, and each cube's
+// colour where the client (or server) state says it is, through the library's world -> screen mapping.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "netcube/client/input_script.h"
+#include "netcube/gui/app.h"
+#include "netcube/gui/client_screen.h"
+#include "netcube/gui/keys.h"
+#include "netcube/gui/lab.h"
+#include "netcube/gui/runner.h"
+#include "netcube/gui/theme.h"
+#include "netcube/server/server.h"
+
+namespace netcube::gui {
+namespace {
+
+constexpr int kWidth = 1600;
+constexpr int kHeight = 900;
+
+std::unique_ptr<App> OpenHeadless() {
+  AppConfig config;
+  config.width = kWidth;
+  config.height = kHeight;
+  config.vsync = false;
+  config.headless = true;
+  std::string error;
+  std::unique_ptr<App> app = App::Create(config, &error);
+  EXPECT_NE(app, nullptr) << error;
+  return app;
+}
+
+bool Near(Rgb a, Rgb b, int tolerance) {
+  return std::abs(a.r - b.r) <= tolerance && std::abs(a.g - b.g) <= tolerance &&
+         std::abs(a.b - b.b) <= tolerance;
+}
+
+// The share of pixels within `tolerance` of `colour` in the square of `radius` pixels around a point given in
+// display points.
+double PatchShare(const Image& image, float pixel_scale, ImVec2 point, Rgb colour, int radius = 3,
+                  int tolerance = 6) {
+  const int cx = static_cast<int>(std::floor(point.x * pixel_scale));
+  const int cy = static_cast<int>(std::floor(point.y * pixel_scale));
+  int matching = 0;
+  int total = 0;
+  for (int y = cy - radius; y <= cy + radius; ++y) {
+    for (int x = cx - radius; x <= cx + radius; ++x) {
+      if (x < 0 || y < 0 || x >= image.width || y >= image.height) continue;
+      ++total;
+      if (Near(image.At(x, y), colour, tolerance)) ++matching;
+    }
+  }
+  return total == 0 ? 0.0 : static_cast<double>(matching) / total;
+}
+
+// The share of pixels of exactly `colour` inside a display rectangle.
+double RectShare(const Image& image, float pixel_scale, const Rect& rect, Rgb colour) {
+  int matching = 0;
+  int total = 0;
+  for (int y = static_cast<int>(rect.y * pixel_scale); y < static_cast<int>((rect.y + rect.h) * pixel_scale);
+       ++y) {
+    for (int x = static_cast<int>(rect.x * pixel_scale);
+         x < static_cast<int>((rect.x + rect.w) * pixel_scale); ++x) {
+      ++total;
+      if (image.At(x, y) == colour) ++matching;
+    }
+  }
+  return total == 0 ? 0.0 : static_cast<double>(matching) / total;
+}
+
+// A cube's body is drawn where its state says: most of the patch around its centre has its colour.
+void ExpectCubeAt(const Image& image, float scale, const ArenaMapping& mapping, client::Vec2 position,
+                  sim::PlayerId id, const std::string& what) {
+  const ImVec2 point = mapping.ToScreen(position);
+  EXPECT_GE(PatchShare(image, scale, point, PlayerColour(id)), 0.75)
+      << what << ": cube #" << static_cast<int>(id) << " at (" << position.x << ", " << position.y
+      << ") units = (" << point.x << ", " << point.y << ") points";
+}
+
+// Keys for a player from a script, starting once it is connected (like netcube-client --script).
+PlayerKeys Scripted(const std::string& text) {
+  std::string error;
+  std::optional<client::InputScript> script = client::InputScript::Parse(text, &error);
+  EXPECT_TRUE(script.has_value()) << error;
+  return PlayerKeys(std::move(script), 1, KeyBinding::kArrows);
+}
+
+// Runs `frames` frames on the virtual clock and returns the last one's pixels (only it is rasterised).
+Image RunFrames(App& app, int frames, const std::function<void(Micros)>& update,
+                const std::function<void(Micros)>& draw) {
+  for (int frame = 0; frame < frames; ++frame) {
+    EXPECT_TRUE(app.PollEvents());
+    const Micros now = VirtualFrameTime(frame);
+    update(now);
+    app.BeginFrame();
+    draw(now);
+    if (frame + 1 < frames) {
+      app.DiscardFrame();
+      continue;
+    }
+    app.Render();
+  }
+  Image image = app.Capture();
+  app.Present();
+  return image;
+}
+
+TEST(GuiLabRender, ThreeViewsShowEveryCubeWhereItsViewSaysUnderLag) {
+  std::unique_ptr<App> app = OpenHeadless();
+  ASSERT_NE(app, nullptr);
+  std::string error;
+  // The defaults: 125 ms each way for both players, player 1 full, player 2 naive.
+  std::unique_ptr<Lab> lab = Lab::Create(DefaultLabConfig(), VirtualFrameTime(0), &error);
+  ASSERT_NE(lab, nullptr) << error;
+  PlayerKeys one = Scripted("R:600,D:600,L:3000");
+  PlayerKeys two = Scripted("U:400");
+  const LabLayout layout = LabLayout::For(app->display_size());
+
+  constexpr int kFrames = 150;  // 2.5 s: player 1 is moving left, player 2 has stopped
+  const Image image = RunFrames(
+      *app, kFrames,
+      [&](Micros now) {
+        lab->Update(now, {one.Held(now, lab->player(0)), two.Held(now, lab->player(1))});
+      },
+      [&](Micros now) { lab->Draw(layout, now, {}); });
+  ASSERT_EQ(image.width, static_cast<int>(kWidth * app->pixel_scale()));
+  const float scale = app->pixel_scale();
+
+  client::Client& p1 = lab->player(0);
+  client::Client& p2 = lab->player(1);
+  ASSERT_EQ(p1.state(), client::ConnectionState::kConnected);
+  ASSERT_EQ(p2.state(), client::ConnectionState::kConnected);
+  ASSERT_TRUE(p1.local().present && p2.local().present);
+  const sim::PlayerId id1 = *p1.player_id();
+  const sim::PlayerId id2 = *p2.player_id();
+
+  // Background in the margins, the panels' opaque colour, the arena floors.
+  EXPECT_EQ(image.At(1, 1), kBackground);
+  EXPECT_EQ(image.At(image.width / 2, image.height - 1), kBackground);
+  for (std::size_t column = 0; column < LabLayout::kColumns; ++column) {
+    EXPECT_GT(RectShare(image, scale, layout.panel[column], kPanelBackground), 0.3) << "panel " << column;
+    const ImVec2 corner = layout.arena[column].ToScreen({1.0, 1.0});  // between grid lines, away from cubes
+    EXPECT_GT(PatchShare(image, scale, corner, kArenaFloor, 2, 0), 0.9) << "arena " << column;
+  }
+
+  // Player 1 predicts: under a 250 ms round trip its cube is ahead of the server's. Player 2 is naive: it
+  // draws its own cube at the server state.
+  const client::LocalView& local1 = p1.local();
+  EXPECT_GT(client::Length(local1.drawn - local1.server), 2.0)
+      << "player 1 should be ahead of its server ghost";
+  EXPECT_EQ(p2.local().drawn, p2.local().server);
+
+  const ArenaMapping& view1 = layout.arena[LabLayout::ColumnOf(0)];
+  const ArenaMapping& view2 = layout.arena[LabLayout::ColumnOf(1)];
+  const ArenaMapping& truth = layout.arena[LabLayout::kServerColumn];
+  ExpectCubeAt(image, scale, view1, local1.drawn, id1, "player 1's own cube");
+  ASSERT_EQ(p1.remotes().size(), 1U);
+  ExpectCubeAt(image, scale, view1, p1.remotes()[0].drawn, id2, "player 2 seen by player 1");
+  ExpectCubeAt(image, scale, view2, p2.local().drawn, id2, "player 2's own cube");
+  ASSERT_EQ(p2.remotes().size(), 1U);
+  ExpectCubeAt(image, scale, view2, p2.remotes()[0].drawn, id1, "player 1 seen by player 2");
+  for (const sim::PlayerCube& cube : lab->server().world()) {
+    ExpectCubeAt(image, scale, truth, client::PositionOf(cube.state), cube.id, "the server's world");
+  }
+
+  // The server ghost: where player 1's latest server state puts it, something other than bare floor.
+  EXPECT_LT(PatchShare(image, scale, view1.ToScreen(local1.server), kArenaFloor, 3, 0), 0.5);
+  // The pending-input strip: player 1 is moving, so its queue holds cells; player 2's is empty.
+  EXPECT_FALSE(p1.pending().empty());
+  EXPECT_GT(RectShare(image, scale, layout.panel[0], kPendingCell), 0.002);
+  EXPECT_TRUE(p2.pending().empty());
+  EXPECT_EQ(RectShare(image, scale, layout.panel[2], kPendingCell), 0.0);
+  // The plots follow the client's metrics: the round trip is at least the 250 ms the conditioners add.
+  EXPECT_GE(lab->player_view(0).history().rtt_ms.latest(), 250.0F);
+  EXPECT_GT(lab->player_view(0).history().bytes_up_per_s.max(), 0.0F);
+}
+
+TEST(GuiClientRender, ConnectedClientDrawsItsCubeAndARemoteOneWhereItsViewsSay) {
+  std::unique_ptr<App> app = OpenHeadless();
+  ASSERT_NE(app, nullptr);
+  server::ServerConfig server_config;
+  server_config.bind_address = "127.0.0.1";
+  server_config.port = 0;
+  std::string error;
+  std::unique_ptr<server::Server> server = server::Server::Create(server_config, Micros(0), &error);
+  ASSERT_NE(server, nullptr) << error;
+
+  ClientScreenConfig config;
+  config.client.name = "alice";
+  config.client.link.latency_ms = 60.0;
+  config.host = "127.0.0.1";
+  config.port = server->port();
+  config.connect_at_start = true;
+  ClientScreen screen(config, Micros(0));
+  ASSERT_TRUE(screen.connect_error().empty()) << screen.connect_error();
+
+  client::ClientConfig bob_config;
+  bob_config.name = "bob";
+  client::Client bob(bob_config);
+  ASSERT_TRUE(bob.Connect("127.0.0.1", server->port(), Micros(0), &error)) << error;
+
+  PlayerKeys alice_keys = Scripted("D:500,R:3000");
+  PlayerKeys bob_keys = Scripted("L:500");
+  const ClientLayout layout = ClientLayout::For(app->display_size());
+  const Image image = RunFrames(
+      *app, 120,
+      [&](Micros now) {
+        server->Update(now);
+        screen.Update(now, alice_keys.Held(now, screen.client()));
+        bob.Update(now, bob_keys.Held(now, bob));
+      },
+      [&](Micros now) { screen.Draw(layout, now, {}); });
+  const float scale = app->pixel_scale();
+
+  client::Client& alice = screen.client();
+  ASSERT_EQ(alice.state(), client::ConnectionState::kConnected);
+  ASSERT_TRUE(alice.local().present);
+  EXPECT_EQ(image.At(1, image.height - 1), kBackground);
+  EXPECT_GT(RectShare(image, scale, layout.panel, kPanelBackground), 0.3);
+  ExpectCubeAt(image, scale, layout.arena, alice.local().drawn, *alice.player_id(), "alice's own cube");
+  ASSERT_EQ(alice.remotes().size(), 1U);
+  EXPECT_EQ(alice.remotes()[0].name, "bob");
+  ExpectCubeAt(image, scale, layout.arena, alice.remotes()[0].drawn, alice.remotes()[0].id,
+               "bob seen by alice");
+  EXPECT_NE(PlayerColour(*alice.player_id()), PlayerColour(alice.remotes()[0].id));
+}
+
+TEST(GuiClientRender, RefusalIsShownNotFatal) {
+  std::unique_ptr<App> app = OpenHeadless();
+  ASSERT_NE(app, nullptr);
+  server::ServerConfig server_config;
+  server_config.bind_address = "127.0.0.1";
+  server_config.port = 0;
+  server_config.max_clients = 1;
+  std::string error;
+  std::unique_ptr<server::Server> server = server::Server::Create(server_config, Micros(0), &error);
+  ASSERT_NE(server, nullptr) << error;
+  client::Client first(client::ClientConfig{});
+  ASSERT_TRUE(first.Connect("127.0.0.1", server->port(), Micros(0), &error)) << error;
+
+  ClientScreenConfig config;
+  config.host = "127.0.0.1";
+  config.port = server->port();
+  ClientScreen screen(config, Micros(0));  // not connecting yet: the first player takes the only slot
+  const ClientLayout layout = ClientLayout::For(app->display_size());
+  bool asked = false;
+  RunFrames(
+      *app, 90,
+      [&](Micros now) {
+        server->Update(now);
+        first.Update(now, 0);
+        if (!asked && first.state() == client::ConnectionState::kConnected) {
+          asked = true;
+          EXPECT_TRUE(screen.Connect(now)) << screen.connect_error();
+        }
+        screen.Update(now, 0);
+      },
+      [&](Micros now) { screen.Draw(layout, now, {}); });
+  EXPECT_TRUE(asked);
+  EXPECT_EQ(screen.client().state(), client::ConnectionState::kRefused);
+  EXPECT_FALSE(screen.client().status().empty());
+}
+
+TEST(GuiClientRender, BadPortIsAnErrorMessage) {
+  ClientScreenConfig config;
+  config.port = 0;
+  ClientScreen screen(config, Micros(0));
+  EXPECT_FALSE(screen.Connect(Micros(0)));
+  EXPECT_FALSE(screen.connect_error().empty());
+  EXPECT_EQ(screen.client().state(), client::ConnectionState::kDisconnected);
+}
+
+TEST(GuiRunLab, WritesAScreenshotHeadless) {
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("netcube_gui_test_" + std::to_string(::getpid()) + ".png");
+  LabRunOptions options;
+  options.run.app.headless = true;
+  options.run.app.width = 960;
+  options.run.app.height = 540;
+  options.run.frames = 30;
+  options.run.screenshot = path.string();
+  std::string error;
+  options.scripts[0] = client::InputScript::Parse("circle", &error);
+  ASSERT_EQ(RunLab(options), 0);
+  std::ifstream file(path, std::ios::binary);
+  char signature[8] = {};
+  file.read(signature, sizeof signature);
+  EXPECT_EQ(std::string(signature + 1, 3), "PNG");
+  file.close();
+  EXPECT_GT(std::filesystem::file_size(path), 1000U);
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace netcube::gui
