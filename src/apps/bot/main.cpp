@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "client_flags.h"
 #include "netcube/client/bot.h"
 
 namespace {
@@ -23,31 +24,6 @@ constexpr Micros kGoodbyeTime{300'000};
 Micros Now() {
   static const Clock::time_point start = Clock::now();
   return std::chrono::duration_cast<Micros>(Clock::now() - start);
-}
-
-// "on"/"off" flags that, when given, override the preset's toggle.
-void ApplyToggle(const std::string& value, bool& toggle) {
-  if (!value.empty()) toggle = value == "on";
-}
-
-bool SplitHostPort(const std::string& text, std::string& host, std::uint16_t& port, std::string* error) {
-  const std::size_t colon = text.rfind(':');
-  if (colon == std::string::npos || colon == 0) {
-    *error = "--connect wants HOST:PORT, got '" + text + "'";
-    return false;
-  }
-  host = text.substr(0, colon);
-  const std::string port_text = text.substr(colon + 1);
-  try {
-    std::size_t used = 0;
-    const int value = std::stoi(port_text, &used);
-    if (used != port_text.size() || value < 1 || value > 65535) throw std::out_of_range("port");
-    port = static_cast<std::uint16_t>(value);
-  } catch (const std::exception&) {
-    *error = "--connect: '" + port_text + "' is not a port in [1, 65535]";
-    return false;
-  }
-  return true;
 }
 
 void PrintSummary(const client::BotReport& report) {
@@ -69,12 +45,7 @@ void PrintSummary(const client::BotReport& report) {
 int main(int argc, char** argv) {
   client::BotConfig config;
   std::string connect;
-  std::string preset = "full";
-  std::string prediction;
-  std::string reconciliation;
-  std::string interpolation;
-  std::string smoothing;
-  int redundancy = client::Settings{}.redundancy;
+  netcube::apps::ClientFlags client_flags;
   std::string script = "random";
   std::string report_path;
 
@@ -87,25 +58,7 @@ int main(int argc, char** argv) {
   app.add_option("--duration", config.duration_s,
                  "Seconds of scripted play (default: a timeline's length, else 10)")
       ->check(CLI::PositiveNumber);
-  app.add_option("--preset", preset, "Technique preset: naive, predicted or full")
-      ->check(CLI::IsMember({"naive", "predicted", "full"}))
-      ->capture_default_str();
-  const auto on_off = CLI::IsMember({"on", "off"});
-  app.add_option("--prediction", prediction, "Override the preset: on or off")->check(on_off);
-  app.add_option("--reconciliation", reconciliation, "Override the preset: on or off")->check(on_off);
-  app.add_option("--interpolation", interpolation, "Override the preset: on or off")->check(on_off);
-  app.add_option("--smoothing", smoothing, "Override the preset: on or off")->check(on_off);
-  app.add_option("--redundancy", redundancy, "Inputs per input packet")
-      ->check(CLI::Range(1, static_cast<int>(netcube::protocol::kMaxInputsPerPacket)))
-      ->capture_default_str();
-  app.add_option("--latency-ms", config.link.latency_ms, "Client-side conditioner: added latency, each direction")
-      ->check(CLI::Range(0.0, 10'000.0));
-  app.add_option("--jitter-ms", config.link.jitter_ms, "Client-side conditioner: latency varies by up to +-this")
-      ->check(CLI::Range(0.0, 10'000.0));
-  app.add_option("--loss", config.link.loss, "Client-side conditioner: packet loss probability [0, 1]")
-      ->check(CLI::Range(0.0, 1.0));
-  app.add_option("--duplicate", config.link.duplicate, "Client-side conditioner: duplication probability [0, 1]")
-      ->check(CLI::Range(0.0, 1.0));
+  client_flags.Register(app, " (default full)", "");
   app.add_option("--seed", config.seed, "Random seed; player i uses seed + i")->capture_default_str();
   app.add_option("--input-rate", config.input_rate, "Input samples per simulation step (2 = a speed hack)")
       ->check(CLI::Range(1, 8))
@@ -120,7 +73,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   std::string error;
-  if (!SplitHostPort(connect, config.host, config.port, &error)) {
+  if (!netcube::apps::SplitHostPort(connect, config.host, config.port, &error)) {
     std::cerr << "netcube-bot: " << error << "\n";
     return 2;
   }
@@ -130,12 +83,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   config.script = *parsed_script;
-  config.settings = client::PresetSettings(*client::ParsePreset(preset));
-  ApplyToggle(prediction, config.settings.prediction);
-  ApplyToggle(reconciliation, config.settings.reconciliation);
-  ApplyToggle(interpolation, config.settings.interpolation);
-  ApplyToggle(smoothing, config.settings.smoothing);
-  config.settings.redundancy = redundancy;
+  config.settings = client_flags.ApplySettings(client::PresetSettings(client::Preset::kFull));
+  config.link = client_flags.ApplyLink({});
 
   std::unique_ptr<client::BotRun> run = client::BotRun::Start(config, Now(), &error);
   if (!run) {

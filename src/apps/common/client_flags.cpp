@@ -1,0 +1,73 @@
+#include "client_flags.h"
+
+#include "netcube/protocol/messages.h"
+
+namespace netcube::apps {
+namespace {
+
+void ApplyToggle(const std::string& value, bool& toggle) {
+  if (!value.empty()) toggle = value == "on";
+}
+
+}  // namespace
+
+void ClientFlags::Register(CLI::App& app, const std::string& preset_note, const std::string& latency_note) {
+  app.add_option("--preset", preset_, "Technique preset: naive, predicted or full" + preset_note)
+      ->check(CLI::IsMember({"naive", "predicted", "full"}));
+  const auto on_off = CLI::IsMember({"on", "off"});
+  app.add_option("--prediction", prediction_, "Override the preset: on or off")->check(on_off);
+  app.add_option("--reconciliation", reconciliation_, "Override the preset: on or off")->check(on_off);
+  app.add_option("--interpolation", interpolation_, "Override the preset: on or off")->check(on_off);
+  app.add_option("--smoothing", smoothing_, "Override the preset: on or off")->check(on_off);
+  app.add_option("--redundancy", redundancy_, "Inputs per input packet (default 32)")
+      ->check(CLI::Range(1, static_cast<int>(protocol::kMaxInputsPerPacket)));
+  app.add_option("--latency-ms", latency_ms_, "Client-side conditioner: added latency, each direction" + latency_note)
+      ->check(CLI::Range(0.0, 10'000.0));
+  app.add_option("--jitter-ms", jitter_ms_, "Client-side conditioner: latency varies by up to +-this")
+      ->check(CLI::Range(0.0, 10'000.0));
+  app.add_option("--loss", loss_, "Client-side conditioner: packet loss probability [0, 1]")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--duplicate", duplicate_, "Client-side conditioner: duplication probability [0, 1]")
+      ->check(CLI::Range(0.0, 1.0));
+}
+
+client::Settings ClientFlags::ApplySettings(client::Settings defaults) const {
+  client::Settings settings = defaults;
+  if (!preset_.empty()) settings = client::PresetSettings(*client::ParsePreset(preset_));
+  ApplyToggle(prediction_, settings.prediction);
+  ApplyToggle(reconciliation_, settings.reconciliation);
+  ApplyToggle(interpolation_, settings.interpolation);
+  ApplyToggle(smoothing_, settings.smoothing);
+  if (redundancy_) settings.redundancy = *redundancy_;
+  return settings;
+}
+
+transport::LinkSettings ClientFlags::ApplyLink(transport::LinkSettings defaults) const {
+  transport::LinkSettings link = defaults;
+  if (latency_ms_) link.latency_ms = *latency_ms_;
+  if (jitter_ms_) link.jitter_ms = *jitter_ms_;
+  if (loss_) link.loss = *loss_;
+  if (duplicate_) link.duplicate = *duplicate_;
+  return link;
+}
+
+bool SplitHostPort(const std::string& text, std::string& host, std::uint16_t& port, std::string* error) {
+  const std::size_t colon = text.rfind(':');
+  int value = 0;
+  std::size_t used = 0;
+  try {
+    if (colon != std::string::npos && colon > 0) value = std::stoi(text.substr(colon + 1), &used);
+  } catch (const std::exception&) {
+    value = 0;
+  }
+  if (colon == std::string::npos || colon == 0 || used == 0 || used != text.size() - colon - 1 || value < 1 ||
+      value > 65535) {
+    *error = "--connect wants HOST:PORT with a port in [1, 65535], got '" + text + "'";
+    return false;
+  }
+  host = text.substr(0, colon);
+  port = static_cast<std::uint16_t>(value);
+  return true;
+}
+
+}  // namespace netcube::apps
