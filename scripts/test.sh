@@ -58,13 +58,36 @@ for preset in "${PRESETS[@]}"; do
   run_preset "$preset" || failures=$((failures + 1))
 done
 
-# ---- libFuzzer smoke runs: to be added here by a later step (the `fuzz` preset, tests/fuzz). ----
+# libFuzzer smoke runs: every fuzz target briefly from its seed corpus (tests/fuzz/run.sh), when clang++ is
+# there to build them. docs/FUZZING.md says how to run them for long.
+readonly FUZZ_SECONDS_PER_TARGET=10
+run_fuzzers() {
+  echo
+  echo "==== fuzz: configure and build"
+  if ! cmake --preset fuzz || ! cmake --build --preset fuzz -j "$jobs" --target fuzzers; then
+    summary+=("fuzz: FAILED to build")
+    return 1
+  fi
+  echo "==== fuzz: ${FUZZ_SECONDS_PER_TARGET} s per target"
+  if ! tests/fuzz/run.sh build/fuzz "$FUZZ_SECONDS_PER_TARGET"; then
+    summary+=("fuzz: FAILED (a finding; see above)")
+    return 1
+  fi
+  summary+=("fuzz: ok, no finding")
+}
+fuzz_runs=0
+if command -v clang++ > /dev/null; then
+  fuzz_runs=1
+  run_fuzzers || failures=$((failures + 1))
+else
+  summary+=("fuzz: skipped (no clang++)")
+fi
 
 echo
 echo "==== summary"
 for line in "${summary[@]}"; do echo "  ${line}"; done
 if [[ $failures -ne 0 ]]; then
-  echo "test.sh: FAILED (${failures} of ${#PRESETS[@]} presets)"
+  echo "test.sh: FAILED (${failures} of $((${#PRESETS[@]} + fuzz_runs)) runs)"
 else
   echo "test.sh: all presets passed"
 fi

@@ -1,0 +1,165 @@
+// netcube-bench: measures the netcode. Runs the scale scenario (one server, N netcube-bot players in a child
+// process) and the network-profile scenario (in-process players under each profile of
+// assets/link_profiles.json), each with its baseline, prints tables and the targets, and writes every
+// figure to --json. It reports; it does not fail on timing. docs/BENCHMARKS.md explains the numbers.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "netcube/client/settings.h"
+#include "netcube/protocol/messages.h"
+#include "netcube/transport/link_profile.h"
+#include "profiles.h"
+#include "report.h"
+#include "scale.h"
+
+namespace {
+
+namespace bench = netcube::bench;
+
+std::string DefaultBotPath() {
+  std::error_code ignored;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ignored);
+  return (self.parent_path() / "netcube-bot").string();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string scenario = "all";
+  double seconds = 0.0;
+  std::vector<int> clients = {1, 16, 64, 256};
+  std::vector<int> snapshot_rates = {20, 60};
+  std::vector<std::string> profile_names = {"lan", "cross-continent", "lossy", "harsh"};
+  int group_size = 4;
+  int key_trials = 5;
+  int fixed_delay_ms = netcube::client::Settings{}.interp_delay_ms;
+  std::string tick_clock = "cpu";
+  std::string scale_collisions = "on";
+  std::string bot_path = DefaultBotPath();
+  std::string json_path;
+  std::uint64_t seed = 1;
+
+  CLI::App app{"netcube-bench: server tick time, bandwidth and netcode quality over loopback"};
+  app.failure_message(CLI::FailureMessage::help);
+  app.add_option("--scenario", scenario, "scale, profiles or all")
+      ->check(CLI::IsMember({"scale", "profiles", "all"}))
+      ->capture_default_str();
+  app.add_option("--seconds", seconds,
+                 "Shorten or lengthen the runs: the scale window and the profiles' play time (default 10 and 20)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--clients", clients, "Scale: player counts, comma-separated")
+      ->delimiter(',')
+      ->check(CLI::Range(1, static_cast<int>(netcube::protocol::kMaxPlayers)))
+      ->capture_default_str();
+  app.add_option("--snapshot-rates", snapshot_rates, "Scale: snapshot rates per second, comma-separated")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 60))
+      ->capture_default_str();
+  app.add_option("--profiles", profile_names, "Profiles: names from assets/link_profiles.json, comma-separated")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--group-size", group_size, "Profiles: players in each of the three groups")
+      ->check(CLI::Range(1, 32))
+      ->capture_default_str();
+  app.add_option("--key-trials", key_trials, "Profiles: key presses with prediction on, and as many off")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  app.add_option("--fixed-delay-ms", fixed_delay_ms, "Profiles: the fixed-delay group's interpolation delay")
+      ->check(CLI::Range(0, netcube::client::kMaxInterpDelayMs))
+      ->capture_default_str();
+  app.add_option("--tick-clock", tick_clock, "Scale: time server ticks by the thread's cpu time or the wall clock")
+      ->check(CLI::IsMember({"cpu", "wall"}))
+      ->capture_default_str();
+  app.add_option("--scale-collisions", scale_collisions, "Scale: the server's collisions, on or off")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  app.add_option("--bot", bot_path, "Scale: the netcube-bot executable")->capture_default_str();
+  app.add_option("--seed", seed, "Random seed of the players' scripts and links")->capture_default_str();
+  app.add_option("--json", json_path, "Write every figure to this file");
+  CLI11_PARSE(app, argc, argv);
+
+  const bench::Machine machine = bench::DescribeMachine();
+  std::printf("netcube-bench on %u cores, %s\n", machine.cores, machine.cpu_model.c_str());
+  std::fflush(stdout);
+
+  std::vector<bench::ScaleResult> scale;
+  std::vector<bench::ScaleResult> scale_baselines;
+  if (scenario == "scale" || scenario == "all") {
+    bench::ScaleSettings base;
+    base.window_s = seconds > 0.0 ? seconds : 10.0;
+    base.cpu_tick_clock = tick_clock == "cpu";
+    base.collisions = scale_collisions == "on";
+    base.bot_path = bot_path;
+    base.seed = seed;
+    const auto run = [&base](int n, int rate, int redundancy, std::vector<bench::ScaleResult>& out) {
+      bench::ScaleSettings s = base;
+      s.clients = n;
+      s.snapshot_rate = rate;
+      s.redundancy = redundancy;
+      std::string error;
+      std::fprintf(stderr, "scale: %d clients, %d Hz snapshots, redundancy %d ...\n", n, rate, redundancy);
+      if (std::optional<bench::ScaleResult> r = bench::RunScale(s, &error)) {
+        out.push_back(*r);
+      } else {
+        std::fprintf(stderr, "scale run failed: %s\n", error.c_str());
+      }
+    };
+    for (const int rate : snapshot_rates) {
+      for (const int n : clients) run(n, rate, base.redundancy, scale);
+    }
+    // The redundancy baseline at the first snapshot rate.
+    for (const int n : clients) run(n, snapshot_rates.front(), 1, scale_baselines);
+    bench::PrintScale(scale, scale_baselines);
+  }
+
+  std::vector<bench::ProfileResult> profiles;
+  if (scenario == "profiles" || scenario == "all") {
+    std::string error;
+    const std::string path = netcube::transport::AssetsDir() + "/link_profiles.json";
+    const std::vector<netcube::transport::LinkProfile> known = netcube::transport::LoadLinkProfiles(path, &error);
+    if (known.empty()) {
+      std::cerr << "netcube-bench: " << path << ": " << error << "\n";
+      return 1;
+    }
+    for (const std::string& name : profile_names) {
+      const std::optional<netcube::transport::LinkProfile> profile = netcube::transport::FindLinkProfile(known, name);
+      if (!profile) {
+        std::cerr << "netcube-bench: no profile '" << name << "' in " << path << "\n";
+        return 2;
+      }
+      bench::ProfileSettings s;
+      s.profile = *profile;
+      s.group_size = group_size;
+      s.play_s = seconds > 0.0 ? seconds : 20.0;
+      s.key_trials = key_trials;
+      s.fixed_delay_ms = fixed_delay_ms;
+      s.seed = seed;
+      std::fprintf(stderr, "profile %s ...\n", name.c_str());
+      if (std::optional<bench::ProfileResult> r = bench::RunProfile(s, &error)) {
+        bench::PrintProfile(*r);
+        profiles.push_back(*r);
+      } else {
+        std::fprintf(stderr, "profile %s failed: %s\n", name.c_str(), error.c_str());
+      }
+    }
+  }
+
+  const std::vector<bench::Target> targets = bench::CheckTargets(scale, profiles);
+  bench::PrintTargets(targets);
+  if (!json_path.empty()) {
+    std::ofstream file(json_path);
+    file << bench::ToJson(machine, scale, scale_baselines, profiles, targets).dump(2) << "\n";
+    file.close();
+    if (file.fail()) {
+      std::cerr << "netcube-bench: cannot write " << json_path << "\n";
+      return 1;
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,302 @@
+#include "profiles.h"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+
+#include "netcube/client/bot.h"
+#include "netcube/client/client.h"
+#include "netcube/server/server.h"
+
+namespace netcube::bench {
+namespace {
+
+constexpr Micros kStep{1000};
+constexpr int kFramesPerSecond = 60;
+constexpr int kSettledFramesBeforePress = 30;  // idle this long before a key press
+constexpr int kMinHoldFrames = 6;
+constexpr int kGiveUpFrames = 10 * kFramesPerSecond;
+constexpr Micros kExtraTime{120'000'000};  // beyond the play time: settling and the key presses
+constexpr auto kRealTimeGuard = std::chrono::minutes(10);
+constexpr Micros kGoodbyeTime{300'000};
+
+Micros FrameTime(std::int64_t frame) { return Micros(frame * 1'000'000 / kFramesPerSecond); }
+
+// The probe: idles until settled, presses a key toward the arena's centre at a known frame and counts the
+// frames until its drawn position moves; first with prediction, then without.
+class KeyPressProbe {
+ public:
+  explicit KeyPressProbe(client::ClientConfig config) : client_(std::move(config)) {}
+
+  client::Client& client() { return client_; }
+  bool done() const { return phase_ == Phase::kDone; }
+  const KeyPressResult& result() const { return result_; }
+
+  // One drawn frame.
+  void Frame(Micros now, int trials) {
+    const std::uint8_t held = phase_ == Phase::kPressed ? key_ : 0;
+    client_.Update(now, held);
+    const client::Vec2 drawn = client_.local().drawn;
+    switch (phase_) {
+      case Phase::kIdle:
+        settled_frames_ = client_.Settled() ? settled_frames_ + 1 : 0;
+        if (settled_frames_ >= kSettledFramesBeforePress) {
+          if (Results().size() == static_cast<std::size_t>(trials)) {
+            if (!client_.settings().prediction) {
+              phase_ = Phase::kDone;
+              return;
+            }
+            client::Settings without = client_.settings();
+            without.prediction = false;
+            client_.SetSettings(without);
+            settled_frames_ = 0;
+            return;
+          }
+          // The next frame reads the key.
+          const bool left_half = client_.local().predicted_state.x < sim::kArenaWidth / 2;
+          key_ = left_half ? sim::kRight : sim::kLeft;
+          before_ = drawn;
+          frames_pressed_ = 0;
+          visible_after_ = -1;
+          phase_ = Phase::kPressed;
+        }
+        return;
+      case Phase::kPressed:
+        if (visible_after_ < 0 && !(drawn == before_)) visible_after_ = frames_pressed_;
+        ++frames_pressed_;
+        if ((visible_after_ >= 0 && frames_pressed_ >= kMinHoldFrames) || frames_pressed_ >= kGiveUpFrames) {
+          Results().push_back(visible_after_);
+          settled_frames_ = 0;
+          phase_ = Phase::kIdle;
+        }
+        return;
+      case Phase::kDone:
+        return;
+    }
+  }
+
+ private:
+  enum class Phase : std::uint8_t { kIdle, kPressed, kDone };
+  std::vector<int>& Results() {
+    return client_.settings().prediction ? result_.frames_with_prediction : result_.frames_without_prediction;
+  }
+
+  client::Client client_;
+  Phase phase_ = Phase::kIdle;
+  int settled_frames_ = 0;
+  std::uint8_t key_ = 0;
+  client::Vec2 before_;
+  int frames_pressed_ = 0;
+  int visible_after_ = -1;
+  KeyPressResult result_;
+};
+
+// The measured view delay of one group (or the probe): now minus the server time of what is drawn.
+struct ViewDelay {
+  double sum_ms = 0.0;
+  double max_ms = 0.0;
+  std::uint64_t samples = 0;
+
+  void Sample(const client::Client& c, Micros since_server_start, double tick_period_us) {
+    if (c.state() != client::ConnectionState::kConnected || c.remotes().empty()) return;
+    const double delay_us = static_cast<double>(since_server_start.count()) - c.render_tick() * tick_period_us;
+    sum_ms += delay_us / 1000.0;
+    max_ms = std::max(max_ms, delay_us / 1000.0);
+    ++samples;
+  }
+  double mean_ms() const { return samples > 0 ? sum_ms / static_cast<double>(samples) : 0.0; }
+};
+
+struct Group {
+  std::string name;
+  std::string prefix;
+  client::Settings settings;
+  std::unique_ptr<client::BotRun> run;
+  bool done = false;
+  ViewDelay view_delay;
+};
+
+GroupResult Summarize(const Group& group, const server::Server& server) {
+  GroupResult g;
+  g.name = group.name;
+  g.settings = group.settings;
+  const client::BotReport report = group.run->Report();
+  g.players = static_cast<int>(report.players.size());
+  g.all_settled = true;
+  g.all_final_match = true;
+  for (const client::BotPlayerReport& p : report.players) {
+    const client::Metrics& m = p.metrics;
+    g.inputs_sent += m.inputs_sent;
+    g.corrections += m.corrections;
+    g.max_correction = std::max(g.max_correction, m.max_correction);
+    g.interp_underruns += m.interp_underruns;
+    g.extrapolation_ms += m.extrapolation_ms;
+    g.interp_delay_ms += m.interp_delay_ms / g.players;
+    g.snapshot_loss += m.snapshot_loss / g.players;
+    g.rtt_ms += m.rtt_ms_mean / g.players;
+    g.all_settled = g.all_settled && p.settled;
+    g.all_final_match = g.all_final_match && p.final_match;
+  }
+  for (const server::ClientInfo& info : server.clients()) {
+    if (info.name.rfind(group.prefix, 0) != 0) continue;
+    g.inputs_lost += info.inputs_lost;
+    g.inputs_dropped_rate_limit += info.inputs_dropped_rate_limit;
+  }
+  g.view_delay_mean_ms = group.view_delay.mean_ms();
+  g.view_delay_max_ms = group.view_delay.max_ms;
+  return g;
+}
+
+}  // namespace
+
+std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::string* error) {
+  Micros now{0};
+  server::ServerConfig config;
+  config.bind_address = "127.0.0.1";
+  config.port = 0;
+  config.collisions = false;  // solo players: a correction can only come from the network
+  config.max_clients = static_cast<std::size_t>(3 * settings.group_size + 1);
+  std::unique_ptr<server::Server> server = server::Server::Create(config, now, error);
+  if (!server) return std::nullopt;
+  const double tick_period_us = 1e6 / config.tick_rate;
+  const transport::LinkSettings& link = settings.profile.settings;
+
+  client::Settings redundancy_1;
+  redundancy_1.redundancy = 1;
+  client::Settings fixed_delay;
+  fixed_delay.adaptive_delay = false;
+  fixed_delay.interp_delay_ms = settings.fixed_delay_ms;
+  std::vector<Group> groups;
+  groups.push_back({"default", "def", client::Settings{}, nullptr, false, {}});
+  groups.push_back({"redundancy-1", "red", redundancy_1, nullptr, false, {}});
+  groups.push_back({"fixed-delay", "fix", fixed_delay, nullptr, false, {}});
+  std::uint64_t seed = settings.seed;
+  for (Group& group : groups) {
+    client::BotConfig bot;
+    bot.port = server->port();
+    bot.count = settings.group_size;
+    bot.duration_s = settings.play_s;
+    bot.settings = group.settings;
+    bot.link = link;
+    bot.seed = seed;
+    const std::optional<client::InputScript> random_script = client::InputScript::Parse("random", error);
+    if (!random_script) return std::nullopt;
+    bot.script = *random_script;
+    bot.name_prefix = group.prefix;
+    seed += static_cast<std::uint64_t>(settings.group_size);
+    group.run = client::BotRun::Start(bot, now, error);
+    if (!group.run) return std::nullopt;
+  }
+  client::ClientConfig probe_config;
+  probe_config.name = "probe";
+  probe_config.link = link;
+  probe_config.seed = seed;
+  KeyPressProbe probe(probe_config);
+  if (!probe.client().Connect("127.0.0.1", server->port(), now, error)) return std::nullopt;
+
+  const Micros limit = Micros(static_cast<std::int64_t>(settings.play_s * 1e6)) + kExtraTime;
+  const auto real_start = std::chrono::steady_clock::now();
+  std::int64_t frame = 1;
+  while (true) {
+    now = std::min(now + kStep, FrameTime(frame));
+    server->Update(now);
+    for (Group& group : groups) {
+      group.done = !group.run->Update(now) || group.done;
+      if (group.run->failure()) {
+        *error = group.name + " players: " + *group.run->failure();
+        return std::nullopt;
+      }
+    }
+    if (now == FrameTime(frame)) {
+      ++frame;
+      probe.Frame(now, settings.key_trials);
+      const client::ConnectionState probe_state = probe.client().state();
+      if (probe_state == client::ConnectionState::kLost || probe_state == client::ConnectionState::kRefused) {
+        *error = "the probe client lost its connection: " + probe.client().status();
+        return std::nullopt;
+      }
+      for (Group& group : groups) {
+        for (const auto& c : group.run->clients()) group.view_delay.Sample(*c, now, tick_period_us);
+      }
+    }
+    const bool groups_done = std::all_of(groups.begin(), groups.end(), [](const Group& g) { return g.done; });
+    if (groups_done && probe.done()) break;
+    if (now > limit || std::chrono::steady_clock::now() - real_start > kRealTimeGuard) {
+      *error = "the scenario did not finish in time (groups done: " + std::string(groups_done ? "yes" : "no") +
+               ", key presses done: " + (probe.done() ? "yes" : "no") + ")";
+      return std::nullopt;
+    }
+  }
+
+  ProfileResult result;
+  result.settings = settings;
+  result.ran_s = static_cast<double>(now.count()) / 1e6;
+  for (const Group& group : groups) result.groups.push_back(Summarize(group, *server));
+  result.key_press = probe.result();
+
+  for (Group& group : groups) group.run->Disconnect(now);
+  probe.client().Disconnect(now);
+  for (const Micros end = now + kGoodbyeTime; now < end; now += kStep) {
+    server->Update(now);
+    for (Group& group : groups) group.run->Update(now);
+    probe.client().Update(now, 0);
+  }
+  return result;
+}
+
+namespace {
+
+nlohmann::json SettingsJson(const client::Settings& s) {
+  return {{"prediction", s.prediction},         {"reconciliation", s.reconciliation},
+          {"interpolation", s.interpolation},   {"smoothing", s.smoothing},
+          {"extrapolation", s.extrapolation},   {"adaptive_delay", s.adaptive_delay},
+          {"interp_delay_ms", s.interp_delay_ms}, {"redundancy", s.redundancy}};
+}
+
+nlohmann::json GroupJson(const GroupResult& g) {
+  return {{"name", g.name},
+          {"settings", SettingsJson(g.settings)},
+          {"players", g.players},
+          {"inputs_sent", g.inputs_sent},
+          {"corrections", g.corrections},
+          {"max_correction_units", g.max_correction},
+          {"inputs_lost", g.inputs_lost},
+          {"inputs_dropped_rate_limit", g.inputs_dropped_rate_limit},
+          {"interp_underruns", g.interp_underruns},
+          {"extrapolation_ms", g.extrapolation_ms},
+          {"interp_delay_ms", g.interp_delay_ms},
+          {"view_delay_ms", {{"mean", g.view_delay_mean_ms}, {"max", g.view_delay_max_ms}}},
+          {"snapshot_loss", g.snapshot_loss},
+          {"rtt_ms", g.rtt_ms},
+          {"all_settled", g.all_settled},
+          {"all_final_match", g.all_final_match}};
+}
+
+}  // namespace
+
+void to_json(nlohmann::json& j, const ProfileResult& r) {
+  const transport::LinkSettings& link = r.settings.profile.settings;
+  j = {{"profile",
+        {{"name", r.settings.profile.name},
+         {"latency_ms", link.latency_ms},
+         {"jitter_ms", link.jitter_ms},
+         {"loss", link.loss},
+         {"duplicate", link.duplicate},
+         {"reorder", link.reorder}}},
+       {"settings",
+        {{"group_size", r.settings.group_size},
+         {"play_s", r.settings.play_s},
+         {"key_trials", r.settings.key_trials},
+         {"fixed_delay_ms", r.settings.fixed_delay_ms},
+         {"seed", r.settings.seed},
+         {"collisions", false},
+         {"clock", "virtual, 1 ms steps"}}},
+       {"ran_s", r.ran_s},
+       {"groups", nlohmann::json::array()},
+       {"key_press_frames",
+        {{"with_prediction", r.key_press.frames_with_prediction},
+         {"without_prediction", r.key_press.frames_without_prediction}}}};
+  for (const GroupResult& g : r.groups) j["groups"].push_back(GroupJson(g));
+}
+
+}  // namespace netcube::bench

@@ -1,0 +1,71 @@
+#pragma once
+// The network-profile scenario, on a virtual clock (1 ms steps; the loopback sockets are real): one server
+// with collisions off, so that every player is solo and any correction comes from the network, and three
+// groups of in-process players with the profile's link, random input and different settings:
+//   default       the client's defaults (redundancy 32, adaptive interpolation delay)
+//   redundancy-1  one input per packet: the baseline for redundancy
+//   fixed-delay   a fixed interpolation delay (100 ms, the client's default): the adaptive delay's baseline
+// plus a probe client, drawn at 60 fps, that idles and presses a key at a known frame, with prediction on
+// and then off, counting the frames until its drawn cube moves.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "netcube/client/settings.h"
+#include "netcube/transport/link_profile.h"
+
+namespace netcube::bench {
+
+struct ProfileSettings {
+  transport::LinkProfile profile;
+  int group_size = 4;
+  double play_s = 20.0;  // random play; then the groups settle
+  int key_trials = 5;    // key presses with prediction on, and as many with it off
+  int fixed_delay_ms = client::Settings{}.interp_delay_ms;  // the fixed-delay group's
+  std::uint64_t seed = 1;
+};
+
+struct GroupResult {
+  std::string name;
+  client::Settings settings;
+  int players = 0;
+  std::uint64_t inputs_sent = 0;
+  std::uint64_t corrections = 0;
+  double max_correction = 0.0;  // units
+  std::uint64_t inputs_lost = 0;                // the server saw a gap: never arrived
+  std::uint64_t inputs_dropped_rate_limit = 0;  // arrived with the server's queue full
+  std::uint64_t interp_underruns = 0;
+  double extrapolation_ms = 0.0;  // summed over players and their remote cubes
+  double interp_delay_ms = 0.0;   // the delay in use at the end, mean over players
+  // How far in the past remote cubes are drawn: the server's clock minus the render time, sampled every
+  // frame for every player with remote cubes (one-way latency + interpolation delay).
+  double view_delay_mean_ms = 0.0;
+  double view_delay_max_ms = 0.0;
+  double snapshot_loss = 0.0;  // mean over players
+  double rtt_ms = 0.0;         // mean over players
+  bool all_settled = false;
+  bool all_final_match = false;
+};
+
+struct KeyPressResult {
+  // Per trial, frames after the one that read the key until the drawn cube moved (0: that very frame);
+  // -1 if it never moved within 10 s.
+  std::vector<int> frames_with_prediction;
+  std::vector<int> frames_without_prediction;
+};
+
+struct ProfileResult {
+  ProfileSettings settings;
+  double ran_s = 0.0;  // virtual seconds the scenario ran
+  std::vector<GroupResult> groups;
+  KeyPressResult key_press;
+};
+
+std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::string* error);
+
+void to_json(nlohmann::json& j, const ProfileResult& r);
+
+}  // namespace netcube::bench

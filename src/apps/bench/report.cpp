@@ -1,0 +1,249 @@
+#include "report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <numeric>
+#include <thread>
+
+namespace netcube::bench {
+namespace {
+
+// "a / b = 1.23x", spelled out when b is zero.
+std::string Ratio(double a, double b) {
+  char text[64];
+  if (b == 0.0) {
+    std::snprintf(text, sizeof text, a == 0.0 ? "both 0" : "%.4g vs 0", a);
+  } else {
+    std::snprintf(text, sizeof text, "%.2fx", a / b);
+  }
+  return text;
+}
+
+std::string Join(const std::vector<int>& values) {
+  std::string out;
+  for (const int v : values) {
+    if (!out.empty()) out += ' ';
+    out += std::to_string(v);
+  }
+  return out.empty() ? "-" : out;
+}
+
+double Mean(const std::vector<int>& values) {
+  if (values.empty()) return 0.0;
+  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+}
+
+int Max(const std::vector<int>& values) { return values.empty() ? 0 : *std::max_element(values.begin(), values.end()); }
+
+bool AnyNegative(const std::vector<int>& values) {
+  return std::any_of(values.begin(), values.end(), [](int v) { return v < 0; });
+}
+
+const GroupResult* FindGroup(const ProfileResult& r, const std::string& name) {
+  for (const GroupResult& g : r.groups) {
+    if (g.name == name) return &g;
+  }
+  return nullptr;
+}
+
+void PrintScaleRow(const ScaleResult& r) {
+  const ScaleSettings& s = r.settings;
+  std::printf("%4d %4d %3d | %6.0f %6.0f %6.0f | %5zu %5.2f | %6.1f %9.0f %9.0f %7.0f %9.0f %7.0f | %6llu %4llu %7.1f\n",
+              s.clients, s.snapshot_rate, s.redundancy, r.tick_p50_us, r.tick_p99_us, r.tick_max_us, r.snapshot_bytes,
+              r.bytes_per_cube, r.snapshots_per_s, r.snapshot_bytes_per_s, r.down_bytes_per_s, r.up_bytes_per_s,
+              r.wire_down_bytes_per_s, r.wire_up_bytes_per_s, static_cast<unsigned long long>(r.corrections),
+              static_cast<unsigned long long>(r.inputs_lost + r.inputs_dropped_rate_limit), r.rtt_ms_mean);
+  if (!r.bots_problem.empty()) std::printf("      (bot figures missing: %s)\n", r.bots_problem.c_str());
+}
+
+}  // namespace
+
+Machine DescribeMachine() {
+  Machine m;
+  m.cores = std::thread::hardware_concurrency();
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind("model name", 0) == 0) {
+      m.cpu_model = line.substr(line.find(':') + 2);
+      break;
+    }
+  }
+  return m;
+}
+
+void PrintScale(const std::vector<ScaleResult>& runs, const std::vector<ScaleResult>& baselines) {
+  if (runs.empty()) return;
+  const ScaleSettings& s = runs.front().settings;
+  std::printf("\n== scale: the server in this process; N netcube-bot players in a child process on loopback, random\n"
+              "   input, no added latency, collisions %s; tick %d Hz; measured over a %.0f s window after all joined;\n"
+              "   tick time = the server's own measurement (work_clock = %s)\n",
+              s.collisions ? "on" : "off", s.tick_rate, s.window_s,
+              s.cpu_tick_clock ? "the server thread's CPU time" : "the wall clock");
+  std::printf("   N snap red | tick us: p50    p99    max | snap B  B/cube | per client per second: snaps  snap B"
+              "    down B      up B  wire down  wire up | corr   lost  rtt ms\n");
+  for (const ScaleResult& r : runs) PrintScaleRow(r);
+  if (!baselines.empty()) {
+    std::printf("   baseline runs, redundancy 1:\n");
+    for (const ScaleResult& r : baselines) PrintScaleRow(r);
+    for (const ScaleResult& b : baselines) {
+      for (const ScaleResult& r : runs) {
+        if (r.settings.clients != b.settings.clients || r.settings.snapshot_rate != b.settings.snapshot_rate) continue;
+        std::printf("   N=%d: redundancy %d / redundancy 1: up payload %s, wire up %s, corrections %s\n", r.settings.clients,
+                    r.settings.redundancy, Ratio(r.up_bytes_per_s, b.up_bytes_per_s).c_str(),
+                    Ratio(r.wire_up_bytes_per_s, b.wire_up_bytes_per_s).c_str(),
+                    Ratio(static_cast<double>(r.corrections), static_cast<double>(b.corrections)).c_str());
+      }
+    }
+  }
+  // What grows with N: the smallest run against the largest, at each snapshot rate.
+  for (const ScaleResult& first : runs) {
+    const int rate = first.settings.snapshot_rate;
+    if (&first != &*std::find_if(runs.begin(), runs.end(), [rate](const ScaleResult& r) { return r.settings.snapshot_rate == rate; })) {
+      continue;  // this rate is already done
+    }
+    const ScaleResult* small = &first;
+    const ScaleResult* large = &first;
+    for (const ScaleResult& r : runs) {
+      if (r.settings.snapshot_rate != rate) continue;
+      if (r.settings.clients < small->settings.clients) small = &r;
+      if (r.settings.clients > large->settings.clients) large = &r;
+    }
+    if (small == large) continue;
+    const double added_cubes = large->settings.clients - small->settings.clients;
+    std::printf("   growth at %d Hz snapshots, N %d -> %d: snapshot +%.2f B per added cube; per client: down %s, up %s;"
+                " server total down %s; tick p50 %s, p99 %s\n",
+                rate, small->settings.clients, large->settings.clients,
+                static_cast<double>(large->snapshot_bytes - small->snapshot_bytes) / added_cubes,
+                Ratio(large->down_bytes_per_s, small->down_bytes_per_s).c_str(),
+                Ratio(large->up_bytes_per_s, small->up_bytes_per_s).c_str(),
+                Ratio(large->down_bytes_per_s * large->settings.clients, small->down_bytes_per_s * small->settings.clients).c_str(),
+                Ratio(large->tick_p50_us, small->tick_p50_us).c_str(), Ratio(large->tick_p99_us, small->tick_p99_us).c_str());
+  }
+  std::fflush(stdout);
+}
+
+void PrintProfile(const ProfileResult& r) {
+  const ProfileSettings& s = r.settings;
+  const transport::LinkSettings& l = s.profile.settings;
+  std::printf("\n== profile %s: %.0f ms one way +-%.0f ms jitter, %.0f%% loss, %.0f%% duplication, both directions\n"
+              "   (client-side conditioner); server 60 Hz tick, 20 Hz snapshots, collisions off (every player solo);\n"
+              "   3 groups of %d in-process players, %.0f s random play then settling; virtual clock, %.1f s run\n",
+              s.profile.name.c_str(), l.latency_ms, l.jitter_ms, l.loss * 100, l.duplicate * 100, s.group_size, s.play_s,
+              r.ran_s);
+  std::printf("   group         inputs corr  max(u) | lost ratelim | underruns extrap ms | interp ms  view delay ms"
+              " mean/max | snap loss   rtt ms | settled match\n");
+  for (const GroupResult& g : r.groups) {
+    std::printf("   %-12s %7llu %4llu %7.3f | %4llu %7llu | %9llu %9.0f | %9.1f %10.1f %8.1f | %8.1f%% %8.1f | %-7s %s\n",
+                g.name.c_str(), static_cast<unsigned long long>(g.inputs_sent),
+                static_cast<unsigned long long>(g.corrections), g.max_correction,
+                static_cast<unsigned long long>(g.inputs_lost),
+                static_cast<unsigned long long>(g.inputs_dropped_rate_limit),
+                static_cast<unsigned long long>(g.interp_underruns), g.extrapolation_ms, g.interp_delay_ms,
+                g.view_delay_mean_ms, g.view_delay_max_ms, g.snapshot_loss * 100, g.rtt_ms, g.all_settled ? "yes" : "NO",
+                g.all_final_match ? "yes" : "NO");
+  }
+  const KeyPressResult& k = r.key_press;
+  std::printf("   key press -> drawn cube moves, frames at 60 fps after the frame that read the key (0 = that frame):\n"
+              "     with prediction: %s (max %d); without: %s (mean %.1f)\n",
+              Join(k.frames_with_prediction).c_str(), Max(k.frames_with_prediction),
+              Join(k.frames_without_prediction).c_str(), Mean(k.frames_without_prediction));
+  const GroupResult* def = FindGroup(r, "default");
+  const GroupResult* red = FindGroup(r, "redundancy-1");
+  const GroupResult* fix = FindGroup(r, "fixed-delay");
+  if (def != nullptr && red != nullptr && fix != nullptr) {
+    std::printf("   baselines: redundancy 1 / default: corrections %s, inputs lost %s\n"
+                "              fixed %d ms / adaptive delay: underruns %s, extrapolation %s, view delay %s\n"
+                "              prediction off / on: key press frames %s\n",
+                Ratio(static_cast<double>(red->corrections), static_cast<double>(def->corrections)).c_str(),
+                Ratio(static_cast<double>(red->inputs_lost + red->inputs_dropped_rate_limit),
+                      static_cast<double>(def->inputs_lost + def->inputs_dropped_rate_limit)).c_str(),
+                s.fixed_delay_ms, Ratio(static_cast<double>(fix->interp_underruns), static_cast<double>(def->interp_underruns)).c_str(),
+                Ratio(fix->extrapolation_ms, def->extrapolation_ms).c_str(),
+                Ratio(fix->view_delay_mean_ms, def->view_delay_mean_ms).c_str(),
+                Ratio(Mean(k.frames_without_prediction), Mean(k.frames_with_prediction)).c_str());
+  }
+  std::fflush(stdout);
+}
+
+std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const std::vector<ProfileResult>& profiles) {
+  std::vector<Target> targets;
+  const auto profile = [&](const std::string& name) -> const ProfileResult* {
+    for (const ProfileResult& p : profiles) {
+      if (p.settings.profile.name == name) return &p;
+    }
+    return nullptr;
+  };
+  const auto verdict = [](bool ok) { return std::string(ok ? "met" : "missed"); };
+
+  for (const char* name : {"cross-continent", "lossy"}) {
+    Target t{std::string("zero corrections for solo players under ") + name + ", default redundancy", "not run", ""};
+    if (const ProfileResult* p = profile(name)) {
+      const GroupResult* g = FindGroup(*p, "default");
+      t.status = verdict(g->corrections == 0);
+      t.detail = std::to_string(g->corrections) + " corrections over " + std::to_string(g->inputs_sent) + " inputs, " +
+                 std::to_string(g->inputs_lost + g->inputs_dropped_rate_limit) + " inputs lost";
+    }
+    targets.push_back(t);
+  }
+  {
+    Target t{"zero interpolation underruns under lossy, adaptive delay", "not run", ""};
+    if (const ProfileResult* p = profile("lossy")) {
+      const GroupResult* g = FindGroup(*p, "default");
+      t.status = verdict(g->interp_underruns == 0);
+      t.detail = std::to_string(g->interp_underruns) + " underruns, delay " + std::to_string(g->interp_delay_ms) + " ms";
+    }
+    targets.push_back(t);
+  }
+  {
+    Target t{"key press visible within one frame with prediction, every profile", "not run", ""};
+    bool ok = true;
+    for (const ProfileResult& p : profiles) {
+      const std::vector<int>& frames = p.key_press.frames_with_prediction;
+      ok = ok && !frames.empty() && !AnyNegative(frames) && Max(frames) <= 1;
+      if (!t.detail.empty()) t.detail += "; ";
+      t.detail += p.settings.profile.name + " max " + std::to_string(Max(frames));
+    }
+    if (!profiles.empty()) t.status = verdict(ok);
+    targets.push_back(t);
+  }
+  {
+    Target t{"server tick p99 < 1 ms with 256 clients at 60 Hz (bots in another process)", "not run", ""};
+    bool any = false;
+    bool ok = true;
+    for (const ScaleResult& r : scale) {
+      if (r.settings.clients != 256 || r.settings.tick_rate != 60) continue;
+      any = true;
+      ok = ok && r.tick_p99_us < 1000.0;
+      char text[96];
+      std::snprintf(text, sizeof text, "%s%d Hz snapshots: p99 %.0f us", t.detail.empty() ? "" : "; ",
+                    r.settings.snapshot_rate, r.tick_p99_us);
+      t.detail += text;
+    }
+    if (any) t.status = verdict(ok);
+    targets.push_back(t);
+  }
+  return targets;
+}
+
+void PrintTargets(const std::vector<Target>& targets) {
+  std::printf("\n== targets\n");
+  for (const Target& t : targets) {
+    std::printf("   %-7s %s%s%s\n", t.status.c_str(), t.name.c_str(), t.detail.empty() ? "" : ": ", t.detail.c_str());
+  }
+  std::fflush(stdout);
+}
+
+nlohmann::json ToJson(const Machine& machine, const std::vector<ScaleResult>& scale,
+                      const std::vector<ScaleResult>& scale_baselines, const std::vector<ProfileResult>& profiles,
+                      const std::vector<Target>& targets) {
+  nlohmann::json j = {{"machine", {{"cores", machine.cores}, {"cpu_model", machine.cpu_model}}},
+                      {"scale", scale},
+                      {"scale_baselines", scale_baselines},
+                      {"profiles", profiles},
+                      {"targets", nlohmann::json::array()}};
+  for (const Target& t : targets) j["targets"].push_back({{"name", t.name}, {"status", t.status}, {"detail", t.detail}});
+  return j;
+}
+
+}  // namespace netcube::bench

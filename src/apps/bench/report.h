@@ -1,0 +1,34 @@
+#pragma once
+// The bench's printed tables, the baseline ratios, and the targets the numbers are checked against.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "profiles.h"
+#include "scale.h"
+
+namespace netcube::bench {
+
+struct Machine {
+  unsigned cores = 0;
+  std::string cpu_model;
+};
+Machine DescribeMachine();
+
+void PrintScale(const std::vector<ScaleResult>& runs, const std::vector<ScaleResult>& baselines);
+void PrintProfile(const ProfileResult& result);
+
+struct Target {
+  std::string name;
+  std::string status;  // "met", "missed" or "not run"
+  std::string detail;  // the numbers behind the verdict
+};
+std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const std::vector<ProfileResult>& profiles);
+void PrintTargets(const std::vector<Target>& targets);
+
+nlohmann::json ToJson(const Machine& machine, const std::vector<ScaleResult>& scale,
+                      const std::vector<ScaleResult>& scale_baselines, const std::vector<ProfileResult>& profiles,
+                      const std::vector<Target>& targets);
+
+}  // namespace netcube::bench

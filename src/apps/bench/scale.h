@@ -1,0 +1,56 @@
+#pragma once
+// The scale scenario: one server in this process, N netcube-bot players in a child process on loopback,
+// random input, measured over a steady window once everyone has joined.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace netcube::bench {
+
+struct ScaleSettings {
+  int clients = 1;
+  int tick_rate = 60;
+  int snapshot_rate = 20;
+  int redundancy = 32;  // the client default
+  bool collisions = true;
+  double window_s = 10.0;
+  bool cpu_tick_clock = true;  // time ticks with the server thread's CPU clock (else the wall clock)
+  std::string bot_path;
+  std::uint64_t seed = 1;
+};
+
+struct ScaleResult {
+  ScaleSettings settings;
+  // Server tick durations, µs, over the server's life up to the end of the window.
+  double tick_p50_us = 0.0;
+  double tick_p99_us = 0.0;
+  double tick_max_us = 0.0;
+  std::uint64_t ticks = 0;
+  std::uint64_t ticks_skipped = 0;
+  // Per client, per second of the window.
+  double snapshots_per_s = 0.0;
+  double snapshot_bytes_per_s = 0.0;   // snapshot size x snapshots
+  double down_bytes_per_s = 0.0;       // every message payload the server sent the client
+  double up_bytes_per_s = 0.0;         // inputs and time-echo requests
+  double wire_down_bytes_per_s = 0.0;  // ENet's UDP payload: headers, acks and pings included
+  double wire_up_bytes_per_s = 0.0;
+  // One snapshot for this world (with the ack), and its cost per cube.
+  std::size_t snapshot_bytes = 0;
+  double bytes_per_cube = 0.0;
+  // From the bots' report (empty when it failed: bots_problem says why) and the server's input counters.
+  std::uint64_t corrections = 0;
+  double rtt_ms_mean = 0.0;
+  std::uint64_t inputs_lost = 0;
+  std::uint64_t inputs_dropped_rate_limit = 0;
+  bool all_final_match = false;  // with collisions on, a push can make the last prediction check differ
+  std::string bots_problem;
+};
+
+// nullopt with `error` set when the window could not be measured (the players did not all join, or left).
+std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* error);
+
+void to_json(nlohmann::json& j, const ScaleResult& r);
+
+}  // namespace netcube::bench

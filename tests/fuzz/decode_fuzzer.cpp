@@ -1,0 +1,61 @@
+// libFuzzer target for one message decoder: the packet's 3-bit type is forced to NETCUBE_FUZZ_MESSAGE_TYPE
+// (one binary per type, so each corpus stays focused on one layout). Decode must never crash, and a
+// packet it accepts must be the canonical encoding of what it returns: re-encoding the message gives the
+// same bytes, MeasureBytes gives their count, and decoding them again gives the same message.
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <span>
+
+#include "netcube/protocol/messages.h"
+
+#ifndef NETCUBE_FUZZ_MESSAGE_TYPE
+#error "define NETCUBE_FUZZ_MESSAGE_TYPE to the protocol::MessageType under test"
+#endif
+
+namespace {
+
+using namespace netcube::protocol;
+
+constexpr auto kType = static_cast<MessageType>(NETCUBE_FUZZ_MESSAGE_TYPE);
+constexpr int kTypeShift = 8 - BitsRequired(0, kMessageTypeCount - 1);  // the type is the top bits of byte 0
+
+[[noreturn]] void Fail(const char* what) {
+  std::fprintf(stderr, "decode_fuzzer(%s): %s\n", ToString(kType), what);
+  std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  // One byte more than the decoder accepts, so the size limit is exercised too.
+  static std::array<std::uint8_t, kMaxPacketBytes + 1> packet;
+  if (size > packet.size()) return -1;  // libFuzzer: do not add to the corpus
+  std::copy(data, data + size, packet.begin());
+  if (size > 0) {
+    const auto low_bits = static_cast<std::uint8_t>(packet[0] & ((1u << kTypeShift) - 1u));
+    packet[0] = static_cast<std::uint8_t>((static_cast<unsigned>(kType) << kTypeShift) | low_bits);
+  }
+  const std::span<const std::uint8_t> input(packet.data(), size);
+
+  Message message;
+  if (Decode(input, message) != DecodeError::kNone) return 0;
+
+  if (TypeOf(message) != kType) Fail("decoded a different message type");
+  if (MeasureBytes(message) != size) Fail("MeasureBytes differs from the accepted packet's size");
+  static std::array<std::uint8_t, kMaxPacketBytes> reencoded;
+  const std::size_t reencoded_size = Encode(message, reencoded);
+  if (reencoded_size == 0) Fail("an accepted message does not re-encode (a value out of range)");
+  if (reencoded_size != size || !std::equal(input.begin(), input.end(), reencoded.begin())) {
+    Fail("re-encoding gives different bytes");
+  }
+  Message again;
+  if (Decode(std::span<const std::uint8_t>(reencoded.data(), reencoded_size), again) != DecodeError::kNone) {
+    Fail("the re-encoded message does not decode");
+  }
+  if (!(again == message)) Fail("decoding the re-encoded message gives a different message");
+  return 0;
+}

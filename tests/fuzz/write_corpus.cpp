@@ -1,0 +1,144 @@
+// Regenerates the checked-in seed corpus (run it after a protocol change):
+//   <build>/bin/netcube-fuzz-write-corpus tests/fuzz/corpus
+// corpus/fuzz_decode_<type>/: every sample message of tests/protocol/sample_messages.cpp, encoded.
+// corpus/fuzz_server_receive/: short sessions in the server target's script format (server_fuzz_script.h).
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "netcube/protocol/messages.h"
+#include "protocol/sample_messages.h"
+#include "server_fuzz_script.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace netcube::protocol;
+using netcube::protocol::testing::EncodeToVector;
+
+bool WriteFile(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
+  fs::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  return static_cast<bool>(out);
+}
+
+using Script = netcube::fuzz::ServerScriptWriter;
+
+Script Joined(const std::string& name) {
+  Script s;
+  s.Connect();
+  s.Message(0, ConnectRequest{kProtocolMagic, kProtocolVersion, name});
+  return s;
+}
+
+InputMessage Inputs(netcube::sim::Seq first, std::size_t count, std::uint8_t buttons) {
+  InputMessage m;
+  for (std::size_t i = 0; i < count; ++i) m.inputs.push_back({static_cast<netcube::sim::Seq>(first + i), buttons});
+  return m;
+}
+
+// Sessions that reach each branch of the receive path once, for the fuzzer to vary.
+std::vector<std::pair<std::string, Script>> ServerSessions() {
+  std::vector<std::pair<std::string, Script>> out;
+  {
+    Script s = Joined("alice");
+    s.Advance(20);
+    s.Message(0, Inputs(0, 1, netcube::sim::kRight));
+    s.Message(0, Inputs(0, 3, netcube::sim::kRight | netcube::sim::kDown));
+    s.Message(0, TimeEcho{false, 1234, 0});
+    s.Advance(50);
+    s.Disconnect(0, false);
+    out.emplace_back("play_and_leave", s);
+  }
+  {
+    Script s;
+    s.Connect();
+    s.Message(0, Inputs(0, 2, netcube::sim::kUp));  // out of turn: before the ConnectRequest
+    s.Message(0, TimeEcho{false, 1, 0});             // answered even before joining
+    s.Packet(0, Channel::kReliable, std::vector<std::uint8_t>{0xFF, 0x00, 0x13});
+    s.Advance(16);
+    out.emplace_back("garbage_before_request", s);
+  }
+  {
+    Script s = Joined("a");
+    s.Connect();
+    s.Message(1, ConnectRequest{kProtocolMagic, kProtocolVersion, "b"});
+    s.Connect();
+    s.Message(2, ConnectRequest{kProtocolMagic, kProtocolVersion, "c"});  // refused: the server is full
+    s.Advance(17);
+    s.Disconnect(1, true);
+    s.Advance(17);
+    out.emplace_back("full_server", s);
+  }
+  {
+    Script s;
+    s.Connect();
+    s.Message(0, ConnectRequest{kProtocolMagic, kProtocolVersion + 1, "future"});
+    s.Connect();
+    s.Message(1, ConnectRequest{kProtocolMagic, kProtocolVersion, ""});
+    s.Advance(1);
+    out.emplace_back("bad_requests", s);
+  }
+  {
+    Script s = Joined("mixer");
+    s.Message(0, ConnectRequest{kProtocolMagic, kProtocolVersion, "again"});  // a second request
+    s.Message(0, Snapshot{});                                                 // the wrong direction
+    s.Packet(0, Channel::kReliable, EncodeToVector(Inputs(5, 2, 0)));         // the wrong channel
+    s.Message(0, TimeEcho{true, 7, 7});                                       // a reply, not a request
+    s.Advance(33);
+    out.emplace_back("wrong_messages", s);
+  }
+  {
+    Script s = Joined("flood");
+    for (int i = 0; i < 8; ++i) {
+      s.Message(0, Inputs(static_cast<netcube::sim::Seq>(65500 + 64 * i), kMaxInputsPerPacket, netcube::sim::kLeft));
+    }
+    s.Advance(100);
+    s.Message(0, Inputs(10, 4, netcube::sim::kDown));  // a gap: inputs lost
+    s.Advance(100);
+    out.emplace_back("input_flood_and_gap", s);
+  }
+  {
+    Script s;
+    s.Connect();
+    for (int i = 0; i < 13; ++i) s.Advance(255);  // past the pending timeout without a request
+    out.emplace_back("silent_pending_peer", s);
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s CORPUS_DIR\n", argv[0]);
+    return 2;
+  }
+  const fs::path root = argv[1];
+  int written = 0;
+  for (const auto& sample : testing::SampleMessages()) {
+    const auto bytes = testing::EncodeToVector(sample.message);
+    if (bytes.empty()) {
+      std::fprintf(stderr, "sample %s does not encode\n", sample.name.c_str());
+      return 1;
+    }
+    const fs::path path = root / (std::string("fuzz_decode_") + ToString(TypeOf(sample.message))) / sample.name;
+    if (!WriteFile(path, bytes)) {
+      std::fprintf(stderr, "cannot write %s\n", path.c_str());
+      return 1;
+    }
+    ++written;
+  }
+  for (const auto& [name, script] : ServerSessions()) {
+    const fs::path path = root / "fuzz_server_receive" / name;
+    if (!WriteFile(path, script.bytes())) {
+      std::fprintf(stderr, "cannot write %s\n", path.c_str());
+      return 1;
+    }
+    ++written;
+  }
+  std::printf("wrote %d seeds under %s\n", written, root.c_str());
+  return 0;
+}
