@@ -405,7 +405,7 @@ struct Client::Impl {
 
     if (state != ConnectionState::kConnected) return;
 
-    const double target = settings.adaptive_delay ? clock.AdaptiveDelayMs() : settings.interp_delay_ms;
+    const double target = settings.adaptive_delay ? clock.AdaptiveDelayMs(metrics.snapshot_loss) : settings.interp_delay_ms;
     if (!delay_started) {
       delay_ms = target;
       delay_started = true;

@@ -12,9 +12,11 @@ constexpr double kEnvelopeRise = 1.0 / 64.0;
 // EWMA weights per snapshot for the interval and the lateness statistics.
 constexpr double kIntervalGain = 1.0 / 16.0;
 constexpr double kLatenessGain = 1.0 / 16.0;
-// Delay = this many snapshot intervals (one may be lost) + mean lateness + this many deviations.
-constexpr double kDelayIntervals = 2.0;
+// Delay = intervals for the losses ridden out + mean lateness + this many deviations of it.
 constexpr double kDelayDeviations = 4.0;
+// Beyond this a measured loss says nothing useful about the sent interval (the delay is at its cap anyway).
+constexpr double kMaxMeaningfulLoss = 0.9;
+constexpr int kMaxLossesRiddenOut = 30;
 
 }  // namespace
 
@@ -54,9 +56,22 @@ double ServerClock::ServerTicks(Micros now) const noexcept {
   return (static_cast<double>(now.count()) - offset_us_) / tick_period_us_;
 }
 
-double ServerClock::AdaptiveDelayMs() const noexcept {
+int LossesToRideOut(double snapshot_loss) noexcept {
+  const double loss = std::clamp(snapshot_loss, 0.0, kMaxMeaningfulLoss);
+  int losses = 1;
+  while (losses < kMaxLossesRiddenOut && std::pow(loss, losses + 1) * kSnapshotsPerUnderrun > 1.0) ++losses;
+  return losses;
+}
+
+double ServerClock::AdaptiveDelayMs(double snapshot_loss) const noexcept {
+  // The received spacing stretches with loss; the server sends at 1 - loss of it.
+  const double sent_interval_ms = interval_ms_ * (1.0 - std::clamp(snapshot_loss, 0.0, kMaxMeaningfulLoss));
+  const double intervals = LossesToRideOut(snapshot_loss) + 1;
+  // A gap of exactly `intervals` must not run the buffer dry either, and snapshots go out on tick
+  // boundaries, so one interval can be a tick longer than the mean: one tick of margin.
+  const double margin_ms = tick_period_ms();
   const double delay =
-      kDelayIntervals * interval_ms_ + lateness_mean_ms_ + kDelayDeviations * lateness_dev_ms_;
+      intervals * sent_interval_ms + margin_ms + lateness_mean_ms_ + kDelayDeviations * lateness_dev_ms_;
   return std::clamp(delay, kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
 }
 

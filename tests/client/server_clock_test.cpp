@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 namespace netcube::client {
@@ -51,7 +52,7 @@ TEST(ServerClock, AdaptiveDelayCoversALostSnapshotAndTheJitter) {
   ServerClock calm;
   calm.Reset(60, 20, 0, ArrivalOf(0, 10'000));
   for (Tick t = 3; t < 600; t += 3) calm.OnSnapshot(t, ArrivalOf(t, 10'000));
-  EXPECT_NEAR(calm.AdaptiveDelayMs(), 100.0, 2.0);  // two 50 ms intervals, no jitter
+  EXPECT_NEAR(calm.AdaptiveDelayMs(0.0), 100.0 + kTickUs / 1000.0, 2.0);  // two 50 ms intervals and a tick
 
   ServerClock rough;
   rough.Reset(60, 20, 0, ArrivalOf(0, 10'000));
@@ -62,8 +63,22 @@ TEST(ServerClock, AdaptiveDelayCoversALostSnapshotAndTheJitter) {
     if (!lost(rng)) rough.OnSnapshot(t, ArrivalOf(t, 10'000 + jitter(rng)));
   }
   EXPECT_GT(rough.snapshot_interval_ms(), 50.0);
-  EXPECT_GT(rough.AdaptiveDelayMs(), 100.0 + 40.0);  // one lost interval plus the full jitter
-  EXPECT_LT(rough.AdaptiveDelayMs(), 250.0);
+  // Three lost in a row ridden out at 5% loss: four sent intervals, plus the full jitter.
+  EXPECT_GT(rough.AdaptiveDelayMs(0.05), 200.0 + 40.0);
+  EXPECT_LT(rough.AdaptiveDelayMs(0.05), 350.0);
+}
+
+TEST(ServerClock, RidesOutLongerLossRunsAsLossGrows) {
+  EXPECT_EQ(LossesToRideOut(0.0), 1);  // one lost snapshot is always ridden out
+  EXPECT_EQ(LossesToRideOut(0.005), 1);
+  EXPECT_EQ(LossesToRideOut(0.05), 3);  // 0.05^4 x 12,000 < 1 < 0.05^3 x 12,000
+  EXPECT_GT(LossesToRideOut(0.4), LossesToRideOut(0.05));
+  EXPECT_EQ(LossesToRideOut(-1.0), 1);  // out-of-range measurements are clamped
+  EXPECT_EQ(LossesToRideOut(2.0), LossesToRideOut(1.0));
+  for (double loss = 0.0; loss <= 0.7; loss += 0.01) {  // beyond about 0.74 the cap of the run length rules
+    const int n = LossesToRideOut(loss);
+    EXPECT_LE(std::pow(loss, n + 1) * kSnapshotsPerUnderrun, 1.0) << loss;
+  }
 }
 
 TEST(ServerClock, FollowsALatencyIncreaseWithinSeconds) {

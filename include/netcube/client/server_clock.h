@@ -22,6 +22,12 @@ Tick UnwrapTick(std::uint32_t tick, Tick reference) noexcept;
 inline constexpr double kMinAdaptiveDelayMs = 30.0;
 inline constexpr double kMaxAdaptiveDelayMs = 1000.0;
 
+// How many snapshots lost in a row the adaptive delay rides out at a measured loss rate (0 to 1): at least
+// one, and enough that a longer run of losses (probability loss^(n+1) per snapshot, losses independent)
+// comes less than once in kSnapshotsPerUnderrun snapshots.
+inline constexpr double kSnapshotsPerUnderrun = 12'000.0;  // ten minutes at 20 snapshots per second
+int LossesToRideOut(double snapshot_loss) noexcept;
+
 class ServerClock {
  public:
   // Starts over from a Welcome: the server was at `server_tick` (unwrapped) when it arrived at `now`.
@@ -40,9 +46,11 @@ class ServerClock {
   double lateness_mean_ms() const noexcept { return lateness_mean_ms_; }
   double lateness_deviation_ms() const noexcept { return lateness_dev_ms_; }
 
-  // A delay that rides out one lost snapshot plus the measured jitter: two snapshot intervals, plus the
-  // mean lateness and four mean deviations of it, clamped to [kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs].
-  double AdaptiveDelayMs() const noexcept;
+  // A delay that rides out LossesToRideOut(snapshot_loss) lost snapshots in a row plus the measured
+  // jitter: that many sent-snapshot intervals plus one, a tick of margin, the mean lateness and four mean
+  // deviations of it, clamped to [kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs]. `snapshot_loss` is the
+  // measured fraction.
+  double AdaptiveDelayMs(double snapshot_loss) const noexcept;
 
  private:
   double tick_period_us_ = 1e6 / 60.0;
