@@ -308,8 +308,8 @@ void PlayerView::DrawTechniques(client::Client& client) const {
   ImGui::SameLine();
   changed |= ImGui::Checkbox("adaptive delay", &s.adaptive_delay);
   Tooltip(
-      "Size the interpolation delay from the measured snapshot interval and jitter instead of the fixed "
-      "value.");
+      "Size the interpolation delay from the measured snapshot interval, loss and jitter instead of the "
+      "fixed value.");
 
   ItemRow row(3);
   row.Next();
