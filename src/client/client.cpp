@@ -368,9 +368,11 @@ struct Client::Impl {
         predicted = sim::Move(predicted, pending[i].input);
         pending[i].predicted = predicted;
       }
+    } else {
+      // Naive prediction (Gambetta's demo with reconciliation off): the server's older state overwrites
+      // the prediction and the client forgets the inputs it has not seen applied, so a lost one stays lost.
+      pending.Clear();
     }
-    // Without reconciliation the server's (older) state simply overwrites the prediction: naive
-    // prediction. The pending inputs stay queued for resending but are not replayed.
     ++metrics.reconciliations;
     if (sim::SamePhysics(before, predicted)) return;
     last_correction = PositionOf(predicted) - PositionOf(before);

@@ -144,7 +144,11 @@ TEST(Toggles, ChangeLiveWithoutReconnecting) {
   ASSERT_TRUE(lab.ConnectAll());
   lab.SetButtons(0, Scripted("circle", lab.now()));
   lab.SetButtons(1, Scripted("circle", lab.now(), 2));
-  lab.RunFor(milliseconds(700));
+  std::size_t most_pending = 0;
+  const auto track_pending = [&] { most_pending = std::max(most_pending, a.metrics().pending_inputs); };
+  lab.RunFor(milliseconds(700), track_pending);
+  // Reconciliation keeps every input the server has not applied: a round trip's worth and more.
+  EXPECT_GE(most_pending, 7u);
 
   // Prediction off: the own cube is drawn at the latest server state.
   Settings s = a.settings();
@@ -177,7 +181,12 @@ TEST(Toggles, ChangeLiveWithoutReconnecting) {
   s.reconciliation = false;
   s.redundancy = 5;
   a.SetSettings(s);
-  lab.RunFor(milliseconds(300));
+  lab.RunFor(milliseconds(100));
+  // Without it every snapshot drops the pending inputs: at most those sampled since the last snapshot
+  // (three at 60 inputs and 20 snapshots a second, one more when the phases fall that way).
+  most_pending = 0;
+  lab.RunFor(milliseconds(200), track_pending);
+  EXPECT_LE(most_pending, 4u);
   s.reconciliation = true;
   a.SetSettings(s);
   lab.SetButtons(0, nullptr);
