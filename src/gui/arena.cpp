@@ -58,6 +58,10 @@ void DrawCube(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre
       draw.AddRectFilled(min, max, ToImU32(PlayerTint(id), 40));
       draw.AddRect(min, max, ToImU32(PlayerTint(id)), 0.0F, 0, 1.5F);
       break;
+    case CubeStyle::kFrame:
+      draw.AddRectFilled(min, max, ToImU32(PlayerColour(id), 20));
+      draw.AddRect(min, max, ToImU32(PlayerColour(id)), 0.0F, 0, 1.0F);
+      break;
   }
 }
 

@@ -116,7 +116,7 @@ void Lab::DrawPlayerColumn(std::size_t index, const LabLayout& layout, Micros no
   const std::size_t column = LabLayout::ColumnOf(index);
   client::Client& player = *players_[index];
   PlayerView& view = player_views_[index];
-  view.DrawArena(*ImGui::GetBackgroundDrawList(), layout.arena[column], player, now);
+  view.DrawArena(*ImGui::GetBackgroundDrawList(), layout.arena[column], player, now, server_->world());
 
   BeginPanel(index == 0 ? "##player1" : "##player2", layout.panel[column]);
   const client::ConnectionState state = player.state();

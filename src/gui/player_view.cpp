@@ -163,7 +163,7 @@ void PlayerView::Observe(Micros now, const client::Client& client) {
 }
 
 void PlayerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const client::Client& client,
-                           Micros now) const {
+                           Micros now, std::span<const sim::PlayerCube> authoritative) const {
   DrawArenaFloor(draw, mapping);
   const Rect& arena = mapping.arena();
   if (client.state() != client::ConnectionState::kConnected) {
@@ -178,11 +178,21 @@ void PlayerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const 
   const client::LocalView& local = client.local();
   const std::optional<sim::PlayerId> own_id = client.player_id();
   const bool own_visible = own_id.has_value() && local.present;
-  if (overlays_.server_ghost) {
+  if (overlays_.server_ghost && !authoritative.empty()) {
+    for (const sim::PlayerCube& cube : authoritative) {
+      DrawCube(draw, mapping, client::PositionOf(cube.state), cube.id, CubeStyle::kOutline);
+    }
+  } else if (overlays_.server_ghost) {
     for (const client::RemoteView& remote : client.remotes()) {
       DrawCube(draw, mapping, remote.latest, remote.id, CubeStyle::kOutline);
     }
     if (own_visible) DrawCube(draw, mapping, local.server, *own_id, CubeStyle::kOutline);
+  }
+  if (overlays_.latest_received) {
+    for (const client::RemoteView& remote : client.remotes()) {
+      if (remote.sample != client::SampleKind::kEmpty)
+        DrawCube(draw, mapping, remote.latest, remote.id, CubeStyle::kFrame);
+    }
   }
   if (overlays_.raw_prediction && own_visible && client.settings().prediction &&
       client::Length(local.smoothing_offset) > kVisibleUnits) {
@@ -357,10 +367,15 @@ void PlayerView::DrawLinkConditioner(client::Client& client) const {
 
 void PlayerView::DrawOverlayToggles() {
   ImGui::Checkbox("server ghost", &overlays_.server_ghost);
-  Tooltip("Outline where the latest server state received puts every cube.");
+  Tooltip(
+      "Outline where the server has every cube now (in the lab: its own world; connected to a server: the "
+      "newest state received, the best a client can know).");
   ImGui::SameLine();
+  ImGui::Checkbox("latest received", &overlays_.latest_received);
+  Tooltip("Thin frame at each remote cube's newest received state; interpolation draws it further back.");
   ImGui::Checkbox("raw prediction", &overlays_.raw_prediction);
   Tooltip("Outline at your cube's raw prediction while smoothing draws it elsewhere.");
+  ImGui::SameLine();
   ImGui::Checkbox("trails", &overlays_.trails);
   Tooltip("Short trails of where each cube was drawn over the last 0.6 s.");
   ImGui::SameLine();

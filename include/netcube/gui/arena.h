@@ -48,7 +48,8 @@ class ArenaMapping {
 enum class CubeStyle : std::uint8_t {
   kSolid,    // filled in the player's colour
   kOwn,      // filled, with a white outline: the local player's cube
-  kOutline,  // outline only, in the player's tint (server ghost, raw prediction)
+  kOutline,  // a faint fill and an outline in the player's tint (server ghost, raw prediction)
+  kFrame,    // a fainter fill and a thin outline in the player's colour (latest received state)
 };
 
 void DrawArenaFloor(ImDrawList& draw, const ArenaMapping& mapping);

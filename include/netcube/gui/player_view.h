@@ -13,13 +13,17 @@
 
 #include "netcube/client/client.h"
 #include "netcube/gui/arena.h"
+#include "netcube/sim/world.h"
 #include "netcube/transport/link_profile.h"
 #include "netcube/transport/time.h"
 
 namespace netcube::gui {
 
 struct Overlays {
-  bool server_ghost = true;    // outline where the latest server state puts every cube
+  // Outline at every cube's authoritative position: the server's own world when it runs in this process
+  // (the lab), else the newest server state received (a remote server's truth is known no better).
+  bool server_ghost = true;
+  bool latest_received = true;  // frame at each remote cube's newest snapshot state, before interpolation
   bool raw_prediction = true;  // outline at the own cube's raw prediction while smoothing draws it elsewhere
   bool trails = true;          // short motion trails
   bool corrections = true;     // arrow of the latest reconciliation correction, fading out
@@ -63,8 +67,9 @@ class PlayerView {
   // Forgets everything observed (a new connection).
   void Reset();
 
-  void DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const client::Client& client,
-                 Micros now) const;
+  // `authoritative`: the server's world when the caller has it (the lab), else empty.
+  void DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const client::Client& client, Micros now,
+                 std::span<const sim::PlayerCube> authoritative = {}) const;
   // Status, presets, link profiles, pending-input strip, controls, readouts and plots, into the current
   // ImGui window. `profiles` may be empty (the profile file could not be read).
   void DrawPanel(client::Client& client, std::span<const transport::LinkProfile> profiles);
