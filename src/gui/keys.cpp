@@ -48,12 +48,16 @@ std::uint8_t ButtonsFromKeyboard(std::span<const std::uint8_t> scancode_state, K
   return 0;
 }
 
-std::uint8_t HeldButtons(KeyBinding binding) noexcept {
+std::uint8_t GameButtons(std::span<const std::uint8_t> scancode_state, KeyBinding binding) noexcept {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantCaptureKeyboard || io.WantTextInput) return 0;  // the keys are going into a field or slider
+  return ButtonsFromKeyboard(scancode_state, binding);
+}
+
+std::uint8_t HeldButtons(KeyBinding binding) noexcept {
   int count = 0;
   const Uint8* state = SDL_GetKeyboardState(&count);
-  return ButtonsFromKeyboard({state, static_cast<std::size_t>(count)}, binding);
+  return GameButtons({state, static_cast<std::size_t>(count)}, binding);
 }
 
 PlayerKeys::PlayerKeys(std::optional<client::InputScript> script, std::uint64_t seed, KeyBinding binding)

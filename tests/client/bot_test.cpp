@@ -1,22 +1,19 @@
 // The bot: in process on a virtual clock, and the netcube-bot executable against a real-time server.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <functional>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "netcube/client/bot.h"
 #include "netcube/server/server.h"
+#include "support/command.h"
+#include "support/server_thread.h"
 
 namespace netcube::client {
 namespace {
@@ -105,59 +102,19 @@ TEST(BotRun, ARefusalEndsTheRunWithTheReason) {
   EXPECT_NE(run->failure()->find("server full"), std::string::npos) << *run->failure();
 }
 
-// A real-time server on its own thread, for the executable.
-class ServerThread {
- public:
-  explicit ServerThread(std::size_t max_clients = 32) {
-    const auto start = std::chrono::steady_clock::now();
-    clock_ = [start] { return std::chrono::duration_cast<Micros>(std::chrono::steady_clock::now() - start); };
-    server_ = StartServer(clock_(), max_clients);
-    thread_ = std::thread([this] {
-      while (!stop_) {
-        server_->Update(clock_());
-        std::this_thread::sleep_for(milliseconds(1));
-      }
-    });
-  }
-  ~ServerThread() {
-    stop_ = true;
-    thread_.join();
-  }
-  std::uint16_t port() const { return server_->port(); }
-
- private:
-  std::function<Micros()> clock_;
-  std::unique_ptr<server::Server> server_;
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
-};
-
-struct Exit {
-  int code = -1;
-  std::string output;
-};
-
-Exit RunBot(const std::string& args) {
-  const std::filesystem::path out = std::filesystem::temp_directory_path() /
-                                    ("netcube-bot-test-" + std::to_string(::getpid()) + ".txt");
-  const std::string command = std::string(NETCUBE_BOT_EXE) + " " + args + " > " + out.string() + " 2>&1";
-  const int status = std::system(command.c_str());
-  Exit exit;
-  exit.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream file(out);
-  exit.output.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-  std::filesystem::remove(out);
-  return exit;
+testing::CommandResult RunBot(const std::string& args) {
+  return testing::RunCommand(std::string(NETCUBE_BOT_EXE) + " " + args);
 }
 
 TEST(BotExecutable, WritesAWellFormedReport) {
-  ServerThread server;
+  testing::ServerThread server;
+  ASSERT_NE(server.port(), 0) << server.error();
   const std::filesystem::path report_path =
       std::filesystem::temp_directory_path() / ("netcube-bot-report-" + std::to_string(::getpid()) + ".json");
-  const Exit exit = RunBot("--connect 127.0.0.1:" + std::to_string(server.port()) +
+  const testing::CommandResult exit = RunBot("--connect 127.0.0.1:" + std::to_string(server.port()) +
                            " --count 2 --script R:200,-:100,L:200 --latency-ms 30 --jitter-ms 5 --loss 0.02"
                            " --report " + report_path.string());
-  ASSERT_EQ(exit.code, 0) << exit.output;
+  ASSERT_EQ(exit.exit_code, 0) << exit.output;
   std::ifstream file(report_path);
   const nlohmann::json report = nlohmann::json::parse(file);
   std::filesystem::remove(report_path);
@@ -171,18 +128,19 @@ TEST(BotExecutable, BadFlagsAndScriptsExitNonZero) {
                            "--connect 127.0.0.1:7777 --preset fast", "--connect 127.0.0.1:7777 --prediction maybe",
                            "--connect 127.0.0.1:7777 --loss 2", "--connect 127.0.0.1:7777 --redundancy 65",
                            "--connect 127.0.0.1:7777 --bogus"}) {
-    const Exit exit = RunBot(args);
-    EXPECT_NE(exit.code, 0) << args;
+    const testing::CommandResult exit = RunBot(args);
+    EXPECT_NE(exit.exit_code, 0) << args;
     EXPECT_FALSE(exit.output.empty()) << args;
   }
-  const Exit script = RunBot("--connect 127.0.0.1:7777 --script R:100,Q:50");
+  const testing::CommandResult script = RunBot("--connect 127.0.0.1:7777 --script R:100,Q:50");
   EXPECT_NE(script.output.find("segment 2"), std::string::npos) << script.output;
 }
 
 TEST(BotExecutable, ARefusedConnectionPrintsTheReason) {
-  ServerThread server(1);
-  const Exit exit = RunBot("--connect 127.0.0.1:" + std::to_string(server.port()) + " --count 2 --duration 1");
-  EXPECT_NE(exit.code, 0);
+  testing::ServerThread server(1);
+  ASSERT_NE(server.port(), 0) << server.error();
+  const testing::CommandResult exit = RunBot("--connect 127.0.0.1:" + std::to_string(server.port()) + " --count 2 --duration 1");
+  EXPECT_NE(exit.exit_code, 0);
   EXPECT_NE(exit.output.find("server full"), std::string::npos) << exit.output;
 }
 

@@ -1,10 +1,14 @@
 // Renders the lab and a connected client headless (SDL's offscreen driver, software renderer) with scripted
 // motion under lag, on a virtual clock, and checks the pixels: the background, the panels, and each cube's
 // colour where the client (or server) state says it is, through the library's world -> screen mapping.
+// Also, in a live ImGui frame, that keys typed into a field do not reach the game.
+#include <SDL_scancode.h>
 #include <gtest/gtest.h>
+#include <imgui.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -23,6 +27,7 @@
 #include "netcube/gui/runner.h"
 #include "netcube/gui/theme.h"
 #include "netcube/server/server.h"
+#include "netcube/sim/move.h"
 
 namespace netcube::gui {
 namespace {
@@ -251,6 +256,35 @@ TEST(GuiClientRender, ConnectedClientDrawsItsCubeAndARemoteOneWhereItsViewsSay) 
   ExpectCubeAt(image, scale, layout.arena, alice.remotes()[0].drawn, alice.remotes()[0].id,
                "bob seen by alice");
   EXPECT_NE(PlayerColour(*alice.player_id()), PlayerColour(alice.remotes()[0].id));
+}
+
+TEST(GuiKeysInImGui, KeysTypedIntoAFieldDoNotMoveTheCube) {
+  std::unique_ptr<App> app = OpenHeadless();
+  ASSERT_NE(app, nullptr);
+  std::array<std::uint8_t, SDL_NUM_SCANCODES> keyboard{};
+  keyboard[SDL_SCANCODE_RIGHT] = 1;
+  keyboard[SDL_SCANCODE_D] = 1;
+  char text[32] = "";
+  // Frame by frame: the buttons the game sees while ImGui has (or has not) a text field focused.
+  const auto frame = [&](bool with_focused_field) {
+    EXPECT_TRUE(app->PollEvents());
+    app->BeginFrame();
+    const std::uint8_t seen = GameButtons(keyboard, KeyBinding::kArrowsAndWasd);
+    ImGui::Begin("field");
+    if (with_focused_field) {
+      ImGui::SetKeyboardFocusHere();
+      ImGui::InputText("name", text, sizeof text);
+    }
+    ImGui::End();
+    app->DiscardFrame();
+    return seen;
+  };
+  EXPECT_EQ(frame(false), sim::kRight);
+  frame(true);                // asks for the focus: the field takes it in the next frame,
+  frame(true);                // and ImGui says so from the one after
+  EXPECT_EQ(frame(true), 0);  // typing into it moves nothing
+  frame(false);               // the field is gone
+  EXPECT_EQ(frame(false), sim::kRight);
 }
 
 TEST(GuiClientRender, RefusalIsShownNotFatal) {

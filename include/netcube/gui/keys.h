@@ -15,7 +15,10 @@ enum class KeyBinding : std::uint8_t { kArrows, kWasd, kArrowsAndWasd };
 // The buttons held in an SDL keyboard state (SDL_GetKeyboardState: one byte per SDL_Scancode).
 std::uint8_t ButtonsFromKeyboard(std::span<const std::uint8_t> scancode_state, KeyBinding binding) noexcept;
 
-// The buttons held now; none while ImGui uses the keyboard (typing in a field, dragging a slider).
+// The buttons held in `scancode_state` that move the cube; none while ImGui uses the keyboard (typing in a
+// field, dragging a slider), as the latest ImGui::NewFrame decided from the frame before.
+std::uint8_t GameButtons(std::span<const std::uint8_t> scancode_state, KeyBinding binding) noexcept;
+// GameButtons of the keyboard now.
 std::uint8_t HeldButtons(KeyBinding binding) noexcept;
 
 // One player's buttons: from a script (netcube-client --script) once the player is connected, so a slow

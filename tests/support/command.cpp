@@ -1,0 +1,28 @@
+#include "support/command.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+namespace netcube::testing {
+
+CommandResult RunCommand(const std::string& command) {
+  static std::atomic<int> next_file{0};
+  const std::filesystem::path out = std::filesystem::temp_directory_path() /
+                                    ("netcube-command-" + std::to_string(::getpid()) + "-" +
+                                     std::to_string(next_file++) + ".txt");
+  const int status = std::system((command + " > '" + out.string() + "' 2>&1").c_str());
+  CommandResult result;
+  result.exit_code = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream file(out);
+  result.output.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  std::filesystem::remove(out);
+  return result;
+}
+
+}  // namespace netcube::testing
