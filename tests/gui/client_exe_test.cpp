@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <optional>
 #include <string>
 
 #include <stb_image.h>
@@ -36,22 +35,18 @@ std::string ReadBytes(const std::filesystem::path& path) {
   return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
 }
 
-struct Png {
-  int width = 0;
-  int height = 0;
-  Rgb top_left{};
-};
-
-// Decodes the file as a PNG; nullopt if it is none.
-std::optional<Png> DecodePng(const std::filesystem::path& path) {
-  int width = 0;
-  int height = 0;
+// The file is a PNG of the window's size with the window's background in its corner.
+void ExpectScreenshot(const std::filesystem::path& path, int width, int height) {
+  int decoded_width = 0;
+  int decoded_height = 0;
   int channels = 0;
-  stbi_uc* pixels = stbi_load(path.c_str(), &width, &height, &channels, 3);
-  if (pixels == nullptr) return std::nullopt;
-  Png png{width, height, Rgb{pixels[0], pixels[1], pixels[2]}};
+  stbi_uc* pixels = stbi_load(path.c_str(), &decoded_width, &decoded_height, &channels, 3);
+  ASSERT_NE(pixels, nullptr) << path << " is not a PNG: " << stbi_failure_reason();
+  const Rgb top_left{pixels[0], pixels[1], pixels[2]};
   stbi_image_free(pixels);
-  return png;
+  EXPECT_EQ(decoded_width, width);
+  EXPECT_EQ(decoded_height, height);
+  EXPECT_EQ(top_left, kBackground);
 }
 
 TEST(ClientExecutable, ScriptedLabScreenshotIsAPngAndTheSameOnEveryRun) {
@@ -64,11 +59,7 @@ TEST(ClientExecutable, ScriptedLabScreenshotIsAPngAndTheSameOnEveryRun) {
     const testing::CommandResult run = RunClient(args + path.string());
     ASSERT_EQ(run.exit_code, 0) << run.output;
   }
-  const std::optional<Png> png = DecodePng(first);
-  ASSERT_TRUE(png.has_value());
-  EXPECT_EQ(png->width, 640);
-  EXPECT_EQ(png->height, 360);
-  EXPECT_EQ(png->top_left, kBackground);
+  ExpectScreenshot(first, 640, 360);
   EXPECT_EQ(ReadBytes(first), ReadBytes(second)) << "a scripted lab run on the virtual clock is reproducible";
   std::filesystem::remove(first);
   std::filesystem::remove(second);
@@ -83,11 +74,7 @@ TEST(ClientExecutable, ConnectedClientScreenshotIsAPng) {
                 " --name carol --script R:300 --latency-ms 30 --frames 60 --width 480 --height 270 --screenshot " +
                 path.string());
   ASSERT_EQ(run.exit_code, 0) << run.output;
-  const std::optional<Png> png = DecodePng(path);
-  ASSERT_TRUE(png.has_value());
-  EXPECT_EQ(png->width, 480);
-  EXPECT_EQ(png->height, 270);
-  EXPECT_EQ(png->top_left, kBackground);
+  ExpectScreenshot(path, 480, 270);
   std::filesystem::remove(path);
 }
 
