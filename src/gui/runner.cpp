@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <functional>
 #include <iostream>
+#include <string_view>
 #include <thread>
 
 #include "netcube/gui/keys.h"
@@ -92,6 +93,8 @@ bool NeedsHeadless(const RunOptions& run) noexcept {
     const char* value = std::getenv(name);
     return value != nullptr && *value != '\0';
   };
+  const char* driver = std::getenv("SDL_VIDEODRIVER");
+  if (driver != nullptr && std::string_view(driver) == "offscreen") return true;
   return !run.screenshot.empty() && !set("DISPLAY") && !set("WAYLAND_DISPLAY") && !set("SDL_VIDEODRIVER");
 }
 

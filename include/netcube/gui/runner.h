@@ -35,7 +35,8 @@ struct LabRunOptions {
   std::array<std::optional<client::InputScript>, kLabPlayers> scripts;  // replace each player's keys
 };
 
-// True when a screenshot run should use the offscreen driver: no display and no SDL_VIDEODRIVER chosen.
+// True when the run should render headless (offscreen driver, software renderer, no GL driver): when
+// SDL_VIDEODRIVER=offscreen asks for it, and for a screenshot run with no display and no driver chosen.
 bool NeedsHeadless(const RunOptions& run) noexcept;
 
 // Both return the process exit code (errors go to stderr).
