@@ -528,7 +528,7 @@ bool Client::Connect(const std::string& host, std::uint16_t port, Micros now, st
   host_config.link = c.config.link;
   host_config.seed = c.config.seed;
   host_config.timeout_ms = c.config.timeout_ms;
-  std::unique_ptr<transport::Host> new_host = transport::Host::Client(host_config, error);
+  std::unique_ptr<transport::Host> new_host = transport::Host::Outgoing(host_config, error);
   if (!new_host) return false;
   const std::optional<transport::PeerId> peer = new_host->Connect(host, port, error);
   if (!peer) return false;
@@ -570,7 +570,7 @@ std::optional<sim::PlayerId> Client::player_id() const noexcept {
   if (impl_->state != ConnectionState::kConnected) return std::nullopt;
   return impl_->welcome.player_id;
 }
-const protocol::Welcome& Client::server_settings() const noexcept { return impl_->welcome; }
+const protocol::Welcome& Client::welcome() const noexcept { return impl_->welcome; }
 const LocalView& Client::local() const noexcept { return impl_->local; }
 const std::vector<RemoteView>& Client::remotes() const noexcept { return impl_->remote_views; }
 const PendingInputs& Client::pending() const noexcept { return impl_->pending; }

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "netcube/transport/time.h"
+#include "netcube/sim/time.h"
 
 namespace netcube::server {
 

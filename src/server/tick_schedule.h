@@ -3,7 +3,7 @@
 // base_time + (n - base_tick) * 1e6 / rate microseconds. A rate change re-bases at the last tick.
 #include <cstdint>
 
-#include "netcube/transport/time.h"
+#include "netcube/sim/time.h"
 
 namespace netcube::server {
 

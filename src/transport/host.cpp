@@ -319,7 +319,7 @@ std::unique_ptr<Host> Host::Listen(const HostConfig& config, std::string* error)
   return std::unique_ptr<Host>(new Host(std::move(impl)));
 }
 
-std::unique_ptr<Host> Host::Client(const HostConfig& config, std::string* error) {
+std::unique_ptr<Host> Host::Outgoing(const HostConfig& config, std::string* error) {
   std::unique_ptr<Impl> impl = Impl::Create(config, nullptr, 1, error);
   if (impl == nullptr) return nullptr;
   return std::unique_ptr<Host>(new Host(std::move(impl)));

@@ -30,8 +30,8 @@ TEST(Lifecycle, ConnectsAndLearnsTheServerAndTheOtherPlayers) {
   EXPECT_EQ(a.state(), ConnectionState::kConnecting);
   ASSERT_TRUE(lab.ConnectAll());
   lab.RunFor(milliseconds(1200));  // a whole rate window
-  EXPECT_EQ(a.server_settings().tick_rate, 60);
-  EXPECT_EQ(a.server_settings().snapshot_rate, 30);
+  EXPECT_EQ(a.welcome().tick_rate, 60);
+  EXPECT_EQ(a.welcome().snapshot_rate, 30);
   ASSERT_TRUE(a.player_id() && b.player_id());
   EXPECT_NE(*a.player_id(), *b.player_id());
   ASSERT_EQ(a.remotes().size(), 1u);

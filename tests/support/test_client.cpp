@@ -6,7 +6,7 @@ namespace netcube::testing {
 
 std::unique_ptr<TestClient> TestClient::Connect(std::uint16_t port, const transport::HostConfig& config,
                                                 std::string* error) {
-  auto host = transport::Host::Client(config, error);
+  auto host = transport::Host::Outgoing(config, error);
   if (host == nullptr) return nullptr;
   const std::optional<transport::PeerId> server = host->Connect("127.0.0.1", port, error);
   if (!server) return nullptr;

@@ -48,7 +48,7 @@ std::unique_ptr<Host> MakeServer(const HostConfig& config) {
 
 std::unique_ptr<Host> MakeClient(const HostConfig& config) {
   std::string error;
-  std::unique_ptr<Host> host = Host::Client(config, &error);
+  std::unique_ptr<Host> host = Host::Outgoing(config, &error);
   EXPECT_NE(host, nullptr) << error;
   return host;
 }

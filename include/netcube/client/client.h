@@ -117,7 +117,7 @@ class Client {
   const std::string& status() const noexcept;
   std::optional<sim::PlayerId> player_id() const noexcept;
   // The server's Welcome (tick and snapshot rates, collisions, arena); meaningful once connected.
-  const protocol::Welcome& server_settings() const noexcept;
+  const protocol::Welcome& welcome() const noexcept;
 
   const LocalView& local() const noexcept;
   // Remote cubes in increasing id order, as of the latest accepted snapshot.

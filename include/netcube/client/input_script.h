@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "netcube/transport/time.h"
+#include "netcube/sim/time.h"
 
 namespace netcube::client {
 

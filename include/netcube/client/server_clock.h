@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "netcube/client/interpolation_buffer.h"
-#include "netcube/transport/time.h"
+#include "netcube/sim/time.h"
 
 namespace netcube::client {
 

@@ -4,7 +4,7 @@
 // (drawn = predicted + offset, so the drawn path stays continuous) that decays exponentially to zero;
 // a remainder below kSnapThresholdUnits snaps, and so does any correction that small.
 #include "netcube/client/units.h"
-#include "netcube/transport/time.h"
+#include "netcube/sim/time.h"
 
 namespace netcube::client {
 

@@ -13,7 +13,7 @@
 
 #include "netcube/client/units.h"
 #include "netcube/sim/world.h"
-#include "netcube/transport/time.h"
+#include "netcube/sim/time.h"
 
 namespace netcube::gui {
 

@@ -10,7 +10,7 @@
 #include "netcube/gui/arena.h"
 #include "netcube/gui/player_view.h"
 #include "netcube/transport/link_profile.h"
-#include "netcube/transport/time.h"
+#include "netcube/sim/time.h"
 
 namespace netcube::gui {
 

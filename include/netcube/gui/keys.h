@@ -6,7 +6,7 @@
 
 #include "netcube/client/client.h"
 #include "netcube/client/input_script.h"
-#include "netcube/transport/time.h"
+#include "netcube/sim/time.h"
 
 namespace netcube::gui {
 

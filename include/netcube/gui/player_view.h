@@ -15,7 +15,7 @@
 #include "netcube/gui/arena.h"
 #include "netcube/sim/world.h"
 #include "netcube/transport/link_profile.h"
-#include "netcube/transport/time.h"
+#include "netcube/sim/time.h"
 
 namespace netcube::gui {
 

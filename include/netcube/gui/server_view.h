@@ -4,7 +4,7 @@
 
 #include "netcube/gui/arena.h"
 #include "netcube/server/server.h"
-#include "netcube/transport/time.h"
+#include "netcube/sim/time.h"
 
 namespace netcube::gui {
 

@@ -19,7 +19,7 @@
 #include "netcube/sim/world.h"
 #include "netcube/transport/host.h"
 #include "netcube/transport/link_conditioner.h"
-#include "netcube/transport/time.h"
+#include "netcube/sim/time.h"
 
 namespace netcube::server {
 

@@ -10,7 +10,7 @@
 
 #include "netcube/protocol/messages.h"
 #include "netcube/transport/link_conditioner.h"
-#include "netcube/transport/time.h"
+#include "netcube/sim/time.h"
 
 namespace netcube::transport {
 
@@ -56,7 +56,7 @@ class Host {
   // A server host bound to bind_address:port. nullptr and `error` set on failure.
   static std::unique_ptr<Host> Listen(const HostConfig& config, std::string* error);
   // A client host with room for one outgoing connection.
-  static std::unique_ptr<Host> Client(const HostConfig& config, std::string* error);
+  static std::unique_ptr<Host> Outgoing(const HostConfig& config, std::string* error);
   ~Host();
   Host(const Host&) = delete;
   Host& operator=(const Host&) = delete;

@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "netcube/transport/time.h"
+#include "netcube/sim/time.h"
 
 namespace netcube::transport {
 

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <ctime>
 
-#include "netcube/transport/time.h"
+#include "netcube/sim/time.h"
 
 namespace netcube::bench {
 
