@@ -3,14 +3,10 @@
 #include <algorithm>
 #include <chrono>
 
-#include <nlohmann/json.hpp>
-
 namespace netcube::client {
 namespace {
 
 Micros Seconds(double s) { return Micros(static_cast<std::int64_t>(s * 1e6)); }
-
-nlohmann::json PointJson(Vec2 v) { return {{"x", v.x}, {"y", v.y}}; }
 
 }  // namespace
 
@@ -163,72 +159,6 @@ BotReport BotRun::Report() const {
     report.players.push_back(std::move(p));
   }
   return report;
-}
-
-std::string BotReport::ToJson() const {
-  nlohmann::json players_json = nlohmann::json::array();
-  nlohmann::json totals = {{"players", players.size()},
-                           {"inputs_sent", 0},
-                           {"inputs_acked", 0},
-                           {"reconciliations", 0},
-                           {"corrections", 0},
-                           {"max_correction", 0.0},
-                           {"rtt_ms_mean", 0.0},
-                           {"bytes_up", 0},
-                           {"bytes_down", 0},
-                           {"interp_underruns", 0},
-                           {"packets_malformed", 0},
-                           {"all_settled", true},
-                           {"all_final_match", true}};
-  double rtt_sum = 0.0;
-  for (const BotPlayerReport& p : players) {
-    const Metrics& m = p.metrics;
-    players_json.push_back({{"name", p.name},
-                            {"player_id", p.player_id},
-                            {"connected", p.connected},
-                            {"status", p.status},
-                            {"settled", p.settled},
-                            {"inputs_sent", m.inputs_sent},
-                            {"inputs_acked", m.inputs_acked},
-                            {"input_messages_sent", m.input_messages_sent},
-                            {"reconciliations", m.reconciliations},
-                            {"corrections", m.corrections},
-                            {"max_correction", m.max_correction},
-                            {"mean_correction", m.mean_correction},
-                            {"rtt_ms_mean", m.rtt_ms_mean},
-                            {"rtt_jitter_ms", m.rtt_jitter_ms},
-                            {"snapshot_loss", m.snapshot_loss},
-                            {"snapshots_received", m.snapshots_received},
-                            {"snapshots_stale", m.snapshots_stale},
-                            {"bytes_up", m.bytes_up},
-                            {"bytes_down", m.bytes_down},
-                            {"wire_bytes_up", m.wire_bytes_up},
-                            {"wire_bytes_down", m.wire_bytes_down},
-                            {"interp_underruns", m.interp_underruns},
-                            {"interp_delay_ms", m.interp_delay_ms},
-                            {"extrapolation_ms", m.extrapolation_ms},
-                            {"packets_malformed", m.packets_malformed},
-                            {"final_predicted", PointJson(p.final_predicted)},
-                            {"final_server", PointJson(p.final_server)},
-                            {"final_match", p.final_match}});
-    const auto add = [&totals](const char* key, std::uint64_t v) {
-      totals[key] = totals[key].get<std::uint64_t>() + v;
-    };
-    add("inputs_sent", m.inputs_sent);
-    add("inputs_acked", m.inputs_acked);
-    add("reconciliations", m.reconciliations);
-    add("corrections", m.corrections);
-    add("bytes_up", m.bytes_up);
-    add("bytes_down", m.bytes_down);
-    add("interp_underruns", m.interp_underruns);
-    add("packets_malformed", m.packets_malformed);
-    totals["max_correction"] = std::max(totals["max_correction"].get<double>(), m.max_correction);
-    totals["all_settled"] = totals["all_settled"].get<bool>() && p.settled;
-    totals["all_final_match"] = totals["all_final_match"].get<bool>() && p.final_match;
-    rtt_sum += m.rtt_ms_mean;
-  }
-  if (!players.empty()) totals["rtt_ms_mean"] = rtt_sum / static_cast<double>(players.size());
-  return nlohmann::json{{"players", players_json}, {"totals", totals}}.dump(2) + "\n";
 }
 
 }  // namespace netcube::client

@@ -1,9 +1,5 @@
 #include "netcube/transport/link_profile.h"
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
 
 namespace netcube::transport {
@@ -56,29 +52,11 @@ std::vector<LinkProfile> ParseLinkProfiles(std::string_view json_text, std::stri
   return profiles;
 }
 
-std::vector<LinkProfile> LoadLinkProfiles(const std::string& path, std::string* error) {
-  std::ifstream file(path);
-  if (!file) {
-    *error = "cannot open link profile file " + path;
-    return {};
-  }
-  std::ostringstream text;
-  text << file.rdbuf();
-  std::vector<LinkProfile> profiles = ParseLinkProfiles(text.str(), error);
-  if (profiles.empty()) *error = path + ": " + *error;
-  return profiles;
-}
-
 std::optional<LinkProfile> FindLinkProfile(const std::vector<LinkProfile>& profiles, std::string_view name) {
   for (const LinkProfile& p : profiles) {
     if (p.name == name) return p;
   }
   return std::nullopt;
-}
-
-std::string AssetsDir() {
-  if (const char* dir = std::getenv("NETCUBE_ASSETS_DIR"); dir != nullptr && *dir != '\0') return dir;
-  return NETCUBE_SOURCE_ASSETS_DIR;
 }
 
 }  // namespace netcube::transport

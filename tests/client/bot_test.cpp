@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bot_report_json.h"
 #include "netcube/client/bot.h"
 #include "netcube/server/server.h"
 #include "support/command.h"
@@ -77,7 +78,7 @@ TEST(BotRun, PlaysTheScriptSettlesAndReports) {
   EXPECT_FALSE(run->failure());
   EXPECT_TRUE(run->all_settled());
   const BotReport report = run->Report();
-  const nlohmann::json json = nlohmann::json::parse(report.ToJson());
+  const nlohmann::json json = nlohmann::json::parse(apps::BotReportJson(report));
   ExpectWellFormedReport(json, 3);
   EXPECT_EQ(json["totals"]["corrections"], 0u);
   std::printf("[bot] 3 players, 80 ms rtt + 5%% loss: corrections %s, rtt %.1f ms, bytes up %s down %s\n",

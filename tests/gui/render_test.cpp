@@ -5,14 +5,11 @@
 #include <SDL_scancode.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -22,9 +19,9 @@
 #include "netcube/client/input_script.h"
 #include "netcube/gui/app.h"
 #include "netcube/gui/client_screen.h"
+#include "netcube/gui/frame_clock.h"
 #include "netcube/gui/keys.h"
 #include "netcube/gui/lab.h"
-#include "netcube/gui/runner.h"
 #include "netcube/gui/theme.h"
 #include "netcube/server/server.h"
 #include "netcube/sim/move.h"
@@ -330,27 +327,6 @@ TEST(GuiClientRender, BadPortIsAnErrorMessage) {
   EXPECT_FALSE(screen.Connect(Micros(0)));
   EXPECT_FALSE(screen.connect_error().empty());
   EXPECT_EQ(screen.client().state(), client::ConnectionState::kDisconnected);
-}
-
-TEST(GuiRunLab, WritesAScreenshotHeadless) {
-  const std::filesystem::path path =
-      std::filesystem::temp_directory_path() / ("netcube_gui_test_" + std::to_string(::getpid()) + ".png");
-  LabRunOptions options;
-  options.run.app.headless = true;
-  options.run.app.width = 960;
-  options.run.app.height = 540;
-  options.run.frames = 30;
-  options.run.screenshot = path.string();
-  std::string error;
-  options.scripts[0] = client::InputScript::Parse("circle", &error);
-  ASSERT_EQ(RunLab(options), 0);
-  std::ifstream file(path, std::ios::binary);
-  char signature[8] = {};
-  file.read(signature, sizeof signature);
-  EXPECT_EQ(std::string(signature + 1, 3), "PNG");
-  file.close();
-  EXPECT_GT(std::filesystem::file_size(path), 1000U);
-  std::filesystem::remove(path);
 }
 
 }  // namespace

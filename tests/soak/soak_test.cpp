@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "link_profiles.h"
 #include "netcube/client/client.h"
 #include "netcube/transport/link_profile.h"
 #include "support/loopback_rig.h"
@@ -65,7 +66,7 @@ class Soak : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string error;
-    const auto profiles = transport::LoadLinkProfiles(transport::AssetsDir() + "/link_profiles.json", &error);
+    const auto profiles = apps::LoadLinkProfiles(apps::LinkProfilesPath(), &error);
     const auto harsh = transport::FindLinkProfile(profiles, "harsh");
     ASSERT_TRUE(harsh.has_value()) << "no harsh profile: " << error;
     link_ = harsh->settings;

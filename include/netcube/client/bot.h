@@ -46,8 +46,6 @@ struct BotPlayerReport {
 
 struct BotReport {
   std::vector<BotPlayerReport> players;
-  // The JSON written by --report: {"players": [...], "totals": {...}}.
-  std::string ToJson() const;
 };
 
 class BotRun {

@@ -1,5 +1,5 @@
 #pragma once
-// A rendered frame as RGBA bytes, and writing it as a PNG (stb_image_write).
+// A rendered frame as RGBA bytes, and its PNG encoding (stb_image_write) for the caller to write.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -22,7 +22,8 @@ struct Image {
   }
 };
 
-// False with `error` set when the file cannot be written.
-bool WritePng(const Image& image, const std::string& path, std::string* error);
+// The image as a PNG file's bytes (RGB: frames are opaque). Empty with `error` set when there is no image
+// (the frame could not be read back) or it cannot be encoded.
+std::string EncodePng(const Image& image, std::string* error);
 
 }  // namespace netcube::gui

@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "link_profiles.h"
 #include "netcube/client/settings.h"
 #include "netcube/protocol/messages.h"
 #include "netcube/transport/link_profile.h"
@@ -121,10 +122,10 @@ int main(int argc, char** argv) {
   std::vector<bench::ProfileResult> profiles;
   if (scenario == "profiles" || scenario == "all") {
     std::string error;
-    const std::string path = netcube::transport::AssetsDir() + "/link_profiles.json";
-    const std::vector<netcube::transport::LinkProfile> known = netcube::transport::LoadLinkProfiles(path, &error);
+    const std::string path = netcube::apps::LinkProfilesPath();
+    const std::vector<netcube::transport::LinkProfile> known = netcube::apps::LoadLinkProfiles(path, &error);
     if (known.empty()) {
-      std::cerr << "netcube-bench: " << path << ": " << error << "\n";
+      std::cerr << "netcube-bench: " << error << "\n";
       return 1;
     }
     for (const std::string& name : profile_names) {

@@ -2,14 +2,15 @@
 // every player has played its script and settled, then prints a summary and writes the JSON report.
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <thread>
 
 #include <CLI/CLI.hpp>
 
+#include "bot_report_json.h"
 #include "client_flags.h"
+#include "files.h"
 #include "netcube/client/bot.h"
 
 namespace {
@@ -109,14 +110,10 @@ int main(int argc, char** argv) {
   if (!all_settled) {
     std::cerr << "netcube-bot: warning: not every cube settled within " << config.settle_timeout_s << " s\n";
   }
-  if (!report_path.empty()) {
-    std::ofstream file(report_path);
-    file << report.ToJson();
-    file.close();
-    if (file.fail()) {
-      std::cerr << "netcube-bot: cannot write " << report_path << "\n";
-      return 1;
-    }
+  if (!report_path.empty() &&
+      !netcube::apps::WriteFile(report_path, netcube::apps::BotReportJson(report), &error)) {
+    std::cerr << "netcube-bot: " << error << "\n";
+    return 1;
   }
   return 0;
 }

@@ -1,16 +1,17 @@
 // netcube-client: the graphical client. Parses flags and runs either a client connected to a server
-// (--connect, or the connect panel) or the all-in-one lab (--lab): netcube::gui does everything else.
+// (--connect, or the connect panel) or the all-in-one lab (--lab) through runner.h; netcube::gui draws.
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <optional>
 #include <string>
 
 #include "client_flags.h"
-#include "netcube/gui/runner.h"
+#include "runner.h"
 
 namespace {
 
 namespace client = netcube::client;
+namespace apps = netcube::apps;
 namespace gui = netcube::gui;
 
 std::optional<client::InputScript> ParseScript(const std::string& flag, const std::string& text, bool* ok) {
@@ -30,11 +31,11 @@ int main(int argc, char** argv) {
   bool lab = false;
   std::string connect;
   std::string name = "player";
-  netcube::apps::ClientFlags client_flags;
+  apps::ClientFlags client_flags;
   std::uint64_t seed = 1;
   std::string script;
   std::string script2;
-  gui::RunOptions run;
+  apps::RunOptions run;
 
   CLI::App app{
       "netcube-client: the graphical netcube client, or with --lab a server and two players in one window"};
@@ -76,7 +77,7 @@ int main(int argc, char** argv) {
   if (!scripts_ok) return 2;
 
   if (lab) {
-    gui::LabRunOptions options;
+    apps::LabRunOptions options;
     options.run = run;
     for (std::size_t i = 0; i < gui::kLabPlayers; ++i) {
       client::ClientConfig& player = options.lab.players[i];
@@ -85,10 +86,10 @@ int main(int argc, char** argv) {
       player.seed = seed + i;
     }
     options.scripts = {std::move(script1), std::move(script2_parsed)};
-    return gui::RunLab(std::move(options));
+    return apps::RunLab(std::move(options));
   }
 
-  gui::ClientRunOptions options;
+  apps::ClientRunOptions options;
   options.run = run;
   options.screen.client.name = name;
   options.screen.client.settings = client_flags.ApplySettings(client::PresetSettings(client::Preset::kFull));
@@ -97,11 +98,11 @@ int main(int argc, char** argv) {
   options.script = std::move(script1);
   if (!connect.empty()) {
     std::string error;
-    if (!netcube::apps::SplitHostPort(connect, options.screen.host, options.screen.port, &error)) {
+    if (!apps::SplitHostPort(connect, options.screen.host, options.screen.port, &error)) {
       std::cerr << "netcube-client: " << error << '\n';
       return 2;
     }
     options.screen.connect_at_start = true;
   }
-  return gui::RunClient(std::move(options));
+  return apps::RunClient(std::move(options));
 }

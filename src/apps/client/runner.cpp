@@ -1,4 +1,4 @@
-#include "netcube/gui/runner.h"
+#include "runner.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -7,11 +7,24 @@
 #include <string_view>
 #include <thread>
 
+#include "files.h"
+#include "link_profiles.h"
+#include "netcube/gui/frame_clock.h"
 #include "netcube/gui/keys.h"
-#include "netcube/transport/link_profile.h"
 
-namespace netcube::gui {
+namespace netcube::apps {
 namespace {
+
+using gui::App;
+using gui::ClientLayout;
+using gui::ClientScreen;
+using gui::Image;
+using gui::KeyBinding;
+using gui::kFramesPerSecond;
+using gui::Lab;
+using gui::LabLayout;
+using gui::PlayerKeys;
+using gui::VirtualFrameTime;
 
 using Clock = std::chrono::steady_clock;
 constexpr Micros kFramePeriod{1'000'000 / kFramesPerSecond};
@@ -29,8 +42,7 @@ class SteadyClock {
 
 std::vector<transport::LinkProfile> LoadProfiles() {
   std::string error;
-  std::vector<transport::LinkProfile> profiles =
-      transport::LoadLinkProfiles(transport::AssetsDir() + "/link_profiles.json", &error);
+  std::vector<transport::LinkProfile> profiles = LoadLinkProfiles(LinkProfilesPath(), &error);
   if (profiles.empty()) std::cerr << "netcube-client: no link profile buttons: " << error << '\n';
   return profiles;
 }
@@ -66,7 +78,8 @@ bool RunFrames(App& app, const RunOptions& run, bool virtual_clock, const std::f
     if (!run.screenshot.empty() && last_frame) {
       std::string error;
       const Image image = app.Capture();
-      if (!WritePng(image, run.screenshot, &error)) {
+      const std::string png = gui::EncodePng(image, &error);
+      if (png.empty() || !WriteFile(run.screenshot, png, &error)) {
         std::cerr << "netcube-client: " << error << '\n';
         return false;
       }
@@ -83,10 +96,6 @@ bool RunFrames(App& app, const RunOptions& run, bool virtual_clock, const std::f
 }
 
 }  // namespace
-
-Micros VirtualFrameTime(int frame) noexcept {
-  return Micros(static_cast<std::int64_t>(frame) * 1'000'000 / kFramesPerSecond);
-}
 
 bool NeedsHeadless(const RunOptions& run) noexcept {
   const auto set = [](const char* name) {
@@ -148,7 +157,7 @@ int RunLab(LabRunOptions options) {
     std::cerr << "netcube-client: cannot start the lab's server: " << error << '\n';
     return 1;
   }
-  std::array<PlayerKeys, kLabPlayers> keys{
+  std::array<PlayerKeys, gui::kLabPlayers> keys{
       PlayerKeys(std::move(options.scripts[0]), options.lab.players[0].seed, KeyBinding::kArrows),
       PlayerKeys(std::move(options.scripts[1]), options.lab.players[1].seed, KeyBinding::kWasd)};
 
@@ -161,4 +170,4 @@ int RunLab(LabRunOptions options) {
   return written ? 0 : 1;
 }
 
-}  // namespace netcube::gui
+}  // namespace netcube::apps

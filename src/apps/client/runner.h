@@ -1,7 +1,8 @@
 #pragma once
 // The frame loops of netcube-client: interactive (steady clock, vsync), or a fixed number of frames ending
 // in a screenshot. Lab screenshots use a virtual clock (frame i is at i/60 s), so a scripted run renders
-// the same picture on any machine; a connected client's frames are paced in real time.
+// the same picture on any machine; a connected client's frames are paced in real time. The clock, the
+// pacing, the environment and the files live here, in the executable: the gui library does none of them.
 #include <array>
 #include <optional>
 #include <string>
@@ -11,28 +12,24 @@
 #include "netcube/gui/client_screen.h"
 #include "netcube/gui/lab.h"
 
-namespace netcube::gui {
-
-inline constexpr int kFramesPerSecond = 60;
-// Frame i of a virtual-clock run happens at this time.
-Micros VirtualFrameTime(int frame) noexcept;
+namespace netcube::apps {
 
 struct RunOptions {
-  AppConfig app;
+  gui::AppConfig app;
   int frames = 0;          // stop after this many frames (0: when the window closes)
   std::string screenshot;  // write the last frame here as a PNG (needs frames > 0)
 };
 
 struct ClientRunOptions {
   RunOptions run;
-  ClientScreenConfig screen;
+  gui::ClientScreenConfig screen;
   std::optional<client::InputScript> script;  // replaces the keyboard once connected
 };
 
 struct LabRunOptions {
   RunOptions run;
-  LabConfig lab = DefaultLabConfig();
-  std::array<std::optional<client::InputScript>, kLabPlayers> scripts;  // replace each player's keys
+  gui::LabConfig lab = gui::DefaultLabConfig();
+  std::array<std::optional<client::InputScript>, gui::kLabPlayers> scripts;  // replace each player's keys
 };
 
 // True when the run should render headless (offscreen driver, software renderer, no GL driver): when
@@ -43,4 +40,4 @@ bool NeedsHeadless(const RunOptions& run) noexcept;
 int RunClient(ClientRunOptions options);
 int RunLab(LabRunOptions options);
 
-}  // namespace netcube::gui
+}  // namespace netcube::apps

@@ -1,0 +1,64 @@
+# Proves check_layers.cmake catches what it is for: builds a small tree under WORK with one planted
+# violation of each kind next to code that must pass (comments, snprintf, a folder-local header, an
+# injected clock), runs both checks over it and expects exactly the planted violations.
+#   cmake -DWORK=<scratch dir> -DCHECKER=<check_layers.cmake> -P check_layers_selftest.cmake
+cmake_minimum_required(VERSION 3.25)
+
+file(REMOVE_RECURSE "${WORK}")
+function(plant path text)
+  file(WRITE "${WORK}/${path}" "${text}")
+endfunction()
+
+plant(src/sim/upward.cpp "#include \"netcube/sim/move.h\"
+#include \"netcube/client/client.h\"
+// std::cout and steady_clock in a comment are fine
+void F() { std::cout << 1; }
+auto t = std::chrono::steady_clock::now();
+")
+plant(src/protocol/clean.cpp "#include <cstdio>
+#include \"netcube/sim/time.h\"
+void G(char* b) { std::snprintf(b, 4, \"%d\", 1); Micros now = config.work_clock(); }
+")
+plant(src/transport/sdl.cpp "#include <SDL.h>\n#include <enet/enet.h>\n")
+plant(src/server/private.h "#pragma once\n")
+plant(src/server/server.cpp "#include \"private.h\"\n#include \"../client/secret.h\"\n")
+plant(include/netcube/server/server.h "#include \"netcube/gui/app.h\"\n")
+plant(src/client/clean.cpp "#include \"netcube/transport/host.h\"\n")
+plant(src/gui/env.cpp "#include <thread>
+const char* d = getenv(\"X\");
+void S() { std::this_thread::sleep_for(ms); stbi_write_png(p, w, h, 3, d, s); }
+")
+plant(src/newlib/x.cpp "\n")
+
+function(expect check count)
+  execute_process(COMMAND "${CMAKE_COMMAND}" -DROOT=${WORK} -DCHECK=${check} -P "${CHECKER}"
+                  RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(result EQUAL 0)
+    message(FATAL_ERROR "the ${check} check passed a tree with planted violations:\n${out}")
+  endif()
+  if(NOT out MATCHES "${count} layer violation\\(s\\)")
+    message(FATAL_ERROR "the ${check} check should report ${count} violations:\n${out}")
+  endif()
+  foreach(expected IN LISTS ARGN)
+    string(FIND "${out}" "${expected}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "the ${check} check missed '${expected}':\n${out}")
+    endif()
+  endforeach()
+  message(STATUS "${check}: caught all ${count}")
+endfunction()
+
+expect(includes 5
+  "src/newlib: library folder 'newlib' is not in the layer table"
+  "src/sim/upward.cpp:2: sim includes a header of 'client'"
+  "src/transport/sdl.cpp:1: transport includes SDL.h, which only gui may wrap"
+  "src/server/server.cpp:2: server includes \"../client/secret.h\" from outside its own folder"
+  "include/netcube/server/server.h:1: server includes a header of 'gui'")
+expect(no_io 7
+  "src/newlib: library folder 'newlib' is not in the layer table"
+  "src/sim/upward.cpp:4: sim uses console I/O"
+  "src/sim/upward.cpp:5: sim uses a clock"
+  "src/gui/env.cpp:1: gui uses an I/O, clock or sleep header"
+  "src/gui/env.cpp:2: gui uses the environment"
+  "src/gui/env.cpp:3: gui uses sleeping"
+  "src/gui/env.cpp:3: gui uses a file write")
