@@ -1,5 +1,6 @@
 #pragma once
-// Everything the client measures, in one struct read by the GUI, the bot and the benchmarks.
+// Everything the client measures, in one struct read by the GUI, the bot and the benchmarks. Each part is
+// measured by one room of the client: the link's statistics, the own cube, the remote cubes.
 #include <cstddef>
 #include <cstdint>
 
@@ -7,7 +8,7 @@
 
 namespace netcube::client {
 
-struct Metrics {
+struct LinkMetrics {
   // Round trip at the application level, from TimeEcho requests sent every ~100 ms. It includes the link
   // conditioner's added latency in both directions (what the player feels), unlike ENet's own RTT.
   double rtt_ms = 0.0;         // smoothed (EWMA, 1/8 per sample)
@@ -33,7 +34,9 @@ struct Metrics {
   std::uint64_t bytes_down = 0;
   std::uint64_t wire_bytes_up = 0;
   std::uint64_t wire_bytes_down = 0;
+};
 
+struct OwnCubeMetrics {
   // Inputs.
   std::size_t pending_inputs = 0;
   bool has_ack = false;  // the server has applied at least one input
@@ -48,13 +51,17 @@ struct Metrics {
   std::uint64_t corrections = 0;
   double max_correction = 0.0;   // units
   double mean_correction = 0.0;  // units, over corrections
+};
 
+struct RemoteCubeMetrics {
   // Entity interpolation (remote cubes).
   double interp_delay_ms = 0.0;      // the delay in use
   double buffer_depth = 0.0;         // buffered states ahead of the render time, mean over remote cubes
   std::uint64_t interp_underruns = 0;  // times a remote cube's render time passed its newest state
   double extrapolation_ms = 0.0;     // time spent extrapolating, summed over remote cubes
+};
 
+struct Metrics : LinkMetrics, OwnCubeMetrics, RemoteCubeMetrics {
   std::uint64_t packets_malformed = 0;  // undecodable or inconsistent packets, dropped
 };
 

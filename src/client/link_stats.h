@@ -1,0 +1,50 @@
+#pragma once
+// The client's room for the link's statistics: the round trip (TimeEcho requests and replies), snapshot
+// arrivals and loss, and the traffic totals and one-second rates from the transport's counters.
+#include <optional>
+
+#include "netcube/client/interpolation_buffer.h"
+#include "netcube/client/metrics.h"
+#include "netcube/protocol/messages.h"
+#include "netcube/transport/host.h"
+
+namespace netcube::client {
+
+class LinkStats {
+ public:
+  // Starts a new connection's statistics at `now`.
+  void Reset(Micros now) noexcept;
+
+  // The TimeEcho request to send at `now`, if one is due.
+  std::optional<protocol::TimeEcho> EchoDue(Micros now) noexcept;
+  // A TimeEcho reply; false if it answers nothing this client could have sent.
+  bool OnTimeEcho(const protocol::TimeEcho& echo, Micros now) noexcept;
+
+  // An accepted snapshot of server tick `tick` (newer than every earlier one), from a server with these
+  // rates; and one dropped as a duplicate or overtaken.
+  void OnSnapshot(Tick tick, int tick_rate, int snapshot_rate) noexcept;
+  void OnStaleSnapshot() noexcept { ++metrics_.snapshots_stale; }
+
+  // The transport's counters as of now; they are kept after the host is gone.
+  void SetCounters(const transport::TransportCounters& counters) noexcept { counters_ = counters; }
+  // Brings the totals up to date and closes a rate window when a second has passed.
+  void UpdateRates(Micros now) noexcept;
+
+  double snapshot_loss() const noexcept { return metrics_.snapshot_loss; }
+  const LinkMetrics& metrics() const noexcept { return metrics_; }
+  const transport::TransportCounters& counters() const noexcept { return counters_; }
+
+ private:
+  LinkMetrics metrics_;
+  transport::TransportCounters counters_;
+  Micros next_echo_{0};
+  Tick loss_window_start_ = 0;
+  bool loss_window_open_ = false;
+  std::uint64_t loss_window_received_ = 0;
+  std::uint64_t loss_windows_done_ = 0;
+  Micros rate_window_start_{0};
+  transport::TransportCounters rate_counters_;
+  std::uint64_t rate_snapshots_ = 0;
+};
+
+}  // namespace netcube::client

@@ -1,0 +1,131 @@
+#include "own_cube.h"
+
+#include <algorithm>
+
+namespace netcube::client {
+namespace {
+
+// After a stall (a debugger, a slow frame) the client does not flood the server with the missed samples.
+constexpr std::int64_t kMaxCatchUpSamples = 8;
+constexpr int kMaxInputRate = 8;
+
+}  // namespace
+
+void OwnCube::Reset() noexcept { *this = OwnCube{}; }
+
+void OwnCube::StartSampling(Micros now) noexcept {
+  sample_origin_ = now;
+  samples_taken_ = 0;
+}
+
+void OwnCube::Sample(Micros now, std::uint8_t held, int input_rate, int redundancy, const Send& send) {
+  const std::int64_t per_second = std::int64_t{sim::kTicksPerSecond} * std::clamp(input_rate, 1, kMaxInputRate);
+  const std::int64_t elapsed_us = (now - sample_origin_).count();
+  if (elapsed_us < 0) return;
+  const std::int64_t due = elapsed_us * per_second / 1'000'000 + 1;  // samples due by now
+  if (due - samples_taken_ > kMaxCatchUpSamples) samples_taken_ = due - kMaxCatchUpSamples;
+  for (; samples_taken_ < due; ++samples_taken_) {
+    TakeSample(static_cast<std::uint8_t>(held & sim::kButtonMask), redundancy, send);
+  }
+}
+
+void OwnCube::TakeSample(std::uint8_t buttons, int redundancy, const Send& send) {
+  // Inputs start once a snapshot has shown the client its cube: predicting from nothing is pointless.
+  if (!present_) return;
+  // No key on a cube at rest changes nothing, on either side: skipping it lets the queue drain.
+  const bool no_op = buttons == 0 && predicted_.vx == 0 && predicted_.vy == 0;
+  if (!no_op) {
+    const sim::Input input{next_seq_, buttons};
+    next_seq_ = static_cast<sim::Seq>(next_seq_ + 1);
+    predicted_ = sim::Move(predicted_, input);
+    pending_.Push({input, predicted_});
+    any_input_sent_ = true;
+    ++metrics_.inputs_sent;
+  }
+  // Every sample resends what is unacknowledged (the newest `redundancy` inputs), so a lost packet
+  // loses nothing while later ones get through.
+  if (pending_.empty()) return;
+  protocol::InputMessage message;
+  const std::size_t count = std::min(pending_.size(), static_cast<std::size_t>(redundancy));
+  for (std::size_t i = pending_.size() - count; i < pending_.size(); ++i) message.inputs.push_back(pending_[i].input);
+  if (send(message)) ++metrics_.input_messages_sent;
+}
+
+bool OwnCube::AckPlausible(bool has_ack, sim::Seq ack) const noexcept {
+  return !has_ack || (any_input_sent_ && !sim::SeqGreater(ack, static_cast<sim::Seq>(next_seq_ - 1)));
+}
+
+void OwnCube::OnServerState(const sim::CubeState& server, bool has_ack, sim::Seq ack, const Settings& settings) {
+  server_state_ = server;
+  server_state_.last_input = has_ack ? ack : sim::Seq{0};
+  if (!present_) {
+    // The first sight of the own cube: no input has been sampled yet, so this is the prediction.
+    present_ = true;
+    predicted_ = server_state_;
+    return;
+  }
+  if (has_ack) {
+    if (const PendingInput* entry = pending_.Find(ack)) {
+      last_check_ = PredictionCheck{ack, entry->predicted, server_state_, sim::SamePhysics(entry->predicted, server_state_)};
+    }
+    metrics_.inputs_acked += pending_.Acknowledge(ack);
+    metrics_.has_ack = true;
+    metrics_.last_acked_input = ack;
+  }
+
+  const sim::CubeState before = predicted_;
+  predicted_ = server_state_;
+  if (settings.reconciliation) {
+    // Replay what the server has not applied yet; each replayed prediction replaces the old one.
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+      predicted_ = sim::Move(predicted_, pending_[i].input);
+      pending_[i].predicted = predicted_;
+    }
+  } else {
+    // Naive prediction (Gambetta's demo with reconciliation off): the server's older state overwrites
+    // the prediction and the client forgets the inputs it has not seen applied, so a lost one stays lost.
+    pending_.Clear();
+  }
+  ++metrics_.reconciliations;
+  if (sim::SamePhysics(before, predicted_)) return;
+  last_correction_ = PositionOf(predicted_) - PositionOf(before);
+  const double distance = Length(last_correction_);
+  ++metrics_.corrections;
+  metrics_.max_correction = std::max(metrics_.max_correction, distance);
+  correction_sum_ += distance;
+  metrics_.mean_correction = correction_sum_ / static_cast<double>(metrics_.corrections);
+  smoother_.OnCorrection(last_correction_, settings.smoothing, settings.smoothing_ms);
+}
+
+void OwnCube::RefreshView(Micros elapsed, const Settings& settings) noexcept {
+  if (settings.smoothing) {
+    smoother_.Advance(elapsed, settings.smoothing_ms);
+  } else {
+    smoother_.Reset();
+  }
+  view_.present = present_;
+  view_.predicted_state = predicted_;
+  view_.server_state = server_state_;
+  view_.predicted = PositionOf(predicted_);
+  view_.server = PositionOf(server_state_);
+  view_.smoothing_offset = smoother_.offset();
+  view_.drawn = settings.prediction ? view_.predicted + view_.smoothing_offset : view_.server;
+  view_.last_correction = last_correction_;
+}
+
+void OwnCube::OnSettings(const Settings& settings) noexcept {
+  if (!settings.smoothing) smoother_.Reset();
+}
+
+bool OwnCube::Settled() const noexcept {
+  return present_ && pending_.empty() && predicted_.vx == 0 && predicted_.vy == 0 && server_state_.vx == 0 &&
+         server_state_.vy == 0;
+}
+
+OwnCubeMetrics OwnCube::metrics() const noexcept {
+  OwnCubeMetrics m = metrics_;
+  m.pending_inputs = pending_.size();
+  return m;
+}
+
+}  // namespace netcube::client

@@ -1,0 +1,65 @@
+#pragma once
+// The client's room for its own cube: sampling the held buttons at the fixed step, prediction, the
+// pending-input queue, reconciliation with the server's state, and the smoothing of corrections (see
+// client.h for the behaviour). It sends nothing itself: each sample hands its InputMessage to the caller.
+#include <cstdint>
+#include <functional>
+#include <optional>
+
+#include "netcube/client/client.h"
+#include "netcube/client/smoothing.h"
+
+namespace netcube::client {
+
+class OwnCube {
+ public:
+  // Sends one InputMessage; true if it went out.
+  using Send = std::function<bool(const protocol::InputMessage&)>;
+
+  // Forgets the cube, its inputs and its measurements: a new connection.
+  void Reset() noexcept;
+  // The fixed-step sampling starts at `now` (the Welcome's arrival).
+  void StartSampling(Micros now) noexcept;
+
+  // Takes every sample due by `now` (`input_rate` per simulation step, at most a few after a stall) of the
+  // `held` buttons, and sends the unacknowledged inputs after each.
+  void Sample(Micros now, std::uint8_t held, int input_rate, int redundancy, const Send& send);
+
+  // Whether a snapshot's ack names an input this client has sent.
+  bool AckPlausible(bool has_ack, sim::Seq ack) const noexcept;
+  // The server's state of the own cube, after the input `ack` if `has_ack`: acknowledges, reconciles and
+  // measures the correction.
+  void OnServerState(const sim::CubeState& server, bool has_ack, sim::Seq ack, const Settings& settings);
+
+  // Lets `elapsed` of smoothing pass and refreshes the view.
+  void RefreshView(Micros elapsed, const Settings& settings) noexcept;
+  void OnSettings(const Settings& settings) noexcept;
+
+  // Known, at rest both predicted and on the server, and every input acknowledged.
+  bool Settled() const noexcept;
+
+  const LocalView& view() const noexcept { return view_; }
+  const PendingInputs& pending() const noexcept { return pending_; }
+  const std::optional<PredictionCheck>& last_check() const noexcept { return last_check_; }
+  OwnCubeMetrics metrics() const noexcept;
+
+ private:
+  void TakeSample(std::uint8_t buttons, int redundancy, const Send& send);
+
+  bool present_ = false;
+  sim::CubeState predicted_;
+  sim::CubeState server_state_;
+  PendingInputs pending_;
+  sim::Seq next_seq_ = 0;
+  bool any_input_sent_ = false;
+  Micros sample_origin_{0};
+  std::int64_t samples_taken_ = 0;
+  CorrectionSmoother smoother_;
+  Vec2 last_correction_;
+  std::optional<PredictionCheck> last_check_;
+  double correction_sum_ = 0.0;
+  OwnCubeMetrics metrics_;
+  LocalView view_;
+};
+
+}  // namespace netcube::client

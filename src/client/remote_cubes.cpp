@@ -1,0 +1,107 @@
+#include "remote_cubes.h"
+
+#include <algorithm>
+
+namespace netcube::client {
+namespace {
+
+// A remote cube is extrapolated for at most this long when its buffer runs dry, then held.
+constexpr double kMaxExtrapolationMs = 250.0;
+// The interpolation delay in use follows its target at most this fast (ms of delay per ms of time), so
+// the render time never runs backward when the adaptive delay grows.
+constexpr double kDelaySlewRate = 0.1;
+
+}  // namespace
+
+void RemoteCubes::Reset() {
+  cubes_.clear();
+  names_.clear();
+  delay_started_ = false;
+  render_ = 0.0;
+  metrics_ = {};
+  views_.clear();
+}
+
+void RemoteCubes::SetName(sim::PlayerId id, const std::string& name) {
+  auto it = std::lower_bound(names_.begin(), names_.end(), id, [](const auto& e, sim::PlayerId v) { return e.first < v; });
+  if (it != names_.end() && it->first == id) {
+    it->second = name;
+  } else {
+    names_.insert(it, {id, name});
+  }
+}
+
+const std::string* RemoteCubes::NameOf(sim::PlayerId id) const {
+  auto it = std::lower_bound(names_.begin(), names_.end(), id, [](const auto& e, sim::PlayerId v) { return e.first < v; });
+  return it != names_.end() && it->first == id ? &it->second : nullptr;
+}
+
+void RemoteCubes::Forget(sim::PlayerId id) {
+  std::erase_if(names_, [id](const auto& e) { return e.first == id; });
+  std::erase_if(cubes_, [id](const Cube& c) { return c.id == id; });
+}
+
+void RemoteCubes::BeginSnapshot() noexcept {
+  for (Cube& cube : cubes_) cube.seen = false;
+}
+
+void RemoteCubes::Receive(Tick tick, const sim::PlayerCube& player) {
+  auto it = std::lower_bound(cubes_.begin(), cubes_.end(), player.id,
+                             [](const Cube& c, sim::PlayerId id) { return c.id < id; });
+  if (it == cubes_.end() || it->id != player.id) {
+    it = cubes_.insert(it, Cube{});
+    it->id = player.id;
+  }
+  it->buffer.Insert(tick, player.state);
+  it->latest = player.state;
+  it->seen = true;
+}
+
+void RemoteCubes::EndSnapshot() {
+  std::erase_if(cubes_, [](const Cube& c) { return !c.seen; });
+}
+
+void RemoteCubes::RefreshViews(Micros now, double elapsed_ms, const ServerClock& clock, const Settings& settings,
+                               double snapshot_loss) {
+  const double target = settings.adaptive_delay ? clock.AdaptiveDelayMs(snapshot_loss) : settings.interp_delay_ms;
+  if (!delay_started_) {
+    delay_ms_ = target;
+    delay_started_ = true;
+  } else {
+    const double step = kDelaySlewRate * elapsed_ms;
+    delay_ms_ += std::clamp(target - delay_ms_, -step, step);
+  }
+  metrics_.interp_delay_ms = delay_ms_;
+  const double period_ms = clock.tick_period_ms();
+  render_ = std::max(render_, clock.ServerTicks(now) - delay_ms_ / period_ms);
+
+  const double max_extrapolation_ticks = settings.extrapolation ? kMaxExtrapolationMs / period_ms : 0.0;
+  views_.clear();
+  double depth = 0.0;
+  for (Cube& cube : cubes_) {
+    RemoteView view;
+    view.id = cube.id;
+    if (const std::string* name = NameOf(cube.id)) view.name = *name;
+    view.latest_state = cube.latest;
+    view.latest = PositionOf(cube.latest);
+    if (settings.interpolation) {
+      const Sample sample = cube.buffer.SampleAt(render_, max_extrapolation_ticks);
+      view.drawn = sample.position;
+      view.sample = sample.kind;
+      const bool dry = sample.ticks_past_newest > 0.0;
+      if (dry && !cube.underrun) ++metrics_.interp_underruns;
+      cube.underrun = dry;
+      if (sample.kind == SampleKind::kExtrapolated) metrics_.extrapolation_ms += elapsed_ms;
+      cube.buffer.DropBefore(render_);
+      depth += static_cast<double>(cube.buffer.CountAfter(render_));
+    } else {
+      view.drawn = view.latest;
+      view.sample = SampleKind::kLatest;
+      cube.underrun = false;
+    }
+    views_.push_back(std::move(view));
+  }
+  metrics_.buffer_depth = cubes_.empty() ? 0.0 : depth / static_cast<double>(cubes_.size());
+}
+
+}  // namespace netcube::client

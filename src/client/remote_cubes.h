@@ -1,0 +1,58 @@
+#pragma once
+// The client's room for the other players' cubes: their names, an interpolation buffer each, the
+// interpolation delay (fixed, or adapted to the measured snapshot interval, loss and jitter) and the
+// render time it sets, and the views drawn from them.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "netcube/client/client.h"
+#include "netcube/client/server_clock.h"
+
+namespace netcube::client {
+
+class RemoteCubes {
+ public:
+  // Forgets every cube, name and measurement: a new connection.
+  void Reset();
+
+  // From PlayerJoined (a later one renames) and PlayerLeft.
+  void SetName(sim::PlayerId id, const std::string& name);
+  void Forget(sim::PlayerId id);
+
+  // One accepted snapshot of server tick `tick`: Receive every remote cube in it between BeginSnapshot and
+  // EndSnapshot. A snapshot holds the whole world, so cubes missing from it are gone.
+  void BeginSnapshot() noexcept;
+  void Receive(Tick tick, const sim::PlayerCube& player);
+  void EndSnapshot();
+
+  // Moves the delay toward its target (`elapsed_ms` since the last refresh), sets the render time from the
+  // server clock's estimate at `now`, and samples every cube at it.
+  void RefreshViews(Micros now, double elapsed_ms, const ServerClock& clock, const Settings& settings,
+                    double snapshot_loss);
+
+  const std::vector<RemoteView>& views() const noexcept { return views_; }
+  double render_tick() const noexcept { return render_; }
+  const RemoteCubeMetrics& metrics() const noexcept { return metrics_; }
+
+ private:
+  struct Cube {
+    sim::PlayerId id = 0;
+    InterpolationBuffer buffer;
+    sim::CubeState latest;
+    bool underrun = false;  // inside an underrun episode (counted once)
+    bool seen = false;      // present in the snapshot being processed
+  };
+
+  const std::string* NameOf(sim::PlayerId id) const;
+
+  std::vector<Cube> cubes_;                                    // increasing id
+  std::vector<std::pair<sim::PlayerId, std::string>> names_;  // from PlayerJoined, increasing id
+  double delay_ms_ = 0.0;
+  bool delay_started_ = false;
+  double render_ = 0.0;
+  RemoteCubeMetrics metrics_;
+  std::vector<RemoteView> views_;
+};
+
+}  // namespace netcube::client
