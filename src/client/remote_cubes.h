@@ -46,7 +46,7 @@ class RemoteCubes {
 
   const std::string* NameOf(sim::PlayerId id) const;
 
-  std::vector<Cube> cubes_;                                    // increasing id
+  std::vector<Cube> cubes_;                                   // increasing id
   std::vector<std::pair<sim::PlayerId, std::string>> names_;  // from PlayerJoined, increasing id
   double delay_ms_ = 0.0;
   bool delay_started_ = false;

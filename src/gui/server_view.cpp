@@ -100,9 +100,9 @@ void ServerView::DrawPanel(server::Server& server) {
       ImGui::TableNextColumn();
       ImGui::Text("%zu", info.queued_inputs);
       ImGui::TableNextColumn();
-      ImGui::Text("%" PRIu64, info.inputs_processed);
+      ImGui::Text("%" PRIu64, info.inputs.processed);
       ImGui::TableNextColumn();
-      ImGui::Text("%" PRIu64 "/%" PRIu64, info.inputs_duplicate, info.inputs_lost);
+      ImGui::Text("%" PRIu64 "/%" PRIu64, info.inputs.duplicate, info.inputs.lost);
     }
     ImGui::EndTable();
   }
@@ -112,8 +112,8 @@ void ServerView::DrawPanel(server::Server& server) {
   ImGui::Text("ticks %" PRIu64 " (skipped %" PRIu64 "), snapshots sent %" PRIu64, stats.ticks,
               stats.ticks_skipped, stats.snapshots_sent);
   ImGui::Text("inputs processed %" PRIu64 ", duplicate %" PRIu64 ", rate-limited %" PRIu64 ", lost %" PRIu64,
-              stats.inputs_processed, stats.inputs_duplicate, stats.inputs_dropped_rate_limit,
-              stats.inputs_lost);
+              stats.inputs.processed, stats.inputs.duplicate, stats.inputs.dropped_rate_limit,
+              stats.inputs.lost);
   ImGui::Text("payload sent %" PRIu64 " B, received %" PRIu64 " B, malformed packets %" PRIu64,
               stats.payload_bytes_sent, stats.payload_bytes_received, stats.packets_malformed);
 }

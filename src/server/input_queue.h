@@ -12,14 +12,6 @@
 
 namespace netcube::server {
 
-struct InputCounters {
-  std::uint64_t processed = 0;
-  std::uint64_t duplicate = 0;
-  std::uint64_t dropped_rate_limit = 0;
-  std::uint64_t lost = 0;
-  InputCounters& operator+=(const InputCounters& other) noexcept;
-};
-
 class InputQueue {
  public:
   // The ring holds the queue cap plus one tick's inputs at the slowest tick rate.

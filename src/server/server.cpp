@@ -425,10 +425,7 @@ std::vector<ClientInfo> Server::clients() const {
     info.name = c.name;
     if (inputs.processed > 0) info.last_processed_seq = s.world[i].state.last_input;
     info.queued_inputs = c.inputs.size();
-    info.inputs_processed = inputs.processed;
-    info.inputs_duplicate = inputs.duplicate;
-    info.inputs_dropped_rate_limit = inputs.dropped_rate_limit;
-    info.inputs_lost = inputs.lost;
+    info.inputs = inputs;
     info.bytes_sent = c.bytes_sent;
     info.bytes_received = c.bytes_received;
     out.push_back(std::move(info));
@@ -440,8 +437,6 @@ std::size_t Server::peer_count() const { return impl_->connections.size(); }
 
 ServerStats Server::stats() const {
   const Impl& s = *impl_;
-  InputCounters inputs = s.departed_inputs;
-  for (const Client& c : s.clients) inputs += c.inputs.counters();
   const transport::TransportCounters transport = s.host->counters();
 
   ServerStats stats;
@@ -455,10 +450,8 @@ ServerStats Server::stats() const {
   stats.clients = s.clients.size();
   stats.clients_peak = s.clients_peak;
   stats.clients_refused = s.clients_refused;
-  stats.inputs_processed = inputs.processed;
-  stats.inputs_duplicate = inputs.duplicate;
-  stats.inputs_dropped_rate_limit = inputs.dropped_rate_limit;
-  stats.inputs_lost = inputs.lost;
+  stats.inputs = s.departed_inputs;
+  for (const Client& c : s.clients) stats.inputs += c.inputs.counters();
   stats.packets_malformed = s.packets_malformed;
   stats.payload_bytes_sent = transport.payload_bytes_sent;
   stats.payload_bytes_received = transport.payload_bytes_received;

@@ -1,27 +1,13 @@
 // Entity interpolation and correction smoothing over real loopback, on a virtual clock.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "lab.h"
+#include "loopback_test.h"
 #include "netcube/client/input_script.h"
 
 namespace netcube::client {
 namespace {
-
-using std::chrono::milliseconds;
-using std::chrono::seconds;
-using testing::Hold;
-using testing::Lab;
-
-ClientConfig Named(const char* name, Settings settings) {
-  ClientConfig config;
-  config.name = name;
-  config.settings = settings;
-  return config;
-}
 
 const RemoteView* FindRemote(const Client& client, sim::PlayerId id) {
   for (const RemoteView& r : client.remotes()) {
@@ -38,25 +24,25 @@ server::ServerConfig WithoutCollisions() {
 }
 
 TEST(Interpolation, RemoteCubeTrailsTheServerByTheDelayAndNeverJumpsBack) {
-  Lab lab(WithoutCollisions());
-  Client& mover = lab.Add(Named("mover", PresetSettings(Preset::kPredicted)));
+  const auto rig = StartRig(WithoutCollisions());
+  Client& mover = AddPlayer(*rig, Named("mover", PresetSettings(Preset::kPredicted)));
   Settings observer_settings = PresetSettings(Preset::kFull);
   observer_settings.adaptive_delay = false;
   observer_settings.interp_delay_ms = 100;
-  Client& observer = lab.Add(Named("observer", observer_settings));
-  ASSERT_TRUE(lab.ConnectAll());
+  Client& observer = AddPlayer(*rig, Named("observer", observer_settings));
+  ASSERT_TRUE(rig->ConnectAll());
   const sim::PlayerId id = *mover.player_id();
-  const double start_x = lab.ServerCube(id)->state.x / double{sim::kSubUnitsPerUnit};
+  const double start_x = rig->ServerCube(id)->state.x / double{sim::kSubUnitsPerUnit};
 
   // The server's x of the mover at every step, and the observer's drawn x.
   std::vector<std::pair<Micros, double>> server_path;
   std::vector<std::pair<Micros, double>> drawn_path;
-  lab.SetButtons(0, Hold(sim::kRight, lab.now() + milliseconds(50), milliseconds(1500)));
+  rig->SetButtons(0, Hold(sim::kRight, rig->now() + milliseconds(50), milliseconds(1500)));
   const auto record = [&] {
-    server_path.emplace_back(lab.now(), lab.ServerCube(id)->state.x / double{sim::kSubUnitsPerUnit});
-    if (const RemoteView* r = FindRemote(observer, id)) drawn_path.emplace_back(lab.now(), r->drawn.x);
+    server_path.emplace_back(rig->now(), rig->ServerCube(id)->state.x / double{sim::kSubUnitsPerUnit});
+    if (const RemoteView* r = FindRemote(observer, id)) drawn_path.emplace_back(rig->now(), r->drawn.x);
   };
-  lab.RunFor(milliseconds(2500), record);
+  rig->StepFor(milliseconds(2500), record);
 
   // Never backward.
   double largest_back = 0.0;
@@ -109,8 +95,8 @@ struct UnderrunRun {
 
 // An observer behind 50 ms (one way), +-20 ms jitter and 5% loss watches a circling player for 20 s.
 UnderrunRun WatchOverABadLink(bool adaptive, int fixed_delay_ms) {
-  Lab lab(WithoutCollisions());
-  lab.Add(Named("mover", PresetSettings(Preset::kPredicted)));
+  const auto rig = StartRig(WithoutCollisions());
+  AddPlayer(*rig, Named("mover", PresetSettings(Preset::kPredicted)));
   Settings settings = PresetSettings(Preset::kFull);
   settings.adaptive_delay = adaptive;
   settings.interp_delay_ms = fixed_delay_ms;
@@ -119,17 +105,17 @@ UnderrunRun WatchOverABadLink(bool adaptive, int fixed_delay_ms) {
   config.link.jitter_ms = 20;
   config.link.loss = 0.05;
   config.seed = 9;
-  Client& observer = lab.Add(config);
-  EXPECT_TRUE(lab.ConnectAll());
+  Client& observer = AddPlayer(*rig, config);
+  EXPECT_TRUE(rig->ConnectAll());
   std::string error;
   const InputScript circle = *InputScript::Parse("circle", &error);
-  const Micros start = lab.now();
-  lab.SetButtons(0, [&](Micros now) { return circle.ButtonsAt(now - start, 1); });
-  lab.RunFor(seconds(2));  // warm-up: the estimates settle
+  const Micros start = rig->now();
+  rig->SetButtons(0, [&](Micros now) { return circle.ButtonsAt(now - start, 1); });
+  rig->StepFor(seconds(2));  // warm-up: the estimates settle
   const Metrics before = observer.metrics();
   UnderrunRun run;
   int samples = 0;
-  lab.RunFor(seconds(20), [&] {
+  rig->StepFor(seconds(20), [&] {
     run.buffer_depth_mean += observer.metrics().buffer_depth;
     ++samples;
   });
@@ -168,22 +154,22 @@ struct CollisionRun {
 CollisionRun Collide(Settings settings) {
   server::ServerConfig server_config;
   server_config.collisions = true;
-  Lab lab(server_config);
+  const auto rig = StartRig(server_config);
   ClientConfig config = Named("a", settings);
   config.link.latency_ms = 50;
-  Client& a = lab.Add(config);
+  Client& a = AddPlayer(*rig, config);
   config.name = "b";
-  Client& b = lab.Add(config);
-  EXPECT_TRUE(lab.ConnectAll());
-  const sim::CubeState sa = lab.ServerCube(*a.player_id())->state;
-  const sim::CubeState sb = lab.ServerCube(*b.player_id())->state;
+  Client& b = AddPlayer(*rig, config);
+  EXPECT_TRUE(rig->ConnectAll());
+  const sim::CubeState sa = rig->ServerCube(*a.player_id())->state;
+  const sim::CubeState sb = rig->ServerCube(*b.player_id())->state;
   // Each drives toward the other along the axis that separates them most.
   const bool along_x = std::abs(sb.x - sa.x) >= std::abs(sb.y - sa.y);
   const bool b_after_a = along_x ? sb.x > sa.x : sb.y > sa.y;
   const std::uint8_t forward = along_x ? sim::kRight : sim::kDown;
   const std::uint8_t backward = along_x ? sim::kLeft : sim::kUp;
-  lab.SetButtons(0, Hold(b_after_a ? forward : backward, lab.now(), milliseconds(1500)));
-  lab.SetButtons(1, Hold(b_after_a ? backward : forward, lab.now(), milliseconds(1500)));
+  rig->SetButtons(0, Hold(b_after_a ? forward : backward, rig->now(), milliseconds(1500)));
+  rig->SetButtons(1, Hold(b_after_a ? backward : forward, rig->now(), milliseconds(1500)));
 
   CollisionRun run;
   Vec2 previous_a = a.local().drawn;
@@ -194,8 +180,8 @@ CollisionRun Collide(Settings settings) {
     previous_a = a.local().drawn;
     previous_b = b.local().drawn;
   };
-  lab.RunFor(milliseconds(1500), track);
-  EXPECT_TRUE(lab.RunUntil([&] { return lab.AllSettled(); }, seconds(5), track));
+  rig->StepFor(milliseconds(1500), track);
+  EXPECT_TRUE(rig->StepUntil([&] { return rig->AllSettled(); }, seconds(5), track));
   run.corrections = a.metrics().corrections + b.metrics().corrections;
   run.max_correction = std::max(a.metrics().max_correction, b.metrics().max_correction);
   run.settled_equal = sim::SamePhysics(a.local().predicted_state, a.local().server_state) &&

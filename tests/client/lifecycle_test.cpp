@@ -1,35 +1,22 @@
 // The connection state machine, refusals, dead servers and clients, and hostile packets.
-#include <gtest/gtest.h>
-
 #include <array>
 #include <thread>
 
-#include "lab.h"
+#include "loopback_test.h"
 #include "netcube/transport/host.h"
 
 namespace netcube::client {
 namespace {
 
-using std::chrono::milliseconds;
-using std::chrono::seconds;
-using testing::Hold;
-using testing::Lab;
-
-ClientConfig Named(const std::string& name) {
-  ClientConfig config;
-  config.name = name;
-  return config;
-}
-
 TEST(Lifecycle, ConnectsAndLearnsTheServerAndTheOtherPlayers) {
   server::ServerConfig server_config;
   server_config.snapshot_rate = 30;
-  Lab lab(server_config);
-  Client& a = lab.Add(Named("alice"));
-  Client& b = lab.Add(Named("bob"));
+  const auto rig = StartRig(server_config);
+  Client& a = AddPlayer(*rig, Named("alice"));
+  Client& b = AddPlayer(*rig, Named("bob"));
   EXPECT_EQ(a.state(), ConnectionState::kConnecting);
-  ASSERT_TRUE(lab.ConnectAll());
-  lab.RunFor(milliseconds(1200));  // a whole rate window
+  ASSERT_TRUE(rig->ConnectAll());
+  rig->StepFor(milliseconds(1200));  // a whole rate window
   EXPECT_EQ(a.welcome().tick_rate, 60);
   EXPECT_EQ(a.welcome().snapshot_rate, 30);
   ASSERT_TRUE(a.player_id() && b.player_id());
@@ -62,26 +49,26 @@ TEST(Lifecycle, BadAddressesAreClearErrors) {
 }
 
 TEST(Lifecycle, ConnectingTwiceIsRefusedLocally) {
-  Lab lab;
-  Client& a = lab.Add(Named("a"));
+  const auto rig = StartRig();
+  Client& a = AddPlayer(*rig, Named("a"));
   std::string error;
-  EXPECT_FALSE(a.Connect("127.0.0.1", lab.server().port(), lab.now(), &error));
+  EXPECT_FALSE(a.Connect("127.0.0.1", rig->server().port(), rig->now(), &error));
   EXPECT_FALSE(error.empty());
 }
 
 TEST(Lifecycle, AFullServerRefusesWithItsReason) {
   server::ServerConfig config;
   config.max_clients = 1;
-  Lab lab(config);
-  lab.Add(Named("first"));
-  ASSERT_TRUE(lab.ConnectAll());
-  Client& late = lab.Add(Named("late"));
-  ASSERT_TRUE(lab.RunUntil([&] { return late.state() == ConnectionState::kRefused; }, seconds(5)));
+  const auto rig = StartRig(config);
+  AddPlayer(*rig, Named("first"));
+  ASSERT_TRUE(rig->ConnectAll());
+  Client& late = AddPlayer(*rig, Named("late"));
+  ASSERT_TRUE(rig->StepUntil([&] { return late.state() == ConnectionState::kRefused; }, seconds(5)));
   EXPECT_EQ(late.status(), protocol::ToString(protocol::RefuseReason::kServerFull));
   EXPECT_FALSE(late.player_id());
-  lab.RunFor(milliseconds(200));  // the server's goodbye changes nothing
+  rig->StepFor(milliseconds(200));  // the server's goodbye changes nothing
   EXPECT_EQ(late.state(), ConnectionState::kRefused);
-  EXPECT_EQ(lab.client(0).state(), ConnectionState::kConnected);
+  EXPECT_EQ(rig->player(0).state(), ConnectionState::kConnected);
 }
 
 TEST(Lifecycle, NoServerListeningEndsInLost) {
@@ -108,76 +95,76 @@ TEST(Lifecycle, NoServerListeningEndsInLost) {
 }
 
 TEST(Lifecycle, DestroyedServerLeavesTheClientLost) {
-  Lab lab;
+  const auto rig = StartRig();
   ClientConfig config = Named("survivor");
   config.timeout_ms = 1000;
-  Client& client = lab.Add(config);
-  ASSERT_TRUE(lab.ConnectAll());
-  lab.SetButtons(0, Hold(sim::kUp, lab.now(), seconds(10)));
-  lab.RunFor(milliseconds(200));
-  lab.DestroyServer();
-  ASSERT_TRUE(lab.RunUntil([&] { return client.state() == ConnectionState::kLost; }, seconds(5)));
+  Client& client = AddPlayer(*rig, config);
+  ASSERT_TRUE(rig->ConnectAll());
+  rig->SetButtons(0, Hold(sim::kUp, rig->now(), seconds(10)));
+  rig->StepFor(milliseconds(200));
+  rig->DestroyServer();
+  ASSERT_TRUE(rig->StepUntil([&] { return client.state() == ConnectionState::kLost; }, seconds(5)));
   EXPECT_FALSE(client.status().empty());
-  lab.RunFor(milliseconds(100));  // keeps running harmlessly
+  rig->StepFor(milliseconds(100));  // keeps running harmlessly
   EXPECT_EQ(client.state(), ConnectionState::kLost);
   EXPECT_FALSE(client.player_id());
   std::string error;
-  EXPECT_FALSE(client.Connect("127.0.0.1", 0, lab.now(), &error));  // may reconnect (here: a bad port)
+  EXPECT_FALSE(client.Connect("127.0.0.1", 0, rig->now(), &error));  // may reconnect (here: a bad port)
 }
 
 TEST(Lifecycle, ServerShutdownIsSeenAsLost) {
-  Lab lab;
-  Client& client = lab.Add(Named("c"));
-  ASSERT_TRUE(lab.ConnectAll());
-  lab.server().Shutdown(lab.now());
-  ASSERT_TRUE(lab.RunUntil([&] { return client.state() == ConnectionState::kLost; }, seconds(3)));
+  const auto rig = StartRig();
+  Client& client = AddPlayer(*rig, Named("c"));
+  ASSERT_TRUE(rig->ConnectAll());
+  rig->server().Shutdown(rig->now());
+  ASSERT_TRUE(rig->StepUntil([&] { return client.state() == ConnectionState::kLost; }, seconds(3)));
   EXPECT_EQ(client.status(), "the server closed the connection");
 }
 
 TEST(Lifecycle, AKilledClientLeavesTheServerServingTheOthers) {
   server::ServerConfig config;
   config.peer_timeout_ms = 1000;
-  Lab lab(config);
-  for (const char* name : {"a", "b", "c"}) lab.Add(Named(name));
-  ASSERT_TRUE(lab.ConnectAll());
-  for (std::size_t i = 0; i < 3; ++i) lab.SetButtons(i, Hold(sim::kDown, lab.now(), milliseconds(300)));
-  lab.RunFor(milliseconds(100));
-  lab.DestroyClient(1);  // no goodbye
+  const auto rig = StartRig(config);
+  for (const char* name : {"a", "b", "c"}) AddPlayer(*rig, Named(name));
+  ASSERT_TRUE(rig->ConnectAll());
+  for (std::size_t i = 0; i < 3; ++i) rig->SetButtons(i, Hold(sim::kDown, rig->now(), milliseconds(300)));
+  rig->StepFor(milliseconds(100));
+  rig->DestroyPlayer(1);  // no goodbye
   // The server notices the silence, tells the others, and goes on. ENet's timeout runs on real time, and
   // unpaced virtual steps can race through any virtual limit before it fires: each step waits 1 ms of real
   // time, so the virtual clock never runs ahead of the real one.
   const auto pace = [] { std::this_thread::sleep_for(milliseconds(1)); };
-  ASSERT_TRUE(lab.RunUntil([&] { return lab.server().clients().size() == 2; }, seconds(30), pace));
-  ASSERT_TRUE(lab.RunUntil(
-      [&] { return lab.client(0).remotes().size() == 1 && lab.client(2).remotes().size() == 1; }, seconds(2)));
-  const std::uint64_t snapshots = lab.client(0).metrics().snapshots_received;
-  lab.SetButtons(0, Hold(sim::kLeft, lab.now(), milliseconds(300)));
-  lab.RunFor(milliseconds(500));
-  ASSERT_TRUE(lab.RunUntil([&] { return lab.AllSettled(); }, seconds(5)));
-  EXPECT_GT(lab.client(0).metrics().snapshots_received, snapshots + 5);
+  ASSERT_TRUE(rig->StepUntil([&] { return rig->server().clients().size() == 2; }, seconds(30), pace));
+  ASSERT_TRUE(rig->StepUntil(
+      [&] { return rig->player(0).remotes().size() == 1 && rig->player(2).remotes().size() == 1; }, seconds(2)));
+  const std::uint64_t snapshots = rig->player(0).metrics().snapshots_received;
+  rig->SetButtons(0, Hold(sim::kLeft, rig->now(), milliseconds(300)));
+  rig->StepFor(milliseconds(500));
+  ASSERT_TRUE(rig->StepUntil([&] { return rig->AllSettled(); }, seconds(5)));
+  EXPECT_GT(rig->player(0).metrics().snapshots_received, snapshots + 5);
   for (std::size_t i : {0u, 2u}) {
-    EXPECT_EQ(lab.client(i).state(), ConnectionState::kConnected);
-    EXPECT_EQ(lab.client(i).metrics().corrections, 0u);
-    EXPECT_TRUE(sim::SamePhysics(lab.client(i).local().predicted_state, lab.client(i).local().server_state));
+    EXPECT_EQ(rig->player(i).state(), ConnectionState::kConnected);
+    EXPECT_EQ(rig->player(i).metrics().corrections, 0u);
+    EXPECT_TRUE(sim::SamePhysics(rig->player(i).local().predicted_state, rig->player(i).local().server_state));
   }
 }
 
 TEST(Lifecycle, PoliteDisconnectIsSeenAtOnce) {
-  Lab lab;
-  Client& leaver = lab.Add(Named("leaver"));
-  Client& stayer = lab.Add(Named("stayer"));
-  ASSERT_TRUE(lab.ConnectAll());
-  lab.RunFor(milliseconds(100));
+  const auto rig = StartRig();
+  Client& leaver = AddPlayer(*rig, Named("leaver"));
+  Client& stayer = AddPlayer(*rig, Named("stayer"));
+  ASSERT_TRUE(rig->ConnectAll());
+  rig->StepFor(milliseconds(100));
   ASSERT_EQ(stayer.remotes().size(), 1u);
-  leaver.Disconnect(lab.now());
+  leaver.Disconnect(rig->now());
   EXPECT_EQ(leaver.state(), ConnectionState::kDisconnected);
   EXPECT_TRUE(leaver.status().empty());
-  ASSERT_TRUE(lab.RunUntil([&] { return stayer.remotes().empty() && lab.server().clients().size() == 1; },
+  ASSERT_TRUE(rig->StepUntil([&] { return stayer.remotes().empty() && rig->server().clients().size() == 1; },
                            seconds(1)));
   // And it can come back.
   std::string error;
-  ASSERT_TRUE(leaver.Connect("127.0.0.1", lab.server().port(), lab.now(), &error)) << error;
-  ASSERT_TRUE(lab.ConnectAll());
+  ASSERT_TRUE(leaver.Connect("127.0.0.1", rig->server().port(), rig->now(), &error)) << error;
+  ASSERT_TRUE(rig->ConnectAll());
   EXPECT_EQ(leaver.metrics().corrections, 0u);
 }
 

@@ -1,25 +1,16 @@
 // Prediction and reconciliation over real loopback, against the real server, on a virtual clock.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "lab.h"
+#include "loopback_test.h"
 #include "netcube/client/input_script.h"
 
 namespace netcube::client {
 namespace {
 
-using std::chrono::milliseconds;
-using std::chrono::seconds;
-using testing::Hold;
-using testing::Lab;
-
-ClientConfig WithLatency(Settings settings, double one_way_ms) {
-  ClientConfig config;
-  config.name = "p";
-  config.settings = settings;
+ClientConfig WithLatency(const Settings& settings, double one_way_ms) {
+  ClientConfig config = Named("p", settings);
   config.link.latency_ms = one_way_ms;
   return config;
 }
@@ -52,17 +43,17 @@ struct TapRun {
 };
 
 TapRun TwoQuickTaps(Settings settings) {
-  Lab lab;
-  Client& client = lab.Add(WithLatency(settings, 125));
-  EXPECT_TRUE(lab.ConnectAll());
-  const Micros start = lab.now() + milliseconds(100);
-  lab.SetButtons(0, Scripted("R:100,-:50,R:100", start));
+  const auto rig = StartRig();
+  Client& client = AddPlayer(*rig, WithLatency(settings, 125));
+  EXPECT_TRUE(rig->ConnectAll());
+  const Micros start = rig->now() + milliseconds(100);
+  rig->SetButtons(0, Scripted("R:100,-:50,R:100", start));
   TapRun run;
-  run.settled = lab.RunUntil(
-      [&] { return lab.now() > start + milliseconds(300) && client.Settled(); }, seconds(5), [&] {
+  run.settled = rig->StepUntil(
+      [&] { return rig->now() > start + milliseconds(300) && client.Settled(); }, seconds(5), [&] {
         run.drawn_x.push_back(client.local().drawn.x);
         run.server_x.push_back(client.local().server.x);
-        if (lab.now() <= start) run.first_press_step = run.drawn_x.size();
+        if (rig->now() <= start) run.first_press_step = run.drawn_x.size();
         if (client.metrics().corrections > run.corrections_x.size()) {
           run.corrections_x.push_back(client.local().last_correction.x);
         }
@@ -138,15 +129,15 @@ TEST(Gambetta, WithoutPredictionTheCubeMovesOneRoundTripLate) {
 }
 
 TEST(Toggles, ChangeLiveWithoutReconnecting) {
-  Lab lab;
-  Client& a = lab.Add(WithLatency(PresetSettings(Preset::kFull), 60));
-  Client& b = lab.Add(WithLatency(PresetSettings(Preset::kFull), 0));
-  ASSERT_TRUE(lab.ConnectAll());
-  lab.SetButtons(0, Scripted("circle", lab.now()));
-  lab.SetButtons(1, Scripted("circle", lab.now(), 2));
+  const auto rig = StartRig();
+  Client& a = AddPlayer(*rig, WithLatency(PresetSettings(Preset::kFull), 60));
+  Client& b = AddPlayer(*rig, WithLatency(PresetSettings(Preset::kFull), 0));
+  ASSERT_TRUE(rig->ConnectAll());
+  rig->SetButtons(0, Scripted("circle", rig->now()));
+  rig->SetButtons(1, Scripted("circle", rig->now(), 2));
   std::size_t most_pending = 0;
   const auto track_pending = [&] { most_pending = std::max(most_pending, a.metrics().pending_inputs); };
-  lab.RunFor(milliseconds(700), track_pending);
+  rig->StepFor(milliseconds(700), track_pending);
   // Reconciliation keeps every input the server has not applied: a round trip's worth and more.
   EXPECT_GE(most_pending, 7u);
 
@@ -154,26 +145,26 @@ TEST(Toggles, ChangeLiveWithoutReconnecting) {
   Settings s = a.settings();
   s.prediction = false;
   a.SetSettings(s);
-  lab.Step();
+  rig->Step();
   EXPECT_EQ(a.local().drawn, a.local().server);
   EXPECT_NE(a.local().predicted, a.local().server);  // still predicted in the background
   // Back on: drawn at the prediction again (plus any smoothing offset).
   s.prediction = true;
   a.SetSettings(s);
-  lab.Step();
+  rig->Step();
   EXPECT_EQ(a.local().drawn, a.local().predicted + a.local().smoothing_offset);
 
   // Interpolation off: remote cubes at the latest state received; on: in the past, interpolated.
   Settings sb = b.settings();
   sb.interpolation = false;
   b.SetSettings(sb);
-  lab.Step();
+  rig->Step();
   ASSERT_EQ(b.remotes().size(), 1u);
   EXPECT_EQ(b.remotes()[0].drawn, b.remotes()[0].latest);
   EXPECT_EQ(b.remotes()[0].sample, SampleKind::kLatest);
   sb.interpolation = true;
   b.SetSettings(sb);
-  lab.RunFor(milliseconds(50));
+  rig->StepFor(milliseconds(50));
   EXPECT_EQ(b.remotes()[0].sample, SampleKind::kInterpolated);
   EXPECT_NE(b.remotes()[0].drawn, b.remotes()[0].latest);
 
@@ -181,17 +172,17 @@ TEST(Toggles, ChangeLiveWithoutReconnecting) {
   s.reconciliation = false;
   s.redundancy = 5;
   a.SetSettings(s);
-  lab.RunFor(milliseconds(100));
+  rig->StepFor(milliseconds(100));
   // Without it every snapshot drops the pending inputs: at most those sampled since the last snapshot
   // (three at 60 inputs and 20 snapshots a second, one more when the phases fall that way).
   most_pending = 0;
-  lab.RunFor(milliseconds(200), track_pending);
+  rig->StepFor(milliseconds(200), track_pending);
   EXPECT_LE(most_pending, 4u);
   s.reconciliation = true;
   a.SetSettings(s);
-  lab.SetButtons(0, nullptr);
-  lab.SetButtons(1, nullptr);
-  ASSERT_TRUE(lab.RunUntil([&] { return lab.AllSettled(); }, seconds(5)));
+  rig->SetButtons(0, nullptr);
+  rig->SetButtons(1, nullptr);
+  ASSERT_TRUE(rig->StepUntil([&] { return rig->AllSettled(); }, seconds(5)));
   EXPECT_EQ(a.state(), ConnectionState::kConnected);
   EXPECT_TRUE(sim::SamePhysics(a.local().predicted_state, a.local().server_state));
   EXPECT_EQ(a.local().drawn, a.local().server);
@@ -207,7 +198,7 @@ struct SoloRun {
 
 // One player on a bad network: 200 ms round trip, +-20 ms jitter, 5% loss, 5% duplication (each way).
 SoloRun SoloOnABadNetwork(int redundancy, Micros play) {
-  Lab lab;
+  const auto rig = StartRig();
   Settings settings = PresetSettings(Preset::kFull);
   settings.redundancy = redundancy;
   ClientConfig config = WithLatency(settings, 100);
@@ -215,18 +206,18 @@ SoloRun SoloOnABadNetwork(int redundancy, Micros play) {
   config.link.loss = 0.05;
   config.link.duplicate = 0.05;
   config.seed = 42;
-  Client& client = lab.Add(config);
-  EXPECT_TRUE(lab.ConnectAll());
-  const Micros start = lab.now();
+  Client& client = AddPlayer(*rig, config);
+  EXPECT_TRUE(rig->ConnectAll());
+  const Micros start = rig->now();
   auto script = Scripted("random", start, 7);
-  lab.SetButtons(0, [&](Micros now) { return now < start + play ? script(now) : std::uint8_t{0}; });
-  lab.RunFor(play);
+  rig->SetButtons(0, [&](Micros now) { return now < start + play ? script(now) : std::uint8_t{0}; });
+  rig->StepFor(play);
   SoloRun run;
-  run.settled = lab.RunUntil([&] { return client.Settled(); }, seconds(10));
+  run.settled = rig->StepUntil([&] { return client.Settled(); }, seconds(10));
   run.metrics = client.metrics();
-  run.server_view = *InfoOf(lab.server().clients(), *client.player_id());
+  run.server_view = *InfoOf(rig->server().clients(), *client.player_id());
   run.states_equal = sim::SamePhysics(client.local().predicted_state, client.local().server_state) &&
-                     sim::SamePhysics(client.local().server_state, lab.ServerCube(*client.player_id())->state);
+                     sim::SamePhysics(client.local().server_state, rig->ServerCube(*client.player_id())->state);
   run.check = client.last_prediction_check();
   return run;
 }
@@ -236,8 +227,8 @@ void PrintSolo(const char* label, const SoloRun& r) {
   std::printf("[solo %s] inputs sent %llu acked %llu | server lost %llu duplicate %llu | reconciliations %llu "
               "corrections %llu (max %.3f mean %.3f) | rtt %.1f ms jitter %.1f | snapshot loss %.3f stale %llu\n",
               label, static_cast<unsigned long long>(m.inputs_sent), static_cast<unsigned long long>(m.inputs_acked),
-              static_cast<unsigned long long>(r.server_view.inputs_lost),
-              static_cast<unsigned long long>(r.server_view.inputs_duplicate),
+              static_cast<unsigned long long>(r.server_view.inputs.lost),
+              static_cast<unsigned long long>(r.server_view.inputs.duplicate),
               static_cast<unsigned long long>(m.reconciliations), static_cast<unsigned long long>(m.corrections),
               m.max_correction, m.mean_correction, m.rtt_ms_mean, m.rtt_jitter_ms, m.snapshot_loss,
               static_cast<unsigned long long>(m.snapshots_stale));
@@ -248,7 +239,7 @@ TEST(Solo, BadNetworkWithRedundancyNeedsNoCorrection) {
   PrintSolo("redundancy 32", run);
   ASSERT_TRUE(run.settled);
   EXPECT_EQ(run.metrics.corrections, 0u);
-  EXPECT_EQ(run.server_view.inputs_lost, 0u);
+  EXPECT_EQ(run.server_view.inputs.lost, 0u);
   EXPECT_EQ(run.metrics.inputs_acked, run.metrics.inputs_sent);
   EXPECT_GT(run.metrics.inputs_sent, 600u);
   EXPECT_TRUE(run.states_equal);
@@ -257,35 +248,35 @@ TEST(Solo, BadNetworkWithRedundancyNeedsNoCorrection) {
   // The network really was bad.
   EXPECT_GT(run.metrics.rtt_ms_mean, 180.0);
   EXPECT_GT(run.metrics.snapshots_stale, 0u);  // duplicates arrived and were dropped
-  EXPECT_GT(run.server_view.inputs_duplicate, 0u);
+  EXPECT_GT(run.server_view.inputs.duplicate, 0u);
 }
 
 TEST(Solo, BadNetworkWithoutRedundancyLosesInputs) {
   const SoloRun run = SoloOnABadNetwork(1, seconds(20));
   PrintSolo("redundancy 1", run);
   ASSERT_TRUE(run.settled);
-  EXPECT_GT(run.server_view.inputs_lost, 0u);
+  EXPECT_GT(run.server_view.inputs.lost, 0u);
   EXPECT_GT(run.metrics.corrections, 0u);
   EXPECT_TRUE(run.states_equal);  // reconciliation still converges on the server's state
 }
 
 TEST(Solo, DoubleInputRateIsCorrectedByTheServer) {
-  Lab lab;
+  const auto rig = StartRig();
   ClientConfig config = WithLatency(PresetSettings(Preset::kPredicted), 20);
   config.input_rate = 2;  // a speed hack
-  Client& client = lab.Add(config);
-  ASSERT_TRUE(lab.ConnectAll());
+  Client& client = AddPlayer(*rig, config);
+  ASSERT_TRUE(rig->ConnectAll());
   const double x0 = client.local().server.x;
-  lab.SetButtons(0, Hold(sim::kLeft, lab.now(), seconds(1)));
-  lab.RunFor(milliseconds(1500));
-  ASSERT_TRUE(lab.RunUntil([&] { return client.Settled(); }, seconds(10)));
-  const server::ClientInfo info = *InfoOf(lab.server().clients(), *client.player_id());
+  rig->SetButtons(0, Hold(sim::kLeft, rig->now(), seconds(1)));
+  rig->StepFor(milliseconds(1500));
+  ASSERT_TRUE(rig->StepUntil([&] { return client.Settled(); }, seconds(10)));
+  const server::ClientInfo info = *InfoOf(rig->server().clients(), *client.player_id());
   std::printf("[speed hack] inputs sent %llu, server processed %llu dropped %llu, corrections %llu\n",
               static_cast<unsigned long long>(client.metrics().inputs_sent),
-              static_cast<unsigned long long>(info.inputs_processed),
-              static_cast<unsigned long long>(info.inputs_dropped_rate_limit),
+              static_cast<unsigned long long>(info.inputs.processed),
+              static_cast<unsigned long long>(info.inputs.dropped_rate_limit),
               static_cast<unsigned long long>(client.metrics().corrections));
-  EXPECT_GT(info.inputs_dropped_rate_limit, 0u);
+  EXPECT_GT(info.inputs.dropped_rate_limit, 0u);
   EXPECT_GT(client.metrics().corrections, 0u);
   // The server applied about one input per tick (plus a small catch-up allowance): an honest second of
   // full speed is ~14 units, the hack asked for twice that.

@@ -43,7 +43,7 @@ void CheckInvariants(const server::Server& server, Micros elapsed) {
     const std::int64_t steps = elapsed.count() * sim::kTicksPerSecond / 1'000'000 + 1;
     const auto allowed = static_cast<std::uint64_t>(std::min<std::int64_t>(
         steps + server::kMaxInputBacklogSteps, steps * server::kMaxCatchUpRate));
-    if (clients[i].inputs_processed > allowed) Fail("more inputs applied than the rate limit allows");
+    if (clients[i].inputs.processed > allowed) Fail("more inputs applied than the rate limit allows");
   }
 }
 

@@ -62,13 +62,13 @@ TEST(ServerInputs, AppliedOnceAndInOrderUnderDuplicationAndReordering) {
 
   const ClientInfo info = rig->server().clients()[0];
   EXPECT_EQ(info.last_processed_seq, driver.sent().back().seq);
-  EXPECT_EQ(info.inputs_processed, kInputs);
-  EXPECT_EQ(info.inputs_lost, 0u);
-  EXPECT_EQ(info.inputs_dropped_rate_limit, 0u);
-  EXPECT_GT(info.inputs_duplicate, kInputs);  // two copies of everything, plus the redundancy
+  EXPECT_EQ(info.inputs.processed, kInputs);
+  EXPECT_EQ(info.inputs.lost, 0u);
+  EXPECT_EQ(info.inputs.dropped_rate_limit, 0u);
+  EXPECT_GT(info.inputs.duplicate, kInputs);  // two copies of everything, plus the redundancy
   EXPECT_GT(ann->host().counters().outgoing.duplicated, 0u);
   EXPECT_GT(ann->host().counters().outgoing.reordered, 0u);
-  EXPECT_EQ(rig->server().stats().inputs_processed, kInputs);
+  EXPECT_EQ(rig->server().stats().inputs.processed, kInputs);
 }
 
 TEST(ServerInputs, SpeedHackGainsNoDistance) {
@@ -100,9 +100,9 @@ TEST(ServerInputs, SpeedHackGainsNoDistance) {
   EXPECT_LE(cheat_distance, honest_distance + (kMaxInputBacklogSteps + 2) * sim::kMaxSpeed);
 
   const auto clients = rig->server().clients();
-  EXPECT_GT(clients[0].inputs_dropped_rate_limit, 0u);
-  EXPECT_EQ(clients[1].inputs_dropped_rate_limit, 0u);
-  EXPECT_GT(rig->server().stats().inputs_dropped_rate_limit, 0u);
+  EXPECT_GT(clients[0].inputs.dropped_rate_limit, 0u);
+  EXPECT_EQ(clients[1].inputs.dropped_rate_limit, 0u);
+  EXPECT_GT(rig->server().stats().inputs.dropped_rate_limit, 0u);
 }
 
 }  // namespace

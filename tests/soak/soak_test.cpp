@@ -150,7 +150,7 @@ class Soak : public ::testing::Test {
     for (const server::ClientInfo& info : rig_->server().clients()) {
       const Slot* slot = FindSession(info.name);
       if (slot == nullptr) continue;  // a session that has ended
-      ASSERT_LE(info.inputs_processed, slot->client->metrics().inputs_sent)
+      ASSERT_LE(info.inputs.processed, slot->client->metrics().inputs_sent)
           << info.name << ": the server applied more inputs than the client generated";
     }
   }
@@ -223,9 +223,9 @@ TEST_F(Soak, HarshNetworkWithChurn) {
   std::printf("soak: %.0f s simulated, %d connects, %d polite leaves, %d drops, %d players compared at the end; "
               "server: %llu ticks, %llu inputs applied, %llu duplicates ignored, %llu lost, %llu rate-limited\n",
               SoakSeconds(), connects_, polite_leaves_, drops_, compared,
-              static_cast<unsigned long long>(stats.ticks), static_cast<unsigned long long>(stats.inputs_processed),
-              static_cast<unsigned long long>(stats.inputs_duplicate), static_cast<unsigned long long>(stats.inputs_lost),
-              static_cast<unsigned long long>(stats.inputs_dropped_rate_limit));
+              static_cast<unsigned long long>(stats.ticks), static_cast<unsigned long long>(stats.inputs.processed),
+              static_cast<unsigned long long>(stats.inputs.duplicate), static_cast<unsigned long long>(stats.inputs.lost),
+              static_cast<unsigned long long>(stats.inputs.dropped_rate_limit));
   EXPECT_GT(compared, 0);
   EXPECT_GT(connects_, kPlayers);  // churn happened: some slots came back
 }

@@ -2,16 +2,22 @@
 
 namespace netcube::testing {
 
+Buttons Hold(std::uint8_t buttons, Micros start, Micros duration) {
+  return [=](Micros now) { return now >= start && now < start + duration ? buttons : std::uint8_t{0}; };
+}
+
 std::unique_ptr<LoopbackRig> LoopbackRig::Create(server::ServerConfig config, std::string* error) {
   config.bind_address = "127.0.0.1";
   config.port = 0;
   auto server = server::Server::Create(config, Micros(0), error);
   if (server == nullptr) return nullptr;
-  return std::unique_ptr<LoopbackRig>(new LoopbackRig(std::move(server)));
+  std::unique_ptr<LoopbackRig> rig(new LoopbackRig(std::move(server)));
+  rig->port_ = rig->server_->port();
+  return rig;
 }
 
 TestClient* LoopbackRig::AddClient(const transport::HostConfig& config, std::string* error) {
-  auto client = TestClient::Connect(server_->port(), config, error);
+  auto client = TestClient::Connect(port_, config, error);
   if (client == nullptr) return nullptr;
   clients_.push_back(std::move(client));
   return clients_.back().get();
@@ -25,30 +31,62 @@ TestClient* LoopbackRig::Join(const std::string& name, const transport::HostConf
   return client;
 }
 
-void LoopbackRig::AddParticipant(std::function<void(Micros now)> update) {
-  participants_.push_back(std::move(update));
+client::Client* LoopbackRig::AddPlayer(client::ClientConfig config, std::string* error) {
+  auto player = std::make_unique<client::Client>(std::move(config));
+  if (!player->Connect("127.0.0.1", port_, now_, error)) return nullptr;
+  players_.push_back({std::move(player), nullptr});
+  return players_.back().client.get();
 }
 
 void LoopbackRig::Step(Micros step) {
   now_ += step;
-  server_->Update(now_);
+  if (server_) server_->Update(now_);
   for (const auto& client : clients_) client->Poll(now_);
-  for (const auto& update : participants_) update(now_);
+  for (Player& player : players_) {
+    if (player.client) player.client->Update(now_, player.buttons ? player.buttons(now_) : std::uint8_t{0});
+  }
 }
 
-bool LoopbackRig::StepUntil(const std::function<bool()>& done, Micros virtual_limit) {
+bool LoopbackRig::StepUntil(const std::function<bool()>& done, Micros virtual_limit,
+                            const std::function<void()>& each_step) {
   const Micros virtual_deadline = now_ + virtual_limit;
   const auto real_deadline = std::chrono::steady_clock::now() + kRealTimeGuard;
   while (!done()) {
     if (now_ >= virtual_deadline || std::chrono::steady_clock::now() >= real_deadline) return false;
     Step();
+    if (each_step) each_step();
   }
   return true;
 }
 
-void LoopbackRig::StepFor(Micros duration) {
+void LoopbackRig::StepFor(Micros duration, const std::function<void()>& each_step) {
   const Micros end = now_ + duration;
-  StepUntil([this, end] { return now_ >= end; }, duration + kStep);
+  StepUntil([this, end] { return now_ >= end; }, duration + kStep, each_step);
+}
+
+bool LoopbackRig::AllConnected() const {
+  for (const Player& p : players_) {
+    if (p.client && (p.client->state() != client::ConnectionState::kConnected || !p.client->local().present)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool LoopbackRig::ConnectAll() { return StepUntil([this] { return AllConnected(); }, std::chrono::seconds(5)); }
+
+bool LoopbackRig::AllSettled() const {
+  for (const Player& p : players_) {
+    if (p.client && !p.client->Settled()) return false;
+  }
+  return true;
+}
+
+const sim::PlayerCube* LoopbackRig::ServerCube(sim::PlayerId id) const {
+  for (const sim::PlayerCube& cube : server_->world()) {
+    if (cube.id == id) return &cube;
+  }
+  return nullptr;
 }
 
 }  // namespace netcube::testing

@@ -54,15 +54,21 @@ struct ServerConfig {
 };
 
 // What the server knows about one accepted client (a read-only view for tools and tests).
+// What became of the inputs a client sent.
+struct InputCounters {
+  std::uint64_t processed = 0;
+  std::uint64_t duplicate = 0;           // already queued or applied (redundant resends)
+  std::uint64_t dropped_rate_limit = 0;  // arrived with the queue full
+  std::uint64_t lost = 0;                // never arrived: a gap in the sequence
+  InputCounters& operator+=(const InputCounters& other) noexcept;
+};
+
 struct ClientInfo {
   sim::PlayerId id = 0;
   std::string name;
   std::optional<sim::Seq> last_processed_seq;  // the ack; empty until one input has been applied
   std::size_t queued_inputs = 0;
-  std::uint64_t inputs_processed = 0;
-  std::uint64_t inputs_duplicate = 0;           // already queued or applied (redundant resends)
-  std::uint64_t inputs_dropped_rate_limit = 0;  // arrived with the queue full
-  std::uint64_t inputs_lost = 0;                // never arrived: a gap in the sequence
+  InputCounters inputs;
   std::uint64_t bytes_sent = 0;                 // message payload bytes, to this client
   std::uint64_t bytes_received = 0;             // message payload bytes, from this client
 };
@@ -83,10 +89,7 @@ struct ServerStats {
   std::size_t clients = 0;
   std::size_t clients_peak = 0;
   std::uint64_t clients_refused = 0;
-  std::uint64_t inputs_processed = 0;
-  std::uint64_t inputs_duplicate = 0;
-  std::uint64_t inputs_dropped_rate_limit = 0;
-  std::uint64_t inputs_lost = 0;
+  InputCounters inputs;  // of every client, present and departed
   std::uint64_t packets_malformed = 0;  // undecodable, wrong direction or channel, or out of turn
   std::uint64_t payload_bytes_sent = 0;  // from the transport's counters
   std::uint64_t payload_bytes_received = 0;

@@ -139,8 +139,8 @@ GroupResult Summarize(const Group& group, const server::Server& server) {
   }
   for (const server::ClientInfo& info : server.clients()) {
     if (info.name.rfind(group.prefix, 0) != 0) continue;
-    g.inputs_lost += info.inputs_lost;
-    g.inputs_dropped_rate_limit += info.inputs_dropped_rate_limit;
+    g.inputs_lost += info.inputs.lost;
+    g.inputs_dropped_rate_limit += info.inputs.dropped_rate_limit;
   }
   g.view_delay_mean_ms = group.view_delay.mean_ms();
   g.view_delay_max_ms = group.view_delay.max_ms;

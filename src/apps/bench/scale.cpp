@@ -162,8 +162,8 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   r.up_bytes_per_s = per_client_second(end.bytes_received, start.bytes_received);
   r.wire_down_bytes_per_s = per_client_second(end.stats.wire_bytes_sent, start.stats.wire_bytes_sent);
   r.wire_up_bytes_per_s = per_client_second(end.stats.wire_bytes_received, start.stats.wire_bytes_received);
-  r.inputs_lost = final_stats.inputs_lost;
-  r.inputs_dropped_rate_limit = final_stats.inputs_dropped_rate_limit;
+  r.inputs_lost = final_stats.inputs.lost;
+  r.inputs_dropped_rate_limit = final_stats.inputs.dropped_rate_limit;
   r.bots_problem = bots_problem;
   if (report) {
     const nlohmann::json& totals = report->at("totals");

@@ -1,0 +1,44 @@
+#pragma once
+// The shared preamble of the client's loopback tests: real clients against the real server in one process,
+// stepped on a virtual clock by the test support's LoopbackRig.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "netcube/client/client.h"
+#include "support/loopback_rig.h"
+
+namespace netcube::client {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+using testing::Hold;
+using testing::LoopbackRig;
+
+// A rig around a fresh server; throws (failing the test) if the server cannot start.
+inline std::unique_ptr<LoopbackRig> StartRig(const server::ServerConfig& config = {}) {
+  std::string error;
+  std::unique_ptr<LoopbackRig> rig = LoopbackRig::Create(config, &error);
+  if (rig == nullptr) throw std::runtime_error("no server: " + error);
+  return rig;
+}
+
+// A player of `rig` that has started connecting; throws (failing the test) if it could not start.
+inline Client& AddPlayer(LoopbackRig& rig, ClientConfig config) {
+  std::string error;
+  Client* player = rig.AddPlayer(std::move(config), &error);
+  if (player == nullptr) throw std::runtime_error("no client: " + error);
+  return *player;
+}
+
+inline ClientConfig Named(std::string name, const Settings& settings = {}) {
+  ClientConfig config;
+  config.name = std::move(name);
+  config.settings = settings;
+  return config;
+}
+
+}  // namespace netcube::client
