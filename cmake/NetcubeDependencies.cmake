@@ -12,6 +12,13 @@ netcube_require(PkgConfig_FOUND pkg-config "pkg-config")
 
 find_package(ENet)
 netcube_require(ENet_FOUND libenet-dev "ENet 1.3")
+# ENet 1.3.17 (Debian 12's) lets a peer make it allocate a 128 KiB bitmap per bogus fragment start, and
+# its service call gives up on a datagram larger than its buffer; 1.3.18 fixes the first inside the library.
+# netcube's transport defends against both with any version (src/transport/datagram_filter.h, and the
+# receive loop in host.cpp), and the defences stay on with 1.3.18 and later.
+if(ENet_VERSION AND ENet_VERSION VERSION_LESS 1.3.18)
+  message(STATUS "ENet ${ENet_VERSION} (< 1.3.18): netcube's own datagram filter covers its known flaws")
+endif()
 
 find_package(CLI11 CONFIG QUIET)
 netcube_require(CLI11_FOUND libcli11-dev "CLI11")

@@ -108,6 +108,7 @@ std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::
     cc.name = (config.name_prefix + std::to_string(i)).substr(0, protocol::kMaxNameLength);
     impl->names.push_back(cc.name);
     cc.link = config.link;
+    cc.source_address = config.source_address;
     cc.seed = impl->SeedOf(static_cast<std::size_t>(i));
     cc.input_rate = config.input_rate;
     cc.settings = config.settings;

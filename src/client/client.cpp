@@ -227,6 +227,7 @@ bool Client::Connect(const std::string& host, std::uint16_t port, Micros now, st
     return false;
   }
   transport::HostConfig host_config;
+  host_config.bind_address = c.config.source_address;
   host_config.max_peers = 1;
   host_config.link = c.config.link;
   host_config.seed = c.config.seed;

@@ -457,6 +457,8 @@ ServerStats Server::stats() const {
   stats.payload_bytes_received = transport.payload_bytes_received;
   stats.wire_bytes_sent = transport.wire_bytes_sent;
   stats.wire_bytes_received = transport.wire_bytes_received;
+  stats.datagrams_filtered = transport.datagrams_filtered;
+  stats.receive_errors = transport.receive_errors;
   return stats;
 }
 

@@ -2,6 +2,8 @@
 
 #include <enet/enet.h>
 
+#include "datagram_filter.h"
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -20,10 +22,21 @@ constexpr std::uint8_t kConnectedItem = 0xF0;     // incoming: no payload
 constexpr std::uint8_t kDisconnectedItem = 0xF1;  // incoming: disconnect_data (4 bytes), timed_out (1 byte)
 constexpr std::uint8_t kDisconnectCommand = 0xF2;  // outgoing: the application's value (4 bytes)
 
-// ENet refuses larger packets both ways. Anything up to this is delivered, so the protocol layer sees and
-// counts an oversized (> kMaxPacketBytes) packet as malformed; the cap keeps a hostile peer from making
-// ENet allocate its 32 MB default per packet.
-constexpr std::size_t kMaxEnetPacketBytes = 16 * protocol::kMaxPacketBytes;
+// No valid message is larger, so ENet refuses larger packets both ways (its default is 32 MB), and the
+// datagram filter drops any fragment that claims a larger total before ENet allocates it.
+constexpr std::size_t kMaxEnetPacketBytes = protocol::kMaxPacketBytes;
+// What ENet may hold for one peer, waiting for reassembly or for a gap in the reliable sequence to fill
+// (its default is 32 MB): far more than an honest peer ever has in flight.
+constexpr std::size_t kMaxWaitingBytesPerPeer = 64 * protocol::kMaxPacketBytes;
+// A reliable or fragmented message open at once per peer: each costs ENet its total length until done.
+constexpr std::size_t kMaxOpenReassemblies = 8;
+// The kernel's receive buffer (ENet asks for 256 KiB): room for bursts and floods between two services.
+// Linux caps it at net.core.rmem_max.
+constexpr int kSocketReceiveBufferBytes = 4 * 1024 * 1024;
+// ENet 1.3.17 gives up a whole service call on one datagram too large for its 4 KiB buffer, and
+// enet_host_service returns -1 having read nothing else. The pump goes on reading past that many of them
+// at most per Service, so a flood of them cannot starve everyone else, nor keep the pump for ever.
+constexpr int kMaxReceiveErrorsPerService = 1024;
 
 // The incoming conditioner gets its own random stream, different from the outgoing one.
 constexpr std::uint64_t kIncomingStream = 0xD1B54A32D192ED03ULL;
@@ -119,7 +132,7 @@ struct Host::Impl {
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
 
-  static std::unique_ptr<Impl> Create(const HostConfig& config, const ENetAddress* address,
+  static std::unique_ptr<Impl> Create(const HostConfig& config, const ENetAddress& address,
                                       std::size_t peer_count, std::string* error);
 
   PeerRecord* FindConnection(PeerId id) {
@@ -156,23 +169,42 @@ struct Host::Impl {
   PeerId next_peer_id = 1;
   TransportCounters totals;  // payload and accumulated wire counters; conditioner counters live there
   std::vector<ConditionedPacket> due;  // scratch, reused every Service
+  FilterLimits filter{protocol::kMaxPacketBytes, kMaxOpenReassemblies};
+
+  // The Impl whose ENet host this thread is servicing: ENet's intercept callback has no user pointer.
+  static thread_local Impl* servicing;
+  // ENet's intercept: 1 consumes (drops) the datagram, 0 lets ENet process it.
+  static int Intercept(ENetHost* enet, ENetEvent* event);
 };
 
-std::unique_ptr<Host::Impl> Host::Impl::Create(const HostConfig& config, const ENetAddress* address,
+thread_local Host::Impl* Host::Impl::servicing = nullptr;
+
+int Host::Impl::Intercept(ENetHost* enet, ENetEvent* /*event*/) {
+  Impl* impl = servicing;
+  if (impl == nullptr) return 0;
+  if (AcceptDatagram(*enet, std::span(enet->receivedData, enet->receivedDataLength), impl->filter)) return 0;
+  ++impl->totals.datagrams_filtered;
+  return 1;
+}
+
+std::unique_ptr<Host::Impl> Host::Impl::Create(const HostConfig& config, const ENetAddress& address,
                                                std::size_t peer_count, std::string* error) {
   auto impl = std::make_unique<Impl>(config);
   if (!impl->library.ready()) {
     *error = "enet_initialize failed";
     return nullptr;
   }
-  impl->host = enet_host_create(address, peer_count, protocol::kChannelCount, 0, 0);
+  impl->host = enet_host_create(&address, peer_count, protocol::kChannelCount, 0, 0);
   if (impl->host == nullptr) {
-    *error = address == nullptr ? std::string("cannot create an ENet client host")
-                                : "cannot bind UDP " + config.bind_address + ":" + std::to_string(config.port) +
-                                      " (address in use or not local?)";
+    *error = "cannot bind UDP " + config.bind_address + ":" + std::to_string(config.port) +
+             " (address in use or not local?)";
     return nullptr;
   }
   impl->host->maximumPacketSize = kMaxEnetPacketBytes;
+  impl->host->maximumWaitingData = kMaxWaitingBytesPerPeer;
+  impl->host->intercept = Intercept;
+  // Best effort: a smaller buffer only means floods drop more in the kernel.
+  enet_socket_set_option(impl->host->socket, ENET_SOCKOPT_RCVBUF, kSocketReceiveBufferBytes);
   return impl;
 }
 
@@ -215,8 +247,20 @@ void Host::Impl::BeginDisconnect(Micros now, PeerId id, PeerRecord& record, std:
 }
 
 void Host::Impl::PumpEnet(Micros now) {
+  servicing = this;
   ENetEvent event;
-  while (enet_host_service(host, &event, 0) > 0) OnEnetEvent(now, event);
+  for (int errors = 0;;) {
+    const int result = enet_host_service(host, &event, 0);
+    if (result > 0) {
+      OnEnetEvent(now, event);
+    } else if (result < 0 && errors < kMaxReceiveErrorsPerService) {
+      ++errors;
+      ++totals.receive_errors;
+    } else {
+      break;
+    }
+  }
+  servicing = nullptr;
 }
 
 void Host::Impl::OnEnetEvent(Micros now, const ENetEvent& event) {
@@ -314,13 +358,21 @@ std::unique_ptr<Host> Host::Listen(const HostConfig& config, std::string* error)
     *error = "invalid bind address '" + config.bind_address + "' (expected a numeric IPv4 address)";
     return nullptr;
   }
-  std::unique_ptr<Impl> impl = Impl::Create(config, &address, config.max_peers, error);
+  std::unique_ptr<Impl> impl = Impl::Create(config, address, config.max_peers, error);
   if (impl == nullptr) return nullptr;
   return std::unique_ptr<Host>(new Host(std::move(impl)));
 }
 
 std::unique_ptr<Host> Host::Outgoing(const HostConfig& config, std::string* error) {
-  std::unique_ptr<Impl> impl = Impl::Create(config, nullptr, 1, error);
+  // The source address: any port, on the interface asked for (a test's own loopback address, say).
+  ENetAddress address{};
+  if (enet_address_set_host_ip(&address, config.bind_address.c_str()) != 0) {
+    *error = "invalid source address '" + config.bind_address + "' (expected a numeric IPv4 address)";
+    return nullptr;
+  }
+  HostConfig source = config;
+  source.port = 0;
+  std::unique_ptr<Impl> impl = Impl::Create(source, address, 1, error);
   if (impl == nullptr) return nullptr;
   return std::unique_ptr<Host>(new Host(std::move(impl)));
 }

@@ -58,6 +58,8 @@ struct ClientConfig {
   // No message from the server for this long (in the caller's time) means it is gone: kLost. Also given to
   // ENet as its peer timeout.
   std::uint32_t timeout_ms = 5000;
+  // The local address the client sends from (numeric IPv4): 0.0.0.0 lets the system choose.
+  std::string source_address = "0.0.0.0";
 };
 
 struct LocalView {

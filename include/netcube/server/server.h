@@ -95,6 +95,8 @@ struct ServerStats {
   std::uint64_t payload_bytes_received = 0;
   std::uint64_t wire_bytes_sent = 0;  // ENet's totals, headers and acks included
   std::uint64_t wire_bytes_received = 0;
+  std::uint64_t datagrams_filtered = 0;  // impossible ENet datagrams dropped before ENet saw them
+  std::uint64_t receive_errors = 0;      // datagrams too large for ENet to read
 };
 
 class Server {

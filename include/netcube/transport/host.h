@@ -17,8 +17,8 @@ namespace netcube::transport {
 using PeerId = std::uint32_t;  // a connection's handle within one Host; never reused while the host lives
 
 struct HostConfig {
-  std::string bind_address = "0.0.0.0";  // servers, numeric IPv4; ignored by client hosts
-  std::uint16_t port = 0;                // 0 = an ephemeral port (read it back with port())
+  std::string bind_address = "0.0.0.0";  // numeric IPv4; a client host's source address
+  std::uint16_t port = 0;                // servers; 0 = an ephemeral port (read it back with port())
   std::size_t max_peers = 32;
   LinkSettings link;                     // applied to both directions
   std::uint64_t seed = 1;                // the conditioner's random generator
@@ -46,6 +46,9 @@ struct TransportCounters {
   std::uint64_t wire_bytes_received = 0;
   std::uint64_t wire_packets_sent = 0;
   std::uint64_t wire_packets_received = 0;
+  // Defences against hostile datagrams, below ENet.
+  std::uint64_t datagrams_filtered = 0;  // dropped by the datagram filter before ENet saw them
+  std::uint64_t receive_errors = 0;      // datagrams ENet failed to read (larger than its 4 KiB buffer)
   // The conditioners' own counts; connection events and disconnect requests pass through them too.
   LinkConditionerCounters outgoing;
   LinkConditionerCounters incoming;
@@ -66,8 +69,8 @@ class Host {
 
   // Queues one message payload for `peer` on `channel` (reliable on kReliable; unreliable, sequenced
   // and fragmentable on kUnreliable). It goes through the outgoing conditioner first. Payloads for a peer
-  // that has gone (or is not connected yet) are discarded. Payloads up to 16 x kMaxPacketBytes travel (the
-  // receiver's protocol layer rejects the oversized ones); ENet refuses larger ones at both ends.
+  // that has gone (or is not connected yet) are discarded. Payloads over protocol::kMaxPacketBytes are
+  // refused by ENet at both ends.
   void Send(Micros now, PeerId peer, protocol::Channel channel, std::span<const std::uint8_t> payload);
   // Encodes and sends a protocol message on its own channel. Returns false if it could not be encoded.
   bool SendMessage(Micros now, PeerId peer, const protocol::Message& message);

@@ -53,6 +53,9 @@ int main(int argc, char** argv) {
   CLI::App app{"netcube-bot: headless netcube players that play a script and report what they measured"};
   app.failure_message(CLI::FailureMessage::help);  // a bad flag prints the usage
   app.add_option("--connect", connect, "Server address, HOST:PORT")->required();
+  app.add_option("--source", config.source_address,
+                 "Local IPv4 address to send from (a loopback address such as 127.0.0.2 on one machine)")
+      ->capture_default_str();
   app.add_option("--count", config.count, "Players in this process, each with its own socket and seed")
       ->check(CLI::Range(1, static_cast<int>(netcube::protocol::kMaxPlayers)))
       ->capture_default_str();

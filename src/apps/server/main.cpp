@@ -52,6 +52,8 @@ nlohmann::json StatsJson(const netcube::server::ServerStats& stats) {
       {"bytes_received", stats.wire_bytes_received},
       {"payload_bytes_sent", stats.payload_bytes_sent},
       {"payload_bytes_received", stats.payload_bytes_received},
+      {"datagrams_filtered", stats.datagrams_filtered},
+      {"receive_errors", stats.receive_errors},
   };
 }
 

@@ -1,0 +1,161 @@
+#include "datagram_filter.h"
+
+#include <enet/enet.h>
+
+namespace netcube::transport {
+namespace {
+
+// A reliable command this far or further ahead of what the channel expects next is refused: ENet would
+// park it (and its data) until the gap fills, and accepts up to seven 4096-command windows ahead. Our
+// senders never have that much reliable traffic in flight.
+constexpr std::uint16_t kMaxReliableAhead = 4096;
+
+std::uint16_t ReadU16(std::span<const std::uint8_t> bytes, std::size_t at) {
+  return static_cast<std::uint16_t>(bytes[at] << 8 | bytes[at + 1]);
+}
+
+std::uint32_t ReadU32(std::span<const std::uint8_t> bytes, std::size_t at) {
+  return static_cast<std::uint32_t>(ReadU16(bytes, at)) << 16 | ReadU16(bytes, at + 2);
+}
+
+// The offsets inside ENet's packed command structs, after the 4-byte command header.
+constexpr std::size_t kSendReliableLength = 4;     // ENetProtocolSendReliable::dataLength
+constexpr std::size_t kSendUnreliableLength = 6;   // ...SendUnreliable and ...SendUnsequenced::dataLength
+constexpr std::size_t kFragmentStart = 4;          // ENetProtocolSendFragment::startSequenceNumber
+constexpr std::size_t kFragmentLength = 6;
+constexpr std::size_t kFragmentCount = 8;
+constexpr std::size_t kFragmentNumber = 12;
+constexpr std::size_t kFragmentTotal = 16;
+constexpr std::size_t kFragmentOffset = 20;
+
+// The peer a datagram is for, as ENet itself will find it; null for connection requests and strays.
+const ENetPeer* TargetPeer(const ENetHost& host, std::uint16_t peer_id) {
+  if (peer_id >= host.peerCount) return nullptr;
+  const ENetPeer& peer = host.peers[peer_id];
+  if (peer.state == ENET_PEER_STATE_DISCONNECTED || peer.state == ENET_PEER_STATE_ZOMBIE) return nullptr;
+  if (peer.address.host != host.receivedAddress.host || peer.address.port != host.receivedAddress.port) {
+    return nullptr;  // ENet drops it: not the peer's address
+  }
+  return peer.channels == nullptr ? nullptr : &peer;
+}
+
+bool IsFragment(const ENetIncomingCommand& command) {
+  const auto type = command.command.header.command & ENET_PROTOCOL_COMMAND_MASK;
+  return type == ENET_PROTOCOL_COMMAND_SEND_FRAGMENT || type == ENET_PROTOCOL_COMMAND_SEND_UNRELIABLE_FRAGMENT;
+}
+
+// Counts the peer's incomplete reassemblies and whether one of them is (channel, start): the message a
+// fragment belongs to, whose reassembly ENet already paid for.
+struct Reassemblies {
+  std::size_t open = 0;
+  bool includes_start = false;
+};
+
+void CountIn(const ENetList& list, bool reliable, bool same_channel, std::uint16_t start, Reassemblies& out) {
+  for (const ENetListNode* node = list.sentinel.next; node != &list.sentinel; node = node->next) {
+    const auto& command = *reinterpret_cast<const ENetIncomingCommand*>(node);
+    if (!IsFragment(command) || command.fragmentsRemaining == 0) continue;
+    ++out.open;
+    const std::uint16_t its_start = reliable ? command.reliableSequenceNumber : command.unreliableSequenceNumber;
+    if (same_channel && its_start == start) out.includes_start = true;
+  }
+}
+
+Reassemblies OpenReassemblies(const ENetPeer& peer, std::uint8_t channel_id, bool reliable, std::uint16_t start) {
+  Reassemblies out;
+  for (std::size_t c = 0; c < peer.channelCount; ++c) {
+    const ENetChannel& channel = peer.channels[c];
+    CountIn(channel.incomingReliableCommands, true, reliable && c == channel_id, start, out);
+    CountIn(channel.incomingUnreliableCommands, false, !reliable && c == channel_id, start, out);
+  }
+  return out;
+}
+
+// True when the command's reliable sequence number lies far ahead of what its channel expects next.
+bool TooFarAhead(const ENetPeer& peer, std::uint8_t channel_id, std::uint16_t reliable_seq) {
+  if (channel_id >= peer.channelCount) return false;  // ENet refuses it itself
+  const auto ahead =
+      static_cast<std::uint16_t>(reliable_seq - peer.channels[channel_id].incomingReliableSequenceNumber);
+  // Half the sequence space or more "ahead" is behind: a duplicate, which ENet acknowledges and discards.
+  return ahead >= kMaxReliableAhead && ahead < 0x8000;
+}
+
+}  // namespace
+
+bool FragmentConsistent(const FragmentClaim& f, std::size_t max_message_bytes) noexcept {
+  if (f.count == 0 || f.number >= f.count || f.length == 0 || f.total_length > max_message_bytes) return false;
+  if (f.offset >= f.total_length || f.length > f.total_length - f.offset) return false;
+  const std::uint32_t last = f.count - 1;
+  if (f.number < last) {
+    // Every fragment but the last has the sender's fragment size.
+    const std::uint32_t count = (f.total_length + f.length - 1) / f.length;
+    return count == f.count && f.offset == f.number * std::uint32_t{f.length};
+  }
+  // The last one ends the message, after `last` fragments of one size that it is not larger than.
+  if (f.offset + f.length != f.total_length) return false;
+  if (last == 0) return f.offset == 0;
+  return f.offset % last == 0 && f.length <= f.offset / last;
+}
+
+bool AcceptDatagram(const ENetHost& host, std::span<const std::uint8_t> datagram, const FilterLimits& limits) {
+  if (datagram.size() < 2) return false;
+  const std::uint16_t header = ReadU16(datagram, 0);
+  // netcube never compresses: ENet could not read a compressed datagram anyway.
+  if ((header & ENET_PROTOCOL_HEADER_FLAG_COMPRESSED) != 0) return false;
+  std::size_t at = (header & ENET_PROTOCOL_HEADER_FLAG_SENT_TIME) != 0 ? 4 : 2;
+  if (host.checksum != nullptr) at += sizeof(enet_uint32);
+  const auto peer_id = static_cast<std::uint16_t>(
+      header & ~(ENET_PROTOCOL_HEADER_FLAG_MASK | ENET_PROTOCOL_HEADER_SESSION_MASK));
+  const ENetPeer* peer = TargetPeer(host, peer_id);
+  std::size_t new_reassemblies = 0;
+
+  // Every byte must belong to a whole command, as ENet frames them: a real ENet sends nothing else.
+  while (at < datagram.size()) {
+    if (datagram.size() - at < sizeof(ENetProtocolCommandHeader)) return false;
+    const std::uint8_t type = datagram[at] & ENET_PROTOCOL_COMMAND_MASK;
+    if (type >= ENET_PROTOCOL_COMMAND_COUNT) return false;
+    const std::size_t size = enet_protocol_command_size(type);
+    if (size == 0 || datagram.size() - at < size) return false;
+    const std::uint8_t channel = datagram[at + 1];
+    const std::uint16_t reliable_seq = ReadU16(datagram, at + 2);
+    std::size_t data_length = 0;
+    bool sequenced = true;  // parked by ENet until the channel's reliable sequence reaches it
+    switch (type) {
+      case ENET_PROTOCOL_COMMAND_SEND_RELIABLE:
+        data_length = ReadU16(datagram, at + kSendReliableLength);
+        break;
+      case ENET_PROTOCOL_COMMAND_SEND_UNRELIABLE:
+        data_length = ReadU16(datagram, at + kSendUnreliableLength);
+        break;
+      case ENET_PROTOCOL_COMMAND_SEND_UNSEQUENCED:
+        data_length = ReadU16(datagram, at + kSendUnreliableLength);
+        sequenced = false;
+        break;
+      case ENET_PROTOCOL_COMMAND_SEND_FRAGMENT:
+      case ENET_PROTOCOL_COMMAND_SEND_UNRELIABLE_FRAGMENT: {
+        const FragmentClaim fragment{ReadU32(datagram, at + kFragmentCount), ReadU32(datagram, at + kFragmentNumber),
+                                     ReadU32(datagram, at + kFragmentTotal), ReadU32(datagram, at + kFragmentOffset),
+                                     ReadU16(datagram, at + kFragmentLength)};
+        if (!FragmentConsistent(fragment, limits.max_message_bytes)) return false;
+        data_length = fragment.length;
+        if (peer != nullptr) {
+          const bool reliable = type == ENET_PROTOCOL_COMMAND_SEND_FRAGMENT;
+          const Reassemblies open =
+              OpenReassemblies(*peer, channel, reliable, ReadU16(datagram, at + kFragmentStart));
+          if (!open.includes_start && open.open + new_reassemblies >= limits.max_open_reassemblies) return false;
+          if (!open.includes_start) ++new_reassemblies;
+        }
+        break;
+      }
+      default:
+        sequenced = false;  // protocol commands: nothing is parked
+        break;
+    }
+    if (peer != nullptr && sequenced && TooFarAhead(*peer, channel, reliable_seq)) return false;
+    if (datagram.size() - at - size < data_length) return false;
+    at += size + data_length;
+  }
+  return true;
+}
+
+}  // namespace netcube::transport

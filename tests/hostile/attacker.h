@@ -1,0 +1,77 @@
+#pragma once
+// The attacker's side of the hostile-network tests: what someone on the same network can send a netcube
+// server with a few lines of C. Raw UDP datagrams, and a real ENet connection (the system's ENet) that
+// also slips hand-made ENet commands in. Each attacker binds its own loopback source address (127.0.0.2,
+// 127.0.0.3, ...), so it is never mistaken for the honest clients on 127.0.0.1.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+struct _ENetHost;
+struct _ENetPeer;
+
+namespace netcube::hostile {
+
+// A UDP socket bound to `source` (any port).
+class UdpSocket {
+ public:
+  static std::unique_ptr<UdpSocket> Bind(const std::string& source, std::string* error);
+  ~UdpSocket();
+  UdpSocket(const UdpSocket&) = delete;
+  UdpSocket& operator=(const UdpSocket&) = delete;
+
+  // Sends one datagram to 127.0.0.1:port; false if the kernel refused it (a full buffer, say).
+  bool SendTo(std::uint16_t port, std::span<const std::uint8_t> datagram);
+  // Reads every datagram waiting, without blocking; returns their total size in bytes.
+  std::size_t Drain();
+
+ private:
+  explicit UdpSocket(int fd) : fd_(fd) {}
+  int fd_;
+};
+
+// One ENet fragment command (SEND_FRAGMENT when reliable, else SEND_UNRELIABLE_FRAGMENT) with `length`
+// bytes of data, claiming whatever the caller likes.
+struct Fragment {
+  bool reliable = true;
+  std::uint8_t channel = 0;
+  std::uint16_t reliable_seq = 0;
+  std::uint16_t start_seq = 0;
+  std::uint32_t count = 1;
+  std::uint32_t number = 0;
+  std::uint32_t total_length = 1;
+  std::uint32_t offset = 0;
+  std::uint16_t length = 1;
+};
+
+// An ENet connection from `source` to 127.0.0.1:port, made and kept by the system's ENet.
+class EnetIntruder {
+ public:
+  static std::unique_ptr<EnetIntruder> Connect(const std::string& source, std::uint16_t port, std::string* error);
+  ~EnetIntruder();
+  EnetIntruder(const EnetIntruder&) = delete;
+  EnetIntruder& operator=(const EnetIntruder&) = delete;
+
+  // Services the ENet host without blocking; whatever the server sends is read and thrown away.
+  void Service();
+  bool connected() const { return connected_; }
+  bool disconnected() const { return disconnected_; }
+
+  // Sends one datagram on the connection's socket with this peer's ENet header, then `commands`.
+  void SendCommands(std::span<const std::uint8_t> commands);
+  static std::vector<std::uint8_t> Encode(const Fragment& fragment);
+
+ private:
+  EnetIntruder(_ENetHost* host, _ENetPeer* peer) : host_(host), peer_(peer) {}
+  _ENetHost* host_;
+  _ENetPeer* peer_;
+  bool connected_ = false;
+  bool disconnected_ = false;
+};
+
+// The process's resident set size, bytes (Linux).
+std::size_t ResidentBytes();
+
+}  // namespace netcube::hostile
