@@ -108,14 +108,15 @@ void EnetIntruder::Service() {
 }
 
 void EnetIntruder::SendCommands(std::span<const std::uint8_t> commands) {
-  std::vector<std::uint8_t> datagram;
-  PutU16(datagram, static_cast<std::uint16_t>(peer_->outgoingPeerID |
-                                              peer_->outgoingSessionID << ENET_PROTOCOL_HEADER_SESSION_SHIFT));
-  datagram.insert(datagram.end(), commands.begin(), commands.end());
-  ENetBuffer buffer{};
-  buffer.data = datagram.data();
-  buffer.dataLength = datagram.size();
-  enet_socket_send(host_->socket, &peer_->address, &buffer, 1);
+  const auto peer_id = static_cast<std::uint16_t>(peer_->outgoingPeerID |
+                                                 peer_->outgoingSessionID << ENET_PROTOCOL_HEADER_SESSION_SHIFT);
+  std::array<std::uint8_t, 2> header = {static_cast<std::uint8_t>(peer_id >> 8), static_cast<std::uint8_t>(peer_id)};
+  std::array<ENetBuffer, 2> buffers{};
+  buffers[0].data = header.data();
+  buffers[0].dataLength = header.size();
+  buffers[1].data = const_cast<std::uint8_t*>(commands.data());  // ENet's buffer type is not const; it only reads
+  buffers[1].dataLength = commands.size();
+  enet_socket_send(host_->socket, &peer_->address, buffers.data(), buffers.size());
 }
 
 std::vector<std::uint8_t> EnetIntruder::Encode(const Fragment& f) {

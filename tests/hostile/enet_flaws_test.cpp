@@ -75,8 +75,8 @@ TEST(EnetFlaws, OpenReassembliesPerPeerAreBounded) {
   // Consistent claims, each the first half of a message that never completes: ENet would keep every one.
   Fragment half;
   half.count = 2;
-  half.total_length = 2 * 2000;
-  half.length = 2000;
+  half.total_length = 2 * 1000;
+  half.length = 1000;
   const std::size_t growth = GrowthUnderFragmentStarts(r, half);
   EXPECT_LE(growth, kMaxGrowthBytes);
   // A handful are let through, up to the per-peer bound; the rest are dropped.
