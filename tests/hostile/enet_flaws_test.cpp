@@ -34,8 +34,8 @@ void ConnectIntruder(IntruderRig& out) {
   out.intruder = EnetIntruder::Connect("127.0.0.2", out.rig->server().port(), &error);
   ASSERT_NE(out.intruder, nullptr) << error;
   EnetIntruder* intruder = out.intruder.get();
-  out.rig->AddParticipant([intruder](Micros) { intruder->Service(); });
-  ASSERT_TRUE(out.rig->StepUntil([intruder] { return intruder->connected(); }));
+  ASSERT_TRUE(out.rig->StepUntil([intruder] { return intruder->connected(); }, Micros(5'000'000),
+                                 [intruder] { intruder->Service(); }));
 }
 
 // Sends kFragmentStarts fragment commands, each opening a reassembly of its own, and returns how much
@@ -46,9 +46,12 @@ std::size_t GrowthUnderFragmentStarts(IntruderRig& r, Fragment fragment) {
     fragment.reliable_seq = i;
     fragment.start_seq = i;
     r.intruder->SendCommands(EnetIntruder::Encode(fragment));
-    if (i % kStartsPerStep == 0) r.rig->Step();
+    if (i % kStartsPerStep == 0) {
+      r.rig->Step();
+      r.intruder->Service();
+    }
   }
-  r.rig->StepFor(Micros(100'000));
+  r.rig->StepFor(Micros(100'000), [&r] { r.intruder->Service(); });
   const std::size_t after = ResidentBytes();
   const std::size_t growth = after > before ? after - before : 0;
   std::printf("resident set: %zu kB -> %zu kB, %llu datagrams filtered\n", before / 1024, after / 1024,
@@ -102,9 +105,6 @@ TEST(EnetFlaws, APlayerStaysInSyncThroughAFloodOfOversizedDatagrams) {
   const std::vector<std::uint8_t> oversized(5000, 0xEE);
   std::size_t sent = 0;
   const std::uint16_t port = rig->server().port();
-  rig->AddParticipant([&](Micros) {
-    for (int i = 0; i < kPerStep && sent < kFloodDatagrams; ++i) sent += flood->SendTo(port, oversized) ? 1U : 0U;
-  });
   InputDriver driver(*ann, {});
   std::uint8_t buttons = sim::kDown;
   const auto zigzag = [&buttons] { return buttons ^= (sim::kLeft | sim::kRight); };
@@ -120,7 +120,10 @@ TEST(EnetFlaws, APlayerStaysInSyncThroughAFloodOfOversizedDatagrams) {
         }
         return sent == kFloodDatagrams && driver.AllAcknowledged();
       },
-      Micros(20'000'000)));
+      Micros(20'000'000),
+      [&] {
+        for (int i = 0; i < kPerStep && sent < kFloodDatagrams; ++i) sent += flood->SendTo(port, oversized) ? 1U : 0U;
+      }));
   std::printf("worst acknowledgement lag during the flood: %d inputs; %llu datagrams unreadable\n", worst_ack_lag,
               static_cast<unsigned long long>(rig->server().stats().receive_errors));
   EXPECT_FALSE(ann->inbox().disconnected);
