@@ -1,5 +1,6 @@
 #include "netcube/protocol/messages.h"
 
+#include <algorithm>
 #include <array>
 #include <type_traits>
 
@@ -107,11 +108,57 @@ bool Serialize(Stream& stream, TimeEcho& m) {
          SerializeUnsigned(stream, m.server_tick);
 }
 
-// The packet: a 3-bit message type, the message, zero padding to the byte.
+template <class Stream>
+bool Serialize(Stream& stream, Tag& m) {
+  return SerializeUnsigned(stream, m.shot) && SerializeUnsigned(stream, m.seq) &&
+         SerializeUnsigned(stream, m.render_tick) &&
+         SerializeInt(stream, m.render_fraction, 0, kRenderFractionSteps - 1) &&
+         SerializeUnsigned(stream, m.seen_tick) && SerializeInt(stream, m.delay_ms, 0, kMaxTagDelayMs) &&
+         SerializeUnsigned(stream, m.aim);
+}
+
+template <class Stream>
+bool Serialize(Stream& stream, TagResult& m) {
+  if (!SerializeUnsigned(stream, m.shooter) || !SerializeUnsigned(stream, m.shot) ||
+      !SerializeInt(stream, m.outcome, 0, kTagOutcomeCount - 1) ||
+      !SerializeInt(stream, m.rewind_ms, 0, kMaxTagDelayMs)) {
+    return false;
+  }
+  if (m.outcome != TagOutcome::kHit) {
+    // Nothing else is sent, so a reader leaves the rest at its canonical zero.
+    if constexpr (Stream::kReading) {
+      m.target = 0;
+      m.target_has_input = false;
+      m.target_seq = 0;
+    }
+    return true;
+  }
+  if (!SerializeUnsigned(stream, m.target) || !SerializeBool(stream, m.target_has_input)) return false;
+  if (m.target_has_input) return SerializeUnsigned(stream, m.target_seq);
+  if constexpr (Stream::kReading) m.target_seq = 0;
+  return true;
+}
+
+// The packet: the message type (3 bits, or 3 + 3 from kTypeEscape on), the message, zero padding to the
+// byte.
+template <class Stream>
+bool SerializeType(Stream& stream, std::size_t& type) {
+  std::size_t head = std::min<std::size_t>(type, kTypeEscape);
+  if (!SerializeInt(stream, head, 0, (1 << kShortTypeBits) - 1)) return false;
+  if (head < kTypeEscape) {
+    type = head;
+    return true;
+  }
+  std::size_t extension = type - kTypeEscape;
+  if (!SerializeInt(stream, extension, 0, (1 << kExtendedTypeBits) - 1)) return false;
+  type = kTypeEscape + extension;
+  return type < kMessageTypeCount;  // the extension values past the last type are unused
+}
+
 template <class Stream>
 bool SerializeMessage(Stream& stream, Message& message) {
-  auto type = static_cast<std::uint8_t>(message.index());
-  if (!SerializeInt(stream, type, 0, kMessageTypeCount - 1)) return false;
+  std::size_t type = message.index();
+  if (!SerializeType(stream, type)) return false;
   return std::visit([&stream](auto& m) { return Serialize(stream, m); }, message);
 }
 
@@ -143,7 +190,7 @@ Channel ChannelOf(MessageType type) noexcept {
     case MessageType::kSnapshot:
     case MessageType::kTimeEcho:
       return Channel::kUnreliable;
-    default:
+    default:  // control messages, and tags with their results: rare, and none may be lost
       return Channel::kReliable;
   }
 }
@@ -151,7 +198,7 @@ Channel ChannelOf(MessageType type) noexcept {
 const char* ToString(MessageType type) noexcept {
   static constexpr std::array<const char*, kMessageTypeCount> kNames = {
       "connect_request", "connect_refused", "welcome", "input", "snapshot", "player_joined", "player_left",
-      "time_echo"};
+      "time_echo", "tag", "tag_result"};
   const auto i = static_cast<std::size_t>(type);
   return i < kNames.size() ? kNames[i] : "unknown";
 }
@@ -166,6 +213,18 @@ const char* ToString(RefuseReason reason) noexcept {
       return "malformed connect request";
   }
   return "unknown reason";
+}
+
+const char* ToString(TagOutcome outcome) noexcept {
+  switch (outcome) {
+    case TagOutcome::kMiss:
+      return "miss";
+    case TagOutcome::kHit:
+      return "hit";
+    case TagOutcome::kRefused:
+      return "refused";
+  }
+  return "unknown outcome";
 }
 
 const char* ToString(LeaveReason reason) noexcept {
@@ -211,10 +270,9 @@ DecodeError Decode(std::span<const std::uint8_t> packet, Message& out) noexcept 
   if (packet.empty()) return DecodeError::kEmpty;
   if (packet.size() > kMaxPacketBytes) return DecodeError::kTooLarge;
   BitReader reader(packet);
-  std::uint32_t type = 0;
-  if (!reader.Bits(type, BitsRequired(0, kMessageTypeCount - 1))) return DecodeError::kMalformed;
+  std::size_t type = 0;
+  if (!SerializeType(reader, type)) return DecodeError::kMalformed;
   Message message;
-  // Every 3-bit value names a message type.
   EmplaceByIndex(message, type, std::make_index_sequence<kMessageTypeCount>{});
   const bool ok = std::visit([&reader](auto& m) { return Serialize(reader, m); }, message);
   if (!ok) return DecodeError::kMalformed;

@@ -2,15 +2,18 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <unordered_map>
 #include <utility>
 
 #include "duration_histogram.h"
 #include "input_queue.h"
+#include "lag_compensation.h"
 #include "netcube/transport/host.h"
 #include "snapshot_encoder.h"
 #include "spawn.h"
 #include "tick_schedule.h"
+#include "world_history.h"
 
 namespace netcube::server {
 namespace {
@@ -29,6 +32,11 @@ struct Connection {
   sim::PlayerId player = 0;  // kAccepted only
 };
 
+struct PendingTag {
+  protocol::Tag tag;
+  Micros received{0};
+};
+
 struct Client {
   transport::PeerId peer = 0;
   sim::PlayerId id = 0;
@@ -36,6 +44,14 @@ struct Client {
   InputQueue inputs;
   std::uint64_t bytes_sent = 0;
   std::uint64_t bytes_received = 0;
+  // At most one tag waits for its input; the cooldown is a virtual schedule (GCRA): a tag is on time
+  // when it comes no earlier than kTagBurstTolerance before tag_due, and pushes tag_due one cooldown on.
+  std::optional<PendingTag> pending_tag;
+  Micros tag_due{0};
+  std::uint64_t tags_fired = 0;
+  std::uint64_t tags_given = 0;
+  std::uint64_t tags_taken = 0;
+  std::uint64_t tags_refused = 0;
 };
 
 std::string CheckConfig(const ServerConfig& config) {
@@ -45,6 +61,9 @@ std::string CheckConfig(const ServerConfig& config) {
   }
   if (config.max_clients < 1 || config.max_clients > protocol::kMaxPlayers) {
     return "max clients must be in [1, " + std::to_string(protocol::kMaxPlayers) + "]";
+  }
+  if (config.max_rewind_ms < 0 || config.max_rewind_ms > protocol::kMaxTagDelayMs) {
+    return "max rewind must be in [0, " + std::to_string(protocol::kMaxTagDelayMs) + "] ms";
   }
   return {};
 }
@@ -87,6 +106,17 @@ struct Server::Impl {
   std::uint64_t packets_malformed = 0;
   InputCounters departed_inputs;  // of clients that have left
 
+  WorldHistory history;
+  JudgeScratch judge_scratch;
+  std::array<TagRecord, kRecentTags> recent_tags{};
+  std::uint64_t tags_recorded = 0;  // recent_tags holds the last min(this, kRecentTags)
+  std::uint64_t tags_hit = 0;
+  std::uint64_t tags_refused = 0;
+  std::uint64_t tags_capped = 0;
+  std::uint64_t tags_decided_by_rewind = 0;
+  double rewind_ms_sum = 0.0;
+  double rewind_ms_max = 0.0;
+
   void ServiceNetwork(Micros now);
   void HandleEvents(Micros now, std::span<const transport::Event> received);
   void OnConnected(Micros now, transport::PeerId peer);
@@ -100,10 +130,13 @@ struct Server::Impl {
   void RunDueTicks(Micros now);
   void RunTick(Micros now);
   void SendSnapshots(Micros now);
+  void OnTag(Micros now, Client& client, const protocol::Tag& tag);
+  void JudgeDueTags(Micros now);
+  void JudgeTag(Micros now, std::size_t shooter, const protocol::Tag& tag);
 
   Client* FindClient(sim::PlayerId id);
   void Send(Micros now, transport::PeerId peer, Client* client, const protocol::Message& message);
-  void Broadcast(Micros now, const protocol::Message& message, sim::PlayerId except);
+  void Broadcast(Micros now, const protocol::Message& message, std::optional<sim::PlayerId> except);
 };
 
 // --- Network ---------------------------------------------------------------------------------------------
@@ -178,6 +211,10 @@ void Server::Impl::OnReceived(Micros now, const transport::Event& event) {
     if (const auto* input = std::get_if<protocol::InputMessage>(&message); input != nullptr && client != nullptr) {
       // Bound to the sending peer: an input can only ever move the sender's own cube.
       for (const sim::Input& one : input->inputs) client->inputs.Receive(one);
+      return;
+    }
+    if (const auto* tag = std::get_if<protocol::Tag>(&message); tag != nullptr && client != nullptr) {
+      OnTag(now, *client, *tag);
       return;
     }
     if (const auto* echo = std::get_if<protocol::TimeEcho>(&message); echo != nullptr && !echo->reply) {
@@ -272,7 +309,7 @@ void Server::Impl::Send(Micros now, transport::PeerId peer, Client* client, cons
   if (client != nullptr) client->bytes_sent += size;
 }
 
-void Server::Impl::Broadcast(Micros now, const protocol::Message& message, sim::PlayerId except) {
+void Server::Impl::Broadcast(Micros now, const protocol::Message& message, std::optional<sim::PlayerId> except) {
   for (Client& client : clients) {
     if (client.id != except) Send(now, client.peer, &client, message);
   }
@@ -308,6 +345,9 @@ void Server::Impl::RunTick(Micros now) {
   sim::StepWorld(world, steps, config.collisions);
   ++tick;
   ++ticks_run;
+  history.Record(tick, schedule.TimeOf(tick), world,
+                 [this](std::size_t i) { return clients[i].inputs.counters().processed > 0; });
+  JudgeDueTags(now);
 
   snapshot_credit += config.snapshot_rate;
   if (snapshot_credit >= schedule.rate()) {
@@ -330,6 +370,61 @@ void Server::Impl::SendSnapshots(Micros now) {
     client.bytes_sent += packet.size();
   }
   snapshots_sent += clients.size();
+}
+
+// --- Tags ------------------------------------------------------------------------------------------------
+
+void Server::Impl::OnTag(Micros now, Client& client, const protocol::Tag& tag) {
+  const Micros cooldown{sim::kTagCooldownMs * 1000};
+  if (client.pending_tag || now < client.tag_due - kTagBurstTolerance) {
+    ++client.tags_refused;
+    ++tags_refused;
+    Send(now, client.peer, &client, protocol::TagResult{client.id, tag.shot, protocol::TagOutcome::kRefused});
+    return;
+  }
+  client.tag_due = std::max(client.tag_due, now) + cooldown;
+  client.pending_tag = PendingTag{tag, now};
+}
+
+void Server::Impl::JudgeDueTags(Micros now) {
+  for (std::size_t i = 0; i < clients.size(); ++i) {
+    Client& client = clients[i];
+    if (!client.pending_tag) continue;
+    // The ray starts where the shooter saw its own cube: after the input it fired after. An input that
+    // never comes (lost for good, or a lie) delays the tag by kMaxTagWait at most.
+    const bool applied = client.inputs.counters().processed > 0
+                             ? !sim::SeqLess(world[i].state.last_input, client.pending_tag->tag.seq)
+                             : client.inputs.size() == 0;
+    if (!applied && now - client.pending_tag->received < kMaxTagWait) continue;
+    const protocol::Tag tag = client.pending_tag->tag;
+    client.pending_tag.reset();
+    JudgeTag(now, i, tag);
+  }
+}
+
+void Server::Impl::JudgeTag(Micros now, std::size_t shooter, const protocol::Tag& tag) {
+  PastCube victim;
+  const TagRecord record =
+      Judge(history, world[shooter], tag, config.lag_compensation, config.max_rewind_ms, judge_scratch, victim);
+  recent_tags[tags_recorded % kRecentTags] = record;
+  ++tags_recorded;
+  ++clients[shooter].tags_fired;
+  rewind_ms_sum += record.rewind_ms;
+  rewind_ms_max = std::max(rewind_ms_max, record.rewind_ms);
+  if (record.capped) ++tags_capped;
+  if (record.lag_compensation && record.rewound.hit != record.present.hit) ++tags_decided_by_rewind;
+
+  protocol::TagResult result{clients[shooter].id, tag.shot, record.outcome,
+                             static_cast<std::uint16_t>(record.lag_compensation ? std::lround(record.rewind_ms) : 0)};
+  if (record.outcome == protocol::TagOutcome::kHit) {
+    ++tags_hit;
+    ++clients[shooter].tags_given;
+    if (Client* target = FindClient(victim.id)) ++target->tags_taken;
+    result.target = victim.id;
+    result.target_has_input = victim.has_input;
+    result.target_seq = victim.has_input ? victim.last_input : sim::Seq{0};
+  }
+  Broadcast(now, result, std::nullopt);
 }
 
 // --- Server ----------------------------------------------------------------------------------------------
@@ -402,6 +497,14 @@ bool Server::SetSnapshotRate(int snapshot_rate) {
 
 void Server::SetCollisions(bool collisions) { impl_->config.collisions = collisions; }
 
+void Server::SetLagCompensation(bool on) { impl_->config.lag_compensation = on; }
+
+bool Server::SetMaxRewindMs(int max_rewind_ms) {
+  if (max_rewind_ms < 0 || max_rewind_ms > protocol::kMaxTagDelayMs) return false;
+  impl_->config.max_rewind_ms = max_rewind_ms;
+  return true;
+}
+
 void Server::SetLink(const transport::LinkSettings& link) {
   impl_->host->SetLink(link);
   impl_->config.link = link;
@@ -428,12 +531,25 @@ std::vector<ClientInfo> Server::clients() const {
     info.inputs = inputs;
     info.bytes_sent = c.bytes_sent;
     info.bytes_received = c.bytes_received;
+    info.tags_fired = c.tags_fired;
+    info.tags_given = c.tags_given;
+    info.tags_taken = c.tags_taken;
+    info.tags_refused = c.tags_refused;
     out.push_back(std::move(info));
   }
   return out;
 }
 
 std::size_t Server::peer_count() const { return impl_->connections.size(); }
+
+std::vector<TagRecord> Server::recent_tags() const {
+  const Impl& s = *impl_;
+  const std::uint64_t count = std::min<std::uint64_t>(s.tags_recorded, kRecentTags);
+  std::vector<TagRecord> out;
+  out.reserve(count);
+  for (std::uint64_t i = s.tags_recorded - count; i < s.tags_recorded; ++i) out.push_back(s.recent_tags[i % kRecentTags]);
+  return out;
+}
 
 ServerStats Server::stats() const {
   const Impl& s = *impl_;
@@ -453,6 +569,13 @@ ServerStats Server::stats() const {
   stats.inputs = s.departed_inputs;
   for (const Client& c : s.clients) stats.inputs += c.inputs.counters();
   stats.packets_malformed = s.packets_malformed;
+  stats.tags_judged = s.tags_recorded;
+  stats.tags_hit = s.tags_hit;
+  stats.tags_refused = s.tags_refused;
+  stats.tags_capped = s.tags_capped;
+  stats.tags_decided_by_rewind = s.tags_decided_by_rewind;
+  stats.rewind_ms_sum = s.rewind_ms_sum;
+  stats.rewind_ms_max = s.rewind_ms_max;
   stats.payload_bytes_sent = transport.payload_bytes_sent;
   stats.payload_bytes_received = transport.payload_bytes_received;
   stats.wire_bytes_sent = transport.wire_bytes_sent;

@@ -1,4 +1,5 @@
-// libFuzzer target for one message decoder: the packet's 3-bit type is forced to NETCUBE_FUZZ_MESSAGE_TYPE
+// libFuzzer target for one message decoder: the packet's type field (3 bits, or 6 from type 7 on) is forced
+// to NETCUBE_FUZZ_MESSAGE_TYPE
 // (one binary per type, so each corpus stays focused on one layout). Decode must never crash, and a
 // packet it accepts must be the canonical encoding of what it returns: re-encoding the message gives the
 // same bytes, MeasureBytes gives their count, and decoding them again gives the same message.
@@ -21,7 +22,12 @@ namespace {
 using namespace netcube::protocol;
 
 constexpr auto kType = static_cast<MessageType>(NETCUBE_FUZZ_MESSAGE_TYPE);
-constexpr int kTypeShift = 8 - BitsRequired(0, kMessageTypeCount - 1);  // the type is the top bits of byte 0
+constexpr int kTypeValue = static_cast<int>(kType);
+constexpr bool kExtended = kTypeValue >= kTypeEscape;
+// The type field is the top bits of byte 0: the escape and the extension from kTypeEscape on.
+constexpr int kTypeShift = 8 - kShortTypeBits - (kExtended ? kExtendedTypeBits : 0);
+constexpr unsigned kTypeField =
+    kExtended ? (unsigned{kTypeEscape} << kExtendedTypeBits) | unsigned(kTypeValue - kTypeEscape) : unsigned(kTypeValue);
 
 [[noreturn]] void Fail(const char* what) {
   std::fprintf(stderr, "decode_fuzzer(%s): %s\n", ToString(kType), what);
@@ -37,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::copy(data, data + size, packet.begin());
   if (size > 0) {
     const auto low_bits = static_cast<std::uint8_t>(packet[0] & ((1u << kTypeShift) - 1u));
-    packet[0] = static_cast<std::uint8_t>((static_cast<unsigned>(kType) << kTypeShift) | low_bits);
+    packet[0] = static_cast<std::uint8_t>((kTypeField << kTypeShift) | low_bits);
   }
   const std::span<const std::uint8_t> input(packet.data(), size);
 

@@ -32,6 +32,7 @@ void CheckInvariants(const server::Server& server, Micros elapsed) {
   const std::span<const sim::PlayerCube> world = server.world();
   if (clients.size() > kMaxClients) Fail("more clients than max_clients");
   if (world.size() != clients.size()) Fail("world and client list differ in size");
+  if (server.recent_tags().size() > server::kRecentTags) Fail("tag log over its bound");
   for (std::size_t i = 0; i < world.size(); ++i) {
     if (world[i].id != clients[i].id) Fail("world and client list differ in ids");
     if (i > 0 && world[i].id <= world[i - 1].id) Fail("player ids not strictly increasing");
@@ -44,6 +45,9 @@ void CheckInvariants(const server::Server& server, Micros elapsed) {
     const auto allowed = static_cast<std::uint64_t>(std::min<std::int64_t>(
         steps + server::kMaxInputBacklogSteps, steps * server::kMaxCatchUpRate));
     if (clients[i].inputs.processed > allowed) Fail("more inputs applied than the rate limit allows");
+    // Tags: one per cooldown, plus the burst tolerance's one.
+    const std::int64_t tags_allowed = elapsed.count() / (sim::kTagCooldownMs * 1000) + 2;
+    if (clients[i].tags_fired > static_cast<std::uint64_t>(tags_allowed)) Fail("more tags judged than the cooldown allows");
   }
 }
 

@@ -106,6 +106,23 @@ std::vector<std::pair<std::string, Script>> ServerSessions() {
     for (int i = 0; i < 13; ++i) s.Advance(255);  // past the pending timeout without a request
     out.emplace_back("silent_pending_peer", s);
   }
+  {
+    Script s = Joined("shooter");
+    s.Connect();
+    s.Message(1, ConnectRequest{kProtocolMagic, kProtocolVersion, "target"});
+    s.Advance(50);
+    s.Message(1, Inputs(0, 3, netcube::sim::kRight));
+    s.Message(0, Tag{0, 0, 2, 128, 3, 100, 0});          // judged at the next tick
+    s.Message(0, Tag{1, 0, 3, 0, 3, 100, 16384});        // early: within the burst tolerance
+    s.Message(0, Tag{2, 9, 0xFFFFFF00u, 255, 0xFFFFFFFFu, kMaxTagDelayMs, 65535});  // lies, refused
+    s.Advance(255);
+    s.Message(0, Tag{3, 40, 1, 0, 99, 0, 32768});        // waits for an input that never comes
+    s.Advance(255);
+    s.Message(1, Tag{0, 2, 4, 0, 4, 0, 0});
+    s.Message(1, TagResult{});                            // the wrong direction
+    s.Advance(20);
+    out.emplace_back("tags", s);
+  }
   return out;
 }
 

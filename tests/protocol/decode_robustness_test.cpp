@@ -63,6 +63,13 @@ bool InRange(const Message& message) {
           return ValidName(m.name);
         } else if constexpr (std::is_same_v<T, PlayerLeft>) {
           return static_cast<int>(m.reason) < kLeaveReasonCount;
+        } else if constexpr (std::is_same_v<T, Tag>) {
+          return m.render_fraction < kRenderFractionSteps && m.delay_ms <= kMaxTagDelayMs;
+        } else if constexpr (std::is_same_v<T, TagResult>) {
+          if (static_cast<int>(m.outcome) >= kTagOutcomeCount || m.rewind_ms > kMaxTagDelayMs) return false;
+          // Fields not sent read as zero.
+          if (m.outcome != TagOutcome::kHit) return m.target == 0 && !m.target_has_input && m.target_seq == 0;
+          return m.target_has_input || m.target_seq == 0;
         } else {
           static_assert(std::is_same_v<T, TimeEcho>);
           return true;  // every bit pattern is a valid echo

@@ -48,7 +48,7 @@ TEST(Messages, EverySampleRoundTrips) {
 struct SizedMessage {
   const char* name;
   Message message;
-  std::size_t bits;  // 3 (type) + the fields listed in docs/PROTOCOL.md
+  std::size_t bits;  // the type (3 bits, 6 from type 7 on) + the fields listed in docs/PROTOCOL.md
 };
 
 std::vector<SizedMessage> DocumentedSizes() {
@@ -69,7 +69,11 @@ std::vector<SizedMessage> DocumentedSizes() {
       {"snapshot_256", testing::FullSnapshot(), 3 + 32 + 9 + 256 * (8 + 16 + 16 + 10 + 10) + 1 + 16},
       {"player_joined", PlayerJoined{1, "bot-1"}, 3 + 8 + 4 + 5 * 7},
       {"player_left", PlayerLeft{}, 3 + 8 + 1},
-      {"time_echo", TimeEcho{}, 3 + 1 + 32 + 32},
+      {"time_echo", TimeEcho{}, 6 + 1 + 32 + 32},
+      {"tag", Tag{}, 6 + 8 + 16 + 32 + 8 + 32 + 10 + 16},
+      {"tag_result_miss", TagResult{}, 6 + 8 + 8 + 2 + 10},
+      {"tag_result_hit", TagResult{1, 2, TagOutcome::kHit, 3, 4, false, 0}, 6 + 8 + 8 + 2 + 10 + 8 + 1},
+      {"tag_result_hit_seq", TagResult{1, 2, TagOutcome::kHit, 3, 4, true, 5}, 6 + 8 + 8 + 2 + 10 + 8 + 1 + 16},
   };
 }
 
@@ -122,7 +126,14 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
                   {77, 32}}));
   EXPECT_EQ(EncodeToVector(PlayerJoined{4, "x"}), Pack({{5, 3}, {4, 8}, {1, 4}, {'x' - 32, 7}}));
   EXPECT_EQ(EncodeToVector(TimeEcho{true, 0xCAFEF00D, 42}),
-            Pack({{7, 3}, {1, 1}, {0xCAFEF00D, 32}, {42, 32}}));
+            Pack({{7, 3}, {0, 3}, {1, 1}, {0xCAFEF00D, 32}, {42, 32}}));
+  EXPECT_EQ(EncodeToVector(Tag{200, 0xBEEF, 0x01020304, 255, 0x01020305, kMaxTagDelayMs, 0x4000}),
+            Pack({{7, 3}, {1, 3}, {200, 8}, {0xBEEF, 16}, {0x01020304, 32}, {255, 8}, {0x01020305, 32},
+                  {1000, 10}, {0x4000, 16}}));
+  EXPECT_EQ(EncodeToVector(TagResult{3, 9, TagOutcome::kRefused, 0, 0, false, 0}),
+            Pack({{7, 3}, {2, 3}, {3, 8}, {9, 8}, {2, 2}, {0, 10}}));
+  EXPECT_EQ(EncodeToVector(TagResult{3, 9, TagOutcome::kHit, 183, 7, true, 0xFFFF}),
+            Pack({{7, 3}, {2, 3}, {3, 8}, {9, 8}, {1, 2}, {183, 10}, {7, 8}, {1, 1}, {0xFFFF, 16}}));
 }
 
 // The hex examples of docs/PROTOCOL.md section 5, byte for byte.
@@ -143,11 +154,18 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
                                        0xE8, 0x80, 0x00, 0x80}));
 
   EXPECT_EQ(EncodeToVector(PlayerLeft{5, LeaveReason::kTimedOut}), (std::vector<std::uint8_t>{0xC0, 0xB0}));
+
+  EXPECT_EQ(EncodeToVector(Tag{12, 1000, 4000, 128, 4005, 150, 0x4000}),
+            (std::vector<std::uint8_t>{0xE4, 0x30, 0x0F, 0xA0, 0x00, 0x00, 0x3E, 0x82, 0x00, 0x00, 0x00, 0x3E,
+                                       0x94, 0x96, 0x40, 0x00}));
+  EXPECT_EQ(EncodeToVector(TagResult{1, 12, TagOutcome::kHit, 183, 0, true, 420}),
+            (std::vector<std::uint8_t>{0xE8, 0x04, 0x31, 0x2D, 0xC0, 0x20, 0x34, 0x80}));
 }
 
 TEST(Messages, ChannelsFollowReliability) {
   for (const MessageType t : {MessageType::kConnectRequest, MessageType::kConnectRefused,
-                              MessageType::kWelcome, MessageType::kPlayerJoined, MessageType::kPlayerLeft}) {
+                              MessageType::kWelcome, MessageType::kPlayerJoined, MessageType::kPlayerLeft,
+                              MessageType::kTag, MessageType::kTagResult}) {
     EXPECT_EQ(ChannelOf(t), Channel::kReliable) << ToString(t);
   }
   for (const MessageType t : {MessageType::kInput, MessageType::kSnapshot, MessageType::kTimeEcho}) {
@@ -167,6 +185,9 @@ TEST(Messages, EveryEnumHasAName) {
   }
   for (int r = 0; r < kLeaveReasonCount; ++r)
     EXPECT_STRNE(ToString(static_cast<LeaveReason>(r)), "unknown reason");
+  for (int o = 0; o < kTagOutcomeCount; ++o) {
+    EXPECT_STRNE(ToString(static_cast<TagOutcome>(o)), "unknown outcome");
+  }
   for (const DecodeError e : {DecodeError::kNone, DecodeError::kEmpty, DecodeError::kTooLarge,
                               DecodeError::kMalformed, DecodeError::kTrailingData}) {
     EXPECT_STRNE(ToString(e), "unknown error");
@@ -264,6 +285,17 @@ TEST(Encode, RejectsOutOfRangeCubesAndUnorderedIds) {
   ExpectUnencodable(with(valid, 0));  // decreasing id
 }
 
+TEST(Encode, RejectsOutOfRangeTags) {
+  Tag tag;
+  tag.render_fraction = kRenderFractionSteps;
+  ExpectUnencodable(tag);
+  tag = Tag{};
+  tag.delay_ms = kMaxTagDelayMs + 1;
+  ExpectUnencodable(tag);
+  ExpectUnencodable(TagResult{0, 0, static_cast<TagOutcome>(kTagOutcomeCount), 0, 0, false, 0});
+  ExpectUnencodable(TagResult{0, 0, TagOutcome::kMiss, kMaxTagDelayMs + 1, 0, false, 0});
+}
+
 TEST(Encode, ReturnsZeroWhenTheBufferIsTooSmall) {
   const Message m = testing::FullSnapshot();
   std::vector<std::uint8_t> buffer(MeasureBytes(m) - 1);
@@ -322,6 +354,22 @@ TEST(Decode, RejectsBadEnumsAndSettings) {
   EXPECT_EQ(DecodeBytes(welcome(240, 31, 1000)), DecodeError::kMalformed);
   // max_players 1..256 is sent as n - 1 in 8 bits and arena sizes 1..2^24 as n - 1 in 24 bits, so every
   // pattern of those fields is valid: there is nothing out of range to send.
+}
+
+TEST(Decode, RejectsUnusedTypesAndOutOfRangeTagFields) {
+  // Type 7 is followed by 3 bits: 7 + 0..2 name TimeEcho, Tag and TagResult; 7 + 3..7 are unused.
+  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 8}, {0, 8}, {0, 2}, {0, 10}})), DecodeError::kNone);
+  for (std::uint32_t unused = 3; unused < 8; ++unused) {
+    EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {unused, 3}, {0, 8}, {0, 8}, {0, 2}, {0, 10}})), DecodeError::kMalformed);
+  }
+  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 8}, {0, 8}, {3, 2}, {0, 10}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 8}, {0, 8}, {0, 2}, {1001, 10}})), DecodeError::kMalformed);
+  const auto tag = [](std::uint32_t delay) {
+    return Pack({{7, 3}, {1, 3}, {0, 8}, {0, 16}, {0, 32}, {0, 8}, {0, 32}, {delay, 10}, {0, 16}});
+  };
+  EXPECT_EQ(DecodeBytes(tag(1000)), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(tag(1001)), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(tag(1023)), DecodeError::kMalformed);
 }
 
 TEST(Decode, RejectsOversizedPlayerCounts) {

@@ -65,6 +65,13 @@ std::vector<NamedMessage> SampleMessages() {
 
   out.push_back({"time_request", TimeEcho{false, 123456789, 0}});
   out.push_back({"time_reply_max", TimeEcho{true, 0xFFFFFFFFu, 0xFFFFFFFFu}});
+
+  out.push_back({"tag_zero", Tag{}});
+  out.push_back({"tag_max", Tag{255, 65535, 0xFFFFFFFFu, kRenderFractionSteps - 1, 0xFFFFFFFFu, kMaxTagDelayMs, 65535}});
+  out.push_back({"tag_result_miss", TagResult{0, 0, TagOutcome::kMiss, 0, 0, false, 0}});
+  out.push_back({"tag_result_refused", TagResult{255, 255, TagOutcome::kRefused, kMaxTagDelayMs, 0, false, 0}});
+  out.push_back({"tag_result_hit", TagResult{1, 2, TagOutcome::kHit, 183, 255, false, 0}});
+  out.push_back({"tag_result_hit_seq", TagResult{1, 2, TagOutcome::kHit, 183, 0, true, 65535}});
   return out;
 }
 

@@ -112,7 +112,7 @@ void ExpectStatsFile(const std::string& path) {
   ASSERT_TRUE(stats.is_object()) << "not valid JSON: " << path;
   for (const char* key : {"ticks", "tick_us_p50", "tick_us_p99", "tick_us_max", "clients_peak", "inputs_processed",
                           "inputs_duplicate", "inputs_dropped_rate_limit", "packets_malformed", "bytes_sent",
-                          "bytes_received"}) {
+                          "bytes_received", "tags_judged", "tags_hit", "tags_refused", "tags_capped"}) {
     EXPECT_TRUE(stats.contains(key) && stats[key].is_number()) << key;
   }
   EXPECT_GT(stats.value("ticks", 0), 0);
@@ -130,9 +130,11 @@ TEST(NetcubeServerExe, RunsForTheDurationAndWritesStats) {
 
 TEST(NetcubeServerExe, StopsCleanlyOnSigint) {
   const std::string stats = TempPath("sigint.json");
-  Child child({NETCUBE_SERVER_EXE, "--port", "0", "--tick-rate", "30", "--collisions", "off", "--stats-json", stats});
+  Child child({NETCUBE_SERVER_EXE, "--port", "0", "--tick-rate", "30", "--collisions", "off", "--lag-compensation",
+               "off", "--max-rewind-ms", "250", "--stats-json", stats});
   ASSERT_TRUE(child.started());
   ASSERT_TRUE(child.WaitForOutput("listening")) << child.output();
+  EXPECT_NE(child.output().find("lag compensation off up to 250 ms"), std::string::npos) << child.output();
   // Let a few ticks run (the stats file must show some), then interrupt.
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   child.Signal(SIGINT);
@@ -151,11 +153,17 @@ TEST(NetcubeServerExe, BadFlagPrintsUsageAndFails) {
 }
 
 TEST(NetcubeServerExe, OutOfRangeValueFails) {
-  Child child({NETCUBE_SERVER_EXE, "--tick-rate", "0"});
-  ASSERT_TRUE(child.started());
-  const std::optional<int> code = child.Wait();
-  ASSERT_TRUE(code.has_value());
-  EXPECT_NE(*code, 0);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--tick-rate", "0"}, {"--max-rewind-ms", "1001"}, {"--lag-compensation", "maybe"}}) {
+    std::vector<std::string> command = {NETCUBE_SERVER_EXE};
+    command.insert(command.end(), args.begin(), args.end());
+    Child child(command);
+    ASSERT_TRUE(child.started());
+    const std::optional<int> code = child.Wait();
+    ASSERT_TRUE(code.has_value());
+    EXPECT_NE(*code, 0) << args[0];
+    EXPECT_NE(child.output().find("Usage"), std::string::npos) << child.output();
+  }
 }
 
 }  // namespace

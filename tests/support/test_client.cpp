@@ -50,6 +50,7 @@ void TestClient::File(const protocol::Message& message) {
   if (const auto* joined = std::get_if<protocol::PlayerJoined>(&message)) inbox_.joined.push_back(*joined);
   if (const auto* left = std::get_if<protocol::PlayerLeft>(&message)) inbox_.left.push_back(*left);
   if (const auto* echo = std::get_if<protocol::TimeEcho>(&message)) inbox_.echoes.push_back(*echo);
+  if (const auto* result = std::get_if<protocol::TagResult>(&message)) inbox_.tag_results.push_back(*result);
   if (const auto* snapshot = std::get_if<protocol::Snapshot>(&message)) {
     ++inbox_.snapshots;
     // Unreliable and possibly reordered: keep the newest.

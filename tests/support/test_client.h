@@ -28,6 +28,7 @@ struct Inbox {
   std::vector<protocol::PlayerJoined> joined;
   std::vector<protocol::PlayerLeft> left;
   std::vector<protocol::TimeEcho> echoes;
+  std::vector<protocol::TagResult> tag_results;
   std::optional<protocol::Snapshot> last_snapshot;  // the newest by server_tick
   std::size_t snapshots = 0;
 };

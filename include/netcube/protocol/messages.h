@@ -8,11 +8,12 @@
 #include "netcube/protocol/bitstream.h"
 #include "netcube/protocol/fixed_vector.h"
 #include "netcube/sim/move.h"
+#include "netcube/sim/ray.h"
 #include "netcube/sim/world.h"
 
 namespace netcube::protocol {
 
-inline constexpr std::uint16_t kProtocolVersion = 1;
+inline constexpr std::uint16_t kProtocolVersion = 2;
 inline constexpr std::uint32_t kProtocolMagic = 0x4E435542;  // "NCUB": cheap rejection of stray traffic
 inline constexpr std::size_t kMaxPlayers = 256;              // every sim::PlayerId
 inline constexpr std::size_t kMaxInputsPerPacket = 64;       // the client's redundancy cap
@@ -33,8 +34,19 @@ enum class MessageType : std::uint8_t {
   kPlayerJoined = 5,
   kPlayerLeft = 6,
   kTimeEcho = 7,
+  kTag = 8,
+  kTagResult = 9,
 };
-inline constexpr int kMessageTypeCount = 8;
+inline constexpr int kMessageTypeCount = 10;
+// The type field: 3 bits name types 0..6; the value 7 is followed by 3 more bits, and the type is 7 plus
+// them. ConnectRequest keeps its 3-bit type, so its magic and version stay where every version reads them.
+inline constexpr int kShortTypeBits = 3;
+inline constexpr int kTypeEscape = 7;
+inline constexpr int kExtendedTypeBits = 3;
+// Fractions of a tick in a Tag's render time.
+inline constexpr int kRenderFractionSteps = 256;
+// The longest interpolation delay and rewind the wire can state.
+inline constexpr int kMaxTagDelayMs = 1000;
 
 enum class RefuseReason : std::uint8_t { kVersionMismatch = 0, kServerFull = 1, kMalformedRequest = 2 };
 inline constexpr int kRefuseReasonCount = 3;
@@ -110,8 +122,37 @@ struct TimeEcho {
   friend bool operator==(const TimeEcho&, const TimeEcho&) = default;
 };
 
+// Client -> server, reliable: the player tags (fires an instant ray), judged by the server against the
+// world as this client drew it (lag compensation).
+struct Tag {
+  std::uint8_t shot = 0;          // the client's own count of tags, mod 256: TagResult names it
+  sim::Seq seq = 0;               // the newest input applied to the shooter's prediction when it fired
+  std::uint32_t render_tick = 0;  // the render time of remote cubes when it fired, whole server ticks
+  std::uint16_t render_fraction = 0;  // and the fraction of a tick, in 1/kRenderFractionSteps
+  std::uint32_t seen_tick = 0;    // the newest snapshot it had received
+  std::uint16_t delay_ms = 0;     // the interpolation delay it was using, [0, kMaxTagDelayMs]
+  sim::Aim aim = 0;               // the ray's direction from the shooter's cube
+  friend bool operator==(const Tag&, const Tag&) = default;
+};
+
+enum class TagOutcome : std::uint8_t { kMiss = 0, kHit = 1, kRefused = 2 };
+inline constexpr int kTagOutcomeCount = 3;
+const char* ToString(TagOutcome outcome) noexcept;
+
+// Server -> every client, reliable: how a tag was judged.
+struct TagResult {
+  sim::PlayerId shooter = 0;
+  std::uint8_t shot = 0;  // the Tag's
+  TagOutcome outcome = TagOutcome::kMiss;
+  std::uint16_t rewind_ms = 0;    // how far back the server judged it, [0, kMaxTagDelayMs]
+  sim::PlayerId target = 0;       // kHit only
+  bool target_has_input = false;  // kHit only: the target's cube had applied an input at the judged time
+  sim::Seq target_seq = 0;        // and the last one (so the target can tell how long ago that was)
+  friend bool operator==(const TagResult&, const TagResult&) = default;
+};
+
 using Message = std::variant<ConnectRequest, ConnectRefused, Welcome, InputMessage, Snapshot, PlayerJoined,
-                             PlayerLeft, TimeEcho>;
+                             PlayerLeft, TimeEcho, Tag, TagResult>;
 
 MessageType TypeOf(const Message& message) noexcept;
 Channel ChannelOf(MessageType type) noexcept;

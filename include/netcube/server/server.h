@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "netcube/protocol/messages.h"
+#include "netcube/sim/ray.h"
 #include "netcube/sim/world.h"
 #include "netcube/transport/host.h"
 #include "netcube/transport/link_conditioner.h"
@@ -39,6 +40,20 @@ inline constexpr Micros kPendingTimeout{3'000'000};
 // Connection slots beyond max_clients, so that a full server can still say "server full".
 inline constexpr std::size_t kSpareConnectionSlots = 8;
 
+// Lag compensation. The rewind is capped at max_rewind_ms, and for each tag at what the server can
+// believe of the shooter: the time since it sent the newest snapshot the shooter says it had, plus the
+// interpolation delay the shooter says it used, plus this slack for the clock estimate's error.
+inline constexpr int kDefaultMaxRewindMs = 500;
+inline constexpr Micros kRewindSlack{50'000};
+// A tag waits for the input it was fired after (so the ray starts where the shooter saw its own cube) at
+// most this long, then is judged from where the cube is.
+inline constexpr Micros kMaxTagWait{250'000};
+// Tags beyond one per sim::kTagCooldownMs are refused; this much bunching (a tag delayed by a resend,
+// then the next on time) is let through.
+inline constexpr Micros kTagBurstTolerance{sim::kTagCooldownMs * 1000};
+// Judged tags the server keeps for its view (the lab's log).
+inline constexpr std::size_t kRecentTags = 16;
+
 struct ServerConfig {
   std::string bind_address = "0.0.0.0";
   std::uint16_t port = 7777;  // 0 = an ephemeral port (read it back with Server::port())
@@ -49,6 +64,8 @@ struct ServerConfig {
   transport::LinkSettings link;  // the server side's link conditioner, both directions
   std::uint64_t seed = 1;        // the link conditioner's random generator
   std::uint32_t peer_timeout_ms = 5000;  // a silent client is dropped (PlayerLeft{kTimedOut}) after this
+  bool lag_compensation = true;  // judge tags against the world as the shooter saw it (off: as it is now)
+  int max_rewind_ms = kDefaultMaxRewindMs;  // [0, protocol::kMaxTagDelayMs]
   // Measures tick durations only (empty = not measured). Any monotonic clock.
   std::function<Micros()> work_clock;
 };
@@ -71,6 +88,40 @@ struct ClientInfo {
   InputCounters inputs;
   std::uint64_t bytes_sent = 0;                 // message payload bytes, to this client
   std::uint64_t bytes_received = 0;             // message payload bytes, from this client
+  std::uint64_t tags_fired = 0;    // judged (hit or miss)
+  std::uint64_t tags_given = 0;    // hits on others
+  std::uint64_t tags_taken = 0;    // hits on this client's cube
+  std::uint64_t tags_refused = 0;  // over the cooldown, or while one was waiting
+};
+
+// How a ray fared against one version of the world.
+struct RayVerdict {
+  std::optional<sim::PlayerId> hit;  // the first cube crossed within range
+  // Otherwise the cube it passed closest to, and how far (sub-units); has_nearest is false in an empty arena.
+  bool has_nearest = false;
+  sim::PlayerId nearest = 0;
+  double clearance = 0.0;
+};
+
+// One judged tag, for the server's view: the ray, the rewind, and the verdict both ways.
+struct TagRecord {
+  std::uint64_t tick = 0;  // the tick it was judged after
+  sim::PlayerId shooter = 0;
+  std::uint8_t shot = 0;
+  protocol::TagOutcome outcome = protocol::TagOutcome::kMiss;
+  bool lag_compensation = true;  // the setting it was judged with
+  sim::Ray ray;                  // from the shooter's cube
+  double render_tick = 0.0;      // the time judged against with compensation (the claim, capped)
+  double claimed_rewind_ms = 0.0;  // what the shooter's render time asked for
+  double rewind_ms = 0.0;          // what compensation grants (after the cap)
+  bool capped = false;
+  RayVerdict rewound;  // against the world at render_tick
+  RayVerdict present;  // against the world now
+  // The cube the tag was about (the hit, else the nearest in the rewound world): then and now, sub-units.
+  bool has_subject = false;
+  sim::PlayerId subject = 0;
+  double subject_then_x = 0.0, subject_then_y = 0.0;
+  double subject_now_x = 0.0, subject_now_y = 0.0;
 };
 
 // Percentiles of the measured tick durations (all zero when no work_clock is set).
@@ -91,6 +142,13 @@ struct ServerStats {
   std::uint64_t clients_refused = 0;
   InputCounters inputs;  // of every client, present and departed
   std::uint64_t packets_malformed = 0;  // undecodable, wrong direction or channel, or out of turn
+  std::uint64_t tags_judged = 0;
+  std::uint64_t tags_hit = 0;
+  std::uint64_t tags_refused = 0;
+  std::uint64_t tags_capped = 0;        // the shooter's claimed render time was beyond the cap
+  std::uint64_t tags_decided_by_rewind = 0;  // judged with compensation, where the present world disagrees
+  double rewind_ms_sum = 0.0;           // compensation's rewind over judged tags (mean = sum / judged)
+  double rewind_ms_max = 0.0;
   std::uint64_t payload_bytes_sent = 0;  // from the transport's counters
   std::uint64_t payload_bytes_received = 0;
   std::uint64_t wire_bytes_sent = 0;  // ENet's totals, headers and acks included
@@ -128,6 +186,8 @@ class Server {
   bool SetSnapshotRate(int snapshot_rate);
   void SetCollisions(bool collisions);
   void SetLink(const transport::LinkSettings& link);
+  void SetLagCompensation(bool on);
+  bool SetMaxRewindMs(int max_rewind_ms);  // false (unchanged) outside [0, protocol::kMaxTagDelayMs]
   const ServerConfig& config() const;  // with the live settings
 
   // Read-only views.
@@ -135,6 +195,8 @@ class Server {
   std::uint32_t tick() const;                       // ticks run so far
   std::vector<ClientInfo> clients() const;          // accepted clients, increasing id
   std::size_t peer_count() const;                   // ENet peers: pending, accepted or closing
+  // The last kRecentTags judged tags, oldest first.
+  std::vector<TagRecord> recent_tags() const;
   ServerStats stats() const;
 
  private:

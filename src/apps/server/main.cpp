@@ -48,6 +48,11 @@ nlohmann::json StatsJson(const netcube::server::ServerStats& stats) {
       {"inputs_dropped_rate_limit", stats.inputs.dropped_rate_limit},
       {"inputs_lost", stats.inputs.lost},
       {"packets_malformed", stats.packets_malformed},
+      {"tags_judged", stats.tags_judged},
+      {"tags_hit", stats.tags_hit},
+      {"tags_refused", stats.tags_refused},
+      {"tags_capped", stats.tags_capped},
+      {"rewind_ms_max", stats.rewind_ms_max},
       {"bytes_sent", stats.wire_bytes_sent},
       {"bytes_received", stats.wire_bytes_received},
       {"payload_bytes_sent", stats.payload_bytes_sent},
@@ -87,6 +92,7 @@ bool WriteStats(const std::string& path, const netcube::server::ServerStats& sta
 int main(int argc, char** argv) {
   netcube::server::ServerConfig config;
   std::string collisions = "on";
+  std::string lag_compensation = "on";
   double duration_s = 0.0;
   std::string stats_path;
 
@@ -105,6 +111,13 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--collisions", collisions, "Players push each other apart: on or off")
       ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  app.add_option("--lag-compensation", lag_compensation,
+                 "Judge tags against the world as the shooter saw it (off: as it is now): on or off")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  app.add_option("--max-rewind-ms", config.max_rewind_ms, "Lag compensation rewinds at most this far")
+      ->check(CLI::Range(0, netcube::protocol::kMaxTagDelayMs))
       ->capture_default_str();
   app.add_option("--duration", duration_s, "Run this many seconds, then exit cleanly (default: until a signal)")
       ->check(CLI::PositiveNumber);
@@ -130,6 +143,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   config.collisions = collisions == "on";
+  config.lag_compensation = lag_compensation == "on";
   config.work_clock = Now;
 
   std::string error;
@@ -140,9 +154,11 @@ int main(int argc, char** argv) {
   }
   std::signal(SIGINT, RequestStop);
   std::signal(SIGTERM, RequestStop);
-  std::printf("netcube-server listening on %s:%u (tick %d Hz, snapshots %d Hz, max %zu clients, collisions %s)\n",
+  std::printf("netcube-server listening on %s:%u (tick %d Hz, snapshots %d Hz, max %zu clients, collisions %s, "
+              "lag compensation %s up to %d ms)\n",
               config.bind_address.c_str(), static_cast<unsigned>(server->port()), config.tick_rate,
-              config.snapshot_rate, config.max_clients, collisions.c_str());
+              config.snapshot_rate, config.max_clients, collisions.c_str(), lag_compensation.c_str(),
+              config.max_rewind_ms);
   std::fflush(stdout);
 
   const Micros end = duration_s > 0 ? Now() + std::chrono::duration_cast<Micros>(std::chrono::duration<double>(duration_s))
