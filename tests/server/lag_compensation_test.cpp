@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -179,23 +180,33 @@ class TagLoopback : public ::testing::Test {
     shooter_id_ = shooter_->inbox().welcome->player_id;
     target_id_ = target_->inbox().welcome->player_id;
     driver_ = std::make_unique<testing::InputDriver>(*target_, testing::InputDriver::Options{});
-    rig_->AddParticipant([this](Micros now) {
-      const bool down = (now.count() / 1'000'000) % 2 == 0;
-      driver_->Update(now, [down] { return static_cast<std::uint8_t>(down ? sim::kDown : sim::kUp); });
-      if (const auto& s = shooter_->inbox().last_snapshot) seen_[s->server_tick] = *s;
-    });
-    rig_->StepFor(Micros(1'500'000));
+    StepFor(Micros(1'500'000));
   }
+
+  // After every step: the target's inputs, and the snapshots the shooter has seen.
+  void Play() {
+    const Micros now = rig_->now();
+    const bool down = (now.count() / 1'000'000) % 2 == 0;
+    driver_->Update(now, [down] { return static_cast<std::uint8_t>(down ? sim::kDown : sim::kUp); });
+    if (const auto& s = shooter_->inbox().last_snapshot) seen_[s->server_tick] = *s;
+  }
+  void StepFor(Micros duration) { rig_->StepFor(duration, [this] { Play(); }); }
+  bool StepUntil(const std::function<bool()>& done, Micros limit) { return rig_->StepUntil(done, limit, [this] { Play(); }); }
 
   // Fires at the target as drawn at the newest snapshot tick minus 6 (100 ms); returns the result. It
   // fires late in a second of the target's script, so that the target is at full speed both where the
   // shooter draws it (about 350 ms of input time earlier: 125 ms down, 100 ms of delay, and its inputs'
   // own 125 ms) and when the tag is judged (about a tick of input time later).
   std::optional<protocol::TagResult> Fire() {
-    EXPECT_TRUE(rig_->StepUntil([&] { const auto phase = rig_->now().count() % 1'000'000; return phase >= 820'000 && phase < 960'000; }));
+    EXPECT_TRUE(StepUntil(
+        [&] {
+          const auto phase = rig_->now().count() % 1'000'000;
+          return phase >= 820'000 && phase < 960'000;
+        },
+        Micros(2'000'000)));
     const std::size_t before = shooter_->inbox().tag_results.size();
     Send();
-    if (!rig_->StepUntil([&] { return shooter_->inbox().tag_results.size() > before; }, Micros(2'000'000))) {
+    if (!StepUntil([&] { return shooter_->inbox().tag_results.size() > before; }, Micros(2'000'000))) {
       return std::nullopt;
     }
     return shooter_->inbox().tag_results.back();
@@ -234,7 +245,7 @@ TEST_F(TagLoopback, AimingAtTheCubeAsDrawnHitsWithCompensationAndMissesWithout) 
     // and up to a tick of waiting for the next tick.
     EXPECT_GE(result->rewind_ms, 350);
     EXPECT_LE(result->rewind_ms, 420);
-    rig_->StepFor(Micros(300'000));
+    StepFor(Micros(300'000));
   }
   EXPECT_EQ(rig_->server().recent_tags().back().outcome, protocol::TagOutcome::kHit);
 
@@ -244,14 +255,14 @@ TEST_F(TagLoopback, AimingAtTheCubeAsDrawnHitsWithCompensationAndMissesWithout) 
     ASSERT_TRUE(result.has_value());
     EXPECT_EQ(result->outcome, protocol::TagOutcome::kMiss) << "tag " << i;
     EXPECT_EQ(result->rewind_ms, 0);
-    rig_->StepFor(Micros(300'000));
+    StepFor(Micros(300'000));
   }
   const TagRecord last = rig_->server().recent_tags().back();
   EXPECT_FALSE(last.lag_compensation);
   EXPECT_TRUE(last.rewound.hit.has_value());  // compensation would have hit
 
   // Everyone hears of every tag; the counts follow.
-  rig_->StepFor(Micros(500'000));
+  StepFor(Micros(500'000));
   EXPECT_EQ(target_->inbox().tag_results.size(), 10u);
   const std::vector<ClientInfo> clients = rig_->server().clients();
   EXPECT_EQ(clients[shooter_id_].tags_fired, 10u);
@@ -264,9 +275,9 @@ TEST_F(TagLoopback, TagsFasterThanTheCooldownAreRefused) {
   // Three tags 20 ms apart: the second is early but within the burst tolerance; the third is refused.
   for (int i = 0; i < 3; ++i) {
     Send();
-    rig_->StepFor(Micros(20'000));
+    StepFor(Micros(20'000));
   }
-  ASSERT_TRUE(rig_->StepUntil([&] { return shooter_->inbox().tag_results.size() == 3; }, Micros(2'000'000)));
+  ASSERT_TRUE(StepUntil([&] { return shooter_->inbox().tag_results.size() == 3; }, Micros(2'000'000)));
   const auto& results = shooter_->inbox().tag_results;
   EXPECT_NE(results[0].outcome, protocol::TagOutcome::kRefused);
   EXPECT_NE(results[1].outcome, protocol::TagOutcome::kRefused);
