@@ -21,6 +21,7 @@ struct BotRun::Impl {
   Micros play_start{0};
   Micros play_length{0};
   std::optional<std::string> failure;
+  std::vector<Micros> next_tag;  // per player
 
   std::uint64_t SeedOf(std::size_t i) const { return config.seed + i; }
 
@@ -80,11 +81,38 @@ struct BotRun::Impl {
     return std::all_of(clients.begin(), clients.end(), [](const auto& c) { return c->Settled(); });
   }
 
+  // The tag script: fires at the nearest remote cube as drawn once its interval has passed.
+  void TagFor(std::size_t i, Micros now) {
+    if (phase != Phase::kPlaying || config.tag_interval_ms <= 0 || now < next_tag[i]) return;
+    const std::optional<sim::Aim> aim = AimAtNearest(*clients[i]);
+    if (!aim || !clients[i]->Tag(now, *aim)) return;
+    next_tag[i] = now + Micros(std::int64_t{std::max(config.tag_interval_ms, sim::kTagCooldownMs)} * 1000);
+  }
+
   std::uint8_t ButtonsFor(std::size_t i, Micros now) const {
     if (phase != Phase::kPlaying) return 0;
     return config.script.ButtonsAt(now - play_start, SeedOf(i));
   }
 };
+
+std::optional<sim::Aim> AimAtNearest(const Client& client) {
+  const LocalView& own = client.local();
+  if (!own.present) return std::nullopt;
+  // A cube counts as in reach when the ray can reach its near face.
+  const double reach = static_cast<double>(sim::kTagRange + sim::kCubeHalf) / sim::kSubUnitsPerUnit;
+  const RemoteView* nearest = nullptr;
+  double best = reach;
+  for (const RemoteView& remote : client.remotes()) {
+    const double distance = Length(remote.drawn - own.predicted);
+    if (distance <= best) {
+      best = distance;
+      nearest = &remote;
+    }
+  }
+  if (nearest == nullptr) return std::nullopt;
+  const Vec2 toward = nearest->drawn - own.predicted;
+  return sim::AimToward(toward.x, toward.y);
+}
 
 BotRun::BotRun(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 BotRun::~BotRun() = default;
@@ -116,13 +144,17 @@ std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::
     if (!client->Connect(config.host, config.port, now, error)) return nullptr;
     impl->clients.push_back(std::move(client));
   }
+  impl->next_tag.assign(impl->clients.size(), Micros{0});
   impl->deadline = now + Seconds(config.connect_timeout_s);
   return std::unique_ptr<BotRun>(new BotRun(std::move(impl)));
 }
 
 bool BotRun::Update(Micros now) {
   Impl& r = *impl_;
-  for (std::size_t i = 0; i < r.clients.size(); ++i) r.clients[i]->Update(now, r.ButtonsFor(i, now));
+  for (std::size_t i = 0; i < r.clients.size(); ++i) {
+    r.clients[i]->Update(now, r.ButtonsFor(i, now));
+    r.TagFor(i, now);
+  }
   r.Advance(now);
   return r.phase != Impl::Phase::kDone;
 }

@@ -6,9 +6,10 @@
 #include "netcube/client/server_clock.h"
 #include "own_cube.h"
 #include "remote_cubes.h"
+#include "tagging.h"
 
 // The conductor: the connection's lifecycle and the message dispatch, handing each part of what arrives to
-// the room that owns it (own_cube, remote_cubes, link_stats, server_clock).
+// the room that owns it (own_cube, remote_cubes, link_stats, server_clock, tagging).
 namespace netcube::client {
 namespace {
 
@@ -50,6 +51,7 @@ struct Client::Impl {
   OwnCube own;
   RemoteCubes remotes;
   LinkStats link;
+  Tagging tagging;
 
   explicit Impl(ClientConfig c) : config(std::move(c)), settings(Clamped(config.settings)) {}
 
@@ -64,6 +66,7 @@ struct Client::Impl {
     own.Reset();
     remotes.Reset();
     link.Reset(now);
+    tagging.Reset();
   }
 
   void EndSession(ConnectionState end, std::string why) {
@@ -124,6 +127,9 @@ struct Client::Impl {
     } else if (const auto* left = std::get_if<protocol::PlayerLeft>(&message)) {
       expected = connected;
       if (expected) remotes.Forget(left->player_id);
+    } else if (const auto* result = std::get_if<protocol::TagResult>(&message)) {
+      expected = connected;
+      if (expected) tagging.OnResult(*result, welcome.player_id, now);
     } else if (const auto* echo = std::get_if<protocol::TimeEcho>(&message)) {
       expected = connected && echo->reply;
       if (expected) expected = link.OnTimeEcho(*echo, now);
@@ -190,8 +196,10 @@ struct Client::Impl {
     ServiceClosingHost(now);
     if (host) {
       if (state == ConnectionState::kConnected) {
-        own.Sample(now, held, config.input_rate, settings.redundancy,
-                   [this, now](const protocol::InputMessage& message) { return Send(now, message); });
+        own.Sample(now, held, config.input_rate, settings.redundancy, [this, now](const protocol::InputMessage& message) {
+          tagging.OnInputSampled(message.inputs.back().seq, now);
+          return Send(now, message);
+        });
         if (const std::optional<protocol::TimeEcho> echo = link.EchoDue(now)) Send(now, *echo);
       }
       events.clear();
@@ -210,6 +218,21 @@ struct Client::Impl {
     if (host) link.SetCounters(host->counters());
     link.UpdateRates(now);
     RefreshViews(now);
+    tagging.Expire(now);
+  }
+
+  bool Tag(Micros now, sim::Aim aim) {
+    if (state != ConnectionState::kConnected || !own.view().present) return false;
+    // What this client draws: with interpolation, the remote cubes at the render time; without, at the
+    // newest snapshot.
+    Tagging::Sight sight;
+    sight.render_tick = settings.interpolation ? remotes.render_tick() : static_cast<double>(newest_tick);
+    sight.delay_ms = settings.interpolation ? remotes.metrics().interp_delay_ms : 0.0;
+    sight.seen_tick = newest_tick;
+    sight.seq = own.view().predicted_state.last_input;
+    sight.origin = own.view().predicted;
+    const std::optional<protocol::Tag> tag = tagging.Fire(now, aim, sight);
+    return tag && Send(now, *tag);
   }
 };
 
@@ -256,6 +279,10 @@ void Client::Disconnect(Micros now) {
 
 void Client::Update(Micros now, std::uint8_t held_buttons) { impl_->Update(now, held_buttons); }
 
+bool Client::Tag(Micros now, sim::Aim aim) { return impl_->Tag(now, aim); }
+const std::vector<ShotView>& Client::shots() const noexcept { return impl_->tagging.shots(); }
+const std::vector<TagFlash>& Client::tag_flashes() const noexcept { return impl_->tagging.flashes(); }
+
 void Client::SetSettings(const Settings& settings) {
   impl_->settings = Clamped(settings);
   impl_->own.OnSettings(impl_->settings);
@@ -287,6 +314,7 @@ Metrics Client::metrics() const {
   static_cast<LinkMetrics&>(m) = impl_->link.metrics();
   static_cast<OwnCubeMetrics&>(m) = impl_->own.metrics();
   static_cast<RemoteCubeMetrics&>(m) = impl_->remotes.metrics();
+  static_cast<TagMetrics&>(m) = impl_->tagging.metrics();
   m.packets_malformed = impl_->packets_malformed;
   return m;
 }

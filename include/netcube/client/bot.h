@@ -28,6 +28,9 @@ struct BotConfig {
   std::string name_prefix = "bot";  // players are named <prefix><i>
   double connect_timeout_s = 10.0;
   double settle_timeout_s = 15.0;   // bounded wait for settling after the script
+  // The tag script: while playing, each player aims at the nearest remote cube as it draws it (within
+  // reach) and tags every this many ms (the cooldown at least). 0: no tags.
+  int tag_interval_ms = 0;
 };
 inline constexpr double kDefaultBotDurationS = 10.0;
 
@@ -48,6 +51,10 @@ struct BotPlayerReport {
 struct BotReport {
   std::vector<BotPlayerReport> players;
 };
+
+// The aim at the remote cube nearest the own cube (as drawn, centre to centre) that a tag can reach;
+// nullopt when there is none.
+std::optional<sim::Aim> AimAtNearest(const Client& client);
 
 class BotRun {
  public:

@@ -90,6 +90,30 @@ struct PredictionCheck {
   bool match = false;        // same position and velocity, exactly
 };
 
+// How long a tagged cube flashes, and a shot's ray stays drawn after its result.
+inline constexpr Micros kTagDisplayTime{600'000};
+// Shots kept for drawing, at most (a result that never comes cannot grow the list).
+inline constexpr std::size_t kMaxShotViews = 8;
+
+// One of this client's tags, as it drew it: the ray from where it saw its own cube.
+struct ShotView {
+  std::uint8_t shot = 0;
+  Vec2 origin;  // units
+  sim::Aim aim = 0;
+  Micros fired_at{0};
+  bool judged = false;  // the server's result has arrived
+  protocol::TagOutcome outcome = protocol::TagOutcome::kMiss;
+  sim::PlayerId target = 0;  // on a hit
+  double rewind_ms = 0.0;    // how far back the server judged it
+};
+
+// A cube some player tagged within kTagDisplayTime: it flashes.
+struct TagFlash {
+  sim::PlayerId target = 0;
+  sim::PlayerId shooter = 0;
+  Micros at{0};
+};
+
 class Client {
  public:
   explicit Client(ClientConfig config);
@@ -107,6 +131,14 @@ class Client {
   // Advances the client to `now`: samples `held_buttons` (sim::Button bits) at the fixed step, predicts,
   // sends inputs and time echoes, services the network, handles what arrived, and refreshes the views.
   void Update(Micros now, std::uint8_t held_buttons);
+
+  // Tags toward `aim` from the own cube, as drawn now (the server judges it against the remote cubes
+  // where this client draws them). False when not connected, the own cube is not known yet, or the
+  // cooldown (sim::kTagCooldownMs) has not passed since the last tag.
+  bool Tag(Micros now, sim::Aim aim);
+  // This client's recent tags (the rays to draw), and the recently tagged cubes of everyone (to flash).
+  const std::vector<ShotView>& shots() const noexcept;
+  const std::vector<TagFlash>& tag_flashes() const noexcept;
 
   // Both take effect at once, without reconnecting.
   void SetSettings(const Settings& settings);

@@ -61,7 +61,24 @@ struct RemoteCubeMetrics {
   double extrapolation_ms = 0.0;     // time spent extrapolating, summed over remote cubes
 };
 
-struct Metrics : LinkMetrics, OwnCubeMetrics, RemoteCubeMetrics {
+struct TagMetrics {
+  // This client's tags, by the server's verdict.
+  std::uint64_t tags_fired = 0;    // sent
+  std::uint64_t tags_hit = 0;      // given: hits on other cubes
+  std::uint64_t tags_missed = 0;
+  std::uint64_t tags_refused = 0;  // over the server's cooldown
+  std::uint64_t tags_taken = 0;    // hits on this client's cube, by anyone
+  double rewind_ms_mean = 0.0;     // how far back the server judged this client's tags
+  // The victim's view: for each tag taken, how long before its result arrived this client's cube was last
+  // where it was hit, on this client's own clock (0 when it had not moved on since).
+  std::uint64_t victim_view_samples = 0;
+  double victim_view_ms_last = 0.0;
+  double victim_view_ms_mean = 0.0;
+  double victim_view_ms_p99 = 0.0;  // whole milliseconds (the upper edge of a 1 ms bucket)
+  double victim_view_ms_max = 0.0;
+};
+
+struct Metrics : LinkMetrics, OwnCubeMetrics, RemoteCubeMetrics, TagMetrics {
   std::uint64_t packets_malformed = 0;  // undecodable or inconsistent packets, dropped
 };
 

@@ -73,6 +73,10 @@ int main(int argc, char** argv) {
   app.add_option("--settle-timeout", config.settle_timeout_s, "Longest wait for the cubes to settle, seconds")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  app.add_option("--tag-interval-ms", config.tag_interval_ms,
+                 "Tag the nearest remote cube as drawn this often, ms (0 = never; at least the 250 ms cooldown)")
+      ->check(CLI::Range(0, 60'000))
+      ->capture_default_str();
   app.add_option("--report", report_path, "Write the JSON report to this file");
   CLI11_PARSE(app, argc, argv);
 

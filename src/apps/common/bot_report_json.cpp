@@ -24,6 +24,9 @@ std::string BotReportJson(const client::BotReport& report) {
                            {"bytes_down", 0},
                            {"interp_underruns", 0},
                            {"packets_malformed", 0},
+                           {"tags_fired", 0},
+                           {"tags_hit", 0},
+                           {"tags_taken", 0},
                            {"all_settled", true},
                            {"all_final_match", true}};
   double rtt_sum = 0.0;
@@ -54,6 +57,13 @@ std::string BotReportJson(const client::BotReport& report) {
                             {"interp_delay_ms", m.interp_delay_ms},
                             {"extrapolation_ms", m.extrapolation_ms},
                             {"packets_malformed", m.packets_malformed},
+                            {"tags_fired", m.tags_fired},
+                            {"tags_hit", m.tags_hit},
+                            {"tags_missed", m.tags_missed},
+                            {"tags_refused", m.tags_refused},
+                            {"tags_taken", m.tags_taken},
+                            {"rewind_ms_mean", m.rewind_ms_mean},
+                            {"victim_view_ms", {{"mean", m.victim_view_ms_mean}, {"p99", m.victim_view_ms_p99}, {"max", m.victim_view_ms_max}}},
                             {"final_predicted", PointJson(p.final_predicted)},
                             {"final_server", PointJson(p.final_server)},
                             {"final_match", p.final_match}});
@@ -68,6 +78,9 @@ std::string BotReportJson(const client::BotReport& report) {
     add("bytes_down", m.bytes_down);
     add("interp_underruns", m.interp_underruns);
     add("packets_malformed", m.packets_malformed);
+    add("tags_fired", m.tags_fired);
+    add("tags_hit", m.tags_hit);
+    add("tags_taken", m.tags_taken);
     totals["max_correction"] = std::max(totals["max_correction"].get<double>(), m.max_correction);
     totals["all_settled"] = totals["all_settled"].get<bool>() && p.settled;
     totals["all_final_match"] = totals["all_final_match"].get<bool>() && p.final_match;
