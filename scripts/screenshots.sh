@@ -30,4 +30,7 @@ for preset in naive predicted full; do
   "$client" --lab --preset "$preset" --latency-ms 125 --width 1600 --height 900 \
     --script "$script1" --script2 "$script2" --frames "$frames" --screenshot "$out/lab-$preset.png"
 done
+# Tagging: both players tag the nearest cube as they draw it every 400 ms.
+"$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 \
+  --script "$script1" --script2 "$script2" --tag-interval-ms 400 --frames "$frames" --screenshot "$out/lab-tagging.png"
 ls -l "$out"/lab-*.png

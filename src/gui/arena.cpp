@@ -29,6 +29,35 @@ ImVec2 ArenaMapping::ToScreen(client::Vec2 units) const noexcept {
   return {arena_.x + static_cast<float>(units.x) * scale_, arena_.y + static_cast<float>(units.y) * scale_};
 }
 
+client::Vec2 ArenaMapping::ToWorld(ImVec2 screen) const noexcept {
+  if (scale_ <= 0.0F) return {};
+  return {static_cast<double>((screen.x - arena_.x) / scale_), static_cast<double>((screen.y - arena_.y) / scale_)};
+}
+
+bool ArenaMapping::Contains(ImVec2 screen) const noexcept {
+  return screen.x >= arena_.x && screen.x < arena_.x + arena_.w && screen.y >= arena_.y && screen.y < arena_.y + arena_.h;
+}
+
+void DrawRay(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 origin, sim::Aim aim, ImU32 colour) {
+  double dx = 0.0;
+  double dy = 0.0;
+  sim::AimDirection(aim, dx, dy);
+  const double range = client::ToUnits(sim::kTagRange);
+  const ImVec2 from = mapping.ToScreen(origin);
+  const ImVec2 to = mapping.ToScreen({origin.x + dx * range, origin.y + dy * range});
+  draw.PushClipRect(mapping.arena().min(), mapping.arena().max(), true);
+  draw.AddLine(from, to, colour, 2.0F);
+  draw.PopClipRect();
+}
+
+void DrawTagFlash(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre, float strength) {
+  const float alpha = std::clamp(strength, 0.0F, 1.0F) * 255.0F;
+  const double half = kCubeHalfUnits * 1.6;
+  const ImVec2 min = mapping.ToScreen({centre.x - half, centre.y - half});
+  const ImVec2 max = mapping.ToScreen({centre.x + half, centre.y + half});
+  draw.AddRect(min, max, ToImU32(kTagFlash, static_cast<std::uint8_t>(alpha)), 0.0F, 0, 3.0F);
+}
+
 void DrawArenaFloor(ImDrawList& draw, const ArenaMapping& mapping) {
   const Rect& arena = mapping.arena();
   draw.AddRectFilled(arena.min(), arena.max(), ToImU32(kArenaFloor));

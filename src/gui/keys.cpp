@@ -60,6 +60,19 @@ std::uint8_t HeldButtons(KeyBinding binding) noexcept {
   return GameButtons({state, static_cast<std::size_t>(count)}, binding);
 }
 
+bool TagKeyHeld(std::span<const std::uint8_t> scancode_state, KeyBinding binding) noexcept {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantCaptureKeyboard || io.WantTextInput) return false;
+  const auto index = static_cast<std::size_t>(binding == KeyBinding::kWasd ? SDL_SCANCODE_E : SDL_SCANCODE_SPACE);
+  return index < scancode_state.size() && scancode_state[index] != 0;
+}
+
+bool TagKeyHeldNow(KeyBinding binding) noexcept {
+  int count = 0;
+  const Uint8* state = SDL_GetKeyboardState(&count);
+  return TagKeyHeld({state, static_cast<std::size_t>(count)}, binding);
+}
+
 PlayerKeys::PlayerKeys(std::optional<client::InputScript> script, std::uint64_t seed, KeyBinding binding)
     : script_(std::move(script)), seed_(seed), binding_(binding) {}
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "netcube/client/bot.h"
+#include "netcube/gui/keys.h"
 #include "netcube/gui/theme.h"
 
 namespace netcube::gui {
@@ -21,11 +23,11 @@ constexpr ImGuiWindowFlags kPanelFlags = ImGuiWindowFlags_NoMove | ImGuiWindowFl
 const char* ColumnTitle(std::size_t column) {
   switch (column) {
     case 0:
-      return "Player 1 - arrow keys";
+      return "Player 1 - arrow keys, Space tags";
     case LabLayout::kServerColumn:
       return "Server - the truth";
     default:
-      return "Player 2 - W A S D";
+      return "Player 2 - W A S D, E tags";
   }
 }
 
@@ -83,7 +85,8 @@ Lab::Lab(std::unique_ptr<server::Server> server, const LabConfig& config)
     : server_(std::move(server)),
       players_{std::make_unique<client::Client>(config.players[0]),
                std::make_unique<client::Client>(config.players[1])},
-      player_views_{PlayerView("Player 1", "arrow keys"), PlayerView("Player 2", "W A S D")} {}
+      player_views_{PlayerView("Player 1", "arrow keys, Space tags"), PlayerView("Player 2", "W A S D, E tags")},
+      tag_interval_ms_(config.tag_interval_ms) {}
 
 Lab::~Lab() = default;
 
@@ -92,6 +95,10 @@ void Lab::Update(Micros now, std::array<std::uint8_t, kLabPlayers> held) {
   for (std::size_t i = 0; i < kLabPlayers; ++i) {
     players_[i]->Update(now, held[i]);
     player_views_[i].Observe(now, *players_[i]);
+    if (tag_interval_ms_ > 0 && now >= next_scripted_tag_[i]) {
+      const std::optional<sim::Aim> aim = client::AimAtNearest(*players_[i]);
+      if (aim && players_[i]->Tag(now, *aim)) next_scripted_tag_[i] = now + Micros(std::int64_t{tag_interval_ms_} * 1000);
+    }
   }
   server_view_.Observe(now, *server_);
 }
@@ -102,6 +109,12 @@ void Lab::Draw(const LabLayout& layout, Micros now, std::span<const transport::L
     const Rect& title = layout.title[column];
     DrawCentredText(background, title.x + title.w / 2.0F, title.y + (title.h - ImGui::GetFontSize()) / 2.0F,
                     ToImU32(kHeaderText), ColumnTitle(column));
+  }
+  for (std::size_t i = 0; i < kLabPlayers; ++i) {
+    const bool down = TagKeyHeldNow(i == 0 ? KeyBinding::kArrows : KeyBinding::kWasd);
+    player_views_[i].HandleTagInput(*players_[i], layout.arena[LabLayout::ColumnOf(i)], now,
+                                    down && !tag_key_was_down_[i]);
+    tag_key_was_down_[i] = down;
   }
   for (std::size_t i = 0; i < kLabPlayers; ++i) DrawPlayerColumn(i, layout, now, profiles);
 

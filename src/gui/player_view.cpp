@@ -216,6 +216,28 @@ void PlayerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const 
     }
   }
 
+  // Tags: this player's rays as it drew them, coloured by the server's verdict once it came, and a flash
+  // around every cube tagged lately (anyone's tags), where this player draws it.
+  const auto fade = [now](Micros at) {
+    return 1.0F - static_cast<float>((now - at).count()) / static_cast<float>(client::kTagDisplayTime.count());
+  };
+  for (const client::ShotView& shot : client.shots()) {
+    const Rgb colour = !shot.judged ? kRayPending : shot.outcome == protocol::TagOutcome::kHit ? kRayHit : kRayMiss;
+    DrawRay(draw, mapping, shot.origin, shot.aim,
+            ToImU32(colour, static_cast<std::uint8_t>(80.0F + 175.0F * std::clamp(fade(shot.fired_at), 0.0F, 1.0F))));
+  }
+  for (const client::TagFlash& flash : client.tag_flashes()) {
+    if (own_visible && flash.target == *own_id) {
+      DrawTagFlash(draw, mapping, local.drawn, fade(flash.at));
+      continue;
+    }
+    for (const client::RemoteView& remote : client.remotes()) {
+      if (remote.id == flash.target && remote.sample != client::SampleKind::kEmpty) {
+        DrawTagFlash(draw, mapping, remote.drawn, fade(flash.at));
+      }
+    }
+  }
+
   char label[64];
   for (const client::RemoteView& remote : client.remotes()) {
     if (remote.sample == client::SampleKind::kEmpty) continue;
@@ -226,6 +248,22 @@ void PlayerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const 
     std::snprintf(label, sizeof label, "#%u you", static_cast<unsigned>(*own_id));
     DrawCubeLabel(draw, mapping, local.drawn, *own_id, label);
   }
+}
+
+void PlayerView::HandleTagInput(client::Client& client, const ArenaMapping& mapping, Micros now, bool key_pressed) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const ImVec2 mouse = io.MousePos;
+  const bool over_arena = mapping.Contains(mouse) && !io.WantCaptureMouse;
+  const bool clicked = over_arena && ImGui::IsMouseClicked(ImGuiMouseButton_Left);
+  if (!key_pressed && !clicked) return;
+  const client::LocalView& local = client.local();
+  if (over_arena) {
+    const client::Vec2 toward = mapping.ToWorld(mouse) - local.predicted;
+    last_aim_ = sim::AimToward(toward.x, toward.y);
+  } else if (local.predicted_state.vx != 0 || local.predicted_state.vy != 0) {
+    last_aim_ = sim::AimToward(local.predicted_state.vx, local.predicted_state.vy);
+  }
+  client.Tag(now, last_aim_);
 }
 
 void PlayerView::DrawPanel(client::Client& client, std::span<const transport::LinkProfile> profiles) {
@@ -395,6 +433,16 @@ void PlayerView::DrawReadouts(const client::Client& client) const {
               m.interp_underruns);
   ImGui::Text("up %.0f B/s (wire %.0f), down %.0f B/s (wire %.0f)", m.bytes_up_per_s, m.wire_bytes_up_per_s,
               m.bytes_down_per_s, m.wire_bytes_down_per_s);
+  ImGui::Text("tags given %" PRIu64 ", missed %" PRIu64 ", taken %" PRIu64 ", rewind %.0f ms", m.tags_hit,
+              m.tags_missed, m.tags_taken, m.rewind_ms_mean);
+  Tooltip("This player's tags the server judged hits and misses, the tags it took, and how far back the "
+          "server judged its tags on average.");
+  if (m.victim_view_samples > 0) {
+    ImGui::Text("last tag taken: its cube had left that spot %.0f ms earlier (mean %.0f)", m.victim_view_ms_last,
+                m.victim_view_ms_mean);
+    Tooltip("The other side of lag compensation: when this cube is tagged where another player saw it, "
+            "it may have left that spot a while ago on this player's own screen.");
+  }
   if (const auto check = client.last_prediction_check()) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(check->match ? kGoodText : kBadText)),
                        "prediction of input #%u %s the server", static_cast<unsigned>(check->seq),

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "netcube/gui/tag_story.h"
 #include "netcube/gui/theme.h"
 #include "netcube/protocol/messages.h"
 
@@ -13,6 +14,8 @@ namespace {
 // The lab's sliders stop well below protocol::kMaxRate: beyond this nothing more is visible.
 constexpr int kMaxLabTickRate = 120;
 constexpr int kMaxLabSnapshotRate = 60;
+// A judged tag stays drawn in the arena this long (server ticks at 60 Hz: one second).
+constexpr std::uint64_t kTagShownTicks = 60;
 
 void Tooltip(const char* text) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
@@ -47,6 +50,24 @@ void ServerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping,
       DrawCubeLabel(draw, mapping, client::PositionOf(cube.state), cube.id, label);
     }
   }
+  const auto units = [](double x, double y) { return client::Vec2{x / sim::kSubUnitsPerUnit, y / sim::kSubUnitsPerUnit}; };
+  for (const server::TagRecord& tag : server.recent_tags()) {
+    const std::uint64_t age = server.tick() - tag.tick;
+    if (age > kTagShownTicks) continue;
+    const float fade = 1.0F - static_cast<float>(age) / static_cast<float>(kTagShownTicks);
+    const bool hit = tag.outcome == protocol::TagOutcome::kHit;
+    DrawRay(draw, mapping, units(tag.ray.x, tag.ray.y), tag.ray.aim,
+            ToImU32(hit ? kRayHit : kRayMiss, static_cast<std::uint8_t>(80.0F + 175.0F * fade)));
+    if (!tag.has_subject) continue;
+    const client::Vec2 then = units(tag.subject_then_x, tag.subject_then_y);
+    const client::Vec2 now = units(tag.subject_now_x, tag.subject_now_y);
+    // The cube as judged (rewound), a line to where it is now, and how far back.
+    DrawCube(draw, mapping, then, tag.subject, CubeStyle::kOutline);
+    draw.AddLine(mapping.ToScreen(then), mapping.ToScreen(now), ToImU32(PlayerTint(tag.subject)), 1.0F);
+    std::snprintf(label, sizeof label, "%s %.0f ms back", hit ? "hit" : "miss", tag.rewind_ms);
+    DrawCubeLabel(draw, mapping, then, static_cast<sim::PlayerId>(tag.subject + 1), label);
+    if (hit) DrawTagFlash(draw, mapping, now, fade);
+  }
 }
 
 void ServerView::DrawPanel(server::Server& server) {
@@ -72,6 +93,17 @@ void ServerView::DrawPanel(server::Server& server) {
   ImGui::SameLine();
   ImGui::Checkbox("trails", &show_trails_);
   Tooltip("Short trails of where each cube was over the last 0.6 s.");
+  bool lag_compensation = config.lag_compensation;
+  if (ImGui::Checkbox("lag compensation", &lag_compensation)) server.SetLagCompensation(lag_compensation);
+  Tooltip("Judge each tag against the world as its shooter drew it (rewound), not as it is now.");
+  ImGui::SameLine();
+  ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.45F);
+  int max_rewind_ms = config.max_rewind_ms;
+  if (ImGui::SliderInt("max rewind ms", &max_rewind_ms, 0, protocol::kMaxTagDelayMs)) {
+    server.SetMaxRewindMs(max_rewind_ms);
+  }
+  Tooltip("Lag compensation rewinds at most this far, whatever a shooter claims.");
+  ImGui::PopItemWidth();
 
   ImGui::Separator();
   ImGui::TextUnformatted("Clients (last processed input = the ack in every snapshot)");
@@ -116,6 +148,20 @@ void ServerView::DrawPanel(server::Server& server) {
               stats.inputs.lost);
   ImGui::Text("payload sent %" PRIu64 " B, received %" PRIu64 " B, malformed packets %" PRIu64,
               stats.payload_bytes_sent, stats.payload_bytes_received, stats.packets_malformed);
+
+  ImGui::Separator();
+  ImGui::Text("Tags: %" PRIu64 " judged, %" PRIu64 " hits, %" PRIu64 " decided by the rewind, %" PRIu64
+              " refused",
+              stats.tags_judged, stats.tags_hit, stats.tags_decided_by_rewind, stats.tags_refused);
+  const std::vector<server::TagRecord> tags = server.recent_tags();
+  for (auto it = tags.rbegin(); it != tags.rend(); ++it) {
+    const bool hit = it->outcome == protocol::TagOutcome::kHit;
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(PlayerColour(it->shooter))), "#%u",
+                       static_cast<unsigned>(it->shooter));
+    ImGui::SameLine();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(hit ? kGoodText : kBadText)), "%s",
+                       DescribeTag(*it).c_str());
+  }
 }
 
 }  // namespace netcube::gui

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "netcube/client/units.h"
+#include "netcube/sim/ray.h"
 #include "netcube/sim/world.h"
 #include "netcube/sim/time.h"
 
@@ -35,6 +36,8 @@ class ArenaMapping {
   static ArenaMapping Fit(const Rect& area) noexcept;
 
   ImVec2 ToScreen(client::Vec2 units) const noexcept;
+  client::Vec2 ToWorld(ImVec2 screen) const noexcept;
+  bool Contains(ImVec2 screen) const noexcept;
   float pixels_per_unit() const noexcept { return scale_; }
   // Where the arena itself lies on screen.
   const Rect& arena() const noexcept { return arena_; }
@@ -59,6 +62,10 @@ void DrawCube(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre
 void DrawCubeLabel(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre, sim::PlayerId id,
                    std::string_view text);
 void DrawArrow(ImDrawList& draw, ImVec2 from, ImVec2 to, ImU32 colour, float thickness);
+// A tag's ray: from `origin` (units) toward `aim`, as far as a tag reaches.
+void DrawRay(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 origin, sim::Aim aim, ImU32 colour);
+// The ring that flashes around a tagged cube; `strength` in [0, 1] fades it out.
+void DrawTagFlash(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre, float strength);
 // Text centred horizontally on `centre_x`, top at `y`.
 void DrawCentredText(ImDrawList& draw, float centre_x, float y, ImU32 colour, std::string_view text);
 

@@ -21,6 +21,11 @@ std::uint8_t GameButtons(std::span<const std::uint8_t> scancode_state, KeyBindin
 // GameButtons of the keyboard now.
 std::uint8_t HeldButtons(KeyBinding binding) noexcept;
 
+// The tag key: Space for the arrow keys' player (and the standalone client), E for W A S D's; none while
+// ImGui uses the keyboard.
+bool TagKeyHeld(std::span<const std::uint8_t> scancode_state, KeyBinding binding) noexcept;
+bool TagKeyHeldNow(KeyBinding binding) noexcept;
+
 // One player's buttons: from a script (netcube-client --script) once the player is connected, so a slow
 // handshake eats none of it; from the keyboard when there is no script.
 class PlayerKeys {

@@ -24,6 +24,9 @@ inline constexpr std::size_t kLabPlayers = 2;
 struct LabConfig {
   server::ServerConfig server;  // bind address and port are replaced by 127.0.0.1 and an ephemeral port
   std::array<client::ClientConfig, kLabPlayers> players;
+  // Scripted tags (screenshots, demos): each player tags the nearest remote cube as it draws it this
+  // often, ms; 0 = by hand only.
+  int tag_interval_ms = 0;
 };
 
 // The defaults show the techniques at once: both players behind a 250 ms round trip (125 ms each way),
@@ -55,7 +58,8 @@ class Lab {
 
   // Advances the server and both players to `now`; `held` are each player's buttons.
   void Update(Micros now, std::array<std::uint8_t, kLabPlayers> held);
-  // The three views into the current ImGui frame.
+  // The three views into the current ImGui frame, after the tags asked for by hand in it: Space (player
+  // 1) and E (player 2), or a click in a player's arena.
   void Draw(const LabLayout& layout, Micros now, std::span<const transport::LinkProfile> profiles);
 
   server::Server& server() noexcept { return *server_; }
@@ -72,6 +76,9 @@ class Lab {
   std::array<PlayerView, kLabPlayers> player_views_;
   ServerView server_view_;
   std::array<std::string, kLabPlayers> connect_errors_;
+  int tag_interval_ms_ = 0;
+  std::array<Micros, kLabPlayers> next_scripted_tag_{};
+  std::array<bool, kLabPlayers> tag_key_was_down_{};
 };
 
 }  // namespace netcube::gui

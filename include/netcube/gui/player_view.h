@@ -70,6 +70,10 @@ class PlayerView {
   // `authoritative`: the server's world when the caller has it (the lab), else empty.
   void DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const client::Client& client, Micros now,
                  std::span<const sim::PlayerCube> authoritative = {}) const;
+  // Tags by hand: when `key_pressed` (this frame) or the mouse was clicked over this arena, tags toward
+  // the mouse if it is over the arena, else along the own cube's motion, else as the last tag did.
+  void HandleTagInput(client::Client& client, const ArenaMapping& mapping, Micros now, bool key_pressed);
+
   // Status, presets, link profiles, pending-input strip, controls, readouts and plots, into the current
   // ImGui window. `profiles` may be empty (the profile file could not be read).
   void DrawPanel(client::Client& client, std::span<const transport::LinkProfile> profiles);
@@ -101,6 +105,7 @@ class PlayerView {
   std::uint64_t corrections_seen_ = 0;
   double largest_correction_since_sample_ = 0.0;
   std::optional<Correction> latest_correction_;
+  sim::Aim last_aim_ = 0;
 };
 
 // The unacknowledged inputs as rows of cells (sequence number, held directions), oldest first, into the

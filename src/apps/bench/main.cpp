@@ -18,6 +18,7 @@
 #include "profiles.h"
 #include "report.h"
 #include "scale.h"
+#include "tagging.h"
 
 namespace {
 
@@ -48,8 +49,8 @@ int main(int argc, char** argv) {
 
   CLI::App app{"netcube-bench: server tick time, bandwidth and netcode quality over loopback"};
   app.failure_message(CLI::FailureMessage::help);
-  app.add_option("--scenario", scenario, "scale, profiles or all")
-      ->check(CLI::IsMember({"scale", "profiles", "all"}))
+  app.add_option("--scenario", scenario, "scale, profiles, tagging or all")
+      ->check(CLI::IsMember({"scale", "profiles", "tagging", "all"}))
       ->capture_default_str();
   app.add_option("--seconds", seconds,
                  "Shorten or lengthen the runs: the scale window and the profiles' play time (default 10 and 20)")
@@ -151,11 +152,62 @@ int main(int argc, char** argv) {
     }
   }
 
+  nlohmann::json tagging = nlohmann::json::object();
+  if (scenario == "tagging" || scenario == "all") {
+    std::string error;
+    const std::string path = netcube::apps::LinkProfilesPath();
+    const std::vector<netcube::transport::LinkProfile> known = netcube::apps::LoadLinkProfiles(path, &error);
+    std::vector<bench::TagResult> runs;
+    for (const char* name : {"lan", "cross-continent", "lossy"}) {
+      const std::optional<netcube::transport::LinkProfile> profile = netcube::transport::FindLinkProfile(known, name);
+      if (!profile) {
+        std::cerr << "netcube-bench: no profile '" << name << "' in " << path << "\n";
+        return 2;
+      }
+      for (const bool on : {true, false}) {
+        bench::TagSettings s;
+        s.profile = *profile;
+        s.lag_compensation = on;
+        s.play_s = seconds > 0.0 ? seconds : 20.0;
+        s.seed = seed;
+        std::fprintf(stderr, "tagging %s, lag compensation %s ...\n", name, on ? "on" : "off");
+        if (std::optional<bench::TagResult> r = bench::RunTagging(s, &error)) {
+          runs.push_back(*r);
+        } else {
+          std::fprintf(stderr, "tagging %s failed: %s\n", name, error.c_str());
+        }
+      }
+    }
+    // Server cost: 64 players tagging at the cooldown rate.
+    std::vector<bench::ScaleResult> cost;
+    for (const bool on : {true, false}) {
+      bench::ScaleSettings s;
+      s.clients = 64;
+      s.window_s = seconds > 0.0 ? seconds : 10.0;
+      s.cpu_tick_clock = tick_clock == "cpu";
+      s.collisions = scale_collisions == "on";
+      s.bot_path = bot_path;
+      s.seed = seed;
+      s.tag_interval_ms = netcube::sim::kTagCooldownMs;
+      s.lag_compensation = on;
+      std::fprintf(stderr, "scale: 64 clients tagging, lag compensation %s ...\n", on ? "on" : "off");
+      if (std::optional<bench::ScaleResult> r = bench::RunScale(s, &error)) {
+        cost.push_back(*r);
+      } else {
+        std::fprintf(stderr, "scale run failed: %s\n", error.c_str());
+      }
+    }
+    bench::PrintTagging(runs, cost);
+    tagging = {{"profiles", runs}, {"server_cost", cost}};
+  }
+
   const std::vector<bench::Target> targets = bench::CheckTargets(scale, profiles);
   bench::PrintTargets(targets);
   if (!json_path.empty()) {
     std::ofstream file(json_path);
-    file << bench::ToJson(machine, scale, scale_baselines, profiles, targets).dump(2) << "\n";
+    nlohmann::json all = bench::ToJson(machine, scale, scale_baselines, profiles, targets);
+    all["tagging"] = tagging;
+    file << all.dump(2) << "\n";
     file.close();
     if (file.fail()) {
       std::cerr << "netcube-bench: cannot write " << json_path << "\n";

@@ -75,6 +75,7 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   config.snapshot_rate = settings.snapshot_rate;
   config.max_clients = static_cast<std::size_t>(settings.clients);
   config.collisions = settings.collisions;
+  config.lag_compensation = settings.lag_compensation;
   config.work_clock = settings.cpu_tick_clock ? std::function<Micros()>(ThreadCpuNow) : std::function<Micros()>(WallNow);
   std::unique_ptr<server::Server> server = server::Server::Create(config, WallNow(), error);
   if (!server) return std::nullopt;
@@ -87,7 +88,7 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
       {"--connect", "127.0.0.1:" + std::to_string(server->port()), "--count", std::to_string(settings.clients),
        "--duration", std::to_string(play_s), "--redundancy", std::to_string(settings.redundancy), "--script",
        "random", "--seed", std::to_string(settings.seed), "--name", "bot", "--settle-timeout",
-       std::to_string(kSettleTimeoutS)},
+       std::to_string(kSettleTimeoutS), "--tag-interval-ms", std::to_string(settings.tag_interval_ms)},
       work_prefix, error);
   if (!bots) return std::nullopt;
 
@@ -150,6 +151,7 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   r.tick_max_us = static_cast<double>(ticks.max.count());
   r.ticks = end.stats.ticks;
   r.ticks_skipped = end.stats.ticks_skipped;
+  r.tags_judged = end.stats.tags_judged - start.stats.tags_judged;
   const double client_seconds = ToSeconds(end.at - start.at) * settings.clients;
   const auto per_client_second = [client_seconds](std::uint64_t after, std::uint64_t before) {
     return static_cast<double>(after - before) / client_seconds;
@@ -184,10 +186,13 @@ void to_json(nlohmann::json& j, const ScaleResult& r) {
          {"collisions", s.collisions},
          {"window_s", s.window_s},
          {"tick_clock", s.cpu_tick_clock ? "thread_cpu" : "wall"},
+         {"tag_interval_ms", s.tag_interval_ms},
+         {"lag_compensation", s.lag_compensation},
          {"seed", s.seed}}},
        {"tick_us", {{"p50", r.tick_p50_us}, {"p99", r.tick_p99_us}, {"max", r.tick_max_us}}},
        {"ticks", r.ticks},
        {"ticks_skipped", r.ticks_skipped},
+       {"tags_judged", r.tags_judged},
        {"per_client_per_s",
         {{"snapshots", r.snapshots_per_s},
          {"snapshot_bytes", r.snapshot_bytes_per_s},

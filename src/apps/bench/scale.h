@@ -17,6 +17,8 @@ struct ScaleSettings {
   bool collisions = true;
   double window_s = 10.0;
   bool cpu_tick_clock = true;  // time ticks with the server thread's CPU clock (else the wall clock)
+  int tag_interval_ms = 0;      // the bots tag the nearest cube as drawn this often (0: no tags)
+  bool lag_compensation = true;
   std::string bot_path;
   std::uint64_t seed = 1;
 };
@@ -29,6 +31,7 @@ struct ScaleResult {
   double tick_max_us = 0.0;
   std::uint64_t ticks = 0;
   std::uint64_t ticks_skipped = 0;
+  std::uint64_t tags_judged = 0;  // in the window
   // Per client, per second of the window.
   double snapshots_per_s = 0.0;
   double snapshot_bytes_per_s = 0.0;   // snapshot size x snapshots

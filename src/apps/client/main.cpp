@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 1;
   std::string script;
   std::string script2;
+  int tag_interval_ms = 0;
   apps::RunOptions run;
 
   CLI::App app{
@@ -57,6 +58,11 @@ int main(int argc, char** argv) {
       "Drive the keys (the lab's player 1) with a script: random, circle, idle, or KEYS:MS segments "
       "such as R:500,-:200,UL:300; it starts once connected");
   app.add_option("--script2", script2, "Drive the lab's player 2 with a script")->needs(lab_flag);
+  app.add_option("--tag-interval-ms", tag_interval_ms,
+                 "The lab's players tag the nearest cube as they draw it this often, ms (0 = by hand: Space, E, "
+                 "a click)")
+      ->check(CLI::Range(0, 60'000))
+      ->needs(lab_flag);
   CLI::Option* frames_option = app.add_option("--frames", run.frames, "Render this many frames, then exit")
                                    ->check(CLI::PositiveNumber);
   app.add_option("--screenshot", run.screenshot,
@@ -85,6 +91,7 @@ int main(int argc, char** argv) {
       player.link = client_flags.ApplyLink(player.link);
       player.seed = seed + i;
     }
+    options.lab.tag_interval_ms = tag_interval_ms;
     options.scripts = {std::move(script1), std::move(script2_parsed)};
     return apps::RunLab(std::move(options));
   }
