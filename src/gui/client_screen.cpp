@@ -3,6 +3,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "netcube/gui/theme.h"
 
@@ -35,6 +36,7 @@ ClientScreen::ClientScreen(const ClientScreenConfig& config, Micros now)
       host_(config.host),
       port_(config.port),
       name_(config.client.name) {
+  if (config.browse) browser_ = discovery::Browser::Open(config.browser, &browser_error_);
   if (config.connect_at_start) Connect(now);
 }
 
@@ -58,6 +60,7 @@ bool ClientScreen::Connect(Micros now) {
 void ClientScreen::Disconnect(Micros now) { client_->Disconnect(now); }
 
 void ClientScreen::Update(Micros now, std::uint8_t held_buttons) {
+  if (browser_ != nullptr) browser_->Service(now);
   client_->Update(now, held_buttons);
   view_.Observe(now, *client_);
 }
@@ -86,6 +89,7 @@ void ClientScreen::DrawConnectPanel(Micros now) {
   const client::ConnectionState state = client_->state();
   const bool idle =
       state != client::ConnectionState::kConnected && state != client::ConnectionState::kConnecting;
+  DrawServerList(now, idle);
   ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55F);
   ImGui::BeginDisabled(!idle);
   ImGui::InputText("host", &host_);
@@ -107,6 +111,58 @@ void ClientScreen::DrawConnectPanel(Micros now) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kBadText)), "cannot connect: %s",
                        connect_error_.c_str());
   }
+}
+
+void ClientScreen::DrawServerList(Micros now, bool idle) {
+  if (browser_ == nullptr) {
+    if (!browser_error_.empty()) {
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kBadText)), "LAN discovery unavailable: %s",
+                         browser_error_.c_str());
+    }
+    return;
+  }
+  const std::vector<discovery::FoundServer>& servers = browser_->servers();
+  if (servers.empty()) {
+    ImGui::TextDisabled("No server heard on the LAN yet (asking every second)");
+    return;
+  }
+  ImGui::TextUnformatted("Servers on the LAN");
+  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("##servers", 5, kFlags)) return;
+  ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("address");
+  ImGui::TableSetupColumn("players");
+  ImGui::TableSetupColumn("rtt");
+  ImGui::TableSetupColumn("");
+  ImGui::TableHeadersRow();
+  for (const discovery::FoundServer& server : servers) {
+    const protocol::DiscoveryReply& r = server.reply;
+    ImGui::PushID(&server);
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.name.c_str());
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("tick %u Hz, snapshots %u Hz, protocol %u%s", static_cast<unsigned>(r.tick_rate),
+                        static_cast<unsigned>(r.snapshot_rate), static_cast<unsigned>(r.version),
+                        server.compatible() ? "" : " (incompatible)");
+    }
+    ImGui::TableNextColumn();
+    ImGui::Text("%s:%u", server.address.c_str(), static_cast<unsigned>(server.port));
+    ImGui::TableNextColumn();
+    ImGui::Text("%u/%u", static_cast<unsigned>(r.players), static_cast<unsigned>(r.max_players));
+    ImGui::TableNextColumn();
+    ImGui::Text("%.1f ms", std::chrono::duration<double, std::milli>(server.round_trip).count());
+    ImGui::TableNextColumn();
+    ImGui::BeginDisabled(!idle || !server.compatible() || r.players >= r.max_players);
+    if (ImGui::SmallButton("Join")) {
+      host_ = server.address;
+      port_ = server.port;
+      Connect(now);
+    }
+    ImGui::EndDisabled();
+    ImGui::PopID();
+  }
+  ImGui::EndTable();
 }
 
 }  // namespace netcube::gui

@@ -9,13 +9,7 @@ namespace {
 
 template <class Stream>
 bool SerializeName(Stream& stream, std::string& name) {
-  std::size_t length = name.size();
-  if (!SerializeInt(stream, length, 0, kMaxNameLength)) return false;
-  if constexpr (Stream::kReading) name.resize(length);
-  for (char& c : name) {
-    if (!SerializeInt(stream, c, 32, 126)) return false;  // printable ASCII only
-  }
-  return true;
+  return SerializeText(stream, name, kMaxNameLength);
 }
 
 template <class Stream>

@@ -2,11 +2,13 @@
 //   <build>/bin/netcube-fuzz-write-corpus tests/fuzz/corpus
 // corpus/fuzz_decode_<type>/: every sample message of tests/protocol/sample_messages.cpp, encoded.
 // corpus/fuzz_server_receive/: short sessions in the server target's script format (server_fuzz_script.h).
+// corpus/fuzz_decode_discovery/: a discovery query and replies with short and the longest names.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "netcube/protocol/discovery.h"
 #include "netcube/protocol/messages.h"
 #include "protocol/sample_messages.h"
 #include "server_fuzz_script.h"
@@ -126,6 +128,25 @@ std::vector<std::pair<std::string, Script>> ServerSessions() {
   return out;
 }
 
+// A query, and replies from the shortest to the longest, for the discovery target.
+std::vector<std::pair<std::string, std::vector<std::uint8_t>>> DiscoverySeeds() {
+  std::vector<std::pair<std::string, std::vector<std::uint8_t>>> out;
+  std::vector<std::uint8_t> query(kDiscoveryQueryBytes);
+  EncodeDiscoveryQuery({kProtocolVersion, 0x00012345}, query);
+  out.emplace_back("query", query);
+  DiscoveryReply reply;
+  reply.name = "lanbox";
+  reply.players = 2;
+  out.emplace_back("reply_lanbox", std::vector<std::uint8_t>(kDiscoveryQueryBytes));
+  out.back().second.resize(EncodeDiscoveryReply(reply, out.back().second));
+  reply.address = 0xC0A80105;  // 192.168.1.5
+  reply.players = reply.max_players = static_cast<std::uint16_t>(kMaxPlayers);
+  reply.name = std::string(kMaxServerNameLength, '~');
+  out.emplace_back("reply_longest", std::vector<std::uint8_t>(kDiscoveryQueryBytes));
+  out.back().second.resize(EncodeDiscoveryReply(reply, out.back().second));
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -151,6 +172,14 @@ int main(int argc, char** argv) {
   for (const auto& [name, script] : ServerSessions()) {
     const fs::path path = root / "fuzz_server_receive" / name;
     if (!WriteFile(path, script.bytes())) {
+      std::fprintf(stderr, "cannot write %s\n", path.c_str());
+      return 1;
+    }
+    ++written;
+  }
+  for (const auto& [name, bytes] : DiscoverySeeds()) {
+    const fs::path path = root / "fuzz_decode_discovery" / name;
+    if (bytes.empty() || !WriteFile(path, bytes)) {
       std::fprintf(stderr, "cannot write %s\n", path.c_str());
       return 1;
     }

@@ -1,12 +1,14 @@
 #pragma once
-// netcube-client connected to a server somewhere: a connect panel (host, port, name, status, the server's
-// refusal reason) beside the player's view of the arena and its controls.
+// netcube-client connected to a server somewhere: a connect panel (the servers heard on the LAN, each
+// joined with a click; host, port, name, status, the server's refusal reason) beside the player's view of
+// the arena and its controls.
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 
 #include "netcube/client/client.h"
+#include "netcube/discovery/browser.h"
 #include "netcube/gui/arena.h"
 #include "netcube/gui/player_view.h"
 #include "netcube/transport/link_profile.h"
@@ -19,6 +21,8 @@ struct ClientScreenConfig {
   std::string host = "127.0.0.1";
   std::uint16_t port = 7777;
   bool connect_at_start = false;
+  bool browse = true;  // list the servers LAN discovery hears
+  discovery::BrowserConfig browser;
 };
 
 // The arena on the left, the panel on the right.
@@ -49,6 +53,7 @@ class ClientScreen {
 
  private:
   void DrawConnectPanel(Micros now);
+  void DrawServerList(Micros now, bool idle);
 
   client::ClientConfig config_;
   std::unique_ptr<client::Client> client_;
@@ -57,6 +62,8 @@ class ClientScreen {
   int port_ = 0;
   std::string name_;
   std::string connect_error_;
+  std::unique_ptr<discovery::Browser> browser_;
+  std::string browser_error_;
 };
 
 }  // namespace netcube::gui

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 
 namespace netcube::protocol {
 
@@ -94,6 +95,19 @@ bool SerializeUnsigned(Stream& stream, T& value) noexcept {
   std::uint32_t v = value;
   if (!stream.Bits(v, static_cast<int>(sizeof(T) * 8))) return false;
   if constexpr (Stream::kReading) value = static_cast<T>(v);
+  return true;
+}
+
+// Printable ASCII text of at most max_length characters: the length as int[0, max_length], then each
+// character as int[32, 126].
+template <class Stream>
+bool SerializeText(Stream& stream, std::string& text, std::size_t max_length) {
+  std::size_t length = text.size();
+  if (!SerializeInt(stream, length, 0, static_cast<std::int64_t>(max_length))) return false;
+  if constexpr (Stream::kReading) text.resize(length);
+  for (char& c : text) {
+    if (!SerializeInt(stream, c, 32, 126)) return false;
+  }
   return true;
 }
 

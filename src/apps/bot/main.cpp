@@ -11,6 +11,7 @@
 #include "bot_report_json.h"
 #include "client_flags.h"
 #include "files.h"
+#include "find.h"
 #include "netcube/client/bot.h"
 
 namespace {
@@ -52,7 +53,10 @@ int main(int argc, char** argv) {
 
   CLI::App app{"netcube-bot: headless netcube players that play a script and report what they measured"};
   app.failure_message(CLI::FailureMessage::help);  // a bad flag prints the usage
-  app.add_option("--connect", connect, "Server address, HOST:PORT")->required();
+  netcube::apps::FindFlags find;
+  CLI::Option* connect_option =
+      app.add_option("--connect", connect, "Server address, HOST:PORT (required unless --find)");
+  find.Register(app)->excludes(connect_option);
   app.add_option("--source", config.source_address,
                  "Local IPv4 address to send from (a loopback address such as 127.0.0.2 on one machine)")
       ->capture_default_str();
@@ -79,6 +83,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--report", report_path, "Write the JSON report to this file");
   CLI11_PARSE(app, argc, argv);
+  if (find.requested()) return find.Run("netcube-bot");
+  if (connect.empty()) return app.exit(CLI::RequiredError("--connect"));
 
   std::string error;
   if (!netcube::apps::SplitHostPort(connect, config.host, config.port, &error)) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "client_flags.h"
+#include "find.h"
 #include "runner.h"
 
 namespace {
@@ -47,6 +48,8 @@ int main(int argc, char** argv) {
       app.add_option("--connect", connect, "Connect at once to a server, HOST:PORT");
   CLI::Option* name_option = app.add_option("--name", name, "Player name")->capture_default_str();
   lab_flag->excludes(connect_option)->excludes(name_option);
+  netcube::apps::FindFlags find;
+  find.Register(app)->excludes(lab_flag)->excludes(connect_option);
   client_flags.Register(app,
                         " (default full; in the lab it applies to both players, whose defaults are full and "
                         "naive)",
@@ -76,6 +79,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(240, 8192))
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  if (find.requested()) return find.Run("netcube-client");
 
   bool scripts_ok = true;
   std::optional<client::InputScript> script1 = ParseScript("--script", script, &scripts_ok);
@@ -102,6 +106,7 @@ int main(int argc, char** argv) {
   options.screen.client.settings = client_flags.ApplySettings(client::PresetSettings(client::Preset::kFull));
   options.screen.client.link = client_flags.ApplyLink({});
   options.screen.client.seed = seed;
+  options.screen.browser = find.browser();
   options.script = std::move(script1);
   if (!connect.empty()) {
     std::string error;

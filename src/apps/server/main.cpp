@@ -10,10 +10,14 @@
 #include <string>
 #include <thread>
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "netcube/discovery/responder.h"
 #include "netcube/server/server.h"
+#include "netcube/transport/udp_socket.h"
 
 namespace {
 
@@ -80,6 +84,38 @@ void PrintStatus(const netcube::server::ServerStats& stats, const netcube::serve
   std::fflush(stdout);
 }
 
+// The machine's host name as a discovery name: printable ASCII only, at most kMaxServerNameLength.
+std::string DefaultServerName() {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  std::string name;
+  for (const char* c = host; *c != '\0' && name.size() < netcube::protocol::kMaxServerNameLength; ++c) {
+    if (*c >= 32 && *c <= 126) name.push_back(*c);
+  }
+  return name.empty() ? "netcube" : name;
+}
+
+bool IsServerName(const std::string& name) {
+  return !name.empty() && name.size() <= netcube::protocol::kMaxServerNameLength &&
+         std::all_of(name.begin(), name.end(), [](char c) { return c >= 32 && c <= 126; });
+}
+
+// What a discovery reply says about `server` now.
+netcube::protocol::DiscoveryReply DescribeServer(const netcube::server::Server& server, const std::string& name) {
+  const netcube::server::ServerConfig& config = server.config();
+  netcube::protocol::DiscoveryReply info;
+  // A server bound to one address names it; bound to all, the reply's source address is the one to use.
+  // The server has bound bind_address, so it parses.
+  info.address = netcube::transport::ParseIpv4(config.bind_address).value_or(0);
+  info.port = server.port();
+  info.players = static_cast<std::uint16_t>(server.world().size());
+  info.max_players = static_cast<std::uint16_t>(config.max_clients);
+  info.tick_rate = static_cast<std::uint8_t>(config.tick_rate);
+  info.snapshot_rate = static_cast<std::uint8_t>(config.snapshot_rate);
+  info.name = name;
+  return info;
+}
+
 bool WriteStats(const std::string& path, const netcube::server::ServerStats& stats) {
   std::ofstream file(path);
   file << StatsJson(stats).dump(2) << '\n';
@@ -95,6 +131,9 @@ int main(int argc, char** argv) {
   std::string lag_compensation = "on";
   double duration_s = 0.0;
   std::string stats_path;
+  std::string discovery = "on";
+  netcube::discovery::ResponderConfig discovery_config;
+  std::string server_name = DefaultServerName();
 
   CLI::App app{"netcube-server: the authoritative netcube game server"};
   app.failure_message(CLI::FailureMessage::help);  // a bad flag prints the usage
@@ -141,6 +180,13 @@ int main(int argc, char** argv) {
   app.add_option("--peer-timeout-ms", config.peer_timeout_ms, "A silent client is dropped after this")
       ->check(CLI::Range(100u, 600'000u))
       ->capture_default_str();
+  app.add_option("--discovery", discovery, "Answer LAN discovery queries (broadcast and multicast): on or off")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  app.add_option("--discovery-port", discovery_config.port, "UDP port of LAN discovery")->capture_default_str();
+  app.add_option("--server-name", server_name, "The name LAN browsers show (1-31 printable ASCII characters)")
+      ->check([](const std::string& name) { return IsServerName(name) ? "" : "1 to 31 printable ASCII characters"; })
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   config.collisions = collisions == "on";
   config.lag_compensation = lag_compensation == "on";
@@ -152,6 +198,16 @@ int main(int argc, char** argv) {
     std::cerr << "netcube-server: " << error << '\n';
     return 1;
   }
+  std::unique_ptr<netcube::discovery::Responder> responder;
+  if (discovery == "on") {
+    // The game runs without discovery: a failure here is a warning, not a reason to stop.
+    responder = netcube::discovery::Responder::Open(discovery_config, &error);
+    if (responder == nullptr) {
+      std::cerr << "netcube-server: LAN discovery off: " << error << '\n';
+    } else if (!responder->multicast_error().empty()) {
+      std::cerr << "netcube-server: LAN discovery answers broadcasts only: " << responder->multicast_error() << '\n';
+    }
+  }
   std::signal(SIGINT, RequestStop);
   std::signal(SIGTERM, RequestStop);
   std::printf("netcube-server listening on %s:%u (tick %d Hz, snapshots %d Hz, max %zu clients, collisions %s, "
@@ -159,6 +215,10 @@ int main(int argc, char** argv) {
               config.bind_address.c_str(), static_cast<unsigned>(server->port()), config.tick_rate,
               config.snapshot_rate, config.max_clients, collisions.c_str(), lag_compensation.c_str(),
               config.max_rewind_ms);
+  if (responder != nullptr) {
+    std::printf("LAN discovery: \"%s\" answers on UDP port %u\n", server_name.c_str(),
+                static_cast<unsigned>(responder->port()));
+  }
   std::fflush(stdout);
 
   const Micros end = duration_s > 0 ? Now() + std::chrono::duration_cast<Micros>(std::chrono::duration<double>(duration_s))
@@ -167,6 +227,7 @@ int main(int argc, char** argv) {
   netcube::server::ServerStats previous = server->stats();
   while (g_stop_requested == 0 && Now() < end) {
     server->Update(Now());
+    if (responder != nullptr) responder->Service(Now(), DescribeServer(*server, server_name));
     if (const Micros now = Now(); now >= next_status) {
       const netcube::server::ServerStats stats = server->stats();
       PrintStatus(stats, previous, kStatusInterval);

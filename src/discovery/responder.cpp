@@ -1,0 +1,100 @@
+#include "netcube/discovery/responder.h"
+
+#include <algorithm>
+#include <array>
+
+#include "netcube/transport/udp_socket.h"
+
+namespace netcube::discovery {
+
+using transport::FormatIpv4;
+using transport::ParseIpv4;
+using transport::UdpEndpoint;
+using transport::UdpSocket;
+
+namespace {
+
+// A flood cannot keep one Service call busy for ever; the rest waits in the socket's buffer.
+constexpr int kMaxDatagramsPerService = 256;
+
+}  // namespace
+
+struct Responder::Impl {
+  ResponderConfig config;
+  UdpSocket socket;
+  std::string multicast_error;
+  ResponderCounters counters;
+  double tokens = 0.0;
+  Micros refilled_at{0};
+  bool started = false;
+
+  // True (and a token spent) if a reply may go out now.
+  bool TakeToken(Micros now) {
+    if (!started) {
+      tokens = config.burst;
+      refilled_at = now;
+      started = true;
+    }
+    if (now > refilled_at) {
+      const double seconds = std::chrono::duration<double>(now - refilled_at).count();
+      tokens = std::min<double>(config.burst, tokens + seconds * config.replies_per_second);
+      refilled_at = now;
+    }
+    if (tokens < 1.0) return false;
+    tokens -= 1.0;
+    return true;
+  }
+};
+
+Responder::Responder(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Responder::~Responder() = default;
+
+std::unique_ptr<Responder> Responder::Open(const ResponderConfig& config, std::string* error) {
+  std::optional<UdpSocket> socket = UdpSocket::Open({config.bind_address, config.port, /*shared=*/true,
+                                                     /*broadcast=*/false}, error);
+  if (!socket) return nullptr;
+  auto impl = std::make_unique<Impl>(Impl{config, std::move(*socket), {}, {}, 0.0, Micros{0}, false});
+  if (config.multicast) {
+    impl->socket.JoinMulticastGroup(*ParseIpv4(kMulticastGroup), &impl->multicast_error);
+  }
+  return std::unique_ptr<Responder>(new Responder(std::move(impl)));
+}
+
+void Responder::Service(Micros now, const protocol::DiscoveryReply& info) {
+  Impl& s = *impl_;
+  // One byte more than a query, so an oversized datagram shows as too large instead of passing truncated.
+  std::array<std::uint8_t, protocol::kDiscoveryQueryBytes + 1> in{};
+  std::array<std::uint8_t, protocol::kDiscoveryQueryBytes> out{};
+  UdpEndpoint from;
+  for (int i = 0; i < kMaxDatagramsPerService; ++i) {
+    const std::optional<std::size_t> length = s.socket.Receive(in, from);
+    if (!length) break;
+    s.counters.bytes_received += *length;
+    protocol::DiscoveryQuery query;
+    const std::size_t readable = std::min(*length, in.size());
+    // Port 0 cannot be answered; it only appears in forged datagrams.
+    if (from.port == 0 ||
+        protocol::DecodeDiscoveryQuery(std::span(in.data(), readable), query) != protocol::DecodeError::kNone) {
+      ++s.counters.queries_malformed;
+      continue;
+    }
+    if (!s.TakeToken(now)) {
+      ++s.counters.queries_rate_limited;
+      continue;
+    }
+    protocol::DiscoveryReply reply = info;
+    reply.client_time_us = query.client_time_us;
+    const std::size_t bytes = protocol::EncodeDiscoveryReply(reply, out);
+    if (bytes == 0 || bytes > *length) continue;  // an invalid `info`: the caller's bug, nothing to send
+    if (s.socket.SendTo(from, std::span(out.data(), bytes))) {
+      ++s.counters.queries_answered;
+      s.counters.bytes_sent += bytes;
+    }
+  }
+}
+
+std::uint16_t Responder::port() const noexcept { return impl_->socket.port(); }
+const std::string& Responder::multicast_error() const noexcept { return impl_->multicast_error; }
+const ResponderCounters& Responder::counters() const noexcept { return impl_->counters; }
+
+}  // namespace netcube::discovery

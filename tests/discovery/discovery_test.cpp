@@ -1,0 +1,237 @@
+// The responder and the browser over real loopback sockets: what a reply says, the padding rule on the
+// wire, malformed queries, the rate limit; then the executables' discovery flags and --find.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <functional>
+#include <thread>
+
+#include "netcube/discovery/browser.h"
+#include "netcube/discovery/responder.h"
+#include "support/command.h"
+#include "netcube/transport/udp_socket.h"
+
+namespace netcube::discovery {
+namespace {
+
+using transport::ParseIpv4;
+using transport::UdpEndpoint;
+using transport::UdpSocket;
+using Clock = std::chrono::steady_clock;
+constexpr std::chrono::seconds kDeadline{10};  // generous: a loaded machine, ASan
+
+protocol::DiscoveryReply Info(const std::string& name) {
+  protocol::DiscoveryReply info;
+  info.port = 7777;
+  info.players = 3;
+  info.max_players = 16;
+  info.tick_rate = 30;
+  info.snapshot_rate = 10;
+  info.name = name;
+  return info;
+}
+
+ResponderConfig LoopbackResponder() {
+  ResponderConfig config;
+  config.bind_address = "127.0.0.1";
+  config.port = 0;
+  config.multicast = false;
+  return config;
+}
+
+// Calls `step` until `done` holds or the deadline passes; true if it held.
+bool PumpUntil(const std::function<void()>& step, const std::function<bool()>& done) {
+  const auto deadline = Clock::now() + kDeadline;
+  while (!done()) {
+    if (Clock::now() >= deadline) return false;
+    step();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+// A raw UDP socket on its own loopback source address, for hand-made datagrams.
+UdpSocket RawSocket(const std::string& address) {
+  std::string error;
+  std::optional<UdpSocket> socket = UdpSocket::Open({address, 0, false, false}, &error);
+  EXPECT_TRUE(socket.has_value()) << error;
+  return std::move(*socket);
+}
+
+std::array<std::uint8_t, protocol::kDiscoveryQueryBytes> Query(std::uint32_t client_time_us) {
+  std::array<std::uint8_t, protocol::kDiscoveryQueryBytes> bytes{};
+  protocol::EncodeDiscoveryQuery({protocol::kProtocolVersion, client_time_us}, bytes);
+  return bytes;
+}
+
+TEST(Discovery, BrowserHearsTheResponderWithEveryField) {
+  std::string error;
+  auto responder = Responder::Open(LoopbackResponder(), &error);
+  ASSERT_NE(responder, nullptr) << error;
+  BrowserConfig browser_config;
+  browser_config.port = responder->port();
+  browser_config.targets = {"127.0.0.1"};
+  auto browser = Browser::Open(browser_config, &error);
+  ASSERT_NE(browser, nullptr) << error;
+
+  const auto start = Clock::now();
+  const auto now = [&] { return std::chrono::duration_cast<Micros>(Clock::now() - start); };
+  ASSERT_TRUE(PumpUntil(
+      [&] {
+        browser->Service(now());
+        responder->Service(now(), Info("loopback arena"));
+      },
+      [&] { return !browser->servers().empty(); }));
+
+  const FoundServer& found = browser->servers().front();
+  EXPECT_EQ(found.address, "127.0.0.1");
+  EXPECT_EQ(found.port, 7777);
+  EXPECT_EQ(found.reply.name, "loopback arena");
+  EXPECT_EQ(found.reply.players, 3);
+  EXPECT_EQ(found.reply.max_players, 16);
+  EXPECT_EQ(found.reply.tick_rate, 30);
+  EXPECT_EQ(found.reply.snapshot_rate, 10);
+  EXPECT_TRUE(found.compatible());
+  EXPECT_GE(found.round_trip, Micros{0});
+  EXPECT_LT(found.round_trip, std::chrono::duration_cast<Micros>(kDeadline));
+  EXPECT_EQ(browser->counters().queries_sent, 1U);
+  EXPECT_EQ(browser->counters().replies_received, 1U);
+  EXPECT_EQ(responder->counters().queries_answered, 1U);
+  EXPECT_EQ(responder->counters().queries_malformed, 0U);
+
+  // A server bound to one address names it; the browser connects there, not to the reply's source.
+  protocol::DiscoveryReply named = Info("named");
+  named.address = 0x0A000005;  // 10.0.0.5
+  const Micros later = now() + browser_config.query_interval;
+  ASSERT_TRUE(PumpUntil(
+      [&] {
+        browser->Service(later);
+        responder->Service(later, named);
+      },
+      [&] { return browser->servers().size() == 2; }));
+  EXPECT_EQ(browser->servers().back().address, "10.0.0.5");
+  EXPECT_EQ(browser->servers().back().reply.name, "named");
+
+  // Silent servers leave the list.
+  browser->Service(later + browser_config.forget_after + Micros{1});
+  EXPECT_TRUE(browser->servers().empty());
+}
+
+// Over the wire, the longest reply a query can draw is no larger than the query itself.
+TEST(Discovery, ReplyIsNeverLargerThanTheQuery) {
+  std::string error;
+  auto responder = Responder::Open(LoopbackResponder(), &error);
+  ASSERT_NE(responder, nullptr) << error;
+  UdpSocket peer = RawSocket("127.0.0.2");
+  const UdpEndpoint to{*ParseIpv4("127.0.0.1"), responder->port()};
+  ASSERT_TRUE(peer.SendTo(to, Query(42)));
+  std::array<std::uint8_t, 512> reply{};
+  UdpEndpoint from;
+  std::optional<std::size_t> length;
+  ASSERT_TRUE(PumpUntil([&] { responder->Service(Micros{0}, Info(std::string(31, 'W'))); },
+                        [&] { return (length = peer.Receive(reply, from)).has_value(); }));
+  EXPECT_EQ(*length, protocol::kDiscoveryQueryBytes);
+  EXPECT_EQ(responder->counters().bytes_sent, responder->counters().bytes_received);
+  protocol::DiscoveryReply decoded;
+  ASSERT_EQ(protocol::DecodeDiscoveryReply(std::span(reply.data(), *length), decoded), protocol::DecodeError::kNone);
+  EXPECT_EQ(decoded.client_time_us, 42U);
+}
+
+TEST(Discovery, MalformedQueriesAreDroppedAndCounted) {
+  std::string error;
+  auto responder = Responder::Open(LoopbackResponder(), &error);
+  ASSERT_NE(responder, nullptr) << error;
+  UdpSocket hostile = RawSocket("127.0.0.3");
+  const UdpEndpoint to{*ParseIpv4("127.0.0.1"), responder->port()};
+  const auto query = Query(1);
+  std::vector<std::vector<std::uint8_t>> bad = {
+      std::vector<std::uint8_t>(query.begin(), query.begin() + 10),  // unpadded: would amplify
+      std::vector<std::uint8_t>(1400, 0xAB),                  // oversized garbage
+  };
+  auto dirty = std::vector<std::uint8_t>(query.begin(), query.end());
+  dirty.back() = 0xFF;  // non-zero padding
+  bad.push_back(dirty);
+  protocol::DiscoveryReply reply_bytes = Info("not a query");
+  std::vector<std::uint8_t> reply(protocol::kDiscoveryQueryBytes);
+  reply.resize(protocol::EncodeDiscoveryReply(reply_bytes, reply));  // a reply sent to a responder
+  bad.push_back(reply);
+  for (const auto& datagram : bad) ASSERT_TRUE(hostile.SendTo(to, datagram));
+
+  ASSERT_TRUE(PumpUntil([&] { responder->Service(Micros{0}, Info("arena")); },
+                        [&] { return responder->counters().queries_malformed == bad.size(); }));
+  EXPECT_EQ(responder->counters().queries_answered, 0U);
+  // Then a good query from the same source is still answered, and nothing else came back.
+  ASSERT_TRUE(hostile.SendTo(to, query));
+  std::array<std::uint8_t, 512> in{};
+  UdpEndpoint from;
+  std::optional<std::size_t> length;
+  ASSERT_TRUE(PumpUntil([&] { responder->Service(Micros{0}, Info("arena")); },
+                        [&] { return (length = hostile.Receive(in, from)).has_value(); }));
+  protocol::DiscoveryReply decoded;
+  ASSERT_EQ(protocol::DecodeDiscoveryReply(std::span(in.data(), *length), decoded), protocol::DecodeError::kNone);
+  EXPECT_EQ(decoded.client_time_us, 1U);
+  EXPECT_FALSE(hostile.Receive(in, from).has_value());
+  EXPECT_EQ(responder->counters().queries_malformed, bad.size());
+}
+
+TEST(Discovery, RepliesAreRateLimited) {
+  ResponderConfig config = LoopbackResponder();
+  config.burst = 5;
+  config.replies_per_second = 10;
+  std::string error;
+  auto responder = Responder::Open(config, &error);
+  ASSERT_NE(responder, nullptr) << error;
+  UdpSocket flooder = RawSocket("127.0.0.4");
+  const UdpEndpoint to{*ParseIpv4("127.0.0.1"), responder->port()};
+  const auto total = [&] {
+    return responder->counters().queries_answered + responder->counters().queries_rate_limited;
+  };
+
+  // 20 queries at one instant: the burst is answered, the rest dropped.
+  for (std::uint32_t i = 0; i < 20; ++i) ASSERT_TRUE(flooder.SendTo(to, Query(i)));
+  ASSERT_TRUE(PumpUntil([&] { responder->Service(Micros{0}, Info("arena")); }, [&] { return total() == 20; }));
+  EXPECT_EQ(responder->counters().queries_answered, 5U);
+  EXPECT_EQ(responder->counters().queries_rate_limited, 15U);
+
+  // Half a second later the bucket has refilled by 5.
+  for (std::uint32_t i = 0; i < 20; ++i) ASSERT_TRUE(flooder.SendTo(to, Query(i)));
+  ASSERT_TRUE(PumpUntil([&] { responder->Service(Micros{500'000}, Info("arena")); }, [&] { return total() == 40; }));
+  EXPECT_EQ(responder->counters().queries_answered, 10U);
+  EXPECT_EQ(responder->counters().queries_rate_limited, 30U);
+}
+
+TEST(Discovery, BrowserKeepsOnlyAnswersToItsOwnQueries) {
+  BrowserConfig browser_config;
+  browser_config.port = 9;  // nothing answers there: the test plays the server
+  browser_config.targets = {"127.0.0.1"};
+  std::string error;
+  auto browser = Browser::Open(browser_config, &error);
+  ASSERT_NE(browser, nullptr) << error;
+  browser->Service(Micros{1000});  // its query carries client_time_us 1000
+  UdpSocket server = RawSocket("127.0.0.5");
+  const UdpEndpoint to{*ParseIpv4("127.0.0.1"), browser->port()};
+  std::vector<std::uint8_t> bytes(protocol::kDiscoveryQueryBytes);
+  protocol::DiscoveryReply forged = Info("forged");
+  forged.client_time_us = 999;  // no query of the browser's
+  bytes.resize(protocol::EncodeDiscoveryReply(forged, bytes));
+  ASSERT_TRUE(server.SendTo(to, bytes));
+  ASSERT_TRUE(server.SendTo(to, std::vector<std::uint8_t>{1, 2, 3}));  // garbage
+  protocol::DiscoveryReply answer = Info("real");
+  answer.client_time_us = 1000;
+  bytes.assign(protocol::kDiscoveryQueryBytes, 0);
+  bytes.resize(protocol::EncodeDiscoveryReply(answer, bytes));
+  ASSERT_TRUE(server.SendTo(to, bytes));
+
+  ASSERT_TRUE(PumpUntil([&] { browser->Service(Micros{3500}); },
+                        [&] { return browser->counters().replies_received + browser->counters().replies_dropped == 3; }));
+  ASSERT_EQ(browser->servers().size(), 1U);
+  EXPECT_EQ(browser->servers().front().reply.name, "real");
+  EXPECT_EQ(browser->servers().front().address, "127.0.0.5");
+  EXPECT_EQ(browser->servers().front().round_trip, Micros{2500});
+  EXPECT_EQ(browser->counters().replies_dropped, 2U);
+}
+
+}  // namespace
+}  // namespace netcube::discovery
