@@ -18,6 +18,8 @@ PACKAGES=(
   clang libclang-rt-14-dev
   # Headless screenshot tests of the graphical client
   xvfb xauth
+  # The Debian package (scripts/package.sh): dpkg-shlibdeps finds its dependencies
+  dpkg-dev
 )
 
 missing=()

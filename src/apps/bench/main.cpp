@@ -19,6 +19,7 @@
 #include "report.h"
 #include "scale.h"
 #include "tagging.h"
+#include "version.h"
 
 namespace {
 
@@ -49,6 +50,7 @@ int main(int argc, char** argv) {
 
   CLI::App app{"netcube-bench: server tick time, bandwidth and netcode quality over loopback"};
   app.failure_message(CLI::FailureMessage::help);
+  netcube::apps::AddVersionFlag(app, "netcube-bench");
   app.add_option("--scenario", scenario, "scale, profiles, tagging or all")
       ->check(CLI::IsMember({"scale", "profiles", "tagging", "all"}))
       ->capture_default_str();

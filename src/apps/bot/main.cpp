@@ -12,6 +12,7 @@
 #include "client_flags.h"
 #include "files.h"
 #include "find.h"
+#include "version.h"
 #include "netcube/client/bot.h"
 
 namespace {
@@ -53,6 +54,7 @@ int main(int argc, char** argv) {
 
   CLI::App app{"netcube-bot: headless netcube players that play a script and report what they measured"};
   app.failure_message(CLI::FailureMessage::help);  // a bad flag prints the usage
+  netcube::apps::AddVersionFlag(app, "netcube-bot");
   netcube::apps::FindFlags find;
   CLI::Option* connect_option =
       app.add_option("--connect", connect, "Server address, HOST:PORT (required unless --find)");

@@ -8,6 +8,7 @@
 #include "client_flags.h"
 #include "find.h"
 #include "runner.h"
+#include "version.h"
 
 namespace {
 
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
   CLI::App app{
       "netcube-client: the graphical netcube client, or with --lab a server and two players in one window"};
   app.failure_message(CLI::FailureMessage::help);  // a bad flag prints the usage
+  netcube::apps::AddVersionFlag(app, "netcube-client");
   CLI::Option* lab_flag =
       app.add_flag("--lab", lab, "The all-in-one lab: an in-process server and two players over loopback");
   CLI::Option* connect_option =

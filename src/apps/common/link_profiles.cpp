@@ -1,6 +1,8 @@
 #include "link_profiles.h"
 
 #include <cstdlib>
+#include <filesystem>
+#include <system_error>
 
 #include "files.h"
 
@@ -8,7 +10,13 @@ namespace netcube::apps {
 
 std::string AssetsDir() {
   if (const char* dir = std::getenv("NETCUBE_ASSETS_DIR"); dir != nullptr && *dir != '\0') return dir;
-  return NETCUBE_SOURCE_ASSETS_DIR;
+  std::error_code error;
+  const std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const std::filesystem::path beside = executable.parent_path() / NETCUBE_DATA_FROM_BIN;
+    if (std::filesystem::is_directory(beside, error)) return beside.lexically_normal().string();
+  }
+  return NETCUBE_INSTALLED_DATA_DIR;
 }
 
 std::string LinkProfilesPath() { return AssetsDir() + "/link_profiles.json"; }

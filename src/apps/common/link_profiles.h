@@ -8,8 +8,9 @@
 
 namespace netcube::apps {
 
-// Where the installed assets are: NETCUBE_ASSETS_DIR from the environment if set, else the source tree's
-// assets/ (baked in at build time).
+// Where the data files are: NETCUBE_ASSETS_DIR from the environment if set; else share/netcube/ beside the
+// executable's bin/ (an installed tree wherever it was moved, or the build tree, which holds a copy) if it
+// is there; else the install prefix's share/netcube/.
 std::string AssetsDir();
 // AssetsDir()'s link_profiles.json.
 std::string LinkProfilesPath();

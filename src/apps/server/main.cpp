@@ -5,7 +5,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <fstream>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -15,9 +15,11 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "files.h"
 #include "netcube/discovery/responder.h"
 #include "netcube/server/server.h"
 #include "netcube/transport/udp_socket.h"
+#include "version.h"
 
 namespace {
 
@@ -25,7 +27,9 @@ using netcube::Micros;
 using Clock = std::chrono::steady_clock;
 
 volatile std::sig_atomic_t g_stop_requested = 0;
+volatile std::sig_atomic_t g_stats_requested = 0;
 extern "C" void RequestStop(int /*signal*/) { g_stop_requested = 1; }
+extern "C" void RequestStats(int /*signal*/) { g_stats_requested = 1; }
 
 constexpr Micros kMaxSleep{1000};                // service the network at least this often
 constexpr Micros kStatusInterval{5'000'000};     // one status line this often
@@ -116,11 +120,18 @@ netcube::protocol::DiscoveryReply DescribeServer(const netcube::server::Server& 
   return info;
 }
 
+// Through a temporary file and a rename, so a reader never sees half a file.
 bool WriteStats(const std::string& path, const netcube::server::ServerStats& stats) {
-  std::ofstream file(path);
-  file << StatsJson(stats).dump(2) << '\n';
-  file.close();
-  return !file.fail();
+  const std::string temporary = path + ".tmp";
+  std::string error;
+  if (!netcube::apps::WriteFile(temporary, StatsJson(stats).dump(2) + "\n", &error)) {
+    std::cerr << "netcube-server: " << error << '\n';
+    return false;
+  }
+  std::error_code rename_error;
+  std::filesystem::rename(temporary, path, rename_error);
+  if (rename_error) std::cerr << "netcube-server: cannot write " << path << ": " << rename_error.message() << '\n';
+  return !rename_error;
 }
 
 }  // namespace
@@ -131,12 +142,14 @@ int main(int argc, char** argv) {
   std::string lag_compensation = "on";
   double duration_s = 0.0;
   std::string stats_path;
+  double stats_interval_s = 0.0;
   std::string discovery = "on";
   netcube::discovery::ResponderConfig discovery_config;
   std::string server_name = DefaultServerName();
 
   CLI::App app{"netcube-server: the authoritative netcube game server"};
   app.failure_message(CLI::FailureMessage::help);  // a bad flag prints the usage
+  netcube::apps::AddVersionFlag(app, "netcube-server");
   app.add_option("--bind", config.bind_address, "Address to listen on")->capture_default_str();
   app.add_option("--port", config.port, "UDP port (0 = any free port)")->capture_default_str();
   app.add_option("--tick-rate", config.tick_rate, "Simulation ticks per second")
@@ -160,7 +173,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--duration", duration_s, "Run this many seconds, then exit cleanly (default: until a signal)")
       ->check(CLI::PositiveNumber);
-  app.add_option("--stats-json", stats_path, "Write the server's statistics to this JSON file at exit");
+  CLI::Option* stats_json = app.add_option(
+      "--stats-json", stats_path, "Write the server's statistics to this JSON file at exit (and on SIGUSR1)");
+  app.add_option("--stats-interval", stats_interval_s, "Also rewrite the --stats-json file every this many seconds")
+      ->check(CLI::PositiveNumber)
+      ->needs(stats_json);
   app.add_option("--latency-ms", config.link.latency_ms, "Server-side conditioner: one-way added latency")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
@@ -210,6 +227,7 @@ int main(int argc, char** argv) {
   }
   std::signal(SIGINT, RequestStop);
   std::signal(SIGTERM, RequestStop);
+  std::signal(SIGUSR1, RequestStats);
   std::printf("netcube-server listening on %s:%u (tick %d Hz, snapshots %d Hz, max %zu clients, collisions %s, "
               "lag compensation %s up to %d ms)\n",
               config.bind_address.c_str(), static_cast<unsigned>(server->port()), config.tick_rate,
@@ -224,6 +242,8 @@ int main(int argc, char** argv) {
   const Micros end = duration_s > 0 ? Now() + std::chrono::duration_cast<Micros>(std::chrono::duration<double>(duration_s))
                                     : Micros::max();
   Micros next_status = Now() + kStatusInterval;
+  const Micros stats_interval = std::chrono::duration_cast<Micros>(std::chrono::duration<double>(stats_interval_s));
+  Micros next_stats_write = stats_interval > Micros(0) ? Now() + stats_interval : Micros::max();
   netcube::server::ServerStats previous = server->stats();
   while (g_stop_requested == 0 && Now() < end) {
     server->Update(Now());
@@ -233,6 +253,18 @@ int main(int argc, char** argv) {
       PrintStatus(stats, previous, kStatusInterval);
       previous = stats;
       next_status += kStatusInterval;
+    }
+    if (g_stats_requested != 0) {
+      // SIGUSR1: every statistic on one line (the journal's), and the file if there is one.
+      g_stats_requested = 0;
+      const netcube::server::ServerStats stats = server->stats();
+      std::printf("stats %s\n", StatsJson(stats).dump().c_str());
+      std::fflush(stdout);
+      if (!stats_path.empty()) WriteStats(stats_path, stats);
+    }
+    if (const Micros now = Now(); now >= next_stats_write) {
+      WriteStats(stats_path, server->stats());
+      next_stats_write = now + stats_interval;
     }
     const Micros wake = std::min({server->next_wakeup(), Now() + kMaxSleep, end});
     std::this_thread::sleep_for(std::max(wake - Now(), Micros(0)));
@@ -247,9 +279,6 @@ int main(int argc, char** argv) {
   const netcube::server::ServerStats stats = server->stats();
   std::printf("netcube-server stopped after %llu ticks, %zu clients at most\n",
               static_cast<unsigned long long>(stats.ticks), stats.clients_peak);
-  if (!stats_path.empty() && !WriteStats(stats_path, stats)) {
-    std::cerr << "netcube-server: cannot write " << stats_path << '\n';
-    return 1;
-  }
+  if (!stats_path.empty() && !WriteStats(stats_path, stats)) return 1;
   return 0;
 }

@@ -1,0 +1,15 @@
+#include "version.h"
+
+#include "netcube/protocol/messages.h"
+
+namespace netcube::apps {
+
+std::string VersionLine(const std::string& program) {
+  return program + " " + NETCUBE_VERSION + " (protocol " + std::to_string(protocol::kProtocolVersion) + ")";
+}
+
+void AddVersionFlag(CLI::App& app, const std::string& program) {
+  app.set_version_flag("--version", VersionLine(program), "Print the version and the protocol version, then exit");
+}
+
+}  // namespace netcube::apps
