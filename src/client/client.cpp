@@ -119,8 +119,12 @@ struct Client::Impl {
       expected = state == ConnectionState::kConnecting;
       if (expected) EndSession(ConnectionState::kRefused, protocol::ToString(refused->reason));
     } else if (const auto* snapshot = std::get_if<protocol::Snapshot>(&message)) {
-      expected = connected;
-      if (expected) expected = OnSnapshot(*snapshot, now);
+      // Snapshots travel unreliably and can overtake the Welcome: early, not malformed.
+      if (state == ConnectionState::kConnecting) {
+        link.OnEarlySnapshot();
+      } else {
+        expected = connected && OnSnapshot(*snapshot, now);
+      }
     } else if (const auto* joined = std::get_if<protocol::PlayerJoined>(&message)) {
       expected = connected;
       if (expected) remotes.SetName(joined->player_id, joined->name);

@@ -24,6 +24,8 @@ class LinkStats {
   // rates; and one dropped as a duplicate or overtaken.
   void OnSnapshot(Tick tick, int tick_rate, int snapshot_rate) noexcept;
   void OnStaleSnapshot() noexcept { ++metrics_.snapshots_stale; }
+  // One that arrived before the Welcome.
+  void OnEarlySnapshot() noexcept { ++metrics_.snapshots_early; }
 
   // The transport's counters as of now; they are kept after the host is gone.
   void SetCounters(const transport::TransportCounters& counters) noexcept { counters_ = counters; }

@@ -18,6 +18,7 @@ void RemoteCubes::Reset() {
   names_.clear();
   delay_started_ = false;
   render_ = 0.0;
+  underrun_ = false;
   metrics_ = {};
   views_.clear();
 }
@@ -78,6 +79,7 @@ void RemoteCubes::RefreshViews(Micros now, double elapsed_ms, const ServerClock&
   const double max_extrapolation_ticks = settings.extrapolation ? kMaxExtrapolationMs / period_ms : 0.0;
   views_.clear();
   double depth = 0.0;
+  bool dry = false;
   for (Cube& cube : cubes_) {
     RemoteView view;
     view.id = cube.id;
@@ -88,19 +90,18 @@ void RemoteCubes::RefreshViews(Micros now, double elapsed_ms, const ServerClock&
       const Sample sample = cube.buffer.SampleAt(render_, max_extrapolation_ticks);
       view.drawn = sample.position;
       view.sample = sample.kind;
-      const bool dry = sample.ticks_past_newest > 0.0;
-      if (dry && !cube.underrun) ++metrics_.interp_underruns;
-      cube.underrun = dry;
+      dry = dry || sample.ticks_past_newest > 0.0;
       if (sample.kind == SampleKind::kExtrapolated) metrics_.extrapolation_ms += elapsed_ms;
       cube.buffer.DropBefore(render_);
       depth += static_cast<double>(cube.buffer.CountAfter(render_));
     } else {
       view.drawn = view.latest;
       view.sample = SampleKind::kLatest;
-      cube.underrun = false;
     }
     views_.push_back(std::move(view));
   }
+  if (dry && !underrun_) ++metrics_.interp_underruns;
+  underrun_ = dry;
   metrics_.buffer_depth = cubes_.empty() ? 0.0 : depth / static_cast<double>(cubes_.size());
 }
 

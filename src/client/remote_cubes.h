@@ -40,8 +40,7 @@ class RemoteCubes {
     sim::PlayerId id = 0;
     InterpolationBuffer buffer;
     sim::CubeState latest;
-    bool underrun = false;  // inside an underrun episode (counted once)
-    bool seen = false;      // present in the snapshot being processed
+    bool seen = false;  // present in the snapshot being processed
   };
 
   const std::string* NameOf(sim::PlayerId id) const;
@@ -51,6 +50,7 @@ class RemoteCubes {
   double delay_ms_ = 0.0;
   bool delay_started_ = false;
   double render_ = 0.0;
+  bool underrun_ = false;  // inside an underrun episode (counted once)
   RemoteCubeMetrics metrics_;
   std::vector<RemoteView> views_;
 };

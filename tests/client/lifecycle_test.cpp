@@ -232,6 +232,12 @@ TEST(Hostile, MalformedStaleAndOutOfTurnPacketsAreDroppedAndCounted) {
   for (int i = 0; i < 2000 && fake.received() == 0; ++i) step();  // the ConnectRequest
   ASSERT_EQ(fake.received(), 1u);
 
+  // A snapshot that overtook the Welcome is early, not malformed.
+  fake.Send(now, SnapshotAt(0xFFFFFFEFu, {3, 5}));
+  step(5);
+  EXPECT_EQ(client.metrics().snapshots_early, 1u);
+  EXPECT_EQ(client.metrics().packets_malformed, 0u);
+
   protocol::Welcome welcome;
   welcome.player_id = 3;
   welcome.server_tick = 0xFFFFFFF0u;  // near the 32-bit wrap

@@ -23,6 +23,7 @@ struct LinkMetrics {
   double snapshots_per_second = 0.0;
   std::uint64_t snapshots_received = 0;  // accepted (newer than every earlier one)
   std::uint64_t snapshots_stale = 0;     // duplicates and out-of-order arrivals, dropped
+  std::uint64_t snapshots_early = 0;     // arrived before the Welcome (it overtook it), dropped
 
   // Traffic over the last complete second, and totals: payload = protocol bytes; wire = ENet's UDP
   // payload including its headers, acks and pings.
@@ -42,11 +43,12 @@ struct OwnCubeMetrics {
   bool has_ack = false;  // the server has applied at least one input
   sim::Seq last_acked_input = 0;
   std::uint64_t inputs_sent = 0;          // distinct inputs sampled and sent (each at least once)
-  std::uint64_t inputs_acked = 0;         // distinct inputs the server acknowledged
+  std::uint64_t inputs_acked = 0;         // distinct inputs the server acknowledged (from its acks)
   std::uint64_t input_messages_sent = 0;  // InputMessages, each carrying up to `redundancy` inputs
 
   // Reconciliation. A correction is a server state that moved the predicted state, i.e. the replay (or,
-  // with reconciliation off, the overwrite) differs from what was predicted before the snapshot came.
+  // with reconciliation off, the overwrite) differs from what was predicted before the snapshot came;
+  // counted only while prediction is on (with it off the prediction is not drawn).
   std::uint64_t reconciliations = 0;
   std::uint64_t corrections = 0;
   double max_correction = 0.0;   // units
@@ -57,7 +59,9 @@ struct RemoteCubeMetrics {
   // Entity interpolation (remote cubes).
   double interp_delay_ms = 0.0;      // the delay in use
   double buffer_depth = 0.0;         // buffered states ahead of the render time, mean over remote cubes
-  std::uint64_t interp_underruns = 0;  // times a remote cube's render time passed its newest state
+  // Times the render time passed the newest state of a remote cube: one episode counts once, however
+  // many cubes ran dry in it (a late snapshot starves them all at once).
+  std::uint64_t interp_underruns = 0;
   double extrapolation_ms = 0.0;     // time spent extrapolating, summed over remote cubes
 };
 

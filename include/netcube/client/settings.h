@@ -12,8 +12,7 @@ struct Settings {
   // late). Inputs are sent and tracked either way.
   bool prediction = true;
   // On each snapshot replay the unacknowledged inputs on top of the server's state (off: naive
-  // prediction, the server's state overwrites the prediction, which jumps back under lag, and the pending
-  // inputs are dropped).
+  // prediction, the server's state overwrites the prediction, which jumps back under lag).
   bool reconciliation = true;
   // Draw remote cubes interpolated between buffered snapshots, interp delay in the past (off: at the
   // latest state received).
