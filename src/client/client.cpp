@@ -154,15 +154,18 @@ struct Client::Impl {
   // Returns false for a snapshot that contradicts what this client sent (an ack of an unsent input).
   bool OnSnapshot(const protocol::Snapshot& snapshot, Micros now) {
     const Tick tick = UnwrapTick(snapshot.server_tick, newest_tick);
-    if (have_snapshot && tick <= newest_tick) {
-      link.OnStaleSnapshot();  // a duplicate, or overtaken by a newer one
+    if (!own.AckPlausible(snapshot.has_ack, snapshot.ack)) return false;
+    if (!link.OnSnapshot(tick, welcome.tick_rate, welcome.snapshot_rate)) return true;  // a duplicate
+    if (have_snapshot && tick < newest_tick) {
+      // Overtaken by a newer one, but its states can still fill the interpolation buffers.
+      for (const sim::PlayerCube& player : snapshot.players) {
+        if (player.id != welcome.player_id) remotes.ReceiveLate(tick, player);
+      }
       return true;
     }
-    if (!own.AckPlausible(snapshot.has_ack, snapshot.ack)) return false;
     have_snapshot = true;
     newest_tick = tick;
     clock.OnSnapshot(tick, now);
-    link.OnSnapshot(tick, welcome.tick_rate, welcome.snapshot_rate);
 
     remotes.BeginSnapshot();
     for (const sim::PlayerCube& player : snapshot.players) {

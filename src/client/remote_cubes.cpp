@@ -58,6 +58,13 @@ void RemoteCubes::Receive(Tick tick, const sim::PlayerCube& player) {
   it->seen = true;
 }
 
+void RemoteCubes::ReceiveLate(Tick tick, const sim::PlayerCube& player) {
+  if (static_cast<double>(tick) <= render_) return;
+  auto it = std::lower_bound(cubes_.begin(), cubes_.end(), player.id,
+                             [](const Cube& c, sim::PlayerId id) { return c.id < id; });
+  if (it != cubes_.end() && it->id == player.id) it->buffer.Insert(tick, player.state);
+}
+
 void RemoteCubes::EndSnapshot() {
   std::erase_if(cubes_, [](const Cube& c) { return !c.seen; });
 }

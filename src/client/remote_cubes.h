@@ -25,6 +25,9 @@ class RemoteCubes {
   void BeginSnapshot() noexcept;
   void Receive(Tick tick, const sim::PlayerCube& player);
   void EndSnapshot();
+  // A remote cube's state from a snapshot older than the newest: buffered if the cube is still known and
+  // the state is not yet behind the render time (it says nothing about who is present).
+  void ReceiveLate(Tick tick, const sim::PlayerCube& player);
 
   // Moves the delay toward its target (`elapsed_ms` since the last refresh), sets the render time from the
   // server clock's estimate at `now`, and samples every cube at it.

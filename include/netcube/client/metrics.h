@@ -16,13 +16,15 @@ struct LinkMetrics {
   double rtt_ms_mean = 0.0;    // plain mean over the whole connection
   std::uint64_t rtt_samples = 0;
 
-  // Snapshots. Loss is measured on server ticks: over windows of about a second of server time, the
-  // snapshots the server sent (tick span x snapshot_rate / tick_rate) against the distinct newer-than-
-  // before snapshots that arrived. A snapshot overtaken by a newer one counts as lost: it was useless.
-  double snapshot_loss = 0.0;  // [0, 1]: per-window fractions, smoothed (EWMA, 1/4 per window)
+  // Snapshots. Loss is measured on server ticks: over the last 200 snapshot intervals of server time (but
+  // the newest 10, where a late snapshot may still come), the snapshots the server sent (tick span x
+  // snapshot_rate / tick_rate) against the distinct ones that arrived, late or not: only snapshots that
+  // never came count as lost.
+  double snapshot_loss = 0.0;  // [0, 1]; 0 until 20 intervals have been seen
   double snapshots_per_second = 0.0;
-  std::uint64_t snapshots_received = 0;  // accepted (newer than every earlier one)
-  std::uint64_t snapshots_stale = 0;     // duplicates and out-of-order arrivals, dropped
+  std::uint64_t snapshots_received = 0;  // distinct, accepted: the newest so far, or late but still new
+  std::uint64_t snapshots_late = 0;      // of those, the ones that arrived after a newer one
+  std::uint64_t snapshots_stale = 0;     // duplicates, and arrivals too old to tell apart, dropped
   std::uint64_t snapshots_early = 0;     // arrived before the Welcome (it overtook it), dropped
 
   // Traffic over the last complete second, and totals: payload = protocol bytes; wire = ENet's UDP
