@@ -186,7 +186,8 @@ struct Client::Impl {
     last_view = now;
     own.RefreshView(elapsed, settings);
     if (state != ConnectionState::kConnected) return;
-    remotes.RefreshViews(now, static_cast<double>(elapsed.count()) / 1000.0, clock, settings, link.snapshot_loss());
+    clock.Observe(now);
+    remotes.RefreshViews(now, static_cast<double>(elapsed.count()) / 1000.0, clock, settings);
   }
 
   void ServiceClosingHost(Micros now) {

@@ -33,7 +33,6 @@ class LinkStats {
   // Brings the totals up to date and closes a rate window when a second has passed.
   void UpdateRates(Micros now) noexcept;
 
-  double snapshot_loss() const noexcept { return metrics_.snapshot_loss; }
   const LinkMetrics& metrics() const noexcept { return metrics_; }
   const transport::TransportCounters& counters() const noexcept { return counters_; }
 

@@ -31,8 +31,7 @@ class RemoteCubes {
 
   // Moves the delay toward its target (`elapsed_ms` since the last refresh), sets the render time from the
   // server clock's estimate at `now`, and samples every cube at it.
-  void RefreshViews(Micros now, double elapsed_ms, const ServerClock& clock, const Settings& settings,
-                    double snapshot_loss);
+  void RefreshViews(Micros now, double elapsed_ms, const ServerClock& clock, const Settings& settings);
 
   const std::vector<RemoteView>& views() const noexcept { return views_; }
   double render_tick() const noexcept { return render_; }
@@ -54,6 +53,7 @@ class RemoteCubes {
   bool delay_started_ = false;
   double render_ = 0.0;
   bool underrun_ = false;  // inside an underrun episode (counted once)
+  bool dry_ = false;       // some cube's render time was past its newest state at the last refresh
   RemoteCubeMetrics metrics_;
   std::vector<RemoteView> views_;
 };

@@ -61,8 +61,9 @@ struct RemoteCubeMetrics {
   // Entity interpolation (remote cubes).
   double interp_delay_ms = 0.0;      // the delay in use
   double buffer_depth = 0.0;         // buffered states ahead of the render time, mean over remote cubes
-  // Times the render time passed the newest state of a remote cube: one episode counts once, however
-  // many cubes ran dry in it (a late snapshot starves them all at once).
+  // Times the render time passed the newest state of a remote cube by more than the extrapolation allows
+  // (one snapshot interval; none with extrapolation off): one episode counts once, however many cubes ran
+  // dry in it (a late snapshot starves them all at once).
   std::uint64_t interp_underruns = 0;
   double extrapolation_ms = 0.0;     // time spent extrapolating, summed over remote cubes
 };

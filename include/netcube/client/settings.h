@@ -21,7 +21,7 @@ struct Settings {
   bool smoothing = true;
   // When the interpolation buffer runs dry continue the last motion (capped), rather than stop.
   bool extrapolation = true;
-  // Size the interpolation delay from the measured snapshot interval, loss and jitter (off: interp_delay_ms).
+  // Size the interpolation delay from how stale the newest snapshot measurably gets (off: interp_delay_ms).
   bool adaptive_delay = true;
   int interp_delay_ms = 100;  // fixed interpolation delay, [0, kMaxInterpDelayMs]
   int smoothing_ms = 100;     // correction smoothing time, [0, kMaxSmoothingMs]
