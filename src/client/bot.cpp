@@ -178,17 +178,12 @@ BotReport BotRun::Report() const {
     p.status = client->status();
     p.settled = client->Settled();
     p.metrics = client->metrics();
+    // The settled prediction against the settled server state: an earlier prediction check can be stale
+    // (a later push by another cube moved both alike).
     const LocalView& local = client->local();
-    if (const auto check = client->last_prediction_check()) {
-      p.final_predicted = PositionOf(check->predicted);
-      p.final_server = PositionOf(check->server);
-      p.final_match = p.settled && check->match;
-    } else {
-      // No input was ever acknowledged (an idle script): the prediction is the server's state.
-      p.final_predicted = local.predicted;
-      p.final_server = local.server;
-      p.final_match = p.settled && sim::SamePhysics(local.predicted_state, local.server_state);
-    }
+    p.final_predicted = local.predicted;
+    p.final_server = local.server;
+    p.final_match = p.settled && sim::SamePhysics(local.predicted_state, local.server_state);
     report.players.push_back(std::move(p));
   }
   return report;

@@ -119,8 +119,12 @@ struct Client::Impl {
       expected = state == ConnectionState::kConnecting;
       if (expected) EndSession(ConnectionState::kRefused, protocol::ToString(refused->reason));
     } else if (const auto* snapshot = std::get_if<protocol::Snapshot>(&message)) {
-      expected = connected;
-      if (expected) expected = OnSnapshot(*snapshot, now);
+      // Snapshots travel unreliably and can overtake the Welcome: early, not malformed.
+      if (state == ConnectionState::kConnecting) {
+        link.OnEarlySnapshot();
+      } else {
+        expected = connected && OnSnapshot(*snapshot, now);
+      }
     } else if (const auto* joined = std::get_if<protocol::PlayerJoined>(&message)) {
       expected = connected;
       if (expected) remotes.SetName(joined->player_id, joined->name);
@@ -150,15 +154,18 @@ struct Client::Impl {
   // Returns false for a snapshot that contradicts what this client sent (an ack of an unsent input).
   bool OnSnapshot(const protocol::Snapshot& snapshot, Micros now) {
     const Tick tick = UnwrapTick(snapshot.server_tick, newest_tick);
-    if (have_snapshot && tick <= newest_tick) {
-      link.OnStaleSnapshot();  // a duplicate, or overtaken by a newer one
+    if (!own.AckPlausible(snapshot.has_ack, snapshot.ack)) return false;
+    if (!link.OnSnapshot(tick, welcome.tick_rate, welcome.snapshot_rate)) return true;  // a duplicate
+    if (have_snapshot && tick < newest_tick) {
+      // Overtaken by a newer one, but its states can still fill the interpolation buffers.
+      for (const sim::PlayerCube& player : snapshot.players) {
+        if (player.id != welcome.player_id) remotes.ReceiveLate(tick, player);
+      }
       return true;
     }
-    if (!own.AckPlausible(snapshot.has_ack, snapshot.ack)) return false;
     have_snapshot = true;
     newest_tick = tick;
     clock.OnSnapshot(tick, now);
-    link.OnSnapshot(tick, welcome.tick_rate, welcome.snapshot_rate);
 
     remotes.BeginSnapshot();
     for (const sim::PlayerCube& player : snapshot.players) {
@@ -179,7 +186,8 @@ struct Client::Impl {
     last_view = now;
     own.RefreshView(elapsed, settings);
     if (state != ConnectionState::kConnected) return;
-    remotes.RefreshViews(now, static_cast<double>(elapsed.count()) / 1000.0, clock, settings, link.snapshot_loss());
+    clock.Observe(now);
+    remotes.RefreshViews(now, static_cast<double>(elapsed.count()) / 1000.0, clock, settings);
   }
 
   void ServiceClosingHost(Micros now) {

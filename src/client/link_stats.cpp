@@ -8,10 +8,12 @@ namespace {
 
 constexpr Micros kTimeEchoInterval{100'000};
 constexpr Micros kRateWindow{1'000'000};
-// Snapshot loss is measured over windows of about this much server time, and smoothed across windows
-// (20 snapshots make a coarse sample).
-constexpr double kLossWindowSeconds = 1.0;
-constexpr double kLossSmoothing = 0.25;
+// Snapshot loss is measured over the last kLossHorizon snapshot intervals of server time (ten seconds at 20
+// per second: 2% loss is four snapshots), leaving out the newest kLateAllowance, where a late one may still
+// come. Until the horizon holds kMinLossSpan intervals the loss reads 0.
+constexpr double kLossHorizon = 200.0;
+constexpr double kLateAllowance = 10.0;
+constexpr double kMinLossSpan = 20.0;
 // A TimeEcho reply claiming a longer round trip than this answers nothing we sent.
 constexpr std::uint32_t kMaxPlausibleRttUs = 60'000'000;
 
@@ -46,25 +48,42 @@ bool LinkStats::OnTimeEcho(const protocol::TimeEcho& echo, Micros now) noexcept 
   return true;
 }
 
-void LinkStats::OnSnapshot(Tick tick, int tick_rate, int snapshot_rate) noexcept {
-  ++metrics_.snapshots_received;
-  if (!loss_window_open_) {
-    loss_window_open_ = true;
-    loss_window_start_ = tick;
-    loss_window_received_ = 0;
-    return;
+bool LinkStats::OnSnapshot(Tick tick, int tick_rate, int snapshot_rate) noexcept {
+  const std::size_t held = std::min(recent_count_, kRecent);
+  const bool duplicate = std::find(recent_.begin(), recent_.begin() + static_cast<std::ptrdiff_t>(held), tick) !=
+                         recent_.begin() + static_cast<std::ptrdiff_t>(held);
+  const bool forgotten = held == kRecent && tick < *std::min_element(recent_.begin(), recent_.end());
+  if (duplicate || forgotten) {
+    ++metrics_.snapshots_stale;
+    return false;
   }
-  ++loss_window_received_;
-  const double span_ticks = static_cast<double>(tick - loss_window_start_);
-  if (span_ticks < kLossWindowSeconds * tick_rate) return;
-  const double sent = span_ticks * std::min(snapshot_rate, tick_rate) / tick_rate;
-  const double window_loss = std::clamp(1.0 - static_cast<double>(loss_window_received_) / sent, 0.0, 1.0);
-  metrics_.snapshot_loss = loss_windows_done_ == 0
-                               ? window_loss
-                               : metrics_.snapshot_loss + (window_loss - metrics_.snapshot_loss) * kLossSmoothing;
-  ++loss_windows_done_;
-  loss_window_start_ = tick;
-  loss_window_received_ = 0;
+  if (recent_count_ == 0) {
+    first_ = tick;
+    newest_ = tick;
+  }
+  if (tick < newest_) ++metrics_.snapshots_late;
+  newest_ = std::max(newest_, tick);
+  first_ = std::min(first_, tick);
+  recent_[recent_count_ % kRecent] = tick;
+  ++recent_count_;
+  ++metrics_.snapshots_received;
+  UpdateLoss(tick_rate, snapshot_rate);
+  return true;
+}
+
+void LinkStats::UpdateLoss(int tick_rate, int snapshot_rate) noexcept {
+  const double ticks_per_snapshot = static_cast<double>(tick_rate) / std::min(snapshot_rate, tick_rate);
+  const double end = static_cast<double>(newest_) - kLateAllowance * ticks_per_snapshot;
+  const double start = std::max(static_cast<double>(first_), end - kLossHorizon * ticks_per_snapshot);
+  const double span = end - start;  // ticks
+  if (span < kMinLossSpan * ticks_per_snapshot) return;
+  const std::size_t held = std::min(recent_count_, kRecent);
+  std::size_t received = 0;
+  for (std::size_t i = 0; i < held; ++i) {
+    const auto tick = static_cast<double>(recent_[i]);
+    if (tick >= start && tick < end) ++received;
+  }
+  metrics_.snapshot_loss = std::clamp(1.0 - static_cast<double>(received) / (span / ticks_per_snapshot), 0.0, 1.0);
 }
 
 void LinkStats::UpdateRates(Micros now) noexcept {

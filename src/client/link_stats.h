@@ -1,6 +1,8 @@
 #pragma once
 // The client's room for the link's statistics: the round trip (TimeEcho requests and replies), snapshot
 // arrivals and loss, and the traffic totals and one-second rates from the transport's counters.
+#include <array>
+#include <cstddef>
 #include <optional>
 
 #include "netcube/client/interpolation_buffer.h"
@@ -20,28 +22,33 @@ class LinkStats {
   // A TimeEcho reply; false if it answers nothing this client could have sent.
   bool OnTimeEcho(const protocol::TimeEcho& echo, Micros now) noexcept;
 
-  // An accepted snapshot of server tick `tick` (newer than every earlier one), from a server with these
-  // rates; and one dropped as a duplicate or overtaken.
-  void OnSnapshot(Tick tick, int tick_rate, int snapshot_rate) noexcept;
-  void OnStaleSnapshot() noexcept { ++metrics_.snapshots_stale; }
+  // A snapshot of server tick `tick` arrived from a server with these rates. False for one to drop (a
+  // duplicate, or too old to tell); true for one not seen before, the newest or a late one.
+  bool OnSnapshot(Tick tick, int tick_rate, int snapshot_rate) noexcept;
+  // One that arrived before the Welcome.
+  void OnEarlySnapshot() noexcept { ++metrics_.snapshots_early; }
 
   // The transport's counters as of now; they are kept after the host is gone.
   void SetCounters(const transport::TransportCounters& counters) noexcept { counters_ = counters; }
   // Brings the totals up to date and closes a rate window when a second has passed.
   void UpdateRates(Micros now) noexcept;
 
-  double snapshot_loss() const noexcept { return metrics_.snapshot_loss; }
   const LinkMetrics& metrics() const noexcept { return metrics_; }
   const transport::TransportCounters& counters() const noexcept { return counters_; }
 
  private:
   LinkMetrics metrics_;
   transport::TransportCounters counters_;
+  void UpdateLoss(int tick_rate, int snapshot_rate) noexcept;
+
+  // The ticks of the last kRecent distinct snapshots received, a ring in arrival order: for duplicates,
+  // and the loss over a horizon long enough to see a loss of a few percent.
+  static constexpr std::size_t kRecent = 256;
+  std::array<Tick, kRecent> recent_{};
+  std::size_t recent_count_ = 0;  // received so far (the ring holds the last kRecent)
+  Tick newest_ = 0;
+  Tick first_ = 0;
   Micros next_echo_{0};
-  Tick loss_window_start_ = 0;
-  bool loss_window_open_ = false;
-  std::uint64_t loss_window_received_ = 0;
-  std::uint64_t loss_windows_done_ = 0;
   Micros rate_window_start_{0};
   transport::TransportCounters rate_counters_;
   std::uint64_t rate_snapshots_ = 0;

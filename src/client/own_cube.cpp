@@ -68,7 +68,14 @@ void OwnCube::OnServerState(const sim::CubeState& server, bool has_ack, sim::Seq
     if (const PendingInput* entry = pending_.Find(ack)) {
       last_check_ = PredictionCheck{ack, entry->predicted, server_state_, sim::SamePhysics(entry->predicted, server_state_)};
     }
-    metrics_.inputs_acked += pending_.Acknowledge(ack);
+    pending_.Acknowledge(ack);
+    // Inputs are numbered from 0 without gaps, so an ack covers every input up to it: counted from the
+    // ack itself, not from the queue (which may have lost track of some).
+    constexpr sim::Seq kBeforeFirst = 0xFFFF;
+    if (!acked_ || sim::SeqGreater(ack, *acked_)) {
+      metrics_.inputs_acked += static_cast<sim::Seq>(ack - acked_.value_or(kBeforeFirst));
+      acked_ = ack;
+    }
     metrics_.has_ack = true;
     metrics_.last_acked_input = ack;
   }
@@ -81,13 +88,13 @@ void OwnCube::OnServerState(const sim::CubeState& server, bool has_ack, sim::Seq
       predicted_ = sim::Move(predicted_, pending_[i].input);
       pending_[i].predicted = predicted_;
     }
-  } else {
-    // Naive prediction (Gambetta's demo with reconciliation off): the server's older state overwrites
-    // the prediction and the client forgets the inputs it has not seen applied, so a lost one stays lost.
-    pending_.Clear();
   }
+  // Without reconciliation (Gambetta's naive prediction) the server's older state simply overwrites the
+  // prediction; the inputs still in flight stay pending (and resent) until acknowledged.
   ++metrics_.reconciliations;
-  if (sim::SamePhysics(before, predicted_)) return;
+  // A correction is something the player sees: with prediction off the own cube is drawn at the server's
+  // state, and the prediction computed in the background corrects nothing on screen.
+  if (!settings.prediction || sim::SamePhysics(before, predicted_)) return;
   last_correction_ = PositionOf(predicted_) - PositionOf(before);
   const double distance = Length(last_correction_);
   ++metrics_.corrections;

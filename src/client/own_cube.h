@@ -27,8 +27,8 @@ class OwnCube {
 
   // Whether a snapshot's ack names an input this client has sent.
   bool AckPlausible(bool has_ack, sim::Seq ack) const noexcept;
-  // The server's state of the own cube, after the input `ack` if `has_ack`: acknowledges, reconciles and
-  // measures the correction.
+  // The server's state of the own cube, after the input `ack` if `has_ack`: acknowledges, reconciles and,
+  // when the prediction is what is drawn, measures the correction.
   void OnServerState(const sim::CubeState& server, bool has_ack, sim::Seq ack, const Settings& settings);
 
   // Lets `elapsed` of smoothing pass and refreshes the view.
@@ -57,6 +57,7 @@ class OwnCube {
   CorrectionSmoother smoother_;
   Vec2 last_correction_;
   std::optional<PredictionCheck> last_check_;
+  std::optional<sim::Seq> acked_;  // the newest ack, once there is one
   double correction_sum_ = 0.0;
   OwnCubeMetrics metrics_;
   LocalView view_;

@@ -5,11 +5,12 @@
 namespace netcube::client {
 namespace {
 
-// A remote cube is extrapolated for at most this long when its buffer runs dry, then held.
-constexpr double kMaxExtrapolationMs = 250.0;
-// The interpolation delay in use follows its target at most this fast (ms of delay per ms of time), so
-// the render time never runs backward when the adaptive delay grows.
-constexpr double kDelaySlewRate = 0.1;
+// The interpolation delay in use follows its target at most this fast (ms of delay per ms of time): the
+// render clock runs a little slow while the delay grows and a little fast while it shrinks, so it never
+// jumps and never runs backward. While a cube's buffer is dry it runs at half speed: a fast climb.
+constexpr double kDelayGrowRate = 0.1;
+constexpr double kDelayShrinkRate = 0.05;
+constexpr double kDryGrowRate = 0.5;
 
 }  // namespace
 
@@ -18,6 +19,8 @@ void RemoteCubes::Reset() {
   names_.clear();
   delay_started_ = false;
   render_ = 0.0;
+  underrun_ = false;
+  dry_ = false;
   metrics_ = {};
   views_.clear();
 }
@@ -57,27 +60,37 @@ void RemoteCubes::Receive(Tick tick, const sim::PlayerCube& player) {
   it->seen = true;
 }
 
+void RemoteCubes::ReceiveLate(Tick tick, const sim::PlayerCube& player) {
+  if (static_cast<double>(tick) <= render_) return;
+  auto it = std::lower_bound(cubes_.begin(), cubes_.end(), player.id,
+                             [](const Cube& c, sim::PlayerId id) { return c.id < id; });
+  if (it != cubes_.end() && it->id == player.id) it->buffer.Insert(tick, player.state);
+}
+
 void RemoteCubes::EndSnapshot() {
   std::erase_if(cubes_, [](const Cube& c) { return !c.seen; });
 }
 
-void RemoteCubes::RefreshViews(Micros now, double elapsed_ms, const ServerClock& clock, const Settings& settings,
-                               double snapshot_loss) {
-  const double target = settings.adaptive_delay ? clock.AdaptiveDelayMs(snapshot_loss) : settings.interp_delay_ms;
+void RemoteCubes::RefreshViews(Micros now, double elapsed_ms, const ServerClock& clock, const Settings& settings) {
+  const double target = settings.adaptive_delay ? clock.AdaptiveDelayMs() : settings.interp_delay_ms;
   if (!delay_started_) {
     delay_ms_ = target;
     delay_started_ = true;
+  } else if (settings.adaptive_delay && dry_) {
+    delay_ms_ = std::min(delay_ms_ + kDryGrowRate * elapsed_ms, kMaxAdaptiveDelayMs);
   } else {
-    const double step = kDelaySlewRate * elapsed_ms;
-    delay_ms_ += std::clamp(target - delay_ms_, -step, step);
+    delay_ms_ += std::clamp(target - delay_ms_, -kDelayShrinkRate * elapsed_ms, kDelayGrowRate * elapsed_ms);
   }
   metrics_.interp_delay_ms = delay_ms_;
   const double period_ms = clock.tick_period_ms();
   render_ = std::max(render_, clock.ServerTicks(now) - delay_ms_ / period_ms);
 
-  const double max_extrapolation_ticks = settings.extrapolation ? kMaxExtrapolationMs / period_ms : 0.0;
+  // Extrapolation bridges one missing snapshot, no more: beyond that a guess drifts too far from the truth.
+  const double max_extrapolation_ticks = settings.extrapolation ? clock.nominal_interval_ms() / period_ms : 0.0;
   views_.clear();
   double depth = 0.0;
+  bool dry = false;
+  bool underrun = false;
   for (Cube& cube : cubes_) {
     RemoteView view;
     view.id = cube.id;
@@ -88,19 +101,20 @@ void RemoteCubes::RefreshViews(Micros now, double elapsed_ms, const ServerClock&
       const Sample sample = cube.buffer.SampleAt(render_, max_extrapolation_ticks);
       view.drawn = sample.position;
       view.sample = sample.kind;
-      const bool dry = sample.ticks_past_newest > 0.0;
-      if (dry && !cube.underrun) ++metrics_.interp_underruns;
-      cube.underrun = dry;
+      dry = dry || sample.ticks_past_newest > 0.0;
+      underrun = underrun || sample.ticks_past_newest > max_extrapolation_ticks;
       if (sample.kind == SampleKind::kExtrapolated) metrics_.extrapolation_ms += elapsed_ms;
       cube.buffer.DropBefore(render_);
       depth += static_cast<double>(cube.buffer.CountAfter(render_));
     } else {
       view.drawn = view.latest;
       view.sample = SampleKind::kLatest;
-      cube.underrun = false;
     }
     views_.push_back(std::move(view));
   }
+  if (underrun && !underrun_) ++metrics_.interp_underruns;
+  underrun_ = underrun;
+  dry_ = dry;
   metrics_.buffer_depth = cubes_.empty() ? 0.0 : depth / static_cast<double>(cubes_.size());
 }
 

@@ -25,11 +25,13 @@ class RemoteCubes {
   void BeginSnapshot() noexcept;
   void Receive(Tick tick, const sim::PlayerCube& player);
   void EndSnapshot();
+  // A remote cube's state from a snapshot older than the newest: buffered if the cube is still known and
+  // the state is not yet behind the render time (it says nothing about who is present).
+  void ReceiveLate(Tick tick, const sim::PlayerCube& player);
 
   // Moves the delay toward its target (`elapsed_ms` since the last refresh), sets the render time from the
   // server clock's estimate at `now`, and samples every cube at it.
-  void RefreshViews(Micros now, double elapsed_ms, const ServerClock& clock, const Settings& settings,
-                    double snapshot_loss);
+  void RefreshViews(Micros now, double elapsed_ms, const ServerClock& clock, const Settings& settings);
 
   const std::vector<RemoteView>& views() const noexcept { return views_; }
   double render_tick() const noexcept { return render_; }
@@ -40,8 +42,7 @@ class RemoteCubes {
     sim::PlayerId id = 0;
     InterpolationBuffer buffer;
     sim::CubeState latest;
-    bool underrun = false;  // inside an underrun episode (counted once)
-    bool seen = false;      // present in the snapshot being processed
+    bool seen = false;  // present in the snapshot being processed
   };
 
   const std::string* NameOf(sim::PlayerId id) const;
@@ -51,6 +52,8 @@ class RemoteCubes {
   double delay_ms_ = 0.0;
   bool delay_started_ = false;
   double render_ = 0.0;
+  bool underrun_ = false;  // inside an underrun episode (counted once)
+  bool dry_ = false;       // some cube's render time was past its newest state at the last refresh
   RemoteCubeMetrics metrics_;
   std::vector<RemoteView> views_;
 };

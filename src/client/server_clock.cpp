@@ -12,11 +12,9 @@ constexpr double kEnvelopeRise = 1.0 / 64.0;
 // EWMA weights per snapshot for the interval and the lateness statistics.
 constexpr double kIntervalGain = 1.0 / 16.0;
 constexpr double kLatenessGain = 1.0 / 16.0;
-// Delay = intervals for the losses ridden out + mean lateness + this many deviations of it.
-constexpr double kDelayDeviations = 4.0;
-// Beyond this a measured loss says nothing useful about the sent interval (the delay is at its cap anyway).
-constexpr double kMaxMeaningfulLoss = 0.9;
-constexpr int kMaxLossesRiddenOut = 30;
+constexpr Micros kStalenessSampleEvery{10'000};
+constexpr double kStalenessBinMs = 2.0;
+constexpr double kStalenessQuantile = 0.99;
 
 }  // namespace
 
@@ -26,8 +24,11 @@ Tick UnwrapTick(std::uint32_t tick, Tick reference) noexcept {
 }
 
 void ServerClock::Reset(int tick_rate, int snapshot_rate, Tick server_tick, Micros now) noexcept {
+  *this = ServerClock{};
   tick_period_us_ = 1e6 / std::max(1, tick_rate);
-  interval_ms_ = 1000.0 / std::max(1, std::min(snapshot_rate, tick_rate));
+  nominal_interval_ms_ = 1000.0 / std::max(1, std::min(snapshot_rate, tick_rate));
+  interval_ms_ = nominal_interval_ms_;
+  next_staleness_sample_ = now;
   offset_us_ = static_cast<double>(now.count()) - static_cast<double>(server_tick) * tick_period_us_;
   lateness_mean_ms_ = 0.0;
   lateness_dev_ms_ = 0.0;
@@ -56,23 +57,31 @@ double ServerClock::ServerTicks(Micros now) const noexcept {
   return (static_cast<double>(now.count()) - offset_us_) / tick_period_us_;
 }
 
-int LossesToRideOut(double snapshot_loss) noexcept {
-  const double loss = std::clamp(snapshot_loss, 0.0, kMaxMeaningfulLoss);
-  int losses = 1;
-  while (losses < kMaxLossesRiddenOut && std::pow(loss, losses + 1) * kSnapshotsPerUnderrun > 1.0) ++losses;
-  return losses;
+void ServerClock::Observe(Micros now) noexcept {
+  if (now < next_staleness_sample_) return;
+  next_staleness_sample_ = now + kStalenessSampleEvery;
+  const double staleness_ms = (ServerTicks(now) - static_cast<double>(last_tick_)) * tick_period_ms();
+  const auto bin = static_cast<std::uint16_t>(
+      std::clamp(staleness_ms / kStalenessBinMs, 0.0, static_cast<double>(kStalenessBins - 1)));
+  std::uint16_t& slot = staleness_ring_[staleness_count_ % kStalenessSamples];
+  if (staleness_count_ >= kStalenessSamples) --staleness_bins_[slot];
+  slot = bin;
+  ++staleness_bins_[bin];
+  ++staleness_count_;
 }
 
-double ServerClock::AdaptiveDelayMs(double snapshot_loss) const noexcept {
-  // The received spacing stretches with loss; the server sends at 1 - loss of it.
-  const double sent_interval_ms = interval_ms_ * (1.0 - std::clamp(snapshot_loss, 0.0, kMaxMeaningfulLoss));
-  const double intervals = LossesToRideOut(snapshot_loss) + 1;
-  // A gap of exactly `intervals` must not run the buffer dry either, and snapshots go out on tick
-  // boundaries, so one interval can be a tick longer than the mean: one tick of margin.
-  const double margin_ms = tick_period_ms();
-  const double delay =
-      intervals * sent_interval_ms + margin_ms + lateness_mean_ms_ + kDelayDeviations * lateness_dev_ms_;
-  return std::clamp(delay, kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
+double ServerClock::AdaptiveDelayMs() const noexcept {
+  const std::size_t samples = std::min(staleness_count_, kStalenessSamples);
+  if (samples == 0) return std::clamp(2.0 * nominal_interval_ms_, kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
+  const auto wanted = static_cast<std::size_t>(std::ceil(kStalenessQuantile * static_cast<double>(samples)));
+  std::size_t seen = 0;
+  std::size_t bin = 0;
+  for (; bin + 1 < kStalenessBins; ++bin) {
+    seen += staleness_bins_[bin];
+    if (seen >= wanted) break;
+  }
+  const double quantile_ms = static_cast<double>(bin + 1) * kStalenessBinMs;  // the bin's upper edge
+  return std::clamp(std::max(quantile_ms, nominal_interval_ms_), kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
 }
 
 }  // namespace netcube::client

@@ -265,7 +265,7 @@ void Server::Impl::Accept(Micros now, transport::PeerId peer, Connection& connec
   client.peer = peer;
   client.id = id;
   client.name = name;
-  const sim::PlayerCube cube{id, SpawnState(world, id)};
+  const sim::PlayerCube cube{id, SpawnState(world)};
   clients.insert(clients.begin() + static_cast<std::ptrdiff_t>(index), std::move(client));
   world.insert(world.begin() + static_cast<std::ptrdiff_t>(index), cube);
   connection.state = PeerState::kAccepted;

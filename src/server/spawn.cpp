@@ -10,6 +10,9 @@ namespace {
 
 constexpr int kGridSide = 16;  // kGridSide² slots: one for every PlayerId
 constexpr std::size_t kSlotCount = kGridSide * kGridSide;
+// While the arena has room, a new cube appears at least this far (along x or y) from every other, so that
+// a first key press does not push into a neighbour.
+constexpr std::int32_t kSpacing = 8 * sim::kSubUnitsPerUnit;
 
 struct Slot {
   std::int32_t x = 0;
@@ -38,28 +41,30 @@ std::array<Slot, kSlotCount> OrderedSlots() noexcept {
   return slots;
 }
 
-bool Overlaps(const Slot& slot, const sim::CubeState& cube) noexcept {
-  return std::abs(slot.x - cube.x) < sim::kCubeSize && std::abs(slot.y - cube.y) < sim::kCubeSize;
+// The larger of the x and y distances: below kCubeSize the cubes overlap.
+std::int32_t Gap(const Slot& slot, const sim::CubeState& cube) noexcept {
+  return std::max(std::abs(slot.x - cube.x), std::abs(slot.y - cube.y));
 }
 
 }  // namespace
 
-sim::CubeState SpawnState(std::span<const sim::PlayerCube> world, sim::PlayerId id) noexcept {
+sim::CubeState SpawnState(std::span<const sim::PlayerCube> world) noexcept {
   static const std::array<Slot, kSlotCount> kSlots = OrderedSlots();
-  const auto is_clear = [&world](const Slot& slot) {
-    return std::none_of(world.begin(), world.end(), [&slot](const sim::PlayerCube& p) { return Overlaps(slot, p.state); });
-  };
-  Slot chosen = kSlots[id];
-  for (std::size_t i = 0; i < kSlotCount; ++i) {
-    const Slot& candidate = kSlots[(id + i) % kSlotCount];
-    if (is_clear(candidate)) {
-      chosen = candidate;
-      break;
+  // The slot nearest the centre among those farthest from every cube, distances counted up to kSpacing.
+  const Slot* chosen = &kSlots[0];
+  std::int32_t chosen_gap = -1;
+  for (const Slot& slot : kSlots) {
+    std::int32_t gap = kSpacing;
+    for (const sim::PlayerCube& p : world) gap = std::min(gap, Gap(slot, p.state));
+    if (gap > chosen_gap) {
+      chosen = &slot;
+      chosen_gap = gap;
+      if (gap == kSpacing) break;
     }
   }
   sim::CubeState state;
-  state.x = chosen.x;
-  state.y = chosen.y;
+  state.x = chosen->x;
+  state.y = chosen->y;
   return state;
 }
 

@@ -1,13 +1,14 @@
 #pragma once
-// Where a new player's cube appears: a deterministic slot that overlaps no cube already in the world.
+// Where a new player's cube appears: a deterministic slot, well apart from the cubes already in the world.
 #include <span>
 
 #include "netcube/sim/world.h"
 
 namespace netcube::server {
 
-// A resting cube for player `id`: its own slot of a 16 x 16 grid (low ids near the arena's centre) if that
-// is clear, else the first clear slot after it, else its own slot (the overlap step will separate them).
-sim::CubeState SpawnState(std::span<const sim::PlayerCube> world, sim::PlayerId id) noexcept;
+// A resting cube on a slot of a 16 x 16 grid over the arena: the slot nearest the centre that is at least
+// 8 units (along x or y) from every cube, or while none is, the one farthest from the nearest cube. With
+// fewer than 256 cubes that slot overlaps none.
+sim::CubeState SpawnState(std::span<const sim::PlayerCube> world) noexcept;
 
 }  // namespace netcube::server

@@ -189,6 +189,20 @@ CollisionRun Collide(Settings settings) {
   return run;
 }
 
+TEST(Interpolation, AnUnderrunIsOneEpisodeHoweverManyCubesRunDry) {
+  const auto rig = StartRig();
+  for (const char* name : {"a", "b", "c"}) AddPlayer(*rig, Named(name, PresetSettings(Preset::kPredicted)));
+  Client& observer = AddPlayer(*rig, Named("observer", PresetSettings(Preset::kFull)));
+  ASSERT_TRUE(rig->ConnectAll());
+  for (std::size_t i = 0; i < 3; ++i) rig->SetButtons(i, Hold(sim::kUp, rig->now(), seconds(10)));
+  rig->StepFor(seconds(1));
+  ASSERT_EQ(observer.remotes().size(), 3u);
+  const std::uint64_t before = observer.metrics().interp_underruns;
+  rig->DestroyServer();  // no more snapshots: every remote cube runs dry at once
+  rig->StepFor(seconds(1));
+  EXPECT_EQ(observer.metrics().interp_underruns, before + 1);
+}
+
 TEST(Smoothing, CollisionCorrectionsAreBlendedNotSnapped) {
   // The prediction advances once per 1/60 s, by at most kMaxSpeed (0.25 units); a smoothed correction
   // adds a few percent of the remaining offset per 1 ms step.

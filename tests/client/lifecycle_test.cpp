@@ -232,6 +232,12 @@ TEST(Hostile, MalformedStaleAndOutOfTurnPacketsAreDroppedAndCounted) {
   for (int i = 0; i < 2000 && fake.received() == 0; ++i) step();  // the ConnectRequest
   ASSERT_EQ(fake.received(), 1u);
 
+  // A snapshot that overtook the Welcome is early, not malformed.
+  fake.Send(now, SnapshotAt(0xFFFFFFEFu, {3, 5}));
+  step(5);
+  EXPECT_EQ(client.metrics().snapshots_early, 1u);
+  EXPECT_EQ(client.metrics().packets_malformed, 0u);
+
   protocol::Welcome welcome;
   welcome.player_id = 3;
   welcome.server_tick = 0xFFFFFFF0u;  // near the 32-bit wrap
@@ -263,13 +269,15 @@ TEST(Hostile, MalformedStaleAndOutOfTurnPacketsAreDroppedAndCounted) {
   step(5);
   fake.Send(now, SnapshotAt(0x00000002u, {3, 5}));  // across the wrap: newer
   step(3);
-  fake.Send(now, SnapshotAt(0xFFFFFFF3u, {3, 5}));  // stale
-  fake.Send(now, SnapshotAt(0x00000002u, {3, 5}));  // duplicate
+  fake.Send(now, SnapshotAt(0xFFFFFFF3u, {3, 5}));  // a duplicate of an older one
+  fake.Send(now, SnapshotAt(0x00000002u, {3, 5}));  // a duplicate of the newest
+  fake.Send(now, SnapshotAt(0x00000001u, {3, 5}));  // late but new: kept
   step(5);
 
   const Metrics m = client.metrics();
   EXPECT_EQ(m.packets_malformed, 7u);
-  EXPECT_EQ(m.snapshots_received, 2u);
+  EXPECT_EQ(m.snapshots_received, 3u);
+  EXPECT_EQ(m.snapshots_late, 1u);
   EXPECT_EQ(m.snapshots_stale, 2u);
   EXPECT_EQ(client.state(), ConnectionState::kConnected);
   EXPECT_EQ(client.remotes().size(), 1u);

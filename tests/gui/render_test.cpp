@@ -123,8 +123,13 @@ TEST(GuiLabRender, ThreeViewsShowEveryCubeWhereItsViewSaysUnderLag) {
   std::unique_ptr<App> app = OpenHeadless();
   ASSERT_NE(app, nullptr);
   std::string error;
-  // The defaults: 125 ms each way for both players, player 1 full, player 2 naive.
-  std::unique_ptr<Lab> lab = Lab::Create(DefaultLabConfig(), VirtualFrameTime(0), &error);
+  // The defaults: 125 ms each way for both players, player 1 full, player 2 naive; player 1 with a fixed
+  // 150 ms interpolation delay (the adaptive one is 50 ms on loopback), so the latest received state of
+  // player 2 lies clear of where it is drawn.
+  LabConfig config = DefaultLabConfig();
+  config.players[0].settings.adaptive_delay = false;
+  config.players[0].settings.interp_delay_ms = 150;
+  std::unique_ptr<Lab> lab = Lab::Create(config, VirtualFrameTime(0), &error);
   ASSERT_NE(lab, nullptr) << error;
   PlayerKeys one = Scripted("R:600,D:600,L:3000");
   PlayerKeys two = Scripted("U:400,-:300,R:3000");
@@ -177,7 +182,7 @@ TEST(GuiLabRender, ThreeViewsShowEveryCubeWhereItsViewSaysUnderLag) {
     ExpectCubeAt(image, scale, truth, client::PositionOf(cube.state), cube.id, "the server's world");
   }
 
-  // Overlays, each clear of the solid cubes (at 15 units/s, 100 ms is 1.5 cubes), so only they can cover
+  // Overlays, each clear of the solid cubes (at 15 units/s, 150 ms is 2.25 units), so only they can cover
   // the floor there. The server ghost: where the lab's server has player 1 now, a one-way trip behind its
   // prediction.
   const auto is_drawn_over_floor = [&](const ArenaMapping& view, client::Vec2 at) {
@@ -194,12 +199,12 @@ TEST(GuiLabRender, ThreeViewsShowEveryCubeWhereItsViewSaysUnderLag) {
   const client::RemoteView& two_seen = p1.remotes()[0];
   ASSERT_GT(client::Length(two_seen.latest - two_seen.drawn), 1.5);
   EXPECT_TRUE(is_drawn_over_floor(view1, two_seen.latest)) << "player 2's latest received state";
-  // The pending-input strip: player 1 reconciles, so its queue holds a round trip of inputs; naive player 2
-  // drops its queue on every snapshot, so it holds only those sampled since the last one.
+  // The pending-input strip: each player's queue holds the inputs in flight, a round trip of them, whether
+  // it reconciles (player 1) or not (naive player 2).
   EXPECT_GT(p1.pending().size(), 10U);
-  EXPECT_LE(p2.pending().size(), 4U);
-  EXPECT_GT(RectShare(image, scale, layout.panel[0], kPendingCell),
-            2.0 * RectShare(image, scale, layout.panel[2], kPendingCell));
+  EXPECT_GT(p2.pending().size(), 10U);
+  EXPECT_GT(RectShare(image, scale, layout.panel[0], kPendingCell), 0.0);
+  EXPECT_GT(RectShare(image, scale, layout.panel[2], kPendingCell), 0.0);
   // The plots follow the client's metrics: the round trip is at least the 250 ms the conditioners add.
   EXPECT_GE(lab->player_view(0).history().rtt_ms.latest(), 250.0F);
   EXPECT_GT(lab->player_view(0).history().bytes_up_per_s.max(), 0.0F);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <vector>
 
@@ -15,7 +16,7 @@ bool Overlap(const sim::CubeState& a, const sim::CubeState& b) {
 TEST(Spawn, EveryPlayerFitsWithoutOverlapInsideTheArena) {
   std::vector<sim::PlayerCube> world;
   for (int id = 0; id < 256; ++id) {
-    const sim::CubeState state = SpawnState(world, static_cast<sim::PlayerId>(id));
+    const sim::CubeState state = SpawnState(world);
     EXPECT_GE(state.x, sim::kMinX);
     EXPECT_LE(state.x, sim::kMaxX);
     EXPECT_GE(state.y, sim::kMinY);
@@ -26,11 +27,26 @@ TEST(Spawn, EveryPlayerFitsWithoutOverlapInsideTheArena) {
 }
 
 TEST(Spawn, IsDeterministicAndAvoidsACubeInTheWay) {
-  const sim::CubeState first = SpawnState({}, 0);
-  EXPECT_EQ(SpawnState({}, 0), first);
-  // Another cube has wandered onto player 0's slot: player 0 goes elsewhere.
+  const sim::CubeState first = SpawnState({});
+  EXPECT_EQ(SpawnState({}), first);
+  // Another cube has wandered onto the first slot: the next player goes elsewhere.
   const std::vector<sim::PlayerCube> world = {{5, first}};
-  EXPECT_FALSE(Overlap(SpawnState(world, 0), first));
+  EXPECT_FALSE(Overlap(SpawnState(world), first));
+}
+
+TEST(Spawn, PlayersAppearWellApart) {
+  // While there is room, 8 units along x or y from every other cube: four cube widths, so no first key
+  // press pushes into a neighbour.
+  std::vector<sim::PlayerCube> world;
+  for (int id = 0; id < 16; ++id) {
+    const sim::CubeState state = SpawnState(world);
+    for (const sim::PlayerCube& other : world) {
+      EXPECT_GE(std::max(std::abs(state.x - other.state.x), std::abs(state.y - other.state.y)),
+                8 * sim::kSubUnitsPerUnit)
+          << id << " " << +other.id;
+    }
+    world.push_back({static_cast<sim::PlayerId>(id), state});
+  }
 }
 
 }  // namespace

@@ -41,8 +41,8 @@ struct BotPlayerReport {
   std::string status;  // refuse / loss reason
   bool settled = false;
   Metrics metrics;
-  // The client's prediction for its last acknowledged input (made before the server answered) and the
-  // server's state after that input, in units; final_match = equal exactly (position and velocity).
+  // The settled prediction and the settled server state, in units; final_match = settled and equal
+  // exactly (position and velocity).
   Vec2 final_predicted;
   Vec2 final_server;
   bool final_match = false;

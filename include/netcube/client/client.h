@@ -15,11 +15,11 @@
 //
 // Reconciliation. Every accepted snapshot drops the pending inputs up to its ack and takes the server's
 // state for the own cube; with reconciliation on the remaining pending inputs are replayed on top of it
-// (Gambetta part II), with it off the server's state simply overwrites the prediction and the pending
-// inputs are dropped (naive prediction: an input is then resent only until the next snapshot). A
-// correction is a snapshot after which the predicted state differs from the one before it. The
-// prediction is always computed; `prediction` only decides whether the own cube is drawn at it or at the
-// latest server state.
+// (Gambetta part II), with it off the server's state simply overwrites the prediction (naive prediction)
+// and the inputs in flight stay pending, resent, until acknowledged. A correction is a snapshot after
+// which the predicted state differs from the one before it, counted only while the prediction is drawn.
+// The prediction is always computed; `prediction` only decides whether the own cube is drawn at it or at
+// the latest server state.
 #include <cstdint>
 #include <memory>
 #include <optional>

@@ -16,13 +16,16 @@ struct LinkMetrics {
   double rtt_ms_mean = 0.0;    // plain mean over the whole connection
   std::uint64_t rtt_samples = 0;
 
-  // Snapshots. Loss is measured on server ticks: over windows of about a second of server time, the
-  // snapshots the server sent (tick span x snapshot_rate / tick_rate) against the distinct newer-than-
-  // before snapshots that arrived. A snapshot overtaken by a newer one counts as lost: it was useless.
-  double snapshot_loss = 0.0;  // [0, 1]: per-window fractions, smoothed (EWMA, 1/4 per window)
+  // Snapshots. Loss is measured on server ticks: over the last 200 snapshot intervals of server time (but
+  // the newest 10, where a late snapshot may still come), the snapshots the server sent (tick span x
+  // snapshot_rate / tick_rate) against the distinct ones that arrived, late or not: only snapshots that
+  // never came count as lost.
+  double snapshot_loss = 0.0;  // [0, 1]; 0 until 20 intervals have been seen
   double snapshots_per_second = 0.0;
-  std::uint64_t snapshots_received = 0;  // accepted (newer than every earlier one)
-  std::uint64_t snapshots_stale = 0;     // duplicates and out-of-order arrivals, dropped
+  std::uint64_t snapshots_received = 0;  // distinct, accepted: the newest so far, or late but still new
+  std::uint64_t snapshots_late = 0;      // of those, the ones that arrived after a newer one
+  std::uint64_t snapshots_stale = 0;     // duplicates, and arrivals too old to tell apart, dropped
+  std::uint64_t snapshots_early = 0;     // arrived before the Welcome (it overtook it), dropped
 
   // Traffic over the last complete second, and totals: payload = protocol bytes; wire = ENet's UDP
   // payload including its headers, acks and pings.
@@ -42,11 +45,12 @@ struct OwnCubeMetrics {
   bool has_ack = false;  // the server has applied at least one input
   sim::Seq last_acked_input = 0;
   std::uint64_t inputs_sent = 0;          // distinct inputs sampled and sent (each at least once)
-  std::uint64_t inputs_acked = 0;         // distinct inputs the server acknowledged
+  std::uint64_t inputs_acked = 0;         // distinct inputs the server acknowledged (from its acks)
   std::uint64_t input_messages_sent = 0;  // InputMessages, each carrying up to `redundancy` inputs
 
   // Reconciliation. A correction is a server state that moved the predicted state, i.e. the replay (or,
-  // with reconciliation off, the overwrite) differs from what was predicted before the snapshot came.
+  // with reconciliation off, the overwrite) differs from what was predicted before the snapshot came;
+  // counted only while prediction is on (with it off the prediction is not drawn).
   std::uint64_t reconciliations = 0;
   std::uint64_t corrections = 0;
   double max_correction = 0.0;   // units
@@ -57,7 +61,10 @@ struct RemoteCubeMetrics {
   // Entity interpolation (remote cubes).
   double interp_delay_ms = 0.0;      // the delay in use
   double buffer_depth = 0.0;         // buffered states ahead of the render time, mean over remote cubes
-  std::uint64_t interp_underruns = 0;  // times a remote cube's render time passed its newest state
+  // Times the render time passed the newest state of a remote cube by more than the extrapolation allows
+  // (one snapshot interval; none with extrapolation off): one episode counts once, however many cubes ran
+  // dry in it (a late snapshot starves them all at once).
+  std::uint64_t interp_underruns = 0;
   double extrapolation_ms = 0.0;     // time spent extrapolating, summed over remote cubes
 };
 

@@ -5,8 +5,14 @@
 // the server's epoch plus this packet's one-way delay. The estimate follows the lower envelope of those
 // samples (down at once, up slowly), so it tracks the fastest path, is not reset by each snapshot, and
 // lets a latency increase creep in. How far samples arrive above the envelope is the arrival jitter; the
-// spacing of consecutive snapshot ticks is the snapshot interval (it grows with loss). Both drive the
-// adaptive interpolation delay.
+// spacing of consecutive snapshot ticks is the snapshot interval (it grows with loss).
+//
+// The adaptive interpolation delay is measured, not modelled: how stale the newest snapshot is (estimated
+// server time minus its tick) is sampled every 10 ms, and the delay is the 99th percentile of that over
+// the last 10 s. Loss, jitter and reordering all show in it at once, and with the capped extrapolation of
+// one snapshot interval on top, the buffer runs dry beyond it only in the rare worst 1% of moments.
+#include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "netcube/client/interpolation_buffer.h"
@@ -22,12 +28,6 @@ Tick UnwrapTick(std::uint32_t tick, Tick reference) noexcept;
 inline constexpr double kMinAdaptiveDelayMs = 30.0;
 inline constexpr double kMaxAdaptiveDelayMs = 1000.0;
 
-// How many snapshots lost in a row the adaptive delay rides out at a measured loss rate (0 to 1): at least
-// one, and enough that a longer run of losses (probability loss^(n+1) per snapshot, losses independent)
-// comes less than once in kSnapshotsPerUnderrun snapshots.
-inline constexpr double kSnapshotsPerUnderrun = 12'000.0;  // ten minutes at 20 snapshots per second
-int LossesToRideOut(double snapshot_loss) noexcept;
-
 class ServerClock {
  public:
   // Starts over from a Welcome: the server was at `server_tick` (unwrapped) when it arrived at `now`.
@@ -35,30 +35,42 @@ class ServerClock {
 
   // A snapshot of `tick` arrived at `now`. Only snapshots newer than every previous one should be given.
   void OnSnapshot(Tick tick, Micros now) noexcept;
+  // Samples the staleness of the newest snapshot at `now` (at most every 10 ms; call it every frame).
+  void Observe(Micros now) noexcept;
 
   // The estimated current server time, in (fractional) ticks.
   double ServerTicks(Micros now) const noexcept;
 
   double tick_period_ms() const noexcept { return tick_period_us_ / 1000.0; }
+  // The server's snapshot interval, ms (1/snapshot_rate).
+  double nominal_interval_ms() const noexcept { return nominal_interval_ms_; }
   // Mean spacing of received snapshots, ms (starts at the nominal 1/snapshot_rate).
   double snapshot_interval_ms() const noexcept { return interval_ms_; }
   // How late snapshots arrive relative to the fastest one: mean and mean deviation, ms.
   double lateness_mean_ms() const noexcept { return lateness_mean_ms_; }
   double lateness_deviation_ms() const noexcept { return lateness_dev_ms_; }
 
-  // A delay that rides out LossesToRideOut(snapshot_loss) lost snapshots in a row plus the measured
-  // jitter: that many sent-snapshot intervals plus one, a tick of margin, the mean lateness and four mean
-  // deviations of it, clamped to [kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs]. `snapshot_loss` is the
-  // measured fraction.
-  double AdaptiveDelayMs(double snapshot_loss) const noexcept;
+  // The 99th percentile of the staleness sampled over the last 10 s (2 ms resolution), at least one
+  // snapshot interval, clamped to [kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs]; two intervals before the
+  // first sample.
+  double AdaptiveDelayMs() const noexcept;
 
  private:
+  static constexpr std::size_t kStalenessSamples = 1000;  // 10 s at one per 10 ms
+  static constexpr std::size_t kStalenessBins = 500;      // 2 ms each, up to kMaxAdaptiveDelayMs
+
   double tick_period_us_ = 1e6 / 60.0;
+  double nominal_interval_ms_ = 50.0;
   double offset_us_ = 0.0;  // lower envelope of (arrival time - tick * period)
   double interval_ms_ = 50.0;
   double lateness_mean_ms_ = 0.0;
   double lateness_dev_ms_ = 0.0;
   Tick last_tick_ = 0;
+  // A sliding window of staleness samples: the ring of their bins, and how many fall in each bin.
+  std::array<std::uint16_t, kStalenessSamples> staleness_ring_{};
+  std::array<std::uint16_t, kStalenessBins> staleness_bins_{};
+  std::size_t staleness_count_ = 0;
+  Micros next_staleness_sample_{0};
 };
 
 }  // namespace netcube::client

@@ -12,8 +12,7 @@ struct Settings {
   // late). Inputs are sent and tracked either way.
   bool prediction = true;
   // On each snapshot replay the unacknowledged inputs on top of the server's state (off: naive
-  // prediction, the server's state overwrites the prediction, which jumps back under lag, and the pending
-  // inputs are dropped).
+  // prediction, the server's state overwrites the prediction, which jumps back under lag).
   bool reconciliation = true;
   // Draw remote cubes interpolated between buffered snapshots, interp delay in the past (off: at the
   // latest state received).
@@ -22,7 +21,7 @@ struct Settings {
   bool smoothing = true;
   // When the interpolation buffer runs dry continue the last motion (capped), rather than stop.
   bool extrapolation = true;
-  // Size the interpolation delay from the measured snapshot interval, loss and jitter (off: interp_delay_ms).
+  // Size the interpolation delay from how stale the newest snapshot measurably gets (off: interp_delay_ms).
   bool adaptive_delay = true;
   int interp_delay_ms = 100;  // fixed interpolation delay, [0, kMaxInterpDelayMs]
   int smoothing_ms = 100;     // correction smoothing time, [0, kMaxSmoothingMs]

@@ -1,8 +1,12 @@
 #include "profiles.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cmath>
+#include <map>
 #include <memory>
+#include <optional>
 
 #include "netcube/client/bot.h"
 #include "netcube/client/client.h"
@@ -107,6 +111,73 @@ struct ViewDelay {
   double mean_ms() const { return samples > 0 ? sum_ms / static_cast<double>(samples) : 0.0; }
 };
 
+// The server's world at each of its recent ticks: the true path of every cube.
+class ServerPath {
+ public:
+  void Record(const server::Server& server) {
+    const auto tick = static_cast<client::Tick>(server.tick());
+    Frame& frame = frames_[static_cast<std::size_t>(tick) % kFrames];
+    frame.tick = tick;
+    frame.world.assign(server.world().begin(), server.world().end());
+  }
+
+  // Where cube `id` was at fractional server tick `at` (between two recorded ticks), if known.
+  std::optional<client::Vec2> At(sim::PlayerId id, double at) const {
+    const auto before = static_cast<client::Tick>(std::floor(at));
+    const std::optional<client::Vec2> a = AtTick(id, before);
+    const std::optional<client::Vec2> b = AtTick(id, before + 1);
+    if (!a || !b) return std::nullopt;
+    return *a + (*b - *a) * (at - static_cast<double>(before));
+  }
+
+ private:
+  static constexpr std::size_t kFrames = 1024;  // 17 s at 60 Hz: beyond any view delay
+  struct Frame {
+    client::Tick tick = -1;
+    std::vector<sim::PlayerCube> world;
+  };
+  std::optional<client::Vec2> AtTick(sim::PlayerId id, client::Tick tick) const {
+    if (tick < 0) return std::nullopt;
+    const Frame& frame = frames_[static_cast<std::size_t>(tick) % kFrames];
+    if (frame.tick != tick) return std::nullopt;
+    for (const sim::PlayerCube& cube : frame.world) {
+      if (cube.id == id) return client::PositionOf(cube.state);
+    }
+    return std::nullopt;
+  }
+  std::array<Frame, kFrames> frames_{};
+};
+
+// Each frame's remote error and step of every remote cube a group's players draw.
+struct RemoteError {
+  std::vector<double> errors;
+  double max_step = 0.0;
+  std::map<std::pair<const client::Client*, sim::PlayerId>, client::Vec2> last_drawn;
+
+  void Sample(const client::Client& c, const ServerPath& path) {
+    if (c.state() != client::ConnectionState::kConnected) return;
+    for (const client::RemoteView& view : c.remotes()) {
+      if (const std::optional<client::Vec2> truth = path.At(view.id, c.render_tick())) {
+        errors.push_back(client::Length(view.drawn - *truth));
+      }
+      const auto [it, first] = last_drawn.try_emplace({&c, view.id}, view.drawn);
+      if (!first) max_step = std::max(max_step, client::Length(view.drawn - it->second));
+      it->second = view.drawn;
+    }
+  }
+  double mean() const {
+    double sum = 0.0;
+    for (double e : errors) sum += e;
+    return errors.empty() ? 0.0 : sum / static_cast<double>(errors.size());
+  }
+  double p99() {
+    if (errors.empty()) return 0.0;
+    const auto at = errors.begin() + static_cast<std::ptrdiff_t>(0.99 * static_cast<double>(errors.size() - 1));
+    std::nth_element(errors.begin(), at, errors.end());
+    return *at;
+  }
+};
+
 struct Group {
   std::string name;
   std::string prefix;
@@ -114,9 +185,10 @@ struct Group {
   std::unique_ptr<client::BotRun> run;
   bool done = false;
   ViewDelay view_delay;
+  RemoteError remote_error;
 };
 
-GroupResult Summarize(const Group& group, const server::Server& server) {
+GroupResult Summarize(Group& group, const server::Server& server) {
   GroupResult g;
   g.name = group.name;
   g.settings = group.settings;
@@ -144,6 +216,9 @@ GroupResult Summarize(const Group& group, const server::Server& server) {
   }
   g.view_delay_mean_ms = group.view_delay.mean_ms();
   g.view_delay_max_ms = group.view_delay.max_ms;
+  g.remote_error_mean = group.remote_error.mean();
+  g.remote_error_p99 = group.remote_error.p99();
+  g.remote_max_step = group.remote_error.max_step;
   return g;
 }
 
@@ -167,9 +242,9 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   fixed_delay.adaptive_delay = false;
   fixed_delay.interp_delay_ms = settings.fixed_delay_ms;
   std::vector<Group> groups;
-  groups.push_back({"default", "def", client::Settings{}, nullptr, false, {}});
-  groups.push_back({"redundancy-1", "red", redundancy_1, nullptr, false, {}});
-  groups.push_back({"fixed-delay", "fix", fixed_delay, nullptr, false, {}});
+  groups.push_back({"default", "def", client::Settings{}, nullptr, false, {}, {}});
+  groups.push_back({"redundancy-1", "red", redundancy_1, nullptr, false, {}, {}});
+  groups.push_back({"fixed-delay", "fix", fixed_delay, nullptr, false, {}, {}});
   std::uint64_t seed = settings.seed;
   for (Group& group : groups) {
     client::BotConfig bot;
@@ -197,9 +272,11 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   const Micros limit = Micros(static_cast<std::int64_t>(settings.play_s * 1e6)) + kExtraTime;
   const auto real_start = std::chrono::steady_clock::now();
   std::int64_t frame = 1;
+  ServerPath path;
   while (true) {
     now = std::min(now + kStep, FrameTime(frame));
     server->Update(now);
+    path.Record(*server);
     for (Group& group : groups) {
       group.done = !group.run->Update(now) || group.done;
       if (group.run->failure()) {
@@ -216,7 +293,10 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
         return std::nullopt;
       }
       for (Group& group : groups) {
-        for (const auto& c : group.run->clients()) group.view_delay.Sample(*c, now, tick_period_us);
+        for (const auto& c : group.run->clients()) {
+          group.view_delay.Sample(*c, now, tick_period_us);
+          group.remote_error.Sample(*c, path);
+        }
       }
     }
     const bool groups_done = std::all_of(groups.begin(), groups.end(), [](const Group& g) { return g.done; });
@@ -231,7 +311,7 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   ProfileResult result;
   result.settings = settings;
   result.ran_s = static_cast<double>(now.count()) / 1e6;
-  for (const Group& group : groups) result.groups.push_back(Summarize(group, *server));
+  for (Group& group : groups) result.groups.push_back(Summarize(group, *server));
   result.key_press = probe.result();
 
   for (Group& group : groups) group.run->Disconnect(now);
@@ -266,6 +346,8 @@ nlohmann::json GroupJson(const GroupResult& g) {
           {"extrapolation_ms", g.extrapolation_ms},
           {"interp_delay_ms", g.interp_delay_ms},
           {"view_delay_ms", {{"mean", g.view_delay_mean_ms}, {"max", g.view_delay_max_ms}}},
+          {"remote_error_units", {{"mean", g.remote_error_mean}, {"p99", g.remote_error_p99}}},
+          {"remote_max_step_units", g.remote_max_step},
           {"snapshot_loss", g.snapshot_loss},
           {"rtt_ms", g.rtt_ms},
           {"all_settled", g.all_settled},

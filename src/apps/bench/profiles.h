@@ -44,6 +44,13 @@ struct GroupResult {
   // frame for every player with remote cubes (one-way latency + interpolation delay).
   double view_delay_mean_ms = 0.0;
   double view_delay_max_ms = 0.0;
+  // Remote error: how far a remote cube is drawn from where the server had it at the render time (its true
+  // path, between the server's ticks), units, every frame for every remote cube of every player.
+  double remote_error_mean = 0.0;
+  double remote_error_p99 = 0.0;
+  // The largest move of a drawn remote cube from one frame to the next, units (its top speed allows
+  // sim::kMaxSpeed per tick).
+  double remote_max_step = 0.0;
   double snapshot_loss = 0.0;  // mean over players
   double rtt_ms = 0.0;         // mean over players
   bool all_settled = false;

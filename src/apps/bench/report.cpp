@@ -132,15 +132,17 @@ void PrintProfile(const ProfileResult& r) {
               s.profile.name.c_str(), l.latency_ms, l.jitter_ms, l.loss * 100, l.duplicate * 100, s.group_size, s.play_s,
               r.ran_s);
   std::printf("   group         inputs corr  max(u) | lost ratelim | underruns extrap ms | interp ms  view delay ms"
-              " mean/max | snap loss   rtt ms | settled match\n");
+              " mean/max | remote err mean/p99 step | snap loss   rtt ms | settled match\n");
   for (const GroupResult& g : r.groups) {
-    std::printf("   %-12s %7llu %4llu %7.3f | %4llu %7llu | %9llu %9.0f | %9.1f %10.1f %8.1f | %8.1f%% %8.1f | %-7s %s\n",
+    std::printf("   %-12s %7llu %4llu %7.3f | %4llu %7llu | %9llu %9.0f | %9.1f %10.1f %8.1f | %10.3f %5.3f %5.3f |"
+                " %8.1f%% %8.1f | %-7s %s\n",
                 g.name.c_str(), static_cast<unsigned long long>(g.inputs_sent),
                 static_cast<unsigned long long>(g.corrections), g.max_correction,
                 static_cast<unsigned long long>(g.inputs_lost),
                 static_cast<unsigned long long>(g.inputs_dropped_rate_limit),
                 static_cast<unsigned long long>(g.interp_underruns), g.extrapolation_ms, g.interp_delay_ms,
-                g.view_delay_mean_ms, g.view_delay_max_ms, g.snapshot_loss * 100, g.rtt_ms, g.all_settled ? "yes" : "NO",
+                g.view_delay_mean_ms, g.view_delay_max_ms, g.remote_error_mean, g.remote_error_p99, g.remote_max_step,
+                g.snapshot_loss * 100, g.rtt_ms, g.all_settled ? "yes" : "NO",
                 g.all_final_match ? "yes" : "NO");
   }
   const KeyPressResult& k = r.key_press;
