@@ -1,0 +1,102 @@
+// Heap allocations in steady state: a server and real clients over loopback, 60 Hz ticks and snapshots,
+// every cube moving. After a warm-up (connections, joins, the first snapshots, every buffer and pool grown
+// to its working size) 1,000 ticks must not allocate. The global operator new is replaced here to count;
+// ENet's own mallocs (its packet headers and commands, C code outside operator new) are counted through its
+// allocation callbacks and printed, not asserted: they are ENet's business.
+#include <enet/enet.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+
+#include "netcube/client/client.h"
+#include "support/loopback_rig.h"
+
+namespace {
+
+std::atomic<bool> g_counting{false};
+std::atomic<std::uint64_t> g_allocations{0};
+std::atomic<std::uint64_t> g_enet_mallocs{0};
+
+void* Allocate(std::size_t size) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
+  void* p = std::malloc(size == 0 ? 1 : size);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+void* EnetMalloc(std::size_t size) {
+  if (g_counting.load(std::memory_order_relaxed)) g_enet_mallocs.fetch_add(1, std::memory_order_relaxed);
+  return std::malloc(size);
+}
+
+}  // namespace
+
+// The array and nothrow forms of the standard library call these.
+void* operator new(std::size_t size) { return Allocate(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace netcube {
+namespace {
+
+constexpr int kClients = 8;
+constexpr int kTicks = 1000;
+constexpr Micros kWarmUp{3'000'000};
+
+// Each client turns a quarter circle every half second, with a different phase, so cubes move, meet and
+// collide all the time.
+std::uint8_t HeldButtons(int client, Micros now) {
+  constexpr std::uint8_t kPattern[] = {sim::kUp | sim::kRight, sim::kRight | sim::kDown, sim::kDown | sim::kLeft,
+                                       sim::kLeft | sim::kUp};
+  const auto phase = static_cast<std::size_t>((now.count() / 500'000 + client) % 4);
+  return kPattern[phase];
+}
+
+TEST(SteadyState, AThousandTicksOfAServerWithClientsAllocateNothing) {
+  ENetCallbacks callbacks{};
+  callbacks.malloc = EnetMalloc;
+  callbacks.free = std::free;
+  ASSERT_EQ(enet_initialize_with_callbacks(ENET_VERSION, &callbacks), 0);
+
+  server::ServerConfig config;
+  config.max_clients = kClients;
+  config.tick_rate = 60;
+  config.snapshot_rate = 60;
+  std::string error;
+  auto rig = testing::LoopbackRig::Create(config, &error);
+  ASSERT_NE(rig, nullptr) << error;
+
+  std::vector<std::unique_ptr<client::Client>> clients;
+  for (int i = 0; i < kClients; ++i) {
+    client::ClientConfig client_config;
+    client_config.name = "c" + std::to_string(i);
+    clients.push_back(std::make_unique<client::Client>(client_config));
+    ASSERT_TRUE(clients.back()->Connect("127.0.0.1", rig->server().port(), rig->now(), &error)) << error;
+  }
+  rig->AddParticipant([&clients](Micros now) {
+    for (std::size_t i = 0; i < clients.size(); ++i) clients[i]->Update(now, HeldButtons(static_cast<int>(i), now));
+  });
+  rig->StepFor(kWarmUp);
+  for (const auto& c : clients) ASSERT_EQ(c->state(), client::ConnectionState::kConnected);
+  ASSERT_EQ(rig->server().world().size(), static_cast<std::size_t>(kClients));
+
+  const std::uint32_t first_tick = rig->server().tick();
+  const std::uint64_t snapshots_before = clients[0]->metrics().snapshots_received;
+  g_counting = true;
+  while (rig->server().tick() - first_tick < kTicks) rig->Step();
+  g_counting = false;
+
+  const std::uint64_t snapshots = clients[0]->metrics().snapshots_received - snapshots_before;
+  std::printf("steady state, %d ticks, %d clients: %llu heap allocations, %llu ENet mallocs, %llu snapshots "
+              "received by one client\n",
+              kTicks, kClients, static_cast<unsigned long long>(g_allocations.load()),
+              static_cast<unsigned long long>(g_enet_mallocs.load()), static_cast<unsigned long long>(snapshots));
+  EXPECT_GT(snapshots, static_cast<std::uint64_t>(kTicks * 9 / 10));  // the traffic really flowed
+  EXPECT_EQ(g_allocations.load(), 0u);
+}
+
+}  // namespace
+}  // namespace netcube
