@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <new>
 
-#include "netcube/client/client.h"
 #include "support/loopback_rig.h"
 
 namespace {
@@ -69,27 +68,24 @@ TEST(SteadyState, AThousandTicksOfAServerWithClientsAllocateNothing) {
   auto rig = testing::LoopbackRig::Create(config, &error);
   ASSERT_NE(rig, nullptr) << error;
 
-  std::vector<std::unique_ptr<client::Client>> clients;
   for (int i = 0; i < kClients; ++i) {
     client::ClientConfig client_config;
     client_config.name = "c" + std::to_string(i);
-    clients.push_back(std::make_unique<client::Client>(client_config));
-    ASSERT_TRUE(clients.back()->Connect("127.0.0.1", rig->server().port(), rig->now(), &error)) << error;
+    ASSERT_NE(rig->AddPlayer(client_config, &error), nullptr) << error;
+    rig->SetButtons(static_cast<std::size_t>(i), [i](Micros now) { return HeldButtons(i, now); });
   }
-  rig->AddParticipant([&clients](Micros now) {
-    for (std::size_t i = 0; i < clients.size(); ++i) clients[i]->Update(now, HeldButtons(static_cast<int>(i), now));
-  });
+  ASSERT_TRUE(rig->ConnectAll());
   rig->StepFor(kWarmUp);
-  for (const auto& c : clients) ASSERT_EQ(c->state(), client::ConnectionState::kConnected);
+  ASSERT_TRUE(rig->AllConnected());
   ASSERT_EQ(rig->server().world().size(), static_cast<std::size_t>(kClients));
 
   const std::uint32_t first_tick = rig->server().tick();
-  const std::uint64_t snapshots_before = clients[0]->metrics().snapshots_received;
+  const std::uint64_t snapshots_before = rig->player(0).metrics().snapshots_received;
   g_counting = true;
   while (rig->server().tick() - first_tick < kTicks) rig->Step();
   g_counting = false;
 
-  const std::uint64_t snapshots = clients[0]->metrics().snapshots_received - snapshots_before;
+  const std::uint64_t snapshots = rig->player(0).metrics().snapshots_received - snapshots_before;
   std::printf("steady state, %d ticks, %d clients: %llu heap allocations, %llu ENet mallocs, %llu snapshots "
               "received by one client\n",
               kTicks, kClients, static_cast<unsigned long long>(g_allocations.load()),
