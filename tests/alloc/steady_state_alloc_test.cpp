@@ -19,13 +19,6 @@ std::atomic<bool> g_counting{false};
 std::atomic<std::uint64_t> g_allocations{0};
 std::atomic<std::uint64_t> g_enet_mallocs{0};
 
-void* Allocate(std::size_t size) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
-  void* p = std::malloc(size == 0 ? 1 : size);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-
 void* EnetMalloc(std::size_t size) {
   if (g_counting.load(std::memory_order_relaxed)) g_enet_mallocs.fetch_add(1, std::memory_order_relaxed);
   return std::malloc(size);
@@ -33,10 +26,26 @@ void* EnetMalloc(std::size_t size) {
 
 }  // namespace
 
+// AddressSanitizer owns operator new and delete (its runtime is loaded first), so a replacement here would
+// pair its allocations with our frees: the count is taken in the other builds only.
+#if defined(__SANITIZE_ADDRESS__)
+#define NETCUBE_COUNTS_ALLOCATIONS 0
+#else
+#define NETCUBE_COUNTS_ALLOCATIONS 1
+namespace {
+void* Allocate(std::size_t size) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
+  void* p = std::malloc(size == 0 ? 1 : size);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+}  // namespace
+
 // The array and nothrow forms of the standard library call these.
 void* operator new(std::size_t size) { return Allocate(size); }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#endif
 
 namespace netcube {
 namespace {
@@ -91,7 +100,11 @@ TEST(SteadyState, AThousandTicksOfAServerWithClientsAllocateNothing) {
               kTicks, kClients, static_cast<unsigned long long>(g_allocations.load()),
               static_cast<unsigned long long>(g_enet_mallocs.load()), static_cast<unsigned long long>(snapshots));
   EXPECT_GT(snapshots, static_cast<std::uint64_t>(kTicks * 9 / 10));  // the traffic really flowed
-  EXPECT_EQ(g_allocations.load(), 0u);
+  // Under AddressSanitizer the same traffic runs (ENet sending from our buffers is checked) but nothing is
+  // counted.
+  if (NETCUBE_COUNTS_ALLOCATIONS) {
+    EXPECT_EQ(g_allocations.load(), 0u);
+  }
 }
 
 }  // namespace
