@@ -1,6 +1,7 @@
 #include "netcube/client/client.h"
 
 #include <algorithm>
+#include <array>
 
 #include "link_stats.h"
 #include "netcube/client/server_clock.h"
@@ -41,6 +42,8 @@ struct Client::Impl {
   Micros closing_deadline{0};
   Micros last_heard{0};
   std::vector<transport::Event> events;  // reused by every Service
+  protocol::Message received;            // decoded into in place
+  std::array<std::uint8_t, protocol::kMaxPacketBytes> send_buffer{};
 
   bool have_snapshot = false;
   Tick newest_tick = 0;
@@ -75,8 +78,12 @@ struct Client::Impl {
     host.reset();
   }
 
-  bool Send(Micros now, const protocol::Message& message) {
-    return host->SendMessage(now, peer, message);
+  template <protocol::OneMessage M>
+  bool Send(Micros now, const M& message) {
+    const std::size_t size = protocol::Encode(message, send_buffer);
+    if (size == 0) return false;
+    host->Send(now, peer, protocol::ChannelOf(protocol::kTypeOf<M>), std::span(send_buffer.data(), size));
+    return true;
   }
 
   // ---- received messages ---------------------------------------------------------------------------
@@ -103,7 +110,7 @@ struct Client::Impl {
   }
 
   void OnPacket(const transport::Event& event, Micros now) {
-    protocol::Message message;
+    protocol::Message& message = received;
     if (protocol::Decode(event.data, message) != protocol::DecodeError::kNone ||
         protocol::ChannelOf(protocol::TypeOf(message)) != event.channel) {
       ++packets_malformed;

@@ -7,6 +7,12 @@ namespace netcube::protocol {
 // Most significant bit first, so the byte layout reads left to right as documented in PROTOCOL.md.
 // Both loops move whole runs of bits that fit in the current byte: at most five steps per value.
 
+BitWriter::BitWriter(std::span<std::uint8_t> buffer, std::size_t first_bit) noexcept
+    : buffer_(buffer), bits_(first_bit) {
+  // A byte is zeroed when the first of its bits is written; one entered halfway is cleared here instead.
+  if (bits_ % 8 != 0) buffer_[bits_ / 8] &= static_cast<std::uint8_t>(0xFFu << (8 - bits_ % 8));
+}
+
 bool BitWriter::Bits(std::uint32_t value, int bits) noexcept {
   if (bits < 0 || bits > 32) return false;
   if (bits < 32 && (value >> bits) != 0) return false;

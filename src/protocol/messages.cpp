@@ -65,25 +65,38 @@ bool SerializeCube(Stream& stream, sim::CubeState& s) {
          SerializeInt(stream, s.vy, -sim::kMaxSpeed, sim::kMaxSpeed);
 }
 
-template <class Stream>
-bool Serialize(Stream& stream, Snapshot& m) {
-  // The per-client ack comes last, after the part every client shares.
-  if (!SerializeUnsigned(stream, m.server_tick)) return false;
-  std::size_t count = m.players.size();
+// The part of a snapshot every receiver shares: the tick and the cubes. `players` is the Snapshot's own
+// list when reading or measuring, and the server's world as it lies when the SnapshotWriter writes.
+template <class Stream, class Players>
+bool SerializeWorld(Stream& stream, std::uint32_t& server_tick, Players& players) {
+  if (!SerializeUnsigned(stream, server_tick)) return false;
+  std::size_t count = players.size();
   if (!SerializeInt(stream, count, 0, kMaxPlayers)) return false;
-  if constexpr (Stream::kReading) m.players.resize(count);
+  if constexpr (Stream::kReading) players.resize(count);
   for (std::size_t i = 0; i < count; ++i) {
-    sim::PlayerCube& p = m.players[i];
+    sim::PlayerCube p = players[i];
     if (!SerializeUnsigned(stream, p.id)) return false;
-    if (i > 0 && p.id <= m.players[i - 1].id) return false;  // strictly increasing: no duplicates
+    if (i > 0 && p.id <= players[i - 1].id) return false;  // strictly increasing: no duplicates
     if (!SerializeCube(stream, p.state)) return false;
-  }
-  if (!SerializeBool(stream, m.has_ack)) return false;
-  if (m.has_ack && !SerializeUnsigned(stream, m.ack)) return false;
-  if constexpr (Stream::kReading) {
-    if (!m.has_ack) m.ack = 0;
+    if constexpr (Stream::kReading) players[i] = p;
   }
   return true;
+}
+
+// The per-receiver part, last on the wire so that the SnapshotWriter can rewrite it in place.
+template <class Stream>
+bool SerializeAck(Stream& stream, bool& has_ack, sim::Seq& ack) {
+  if (!SerializeBool(stream, has_ack)) return false;
+  if (has_ack && !SerializeUnsigned(stream, ack)) return false;
+  if constexpr (Stream::kReading) {
+    if (!has_ack) ack = 0;
+  }
+  return true;
+}
+
+template <class Stream>
+bool Serialize(Stream& stream, Snapshot& m) {
+  return SerializeWorld(stream, m.server_tick, m.players) && SerializeAck(stream, m.has_ack, m.ack);
 }
 
 template <class Stream>
@@ -149,11 +162,21 @@ bool SerializeType(Stream& stream, std::size_t& type) {
   return type < kMessageTypeCount;  // the extension values past the last type are unused
 }
 
+// Writing only: the type of a message known at compile time.
+template <class Stream>
+bool SerializeType(Stream& stream, MessageType type) {
+  auto value = static_cast<std::size_t>(type);
+  return SerializeType(stream, value);
+}
+
+template <class Stream, class M>
+bool SerializeMessage(Stream& stream, M& message) {
+  return SerializeType(stream, kTypeOf<M>) && Serialize(stream, message);
+}
+
 template <class Stream>
 bool SerializeMessage(Stream& stream, Message& message) {
-  std::size_t type = message.index();
-  if (!SerializeType(stream, type)) return false;
-  return std::visit([&stream](auto& m) { return Serialize(stream, m); }, message);
+  return std::visit([&stream](auto& m) { return SerializeMessage(stream, m); }, message);
 }
 
 template <std::size_t... I>
@@ -177,17 +200,6 @@ bool operator==(const Snapshot& a, const Snapshot& b) noexcept {
 }
 
 MessageType TypeOf(const Message& message) noexcept { return static_cast<MessageType>(message.index()); }
-
-Channel ChannelOf(MessageType type) noexcept {
-  switch (type) {
-    case MessageType::kInput:
-    case MessageType::kSnapshot:
-    case MessageType::kTimeEcho:
-      return Channel::kUnreliable;
-    default:  // control messages, and tags with their results: rare, and none may be lost
-      return Channel::kReliable;
-  }
-}
 
 const char* ToString(MessageType type) noexcept {
   static constexpr std::array<const char*, kMessageTypeCount> kNames = {
@@ -248,11 +260,27 @@ const char* ToString(DecodeError error) noexcept {
 }
 
 std::size_t Encode(const Message& message, std::span<std::uint8_t> out) noexcept {
+  return std::visit([out](const auto& m) { return Encode(m, out); }, message);
+}
+
+template <OneMessage M>
+std::size_t Encode(const M& message, std::span<std::uint8_t> out) noexcept {
   BitWriter writer(out);
   // Serialize takes the message by reference for the reader's sake; the writer only reads it.
-  if (!SerializeMessage(writer, const_cast<Message&>(message))) return 0;
+  if (!SerializeMessage(writer, const_cast<M&>(message))) return 0;
   return writer.BytesWritten();
 }
+
+template std::size_t Encode(const ConnectRequest&, std::span<std::uint8_t>) noexcept;
+template std::size_t Encode(const ConnectRefused&, std::span<std::uint8_t>) noexcept;
+template std::size_t Encode(const Welcome&, std::span<std::uint8_t>) noexcept;
+template std::size_t Encode(const InputMessage&, std::span<std::uint8_t>) noexcept;
+template std::size_t Encode(const Snapshot&, std::span<std::uint8_t>) noexcept;
+template std::size_t Encode(const PlayerJoined&, std::span<std::uint8_t>) noexcept;
+template std::size_t Encode(const PlayerLeft&, std::span<std::uint8_t>) noexcept;
+template std::size_t Encode(const TimeEcho&, std::span<std::uint8_t>) noexcept;
+template std::size_t Encode(const Tag&, std::span<std::uint8_t>) noexcept;
+template std::size_t Encode(const TagResult&, std::span<std::uint8_t>) noexcept;
 
 std::size_t MeasureBytes(const Message& message) noexcept {
   BitMeasurer measurer;
@@ -266,13 +294,32 @@ DecodeError Decode(std::span<const std::uint8_t> packet, Message& out) noexcept 
   BitReader reader(packet);
   std::size_t type = 0;
   if (!SerializeType(reader, type)) return DecodeError::kMalformed;
-  Message message;
-  EmplaceByIndex(message, type, std::make_index_sequence<kMessageTypeCount>{});
-  const bool ok = std::visit([&reader](auto& m) { return Serialize(reader, m); }, message);
+  // The reader assigns every field, so a message of the same type is reused as it is.
+  if (out.index() != type) EmplaceByIndex(out, type, std::make_index_sequence<kMessageTypeCount>{});
+  const bool ok = std::visit([&reader](auto& m) { return Serialize(reader, m); }, out);
   if (!ok) return DecodeError::kMalformed;
   if (!reader.AtCleanEnd()) return DecodeError::kTrailingData;
-  out = std::move(message);
   return DecodeError::kNone;
+}
+
+bool SnapshotWriter::Prepare(std::uint32_t server_tick, std::span<const sim::PlayerCube> players) noexcept {
+  BitWriter writer(buffer_);
+  if (!SerializeType(writer, MessageType::kSnapshot) || !SerializeWorld(writer, server_tick, players)) {
+    shared_bits_ = 0;
+    return false;
+  }
+  shared_bits_ = writer.BitsWritten();
+  return true;
+}
+
+std::span<const std::uint8_t> SnapshotWriter::PacketFor(std::optional<sim::Seq> ack) noexcept {
+  if (shared_bits_ == 0) return {};
+  BitWriter writer(buffer_, shared_bits_);
+  bool has_ack = ack.has_value();
+  sim::Seq value = ack.value_or(0);
+  // The largest snapshot with an ack fits kMaxPacketBytes, so this cannot fail.
+  static_cast<void>(SerializeAck(writer, has_ack, value));
+  return {buffer_.data(), writer.BytesWritten()};
 }
 
 }  // namespace netcube::protocol

@@ -10,7 +10,6 @@
 #include "input_queue.h"
 #include "lag_compensation.h"
 #include "netcube/transport/host.h"
-#include "snapshot_encoder.h"
 #include "spawn.h"
 #include "tick_schedule.h"
 #include "world_history.h"
@@ -93,8 +92,8 @@ struct Server::Impl {
   std::vector<transport::Event> events;
   std::array<sim::Input, protocol::kMaxPlayers * InputQueue::kMaxPerTick> tick_inputs{};
   std::vector<sim::PlayerStep> steps;
-  protocol::Snapshot snapshot;
-  SnapshotEncoder snapshot_encoder;
+  protocol::Message decoded;  // every received message, decoded in place
+  protocol::SnapshotWriter snapshot_writer;
   std::array<std::uint8_t, protocol::kMaxPacketBytes> send_buffer{};
 
   DurationHistogram tick_durations;
@@ -135,8 +134,13 @@ struct Server::Impl {
   void JudgeTag(Micros now, std::size_t shooter, const protocol::Tag& tag);
 
   Client* FindClient(sim::PlayerId id);
-  void Send(Micros now, transport::PeerId peer, Client* client, const protocol::Message& message);
-  void Broadcast(Micros now, const protocol::Message& message, std::optional<sim::PlayerId> except);
+  // The one way a message leaves the server: encoded here, carried as bytes by the transport.
+  template <protocol::OneMessage M>
+  void Send(Micros now, transport::PeerId peer, Client* client, const M& message);
+  void SendPacket(Micros now, transport::PeerId peer, Client* client, protocol::Channel channel,
+                  std::span<const std::uint8_t> packet);
+  template <protocol::OneMessage M>
+  void Broadcast(Micros now, const M& message, std::optional<sim::PlayerId> except);
 };
 
 // --- Network ---------------------------------------------------------------------------------------------
@@ -198,7 +202,7 @@ void Server::Impl::OnReceived(Micros now, const transport::Event& event) {
   Client* client = connection.state == PeerState::kAccepted ? FindClient(connection.player) : nullptr;
   if (client != nullptr) client->bytes_received += event.data.size();
 
-  protocol::Message message;
+  protocol::Message& message = decoded;
   const bool valid = protocol::Decode(event.data, message) == protocol::DecodeError::kNone &&
                      protocol::ChannelOf(protocol::TypeOf(message)) == event.channel;
   const bool pending = connection.state == PeerState::kPending;
@@ -301,15 +305,21 @@ Client* Server::Impl::FindClient(sim::PlayerId id) {
   return it != clients.end() && it->id == id ? &*it : nullptr;
 }
 
-void Server::Impl::Send(Micros now, transport::PeerId peer, Client* client, const protocol::Message& message) {
+template <protocol::OneMessage M>
+void Server::Impl::Send(Micros now, transport::PeerId peer, Client* client, const M& message) {
   const std::size_t size = protocol::Encode(message, send_buffer);
   if (size == 0) return;  // every message the server builds is valid; nothing to send if not
-  const std::span<const std::uint8_t> payload(send_buffer.data(), size);
-  host->Send(now, peer, protocol::ChannelOf(protocol::TypeOf(message)), payload);
-  if (client != nullptr) client->bytes_sent += size;
+  SendPacket(now, peer, client, protocol::ChannelOf(protocol::kTypeOf<M>), std::span(send_buffer.data(), size));
 }
 
-void Server::Impl::Broadcast(Micros now, const protocol::Message& message, std::optional<sim::PlayerId> except) {
+void Server::Impl::SendPacket(Micros now, transport::PeerId peer, Client* client, protocol::Channel channel,
+                              std::span<const std::uint8_t> packet) {
+  host->Send(now, peer, channel, packet);
+  if (client != nullptr) client->bytes_sent += packet.size();
+}
+
+template <protocol::OneMessage M>
+void Server::Impl::Broadcast(Micros now, const M& message, std::optional<sim::PlayerId> except) {
   for (Client& client : clients) {
     if (client.id != except) Send(now, client.peer, &client, message);
   }
@@ -358,16 +368,13 @@ void Server::Impl::RunTick(Micros now) {
 
 void Server::Impl::SendSnapshots(Micros now) {
   if (clients.empty()) return;
-  snapshot.server_tick = static_cast<std::uint32_t>(tick);
-  snapshot.players.clear();
-  for (const sim::PlayerCube& cube : world) snapshot.players.push_back(cube);
-  if (!snapshot_encoder.Prepare(snapshot)) return;
+  if (!snapshot_writer.Prepare(static_cast<std::uint32_t>(tick), world)) return;
+  constexpr protocol::Channel kChannel = protocol::ChannelOf(protocol::MessageType::kSnapshot);
   for (std::size_t i = 0; i < clients.size(); ++i) {
     Client& client = clients[i];
     const bool has_ack = client.inputs.counters().processed > 0;
-    const auto packet = snapshot_encoder.PacketFor(has_ack ? std::optional(world[i].state.last_input) : std::nullopt);
-    host->Send(now, client.peer, protocol::Channel::kUnreliable, packet);
-    client.bytes_sent += packet.size();
+    const auto packet = snapshot_writer.PacketFor(has_ack ? std::optional(world[i].state.last_input) : std::nullopt);
+    SendPacket(now, client.peer, &client, kChannel, packet);
   }
   snapshots_sent += clients.size();
 }

@@ -41,17 +41,57 @@ constexpr int kMaxReceiveErrorsPerService = 1024;
 // The incoming conditioner gets its own random stream, different from the outgoing one.
 constexpr std::uint64_t kIncomingStream = 0xD1B54A32D192ED03ULL;
 
-std::vector<std::uint8_t> U32Bytes(std::uint32_t value) {
-  std::vector<std::uint8_t> bytes(sizeof value);
+std::array<std::uint8_t, 4> U32Bytes(std::uint32_t value) {
+  std::array<std::uint8_t, 4> bytes{};
   std::memcpy(bytes.data(), &value, sizeof value);
   return bytes;
 }
 
-std::uint32_t BytesU32(const std::vector<std::uint8_t>& bytes) {
+std::uint32_t BytesU32(std::span<const std::uint8_t> bytes) {
   std::uint32_t value = 0;
   std::memcpy(&value, bytes.data(), sizeof value);
   return value;
 }
+
+// Buffers ENet sends from directly (ENET_PACKET_FLAG_NO_ALLOCATE) instead of copying each payload into a
+// block of its own: ENet hands a buffer back through the packet's free callback once it is done with it
+// (sent, acknowledged when reliable, or its peer reset). Made on demand and reused, so the pool grows to the
+// most packets ever queued at once and no further.
+class SendBuffers {
+ public:
+  // A packet of a copy of `payload` for enet_peer_send, or nullptr.
+  ENetPacket* MakePacket(std::span<const std::uint8_t> payload, enet_uint32 flags) {
+    if (payload.size() > protocol::kMaxPacketBytes) return nullptr;  // ENet would refuse it too
+    if (free_.empty()) {
+      all_.push_back(std::make_unique<Buffer>());
+      all_.back()->owner = this;
+      free_.reserve(all_.size());  // so that Release never allocates
+      free_.push_back(all_.back().get());
+    }
+    Buffer* buffer = free_.back();
+    if (!payload.empty()) std::memcpy(buffer->bytes.data(), payload.data(), payload.size());
+    ENetPacket* packet =
+        enet_packet_create(buffer->bytes.data(), payload.size(), flags | ENET_PACKET_FLAG_NO_ALLOCATE);
+    if (packet == nullptr) return nullptr;
+    free_.pop_back();
+    packet->userData = buffer;
+    packet->freeCallback = &SendBuffers::Release;
+    return packet;
+  }
+
+ private:
+  struct Buffer {
+    SendBuffers* owner = nullptr;
+    std::array<std::uint8_t, protocol::kMaxPacketBytes> bytes;
+  };
+  static void Release(ENetPacket* packet) {
+    auto* buffer = static_cast<Buffer*>(packet->userData);
+    buffer->owner->free_.push_back(buffer);
+  }
+
+  std::vector<std::unique_ptr<Buffer>> all_;
+  std::vector<Buffer*> free_;
+};
 
 // enet_initialize/enet_deinitialize, counted across every Host of the process.
 class EnetLibraryUse {
@@ -127,6 +167,7 @@ struct Host::Impl {
     incoming.SetSettings(config.link);
   }
   ~Impl() {
+    ReleaseReceived();
     if (host != nullptr) enet_host_destroy(host);
   }
   Impl(const Impl&) = delete;
@@ -147,28 +188,43 @@ struct Host::Impl {
     record.enet = nullptr;
   }
 
+  // Always through the incoming conditioner, even an inactive one (it is then delivered at the next
+  // Service): it may be called between Services, and it is rare.
   void QueueDisconnectedEvent(Micros now, PeerId id, std::uint32_t disconnect_data, bool timed_out) {
-    ConditionedPacket item{id, kDisconnectedItem, true, U32Bytes(disconnect_data)};
-    item.data.push_back(timed_out ? 1 : 0);
-    incoming.Push(now, std::move(item));
+    std::array<std::uint8_t, 5> bytes{};
+    const auto value = U32Bytes(disconnect_data);
+    std::copy(value.begin(), value.end(), bytes.begin());
+    bytes[4] = timed_out ? 1 : 0;
+    incoming.Push(now, id, kDisconnectedItem, true, bytes);
+  }
+
+  void ReleaseReceived() {
+    for (ENetPacket* packet : received) enet_packet_destroy(packet);
+    received.clear();
   }
 
   void SendDue(Micros now);
+  void SendToEnet(PeerRecord& record, std::uint8_t channel, bool reliable, std::span<const std::uint8_t> payload);
   void BeginDisconnect(Micros now, PeerId id, PeerRecord& record, std::uint32_t data);
-  void PumpEnet(Micros now);
-  void OnEnetEvent(Micros now, const ENetEvent& event);
+  void PumpEnet(Micros now, std::vector<Event>& events);
+  void OnEnetEvent(Micros now, const ENetEvent& event, std::vector<Event>& events);
+  void Arrived(Micros now, PeerId id, std::uint8_t channel, bool reliable, std::span<const std::uint8_t> bytes,
+               std::vector<Event>& events);
+  void Deliver(PeerId id, std::uint8_t channel, std::span<const std::uint8_t> bytes, std::vector<Event>& events);
   void DeliverDue(Micros now, std::vector<Event>& events);
   void CollectWireTotals();
 
   EnetLibraryUse library;  // first member: initialised before, released after, everything ENet
   HostConfig config;
+  SendBuffers send_buffers;  // outlives the ENet host, which hands them back as it is destroyed
   ENetHost* host = nullptr;
   LinkConditioner outgoing;
   LinkConditioner incoming;
   std::unordered_map<PeerId, PeerRecord> peers;
   PeerId next_peer_id = 1;
   TransportCounters totals;  // payload and accumulated wire counters; conditioner counters live there
-  std::vector<ConditionedPacket> due;  // scratch, reused every Service
+  // Packets ENet received whose bytes the application reads in place until the next Service.
+  std::vector<ENetPacket*> received;
   FilterLimits filter{protocol::kMaxPacketBytes, kMaxOpenReassemblies};
 
   // The Impl whose ENet host this thread is servicing: ENet's intercept callback has no user pointer.
@@ -209,29 +265,32 @@ std::unique_ptr<Host::Impl> Host::Impl::Create(const HostConfig& config, const E
 }
 
 void Host::Impl::SendDue(Micros now) {
-  due.clear();
-  outgoing.Poll(now, due);
-  for (ConditionedPacket& item : due) {
+  outgoing.Poll(now, [this, now](const ConditionedPacket& item) {
     PeerRecord* record = FindConnection(item.peer);
-    if (record == nullptr) continue;  // the peer has gone: discard
+    if (record == nullptr) return;  // the peer has gone: discard
     if (item.channel == kDisconnectCommand) {
       BeginDisconnect(now, item.peer, *record, BytesU32(item.data));
-      continue;
+    } else {
+      SendToEnet(*record, item.channel, item.reliable, item.data);
     }
-    const enet_uint32 flags =
-        item.reliable ? ENET_PACKET_FLAG_RELIABLE
-                      // A snapshot can exceed the MTU; without this flag ENet sends its fragments reliably.
-                      : ENET_PACKET_FLAG_UNRELIABLE_FRAGMENT;
-    ENetPacket* packet = enet_packet_create(item.data.data(), item.data.size(), flags);
-    if (packet == nullptr) continue;
-    // Fails when the peer is not (or no longer) connected or the packet is over kMaxEnetPacketBytes.
-    if (enet_peer_send(record->enet, item.channel, packet) != 0) {
-      enet_packet_destroy(packet);
-      continue;
-    }
-    ++totals.packets_sent;
-    totals.payload_bytes_sent += item.data.size();
+  });
+}
+
+void Host::Impl::SendToEnet(PeerRecord& record, std::uint8_t channel, bool reliable,
+                            std::span<const std::uint8_t> payload) {
+  const enet_uint32 flags = reliable ? ENET_PACKET_FLAG_RELIABLE
+                                     // A snapshot can exceed the MTU; without this flag ENet sends its
+                                     // fragments reliably.
+                                     : ENET_PACKET_FLAG_UNRELIABLE_FRAGMENT;
+  ENetPacket* packet = send_buffers.MakePacket(payload, flags);
+  if (packet == nullptr) return;
+  // Fails when the peer is not (or no longer) connected or the packet is over kMaxEnetPacketBytes.
+  if (enet_peer_send(record.enet, channel, packet) != 0) {
+    enet_packet_destroy(packet);
+    return;
   }
+  ++totals.packets_sent;
+  totals.payload_bytes_sent += payload.size();
 }
 
 void Host::Impl::BeginDisconnect(Micros now, PeerId id, PeerRecord& record, std::uint32_t data) {
@@ -246,13 +305,13 @@ void Host::Impl::BeginDisconnect(Micros now, PeerId id, PeerRecord& record, std:
   }
 }
 
-void Host::Impl::PumpEnet(Micros now) {
+void Host::Impl::PumpEnet(Micros now, std::vector<Event>& events) {
   servicing = this;
   ENetEvent event;
   for (int errors = 0;;) {
     const int result = enet_host_service(host, &event, 0);
     if (result > 0) {
-      OnEnetEvent(now, event);
+      OnEnetEvent(now, event, events);
     } else if (result < 0 && errors < kMaxReceiveErrorsPerService) {
       ++errors;
       ++totals.receive_errors;
@@ -263,7 +322,7 @@ void Host::Impl::PumpEnet(Micros now) {
   servicing = nullptr;
 }
 
-void Host::Impl::OnEnetEvent(Micros now, const ENetEvent& event) {
+void Host::Impl::OnEnetEvent(Micros now, const ENetEvent& event, std::vector<Event>& events) {
   switch (event.type) {
     case ENET_EVENT_TYPE_CONNECT: {
       // Our own Connect already named the peer; a connection from outside gets a fresh id.
@@ -274,20 +333,21 @@ void Host::Impl::OnEnetEvent(Micros now, const ENetEvent& event) {
         peers[id].enet = event.peer;
       }
       ConfigureConnectedPeer(event.peer, config.timeout_ms);
-      incoming.Push(now, ConditionedPacket{id, kConnectedItem, true, {}});
+      Arrived(now, id, kConnectedItem, true, {}, events);
       return;
     }
     case ENET_EVENT_TYPE_RECEIVE: {
       const PeerId id = FromUserData(event.peer);
-      if (id != 0) {
-        ++totals.packets_received;
-        totals.payload_bytes_received += event.packet->dataLength;
-        const bool reliable = event.channelID == static_cast<std::uint8_t>(protocol::Channel::kReliable);
-        incoming.Push(now, ConditionedPacket{id, event.channelID, reliable,
-                                             std::vector<std::uint8_t>(event.packet->data,
-                                                                       event.packet->data + event.packet->dataLength)});
+      if (id == 0) {
+        enet_packet_destroy(event.packet);
+        return;
       }
-      enet_packet_destroy(event.packet);
+      ++totals.packets_received;
+      totals.payload_bytes_received += event.packet->dataLength;
+      const bool reliable = event.channelID == static_cast<std::uint8_t>(protocol::Channel::kReliable);
+      // Read in place when delivered at once; the packet is destroyed at the next Service.
+      received.push_back(event.packet);
+      Arrived(now, id, event.channelID, reliable, std::span(event.packet->data, event.packet->dataLength), events);
       return;
     }
     case ENET_EVENT_TYPE_DISCONNECT: {
@@ -306,33 +366,45 @@ void Host::Impl::OnEnetEvent(Micros now, const ENetEvent& event) {
   }
 }
 
-void Host::Impl::DeliverDue(Micros now, std::vector<Event>& events) {
-  due.clear();
-  incoming.Poll(now, due);
-  for (ConditionedPacket& item : due) {
-    const auto it = peers.find(item.peer);
-    if (it == peers.end()) continue;  // dropped by the application, or already reported gone
-    PeerRecord& record = it->second;
-    Event event;
-    event.peer = item.peer;
-    if (item.channel == kConnectedItem) {
-      record.connected_delivered = true;
-      event.type = EventType::kConnected;
-    } else if (item.channel == kDisconnectedItem) {
-      event.type = EventType::kDisconnected;
-      event.disconnect_data = BytesU32(item.data);
-      event.timed_out = item.data.back() != 0;
-      peers.erase(it);
-    } else {
-      // Jitter can carry an unreliable packet past its connection event; the application would not know
-      // the peer yet, so it is lost like any unreliable packet. Reliable data is FIFO behind the event.
-      if (!record.connected_delivered) continue;
-      event.type = EventType::kReceived;
-      event.channel = static_cast<protocol::Channel>(item.channel);
-      event.data = std::move(item.data);
-    }
-    events.push_back(std::move(event));
+// Through the incoming conditioner when it is active; straight to the application when it is not.
+void Host::Impl::Arrived(Micros now, PeerId id, std::uint8_t channel, bool reliable,
+                         std::span<const std::uint8_t> bytes, std::vector<Event>& events) {
+  if (incoming.IsActive()) {
+    incoming.Push(now, id, channel, reliable, bytes);
+  } else {
+    incoming.CountPassedThrough();
+    Deliver(id, channel, bytes, events);
   }
+}
+
+void Host::Impl::Deliver(PeerId id, std::uint8_t channel, std::span<const std::uint8_t> bytes,
+                         std::vector<Event>& events) {
+  const auto it = peers.find(id);
+  if (it == peers.end()) return;  // dropped by the application, or already reported gone
+  PeerRecord& record = it->second;
+  Event event;
+  event.peer = id;
+  if (channel == kConnectedItem) {
+    record.connected_delivered = true;
+    event.type = EventType::kConnected;
+  } else if (channel == kDisconnectedItem) {
+    event.type = EventType::kDisconnected;
+    event.disconnect_data = BytesU32(bytes);
+    event.timed_out = bytes.back() != 0;
+    peers.erase(it);
+  } else {
+    // Jitter can carry an unreliable packet past its connection event; the application would not know
+    // the peer yet, so it is lost like any unreliable packet. Reliable data is FIFO behind the event.
+    if (!record.connected_delivered) return;
+    event.type = EventType::kReceived;
+    event.channel = static_cast<protocol::Channel>(channel);
+    event.data = bytes;
+  }
+  events.push_back(event);
+}
+
+void Host::Impl::DeliverDue(Micros now, std::vector<Event>& events) {
+  incoming.Poll(now, [this, &events](const ConditionedPacket& item) { Deliver(item.peer, item.channel, item.data, events); });
 }
 
 // ENet's totals are 32-bit and meant to be reset by the user: move them into our 64-bit ones.
@@ -396,24 +468,28 @@ std::optional<PeerId> Host::Connect(const std::string& host, std::uint16_t port,
 }
 
 void Host::Send(Micros now, PeerId peer, protocol::Channel channel, std::span<const std::uint8_t> payload) {
-  if (!impl_->peers.contains(peer)) return;
-  impl_->outgoing.Push(now, ConditionedPacket{peer, static_cast<std::uint8_t>(channel),
-                                              channel == protocol::Channel::kReliable,
-                                              std::vector<std::uint8_t>(payload.begin(), payload.end())});
-}
-
-bool Host::SendMessage(Micros now, PeerId peer, const protocol::Message& message) {
-  std::array<std::uint8_t, protocol::kMaxPacketBytes> buffer;
-  const std::size_t size = protocol::Encode(message, buffer);
-  if (size == 0) return false;
-  Send(now, peer, protocol::ChannelOf(protocol::TypeOf(message)), std::span(buffer.data(), size));
-  return true;
+  Impl& s = *impl_;
+  const auto wire_channel = static_cast<std::uint8_t>(channel);
+  const bool reliable = channel == protocol::Channel::kReliable;
+  if (!s.peers.contains(peer)) return;
+  if (s.outgoing.IsActive()) {
+    s.outgoing.Push(now, peer, wire_channel, reliable, payload);
+    return;
+  }
+  s.outgoing.CountPassedThrough();
+  if (Impl::PeerRecord* record = s.FindConnection(peer)) s.SendToEnet(*record, wire_channel, reliable, payload);
 }
 
 void Host::Disconnect(Micros now, PeerId peer, std::uint32_t data) {
-  if (!impl_->peers.contains(peer)) return;
-  // Through the outgoing conditioner as a reliable entry: it leaves after everything sent before it.
-  impl_->outgoing.Push(now, ConditionedPacket{peer, kDisconnectCommand, true, U32Bytes(data)});
+  Impl& s = *impl_;
+  if (!s.peers.contains(peer)) return;
+  if (s.outgoing.IsActive()) {
+    // A reliable entry: it leaves after everything sent before it.
+    s.outgoing.Push(now, peer, kDisconnectCommand, true, U32Bytes(data));
+    return;
+  }
+  s.outgoing.CountPassedThrough();
+  if (Impl::PeerRecord* record = s.FindConnection(peer)) s.BeginDisconnect(now, peer, *record, data);
 }
 
 void Host::Drop(PeerId peer) {
@@ -427,8 +503,9 @@ void Host::Drop(PeerId peer) {
 }
 
 void Host::Service(Micros now, std::vector<Event>& events) {
+  impl_->ReleaseReceived();  // the application has read the last Service's payloads
   impl_->SendDue(now);
-  impl_->PumpEnet(now);
+  impl_->PumpEnet(now, events);
   impl_->DeliverDue(now, events);
   impl_->CollectWireTotals();
 }

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "netcube/protocol/channel.h"
+
 namespace netcube::transport {
 namespace {
 
@@ -24,16 +26,27 @@ void LinkConditioner::SetSettings(const LinkSettings& settings) {
   settings_.reorder = Probability(settings.reorder);
 }
 
-void LinkConditioner::Push(Micros now, ConditionedPacket packet) {
+bool LinkConditioner::IsActive() const {
+  return !queue_.empty() || settings_.latency_ms > 0.0 || settings_.jitter_ms > 0.0 || settings_.loss > 0.0 ||
+         settings_.duplicate > 0.0 || settings_.reorder > 0.0;
+}
+
+void LinkConditioner::CountPassedThrough() {
   ++counters_.pushed;
-  if (packet.reliable) {
+  ++counters_.delivered;
+}
+
+void LinkConditioner::Push(Micros now, std::uint32_t peer, std::uint8_t channel, bool reliable,
+                           std::span<const std::uint8_t> bytes) {
+  ++counters_.pushed;
+  if (reliable) {
     Micros deliver_at = now + DrawDelay();
-    const auto [tail, inserted] = reliable_tail_.try_emplace(packet.peer, deliver_at);
+    const auto [tail, inserted] = reliable_tail_.try_emplace(peer, deliver_at);
     if (!inserted) {
       deliver_at = std::max(deliver_at, tail->second);
       tail->second = deliver_at;
     }
-    Enqueue(deliver_at, std::move(packet));
+    Enqueue(deliver_at, NewPacket(peer, channel, reliable, bytes));
     return;
   }
   if (Chance(settings_.loss)) {
@@ -47,18 +60,42 @@ void LinkConditioner::Push(Micros now, ConditionedPacket packet) {
   }
   if (Chance(settings_.duplicate)) {
     ++counters_.duplicated;
-    Enqueue(now + DrawDelay(), packet);
+    Enqueue(now + DrawDelay(), NewPacket(peer, channel, reliable, bytes));
   }
-  Enqueue(deliver_at, std::move(packet));
+  Enqueue(deliver_at, NewPacket(peer, channel, reliable, bytes));
 }
 
-void LinkConditioner::Poll(Micros now, std::vector<ConditionedPacket>& out) {
-  while (!queue_.empty() && queue_.front().deliver_at <= now) {
-    std::pop_heap(queue_.begin(), queue_.end(), DeliveredAfter);
-    out.push_back(std::move(queue_.back().packet));
-    queue_.pop_back();
-    ++counters_.delivered;
+ConditionedPacket LinkConditioner::NewPacket(std::uint32_t peer, std::uint8_t channel, bool reliable,
+                                             std::span<const std::uint8_t> bytes) {
+  ConditionedPacket packet{peer, channel, reliable, {}};
+  if (spare_.empty()) {
+    // Room for any valid message, so a buffer never grows after it is made.
+    packet.data.reserve(protocol::kMaxPacketBytes);
+  } else {
+    packet.data = std::move(spare_.back());
+    spare_.pop_back();
   }
+  packet.data.assign(bytes.begin(), bytes.end());
+  return packet;
+}
+
+void LinkConditioner::RecycleDelivered() {
+  for (ConditionedPacket& packet : delivered_) {
+    // An oversized packet (hostile, or a test of one) does not keep its large buffer.
+    if (packet.data.capacity() <= protocol::kMaxPacketBytes) spare_.push_back(std::move(packet.data));
+  }
+  delivered_.clear();
+}
+
+const ConditionedPacket& LinkConditioner::PopDue() {
+  std::pop_heap(queue_.begin(), queue_.end(), DeliveredAfter);
+  delivered_.push_back(std::move(queue_.back().packet));
+  queue_.pop_back();
+  ++counters_.delivered;
+  return delivered_.back();
+}
+
+void LinkConditioner::ForgetPastTails(Micros now) {
   // A tail at or before now constrains nothing: every later push is delivered at now or after anyway.
   std::erase_if(reliable_tail_, [now](const auto& tail) { return tail.second <= now; });
 }

@@ -188,7 +188,12 @@ class FakeServer {
       if (e.type == transport::EventType::kReceived) ++received_;
     }
   }
-  void Send(Micros now, const protocol::Message& m) { host_->SendMessage(now, peer_, m); }
+  void Send(Micros now, const protocol::Message& m) {
+    std::array<std::uint8_t, protocol::kMaxPacketBytes> buffer{};
+    const std::size_t size = protocol::Encode(m, buffer);
+    ASSERT_GT(size, 0U);
+    host_->Send(now, peer_, protocol::ChannelOf(protocol::TypeOf(m)), std::span(buffer.data(), size));
+  }
   void SendRaw(Micros now, protocol::Channel channel, std::span<const std::uint8_t> bytes) {
     host_->Send(now, peer_, channel, bytes);
   }

@@ -141,7 +141,7 @@ class Session {
         event.type = transport::EventType::kReceived;
         event.peer = PeerOf(peer);
         event.channel = static_cast<protocol::Channel>(channel & 1);
-        event.data.assign(payload.begin(), payload.end());
+        event.data = payload;
         break;
       }
       case ServerOp::kAdvance: {

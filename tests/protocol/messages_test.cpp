@@ -462,11 +462,17 @@ TEST(Decode, RejectsNonZeroPadding) {
   EXPECT_GT(padded, 20);
 }
 
-TEST(Decode, FailureLeavesTheOutputUntouched) {
-  Message out = PlayerLeft{42, LeaveReason::kTimedOut};
+TEST(Decode, WritesIntoTheHeldMessageAndLeavesNothingOfItBehind) {
+  Message out = testing::FullSnapshot();
+  ASSERT_EQ(Decode(Pack({{4, 3}, {9, 32}, {0, 9}, {0, 1}}), out), DecodeError::kNone);
+  Snapshot empty;
+  empty.server_tick = 9;
+  EXPECT_EQ(out, Message(empty));
+  // A failed decode leaves some message behind; the next good one replaces it whole.
   EXPECT_EQ(Decode(Pack({{1, 3}, {3, 2}, {1, 16}}), out), DecodeError::kMalformed);
-  ASSERT_TRUE(std::holds_alternative<PlayerLeft>(out));
-  EXPECT_EQ(std::get<PlayerLeft>(out).player_id, 42);
+  const PlayerLeft left{42, LeaveReason::kTimedOut};
+  ASSERT_EQ(Decode(testing::EncodeToVector(left), out), DecodeError::kNone);
+  EXPECT_EQ(out, Message(left));
 }
 
 TEST(Decode, SnapshotWithoutAckReadsAckAsZero) {

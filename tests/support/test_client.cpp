@@ -1,6 +1,7 @@
 #include "support/test_client.h"
 
 #include <algorithm>
+#include <array>
 
 namespace netcube::testing {
 
@@ -61,7 +62,11 @@ void TestClient::File(const protocol::Message& message) {
 }
 
 bool TestClient::Send(Micros now, const protocol::Message& message) {
-  return !vanished_ && host_->SendMessage(now, server_, message);
+  std::array<std::uint8_t, protocol::kMaxPacketBytes> buffer{};
+  const std::size_t size = protocol::Encode(message, buffer);
+  if (vanished_ || size == 0) return false;
+  host_->Send(now, server_, protocol::ChannelOf(protocol::TypeOf(message)), std::span(buffer.data(), size));
+  return true;
 }
 
 void TestClient::SendRaw(Micros now, protocol::Channel channel, std::span<const std::uint8_t> bytes) {

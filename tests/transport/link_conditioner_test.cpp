@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <span>
 
 namespace netcube::transport {
 namespace {
@@ -26,6 +27,15 @@ ConditionedPacket Numbered(std::uint32_t number, std::uint32_t peer = 0, bool re
   packet.data.resize(sizeof number);
   std::memcpy(packet.data.data(), &number, sizeof number);
   return packet;
+}
+
+void Push(LinkConditioner& conditioner, Micros now, const ConditionedPacket& packet) {
+  conditioner.Push(now, packet.peer, packet.channel, packet.reliable, packet.data);
+}
+
+// Appends copies: the conditioner's own buffers are reused after the next Poll.
+void Poll(LinkConditioner& conditioner, Micros now, std::vector<ConditionedPacket>& out) {
+  conditioner.Poll(now, [&out](const ConditionedPacket& packet) { out.push_back(packet); });
 }
 
 std::uint32_t NumberOf(const ConditionedPacket& packet) {
@@ -52,10 +62,10 @@ std::vector<Delivery> RunTraffic(LinkConditioner& conditioner, int count, std::u
   for (Micros now{0}; now < push_end || conditioner.in_flight() > 0; now += kPollInterval) {
     if (now < push_end && now % kPushInterval == Micros{0}) {
       const auto number = static_cast<std::uint32_t>(now / kPushInterval);
-      conditioner.Push(now, Numbered(number, number % peers, reliable(number)));
+      Push(conditioner, now, Numbered(number, number % peers, reliable(number)));
     }
     due.clear();
-    conditioner.Poll(now, due);
+    Poll(conditioner, now, due);
     for (const ConditionedPacket& packet : due) {
       const std::uint32_t number = NumberOf(packet);
       deliveries.push_back({number, packet.peer, kPushInterval * number, now});
@@ -92,10 +102,10 @@ TEST(LinkConditioner, ZeroSettingsChangeNothing) {
     pushed.push_back(packet);
   }
   const Micros now = 123'456us;
-  for (const ConditionedPacket& packet : pushed) conditioner.Push(now, packet);
+  for (const ConditionedPacket& packet : pushed) Push(conditioner, now, packet);
 
   std::vector<ConditionedPacket> out;
-  conditioner.Poll(now, out);
+  Poll(conditioner, now, out);
   ASSERT_EQ(out.size(), pushed.size());
   for (std::size_t i = 0; i < out.size(); ++i) {
     EXPECT_EQ(out[i].peer, pushed[i].peer) << i;
@@ -256,24 +266,69 @@ TEST(LinkConditioner, ReliablePacketsAreOnlyDelayed) {
 TEST(LinkConditioner, NewSettingsApplyToLaterPacketsOnly) {
   LinkConditioner conditioner(5);
   conditioner.SetSettings({.latency_ms = 100});
-  conditioner.Push(0ms, Numbered(0));
-  conditioner.Push(0ms, Numbered(1, 0, true));
+  Push(conditioner, 0ms, Numbered(0));
+  Push(conditioner, 0ms, Numbered(1, 0, true));
   conditioner.SetSettings({});
-  conditioner.Push(10ms, Numbered(2));
-  conditioner.Push(10ms, Numbered(3, 0, true));
+  Push(conditioner, 10ms, Numbered(2));
+  Push(conditioner, 10ms, Numbered(3, 0, true));
 
   std::vector<ConditionedPacket> out;
-  conditioner.Poll(10ms, out);
+  Poll(conditioner, 10ms, out);
   ASSERT_EQ(out.size(), 1U);  // the unreliable packet overtakes; the reliable one waits its turn
   EXPECT_EQ(NumberOf(out[0]), 2U);
   out.clear();
-  conditioner.Poll(99ms, out);
+  Poll(conditioner, 99ms, out);
   EXPECT_TRUE(out.empty());
-  conditioner.Poll(100ms, out);
+  Poll(conditioner, 100ms, out);
   ASSERT_EQ(out.size(), 3U);
   EXPECT_EQ(NumberOf(out[0]), 0U);
   EXPECT_EQ(NumberOf(out[1]), 1U);
   EXPECT_EQ(NumberOf(out[2]), 3U);
+}
+
+TEST(LinkConditioner, IsActiveWhileItImpairsOrHoldsAnything) {
+  LinkConditioner conditioner(3);
+  EXPECT_FALSE(conditioner.IsActive());
+  for (const LinkSettings settings : {LinkSettings{.latency_ms = 1}, LinkSettings{.jitter_ms = 1},
+                                      LinkSettings{.loss = 0.1}, LinkSettings{.duplicate = 0.1},
+                                      LinkSettings{.reorder = 0.1}}) {
+    conditioner.SetSettings(settings);
+    EXPECT_TRUE(conditioner.IsActive());
+  }
+  conditioner.SetSettings({.latency_ms = 5});
+  Push(conditioner, 0ms, Numbered(0));
+  conditioner.SetSettings({});
+  EXPECT_TRUE(conditioner.IsActive());  // until the packet in flight is out, later ones must queue behind
+  std::vector<ConditionedPacket> out;
+  Poll(conditioner, 5ms, out);
+  EXPECT_EQ(out.size(), 1U);
+  EXPECT_FALSE(conditioner.IsActive());
+  conditioner.CountPassedThrough();
+  EXPECT_EQ(conditioner.counters().pushed, 2U);
+  EXPECT_EQ(conditioner.counters().delivered, 2U);
+}
+
+TEST(LinkConditioner, DeliveredBytesStayValidUntilTheNextPollAndTheirBuffersAreReused) {
+  LinkConditioner conditioner(3);
+  conditioner.SetSettings({.latency_ms = 1});
+  std::vector<const std::uint8_t*> buffers;
+  std::vector<std::uint32_t> numbers;
+  for (std::uint32_t round = 0; round < 3; ++round) {
+    for (std::uint32_t i = 0; i < 4; ++i) Push(conditioner, Micros(round * 1000), Numbered(round * 4 + i));
+    std::vector<std::span<const std::uint8_t>> delivered;
+    conditioner.Poll(Micros(round * 1000 + 1000), [&](const ConditionedPacket& p) { delivered.push_back(p.data); });
+    // Read after the whole Poll: nothing delivered in it was overwritten.
+    for (const std::span<const std::uint8_t> bytes : delivered) {
+      std::uint32_t number = 0;
+      std::memcpy(&number, bytes.data(), sizeof number);
+      numbers.push_back(number);
+      if (round == 0) buffers.push_back(bytes.data());
+      if (round == 2) {
+        EXPECT_NE(std::find(buffers.begin(), buffers.end(), bytes.data()), buffers.end());
+      }
+    }
+  }
+  EXPECT_EQ(numbers, (std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
 }
 
 TEST(LinkConditioner, OutOfRangeSettingsAreClamped) {
@@ -284,7 +339,7 @@ TEST(LinkConditioner, OutOfRangeSettingsAreClamped) {
                            .duplicate = -1.0,
                            .reorder = std::numeric_limits<double>::quiet_NaN()});
   EXPECT_EQ(conditioner.settings(), (LinkSettings{.latency_ms = 0, .jitter_ms = 0, .loss = 1.0}));
-  conditioner.Push(0ms, Numbered(0));
+  Push(conditioner, 0ms, Numbered(0));
   EXPECT_EQ(conditioner.counters().dropped, 1U);
 }
 

@@ -20,8 +20,12 @@ class BitWriter {
   static constexpr bool kWriting = true;
   static constexpr bool kReading = false;
   explicit BitWriter(std::span<std::uint8_t> buffer) noexcept : buffer_(buffer) {}
+  // Resumes writing at bit `first_bit` of `buffer`, over whatever followed it there (a message's tail
+  // rewritten in place): the rest of that bit's byte is cleared. first_bit must lie within the buffer.
+  BitWriter(std::span<std::uint8_t> buffer, std::size_t first_bit) noexcept;
 
   bool Bits(std::uint32_t value, int bits) noexcept;
+  std::size_t BitsWritten() const noexcept { return bits_; }
   // Bytes used, the last one zero-padded.
   std::size_t BytesWritten() const noexcept { return (bits_ + 7) / 8; }
 

@@ -1,11 +1,16 @@
 #pragma once
 // Every message of the netcube wire protocol, and the one Serialize function per message that the
 // writer, the reader and the measurer all run. docs/PROTOCOL.md describes the same layout byte for byte.
+#include <array>
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <variant>
 
 #include "netcube/protocol/bitstream.h"
+#include "netcube/protocol/channel.h"
 #include "netcube/protocol/fixed_vector.h"
 #include "netcube/sim/move.h"
 #include "netcube/sim/ray.h"
@@ -18,12 +23,7 @@ inline constexpr std::uint32_t kProtocolMagic = 0x4E435542;  // "NCUB": cheap re
 inline constexpr std::size_t kMaxPlayers = 256;              // every sim::PlayerId
 inline constexpr std::size_t kMaxInputsPerPacket = 64;       // the client's redundancy cap
 inline constexpr std::size_t kMaxNameLength = 15;            // fits std::string's inline buffer
-inline constexpr std::size_t kMaxPacketBytes = 4096;         // larger than any valid message
 inline constexpr int kMaxRate = 240;                         // tick and snapshot rates, per second
-
-// ENet channels: control messages must arrive, in order; state goes unreliable and newest-wins.
-enum class Channel : std::uint8_t { kReliable = 0, kUnreliable = 1 };
-inline constexpr std::size_t kChannelCount = 2;
 
 enum class MessageType : std::uint8_t {
   kConnectRequest = 0,
@@ -154,8 +154,34 @@ struct TagResult {
 using Message = std::variant<ConnectRequest, ConnectRefused, Welcome, InputMessage, Snapshot, PlayerJoined,
                              PlayerLeft, TimeEcho, Tag, TagResult>;
 
+namespace detail {
+template <class M, class... Ts>
+constexpr std::size_t IndexIn(const std::variant<Ts...>*) noexcept {
+  constexpr std::array<bool, sizeof...(Ts)> kMatch = {std::is_same_v<M, Ts>...};
+  for (std::size_t i = 0; i < kMatch.size(); ++i) {
+    if (kMatch[i]) return i;
+  }
+  return kMatch.size();
+}
+}  // namespace detail
+
+// One of the message structs (not the Message variant itself).
+template <class M>
+concept OneMessage = detail::IndexIn<M>(static_cast<const Message*>(nullptr)) < std::variant_size_v<Message>;
+template <OneMessage M>
+inline constexpr auto kTypeOf = static_cast<MessageType>(detail::IndexIn<M>(static_cast<const Message*>(nullptr)));
+
 MessageType TypeOf(const Message& message) noexcept;
-Channel ChannelOf(MessageType type) noexcept;
+constexpr Channel ChannelOf(MessageType type) noexcept {
+  switch (type) {
+    case MessageType::kInput:
+    case MessageType::kSnapshot:
+    case MessageType::kTimeEcho:
+      return Channel::kUnreliable;
+    default:  // control messages, and tags with their results: rare, and none may be lost
+      return Channel::kReliable;
+  }
+}
 const char* ToString(MessageType type) noexcept;
 
 enum class DecodeError : std::uint8_t {
@@ -168,11 +194,30 @@ enum class DecodeError : std::uint8_t {
 const char* ToString(DecodeError error) noexcept;
 
 // Writes `message` into `out`; returns the byte count, or 0 if the message is invalid (a value out of its
-// range) or does not fit.
+// range) or does not fit. The form for one message struct encodes it without building a Message.
 std::size_t Encode(const Message& message, std::span<std::uint8_t> out) noexcept;
+template <OneMessage M>
+std::size_t Encode(const M& message, std::span<std::uint8_t> out) noexcept;
 // Exact encoded size of a valid message.
 std::size_t MeasureBytes(const Message& message) noexcept;
-// Reads one message from a whole packet. On failure `out` is untouched.
+// Reads one message from a whole packet straight into `out`, reusing the message it holds when the type is
+// the same (no temporary, no copy). On failure `out` holds a message of unspecified content.
 DecodeError Decode(std::span<const std::uint8_t> packet, Message& out) noexcept;
+
+// A snapshot encoded once for all its receivers: they differ only in the ack, which ends the message, so
+// each receiver's packet is the shared part with its own ack written after it. The world is read where
+// it lies (a span of the server's cubes), never copied into a Snapshot.
+class SnapshotWriter {
+ public:
+  // Encodes the type, server_tick and players (increasing ids). False if they cannot be encoded.
+  bool Prepare(std::uint32_t server_tick, std::span<const sim::PlayerCube> players) noexcept;
+  // The whole packet for a receiver whose ack is `ack` (empty: none yet); valid until the next call.
+  // Byte for byte what Encode gives for the same Snapshot.
+  std::span<const std::uint8_t> PacketFor(std::optional<sim::Seq> ack) noexcept;
+
+ private:
+  std::array<std::uint8_t, kMaxPacketBytes> buffer_{};
+  std::size_t shared_bits_ = 0;  // 0 until a successful Prepare
+};
 
 }  // namespace netcube::protocol

@@ -1,6 +1,9 @@
 #pragma once
 // A thin, testable layer over one ENet host: peers as small handles, the protocol's two channels, a link
-// conditioner in each direction, and byte and packet counters. Everything is driven by Service(now).
+// conditioner in each direction, and byte and packet counters. Everything is driven by Service(now). It
+// carries bytes and knows no message, as ENet knows no format. In steady state it allocates nothing: a
+// conditioner that impairs nothing is skipped, payloads travel in recycled buffers that ENet sends from
+// directly, and a received payload is read where ENet put it.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -8,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "netcube/protocol/messages.h"
+#include "netcube/protocol/channel.h"
 #include "netcube/transport/link_conditioner.h"
 #include "netcube/sim/time.h"
 
@@ -31,7 +34,7 @@ struct Event {
   EventType type = EventType::kReceived;
   PeerId peer = 0;
   protocol::Channel channel = protocol::Channel::kReliable;
-  std::vector<std::uint8_t> data;  // kReceived: the payload
+  std::span<const std::uint8_t> data;  // kReceived: the payload, valid until the next Service
   std::uint32_t disconnect_data = 0;  // kDisconnected: the value the other side gave (0 if none)
   bool timed_out = false;             // kDisconnected: no goodbye, the peer went silent (or never answered)
 };
@@ -72,8 +75,6 @@ class Host {
   // that has gone (or is not connected yet) are discarded. Payloads over protocol::kMaxPacketBytes are
   // refused by ENet at both ends.
   void Send(Micros now, PeerId peer, protocol::Channel channel, std::span<const std::uint8_t> payload);
-  // Encodes and sends a protocol message on its own channel. Returns false if it could not be encoded.
-  bool SendMessage(Micros now, PeerId peer, const protocol::Message& message);
 
   // Polite disconnect after everything already queued for the peer has been sent (it follows the reliable
   // traffic through the outgoing conditioner). The other side gets kDisconnected with `data` and

@@ -3,6 +3,7 @@
 // jitter, loss, duplication and reordering, from a seeded generator and an injected clock, so a test can
 // replay exactly the same bad network. The kernel here has no netem, and a LAN has no latency to show.
 #include <cstdint>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -19,7 +20,7 @@ struct LinkSettings {
   friend bool operator==(const LinkSettings&, const LinkSettings&) = default;
 };
 
-// One packet (or connection event) in flight through the conditioner.
+// One packet (or connection event) in flight through the conditioner; its bytes are the conditioner's.
 struct ConditionedPacket {
   std::uint32_t peer = 0;
   std::uint8_t channel = 0;
@@ -42,7 +43,10 @@ struct LinkConditionerCounters {
 inline constexpr double kReorderHoldMs = 75.0;
 
 // Each packet is delivered at now + latency ± jitter (uniform, never before now). Poll returns due packets
-// ordered by (delivery time, push order); with all-zero settings that is push order, at the push time.
+// ordered by (delivery time, push order); with all-zero settings that is push order, at the push time, so
+// an owner may then skip the conditioner altogether (IsActive, as yojimbo's network simulator).
+// Packets are held in recycled buffers: once as many packets as ever before are in flight, nothing more is
+// allocated.
 // The generator is splitmix64 with an explicit integer-to-double conversion (no std distributions, whose
 // results differ between standard libraries): the same seed gives the same network on every compiler.
 class LinkConditioner {
@@ -54,9 +58,18 @@ class LinkConditioner {
   void SetSettings(const LinkSettings& settings);
   const LinkSettings& settings() const { return settings_; }
 
-  void Push(Micros now, ConditionedPacket packet);
-  // Moves every packet due at `now` into `out` (appended), in delivery-time order.
-  void Poll(Micros now, std::vector<ConditionedPacket>& out);
+  // False when the conditioner would hand every packet back at once and in order: all-zero settings and
+  // nothing in flight.
+  bool IsActive() const;
+  // Counts a packet its owner passed on directly because the conditioner was not active.
+  void CountPassedThrough();
+
+  // Copies `bytes` into a buffer of the conditioner's own.
+  void Push(Micros now, std::uint32_t peer, std::uint8_t channel, bool reliable, std::span<const std::uint8_t> bytes);
+  // Calls deliver(const ConditionedPacket&) for every packet due at `now`, in delivery-time order. The
+  // packets' bytes stay valid until the next Poll.
+  template <class Deliver>
+  void Poll(Micros now, Deliver&& deliver);
 
   std::size_t in_flight() const;
   const LinkConditionerCounters& counters() const { return counters_; }
@@ -72,7 +85,13 @@ class LinkConditioner {
   double NextUnit();
   bool Chance(double probability);
   Micros DrawDelay();
+  ConditionedPacket NewPacket(std::uint32_t peer, std::uint8_t channel, bool reliable,
+                              std::span<const std::uint8_t> bytes);
   void Enqueue(Micros deliver_at, ConditionedPacket packet);
+  void RecycleDelivered();
+  bool Due(Micros now) const { return !queue_.empty() && queue_.front().deliver_at <= now; }
+  const ConditionedPacket& PopDue();
+  void ForgetPastTails(Micros now);
 
   LinkSettings settings_;
   LinkConditionerCounters counters_;
@@ -81,6 +100,15 @@ class LinkConditioner {
   std::vector<Entry> queue_;  // a min-heap on (deliver_at, push_order)
   // Per peer, the delivery time of its newest reliable entry still in the future: reliable traffic is FIFO.
   std::unordered_map<std::uint32_t, Micros> reliable_tail_;
+  std::vector<ConditionedPacket> delivered_;      // handed out by the last Poll
+  std::vector<std::vector<std::uint8_t>> spare_;  // buffers to reuse
 };
+
+template <class Deliver>
+void LinkConditioner::Poll(Micros now, Deliver&& deliver) {
+  RecycleDelivered();
+  while (Due(now)) deliver(PopDue());
+  ForgetPastTails(now);
+}
 
 }  // namespace netcube::transport

@@ -1,15 +1,15 @@
-#include "snapshot_encoder.h"
-
 #include <gtest/gtest.h>
 
 #include <random>
 #include <vector>
 
-namespace netcube::server {
+#include "netcube/protocol/messages.h"
+
+namespace netcube::protocol {
 namespace {
 
-protocol::Snapshot RandomSnapshot(std::mt19937& rng, std::size_t players) {
-  protocol::Snapshot snapshot;
+Snapshot RandomSnapshot(std::mt19937& rng, std::size_t players) {
+  Snapshot snapshot;
   snapshot.server_tick = static_cast<std::uint32_t>(rng());
   for (std::size_t i = 0; i < players; ++i) {
     sim::PlayerCube cube;
@@ -23,29 +23,36 @@ protocol::Snapshot RandomSnapshot(std::mt19937& rng, std::size_t players) {
   return snapshot;
 }
 
-std::vector<std::uint8_t> FullEncode(protocol::Snapshot snapshot, std::optional<sim::Seq> ack) {
+std::vector<std::uint8_t> FullEncode(Snapshot snapshot, std::optional<sim::Seq> ack) {
   snapshot.has_ack = ack.has_value();
   snapshot.ack = ack.value_or(0);
-  std::vector<std::uint8_t> bytes(protocol::kMaxPacketBytes);
-  bytes.resize(protocol::Encode(snapshot, bytes));
+  std::vector<std::uint8_t> bytes(kMaxPacketBytes);
+  bytes.resize(Encode(snapshot, bytes));
   return bytes;
 }
 
-TEST(SnapshotEncoder, EveryReceiversPacketEqualsItsOwnFullEncoding) {
+TEST(SnapshotWriter, EveryReceiversPacketEqualsItsOwnFullEncoding) {
   std::mt19937 rng(42);
-  SnapshotEncoder encoder;
+  SnapshotWriter writer;
   for (const std::size_t players : {0u, 1u, 2u, 7u, 33u, 255u, 256u}) {
-    const protocol::Snapshot snapshot = RandomSnapshot(rng, players);
-    ASSERT_TRUE(encoder.Prepare(snapshot));
-    std::vector<std::optional<sim::Seq>> acks = {std::nullopt, 0, 1, 0x8000, 0xFFFF, 0x7FFF};
+    const Snapshot snapshot = RandomSnapshot(rng, players);
+    ASSERT_TRUE(writer.Prepare(snapshot.server_tick, snapshot.players.span()));
+    std::vector<std::optional<sim::Seq>> acks = {std::nullopt, 0, 1, 0x8000, 0xFFFF, 0x7FFF, std::nullopt};
     for (int i = 0; i < 50; ++i) acks.push_back(static_cast<sim::Seq>(rng()));
     for (const std::optional<sim::Seq> ack : acks) {
-      const auto packet = encoder.PacketFor(ack);
+      const auto packet = writer.PacketFor(ack);
       const std::vector<std::uint8_t> actual(packet.begin(), packet.end());
       ASSERT_EQ(actual, FullEncode(snapshot, ack)) << players << " players, ack " << ack.value_or(0);
     }
   }
 }
 
+TEST(SnapshotWriter, RefusesPlayersOutOfOrder) {
+  SnapshotWriter writer;
+  const std::vector<sim::PlayerCube> players = {sim::PlayerCube{3, {}}, sim::PlayerCube{2, {}}};
+  EXPECT_FALSE(writer.Prepare(1, players));
+  EXPECT_TRUE(writer.PacketFor(std::nullopt).empty());
+}
+
 }  // namespace
-}  // namespace netcube::server
+}  // namespace netcube::protocol
