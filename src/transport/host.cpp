@@ -3,12 +3,15 @@
 #include <enet/enet.h>
 
 #include "datagram_filter.h"
+#include "netcube/transport/recycled_buffers.h"
 
 #include <algorithm>
 #include <array>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 
@@ -55,26 +58,26 @@ std::uint32_t BytesU32(std::span<const std::uint8_t> bytes) {
 
 // Buffers ENet sends from directly (ENET_PACKET_FLAG_NO_ALLOCATE) instead of copying each payload into a
 // block of its own: ENet hands a buffer back through the packet's free callback once it is done with it
-// (sent, acknowledged when reliable, or its peer reset). Made on demand and reused, so the pool grows to the
-// most packets ever queued at once and no further.
+// (sent, acknowledged when reliable, or its peer reset), and it waits in its size class for the next packet.
 class SendBuffers {
  public:
   // A packet of a copy of `payload` for enet_peer_send, or nullptr.
   ENetPacket* MakePacket(std::span<const std::uint8_t> payload, enet_uint32 flags) {
-    if (payload.size() > protocol::kMaxPacketBytes) return nullptr;  // ENet would refuse it too
-    if (free_.empty()) {
-      all_.push_back(std::make_unique<Buffer>());
-      all_.back()->owner = this;
-      free_.reserve(all_.size());  // so that Release never allocates
-      free_.push_back(all_.back().get());
+    const std::optional<std::size_t> size_class = Idle::ClassFor(payload.size());
+    if (!size_class) return nullptr;  // ENet would refuse it too
+    std::unique_ptr<Buffer> buffer = idle_.Take(*size_class).value_or(nullptr);
+    if (!buffer) {
+      buffer = std::make_unique<Buffer>(
+          Buffer{this, *size_class, std::make_unique_for_overwrite<std::uint8_t[]>(Idle::ClassBytes(*size_class))});
     }
-    Buffer* buffer = free_.back();
-    if (!payload.empty()) std::memcpy(buffer->bytes.data(), payload.data(), payload.size());
+    if (!payload.empty()) std::memcpy(buffer->bytes.get(), payload.data(), payload.size());
     ENetPacket* packet =
-        enet_packet_create(buffer->bytes.data(), payload.size(), flags | ENET_PACKET_FLAG_NO_ALLOCATE);
-    if (packet == nullptr) return nullptr;
-    free_.pop_back();
-    packet->userData = buffer;
+        enet_packet_create(buffer->bytes.get(), payload.size(), flags | ENET_PACKET_FLAG_NO_ALLOCATE);
+    if (packet == nullptr) {
+      idle_.Give(*size_class, std::move(buffer));
+      return nullptr;
+    }
+    packet->userData = buffer.release();
     packet->freeCallback = &SendBuffers::Release;
     return packet;
   }
@@ -82,15 +85,19 @@ class SendBuffers {
  private:
   struct Buffer {
     SendBuffers* owner = nullptr;
-    std::array<std::uint8_t, protocol::kMaxPacketBytes> bytes;
+    std::size_t size_class = 0;
+    std::unique_ptr<std::uint8_t[]> bytes;
   };
+  using Idle = RecycledBuffers<std::unique_ptr<Buffer>>;
+
   static void Release(ENetPacket* packet) {
-    auto* buffer = static_cast<Buffer*>(packet->userData);
-    buffer->owner->free_.push_back(buffer);
+    std::unique_ptr<Buffer> buffer(static_cast<Buffer*>(packet->userData));
+    SendBuffers& owner = *buffer->owner;
+    const std::size_t size_class = buffer->size_class;
+    owner.idle_.Give(size_class, std::move(buffer));
   }
 
-  std::vector<std::unique_ptr<Buffer>> all_;
-  std::vector<Buffer*> free_;
+  Idle idle_;
 };
 
 // enet_initialize/enet_deinitialize, counted across every Host of the process.

@@ -68,12 +68,13 @@ void LinkConditioner::Push(Micros now, std::uint32_t peer, std::uint8_t channel,
 ConditionedPacket LinkConditioner::NewPacket(std::uint32_t peer, std::uint8_t channel, bool reliable,
                                              std::span<const std::uint8_t> bytes) {
   ConditionedPacket packet{peer, channel, reliable, {}};
-  if (spare_.empty()) {
-    // Room for any valid message, so a buffer never grows after it is made.
-    packet.data.reserve(protocol::kMaxPacketBytes);
-  } else {
-    packet.data = std::move(spare_.back());
-    spare_.pop_back();
+  using Spare = decltype(spare_);
+  if (const std::optional<std::size_t> size_class = Spare::ClassFor(bytes.size())) {
+    if (std::optional<std::vector<std::uint8_t>> spare = spare_.Take(*size_class)) {
+      packet.data = std::move(*spare);
+    } else {
+      packet.data.reserve(Spare::ClassBytes(*size_class));
+    }
   }
   packet.data.assign(bytes.begin(), bytes.end());
   return packet;
@@ -82,7 +83,9 @@ ConditionedPacket LinkConditioner::NewPacket(std::uint32_t peer, std::uint8_t ch
 void LinkConditioner::RecycleDelivered() {
   for (ConditionedPacket& packet : delivered_) {
     // An oversized packet (hostile, or a test of one) does not keep its large buffer.
-    if (packet.data.capacity() <= protocol::kMaxPacketBytes) spare_.push_back(std::move(packet.data));
+    if (const auto size_class = decltype(spare_)::ClassServedBy(packet.data.capacity())) {
+      spare_.Give(*size_class, std::move(packet.data));
+    }
   }
   delivered_.clear();
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "netcube/sim/time.h"
+#include "netcube/transport/recycled_buffers.h"
 
 namespace netcube::transport {
 
@@ -45,8 +46,8 @@ inline constexpr double kReorderHoldMs = 75.0;
 // Each packet is delivered at now + latency ± jitter (uniform, never before now). Poll returns due packets
 // ordered by (delivery time, push order); with all-zero settings that is push order, at the push time, so
 // an owner may then skip the conditioner altogether (IsActive, as yojimbo's network simulator).
-// Packets are held in recycled buffers: once as many packets as ever before are in flight, nothing more is
-// allocated.
+// Packets are held in recycled buffers of their size class: once as many packets of a size as ever before
+// are in flight, nothing more is allocated.
 // The generator is splitmix64 with an explicit integer-to-double conversion (no std distributions, whose
 // results differ between standard libraries): the same seed gives the same network on every compiler.
 class LinkConditioner {
@@ -101,7 +102,7 @@ class LinkConditioner {
   // Per peer, the delivery time of its newest reliable entry still in the future: reliable traffic is FIFO.
   std::unordered_map<std::uint32_t, Micros> reliable_tail_;
   std::vector<ConditionedPacket> delivered_;      // handed out by the last Poll
-  std::vector<std::vector<std::uint8_t>> spare_;  // buffers to reuse
+  RecycledBuffers<std::vector<std::uint8_t>> spare_;
 };
 
 template <class Deliver>
