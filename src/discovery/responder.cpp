@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <optional>
+#include <vector>
 
 #include "netcube/transport/udp_socket.h"
 
@@ -16,6 +19,32 @@ namespace {
 
 // A flood cannot keep one Service call busy for ever; the rest waits in the socket's buffer.
 constexpr int kMaxDatagramsPerService = 256;
+// Source addresses with a bucket of their own at most; a new one takes the place of the longest idle.
+constexpr std::size_t kMaxTrackedSources = 256;
+
+struct TokenBucket {
+  double tokens = 0.0;
+  Micros refilled_at{0};
+
+  static TokenBucket Full(double burst, Micros now) { return {burst, now}; }
+
+  // True (and a token spent) if a reply may go out now.
+  bool Take(Micros now, double burst, double per_second) {
+    if (now > refilled_at) {
+      const double seconds = std::chrono::duration<double>(now - refilled_at).count();
+      tokens = std::min(burst, tokens + seconds * per_second);
+      refilled_at = now;
+    }
+    if (tokens < 1.0) return false;
+    tokens -= 1.0;
+    return true;
+  }
+};
+
+struct SourceBucket {
+  std::uint32_t address = 0;
+  TokenBucket bucket;
+};
 
 }  // namespace
 
@@ -24,25 +53,27 @@ struct Responder::Impl {
   UdpSocket socket;
   std::string multicast_error;
   ResponderCounters counters;
-  double tokens = 0.0;
-  Micros refilled_at{0};
-  bool started = false;
+  std::optional<TokenBucket> all_sources;  // full at the first query
+  std::vector<SourceBucket> sources;
 
-  // True (and a token spent) if a reply may go out now.
-  bool TakeToken(Micros now) {
-    if (!started) {
-      tokens = config.burst;
-      refilled_at = now;
-      started = true;
-    }
-    if (now > refilled_at) {
-      const double seconds = std::chrono::duration<double>(now - refilled_at).count();
-      tokens = std::min<double>(config.burst, tokens + seconds * config.replies_per_second);
-      refilled_at = now;
-    }
-    if (tokens < 1.0) return false;
-    tokens -= 1.0;
-    return true;
+  TokenBucket& SourceBucketOf(std::uint32_t address, Micros now) {
+    const auto known = std::ranges::find(sources, address, &SourceBucket::address);
+    if (known != sources.end()) return known->bucket;
+    const TokenBucket full = TokenBucket::Full(config.burst_per_source, now);
+    if (sources.size() < kMaxTrackedSources) return sources.emplace_back(SourceBucket{address, full}).bucket;
+    SourceBucket& idlest = *std::ranges::min_element(sources, {}, [](const SourceBucket& s) {
+      return s.bucket.refilled_at;
+    });
+    idlest = SourceBucket{address, full};
+    return idlest.bucket;
+  }
+
+  // True (and a token spent from both buckets) if a reply to `address` may go out now.
+  bool MayReply(std::uint32_t address, Micros now) {
+    if (!all_sources) all_sources = TokenBucket::Full(config.burst, now);
+    TokenBucket& own = SourceBucketOf(address, now);
+    if (!own.Take(now, config.burst_per_source, config.replies_per_second_per_source)) return false;
+    return all_sources->Take(now, config.burst, config.replies_per_second);
   }
 };
 
@@ -53,7 +84,7 @@ std::unique_ptr<Responder> Responder::Open(const ResponderConfig& config, std::s
   std::optional<UdpSocket> socket = UdpSocket::Open({config.bind_address, config.port, /*shared=*/true,
                                                      /*broadcast=*/false}, error);
   if (!socket) return nullptr;
-  auto impl = std::make_unique<Impl>(Impl{config, std::move(*socket), {}, {}, 0.0, Micros{0}, false});
+  auto impl = std::make_unique<Impl>(Impl{config, std::move(*socket), {}, {}, std::nullopt, {}});
   if (config.multicast) {
     impl->socket.JoinMulticastGroup(*ParseIpv4(kMulticastGroup), &impl->multicast_error);
   }
@@ -78,7 +109,7 @@ void Responder::Service(Micros now, const protocol::DiscoveryReply& info) {
       ++s.counters.queries_malformed;
       continue;
     }
-    if (!s.TakeToken(now)) {
+    if (!s.MayReply(from.address, now)) {
       ++s.counters.queries_rate_limited;
       continue;
     }

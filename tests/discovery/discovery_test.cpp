@@ -180,6 +180,7 @@ TEST(Discovery, RepliesAreRateLimited) {
   ResponderConfig config = LoopbackResponder();
   config.burst = 5;
   config.replies_per_second = 10;
+  config.burst_per_source = 100;  // this test is about the bucket of all sources
   std::string error;
   auto responder = Responder::Open(config, &error);
   ASSERT_NE(responder, nullptr) << error;
@@ -200,6 +201,32 @@ TEST(Discovery, RepliesAreRateLimited) {
   ASSERT_TRUE(PumpUntil([&] { responder->Service(Micros{500'000}, Info("arena")); }, [&] { return total() == 40; }));
   EXPECT_EQ(responder->counters().queries_answered, 10U);
   EXPECT_EQ(responder->counters().queries_rate_limited, 30U);
+}
+
+TEST(Discovery, OneNoisyHostCannotSpendEveryonesReplies) {
+  std::string error;
+  auto responder = Responder::Open(LoopbackResponder(), &error);
+  ASSERT_NE(responder, nullptr) << error;
+  const ResponderConfig defaults;
+  UdpSocket noisy = RawSocket("127.0.0.4");
+  UdpSocket honest = RawSocket("127.0.0.5");
+  const UdpEndpoint to{*ParseIpv4("127.0.0.1"), responder->port()};
+  const auto total = [&] {
+    return responder->counters().queries_answered + responder->counters().queries_rate_limited;
+  };
+
+  // More queries at one instant than the bucket of all sources holds, then one from another host.
+  const auto flood = static_cast<std::uint32_t>(defaults.burst) * 2;
+  for (std::uint32_t i = 0; i < flood; ++i) ASSERT_TRUE(noisy.SendTo(to, Query(i)));
+  ASSERT_TRUE(PumpUntil([&] { responder->Service(Micros{0}, Info("arena")); }, [&] { return total() == flood; }));
+  ASSERT_TRUE(honest.SendTo(to, Query(7)));
+  ASSERT_TRUE(PumpUntil([&] { responder->Service(Micros{0}, Info("arena")); }, [&] { return total() == flood + 1; }));
+
+  EXPECT_EQ(responder->counters().queries_answered, static_cast<std::uint64_t>(defaults.burst_per_source) + 1);
+  std::array<std::uint8_t, protocol::kDiscoveryQueryBytes> in{};
+  UdpEndpoint from;
+  ASSERT_TRUE(PumpUntil([] {}, [&] { return honest.Receive(in, from).has_value(); }));
+  EXPECT_EQ(from, to);
 }
 
 TEST(Discovery, BrowserKeepsOnlyAnswersToItsOwnQueries) {

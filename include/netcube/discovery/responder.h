@@ -20,12 +20,16 @@ struct ResponderConfig {
   // A token bucket over all sources: at most `burst` replies at once, refilled at replies_per_second.
   int replies_per_second = 50;
   int burst = 20;
+  // And one per source address, so that one noisy host cannot spend everyone's replies. A browser asks
+  // once a second.
+  int replies_per_second_per_source = 2;
+  int burst_per_source = 4;
 };
 
 struct ResponderCounters {
   std::uint64_t queries_answered = 0;
   std::uint64_t queries_malformed = 0;     // dropped: not a well-formed query (wrong size, magic, padding)
-  std::uint64_t queries_rate_limited = 0;  // dropped: the bucket was empty
+  std::uint64_t queries_rate_limited = 0;  // dropped: the bucket of all sources, or of this one, was empty
   std::uint64_t bytes_received = 0;
   std::uint64_t bytes_sent = 0;
 };
