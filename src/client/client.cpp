@@ -94,15 +94,19 @@ struct Client::Impl {
         last_heard = now;
         Send(now, protocol::ConnectRequest{protocol::kProtocolMagic, protocol::kProtocolVersion, config.name});
         return;
-      case transport::EventType::kDisconnected:
+      case transport::EventType::kDisconnected: {
+        // The server's goodbye says why when it had a reason (it kicked or dropped us).
+        const auto reason = static_cast<protocol::DisconnectReason>(event.disconnect_data);
+        const std::string closed = reason == protocol::DisconnectReason::kNone
+                                       ? std::string("the server closed the connection")
+                                       : std::string("the server closed the connection: ") + protocol::ToString(reason);
         if (state == ConnectionState::kConnecting) {
-          EndSession(ConnectionState::kLost, event.timed_out ? "no answer from the server"
-                                                             : "the server closed the connection");
+          EndSession(ConnectionState::kLost, event.timed_out ? "no answer from the server" : closed);
         } else if (state == ConnectionState::kConnected) {
-          EndSession(ConnectionState::kLost, event.timed_out ? "connection timed out"
-                                                             : "the server closed the connection");
+          EndSession(ConnectionState::kLost, event.timed_out ? "connection timed out" : closed);
         }
         return;
+      }
       case transport::EventType::kReceived:
         OnPacket(event, now);
         return;

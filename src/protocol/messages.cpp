@@ -233,6 +233,20 @@ const char* ToString(TagOutcome outcome) noexcept {
   return "unknown outcome";
 }
 
+const char* ToString(DisconnectReason reason) noexcept {
+  switch (reason) {
+    case DisconnectReason::kNone:
+      return "closed";
+    case DisconnectReason::kMalformed:
+      return "kicked for malformed messages";
+    case DisconnectReason::kFlooding:
+      return "kicked for flooding";
+    case DisconnectReason::kSilent:
+      return "dropped for silence";
+  }
+  return "unknown reason";
+}
+
 const char* ToString(LeaveReason reason) noexcept {
   switch (reason) {
     case LeaveReason::kDisconnected:

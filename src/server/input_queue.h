@@ -25,6 +25,11 @@ class InputQueue {
 
   // Takes one input as it arrived: in any order, any number of times.
   void Receive(const sim::Input& input) noexcept;
+  // False when `newest` lies kMaxInputJump or more beyond the next input expected: no honest client can
+  // have lost that many, so the packet is malformed rather than a gap.
+  bool WithinReach(sim::Seq newest) const noexcept {
+    return !next_expected_ || sim::SeqDiff(newest, *next_expected_) < kMaxInputJump;
+  }
   // Runs one tick of the rate limit: grants the tick's share of real time and moves the inputs this tick
   // may apply (oldest first) into `out`. Returns how many.
   std::size_t TakeForTick(std::span<sim::Input, kMaxPerTick> out) noexcept;

@@ -10,6 +10,7 @@
 #include "input_queue.h"
 #include "lag_compensation.h"
 #include "netcube/transport/host.h"
+#include "rate_budget.h"
 #include "spawn.h"
 #include "tick_schedule.h"
 #include "world_history.h"
@@ -18,6 +19,13 @@ namespace netcube::server {
 namespace {
 
 bool ValidRate(int rate) noexcept { return rate >= 1 && rate <= protocol::kMaxRate; }
+
+TickDurations Summary(const DurationHistogram& histogram) {
+  return {histogram.samples(), histogram.Percentile(0.50), histogram.Percentile(0.99), histogram.max()};
+}
+
+// ENet's own limit on peers (and so on peers from one address).
+constexpr std::size_t kMaxPerAddress = 4095;
 
 enum class PeerState : std::uint8_t {
   kPending,   // connected, ConnectRequest not seen yet
@@ -28,7 +36,11 @@ enum class PeerState : std::uint8_t {
 struct Connection {
   PeerState state = PeerState::kPending;
   Micros connected_at{0};
+  Micros last_heard{0};      // kAccepted: the last valid message (silence for the peer timeout ends it)
   sim::PlayerId player = 0;  // kAccepted only
+  RateBudget packets{kMaxPacketsPerSecond, kMaxPacketsPerSecond};
+  RateBudget time_echoes{kTimeEchoBurst, kMaxTimeEchoesPerSecond};
+  RateBudget offences{kMaxOffenceBurst, 1};
 };
 
 struct PendingTag {
@@ -64,6 +76,9 @@ std::string CheckConfig(const ServerConfig& config) {
   if (config.max_rewind_ms < 0 || config.max_rewind_ms > protocol::kMaxTagDelayMs) {
     return "max rewind must be in [0, " + std::to_string(protocol::kMaxTagDelayMs) + "] ms";
   }
+  if (config.max_per_address < 1 || config.max_per_address > kMaxPerAddress) {
+    return "max per address must be in [1, " + std::to_string(kMaxPerAddress) + "]";
+  }
   return {};
 }
 
@@ -97,12 +112,17 @@ struct Server::Impl {
   std::array<std::uint8_t, protocol::kMaxPacketBytes> send_buffer{};
 
   DurationHistogram tick_durations;
+  DurationHistogram network_durations;
+  Micros network_time{0};  // servicing the network since the last tick, by work_clock
   std::uint64_t ticks_run = 0;
   std::uint64_t ticks_skipped = 0;
   std::uint64_t snapshots_sent = 0;
   std::size_t clients_peak = 0;
   std::uint64_t clients_refused = 0;
   std::uint64_t packets_malformed = 0;
+  std::uint64_t peers_reset = 0;
+  std::uint64_t peers_kicked = 0;
+  std::uint64_t time_echoes_throttled = 0;
   InputCounters departed_inputs;  // of clients that have left
 
   WorldHistory history;
@@ -117,6 +137,7 @@ struct Server::Impl {
   double rewind_ms_max = 0.0;
 
   void ServiceNetwork(Micros now);
+  void TimedServiceNetwork(Micros now);
   void HandleEvents(Micros now, std::span<const transport::Event> received);
   void OnConnected(Micros now, transport::PeerId peer);
   void OnDisconnected(Micros now, const transport::Event& event);
@@ -125,7 +146,10 @@ struct Server::Impl {
                         const protocol::ConnectRequest& request);
   void Refuse(Micros now, transport::PeerId peer, Connection& connection, protocol::RefuseReason reason);
   void Accept(Micros now, transport::PeerId peer, Connection& connection, const std::string& name);
-  void DisconnectSilentPending(Micros now);
+  void RemovePlayer(Micros now, sim::PlayerId player, protocol::LeaveReason reason);
+  void Offend(Micros now, transport::PeerId peer, Connection& connection, protocol::DisconnectReason reason);
+  void Kick(Micros now, transport::PeerId peer, Connection& connection, protocol::DisconnectReason reason);
+  void ResetSilentPeers(Micros now);
   void RunDueTicks(Micros now);
   void RunTick(Micros now);
   void SendSnapshots(Micros now);
@@ -149,6 +173,14 @@ void Server::Impl::ServiceNetwork(Micros now) {
   events.clear();
   host->Service(now, events);
   HandleEvents(now, events);
+}
+
+// ServiceNetwork, its time added to network_time when a work_clock is set.
+void Server::Impl::TimedServiceNetwork(Micros now) {
+  if (!config.work_clock) return ServiceNetwork(now);
+  const Micros started = config.work_clock();
+  ServiceNetwork(now);
+  network_time += config.work_clock() - started;
 }
 
 void Server::Impl::HandleEvents(Micros now, std::span<const transport::Event> received) {
@@ -182,16 +214,16 @@ void Server::Impl::OnDisconnected(Micros now, const transport::Event& event) {
   const Connection connection = it->second;
   connections.erase(it);
   if (connection.state != PeerState::kAccepted) return;
+  RemovePlayer(now, connection.player,
+               event.timed_out ? protocol::LeaveReason::kTimedOut : protocol::LeaveReason::kDisconnected);
+}
 
-  const auto index = FindClient(connection.player) - clients.data();
+void Server::Impl::RemovePlayer(Micros now, sim::PlayerId player, protocol::LeaveReason reason) {
+  const auto index = FindClient(player) - clients.data();
   departed_inputs += clients[static_cast<std::size_t>(index)].inputs.counters();
   clients.erase(clients.begin() + index);
   world.erase(world.begin() + index);
-  if (!shutting_down) {
-    const protocol::PlayerLeft left{connection.player, event.timed_out ? protocol::LeaveReason::kTimedOut
-                                                                       : protocol::LeaveReason::kDisconnected};
-    Broadcast(now, left, connection.player);
-  }
+  if (!shutting_down) Broadcast(now, protocol::PlayerLeft{player, reason}, player);
 }
 
 void Server::Impl::OnReceived(Micros now, const transport::Event& event) {
@@ -199,6 +231,10 @@ void Server::Impl::OnReceived(Micros now, const transport::Event& event) {
   if (it == connections.end()) return;
   Connection& connection = it->second;
   if (connection.state == PeerState::kClosing) return;  // the goodbye is under way; nothing it says matters
+  if (!connection.packets.Take(now)) {
+    Kick(now, event.peer, connection, protocol::DisconnectReason::kFlooding);
+    return;
+  }
   Client* client = connection.state == PeerState::kAccepted ? FindClient(connection.player) : nullptr;
   if (client != nullptr) client->bytes_received += event.data.size();
 
@@ -212,28 +248,56 @@ void Server::Impl::OnReceived(Micros now, const transport::Event& event) {
       OnConnectRequest(now, event.peer, connection, *request);
       return;
     }
-    if (const auto* input = std::get_if<protocol::InputMessage>(&message); input != nullptr && client != nullptr) {
+    if (const auto* input = std::get_if<protocol::InputMessage>(&message);
+        input != nullptr && client != nullptr && client->inputs.WithinReach(input->inputs.back().seq)) {
       // Bound to the sending peer: an input can only ever move the sender's own cube.
       for (const sim::Input& one : input->inputs) client->inputs.Receive(one);
+      connection.last_heard = now;
       return;
     }
     if (const auto* tag = std::get_if<protocol::Tag>(&message); tag != nullptr && client != nullptr) {
+      connection.last_heard = now;
       OnTag(now, *client, *tag);
       return;
     }
-    if (const auto* echo = std::get_if<protocol::TimeEcho>(&message); echo != nullptr && !echo->reply) {
-      const protocol::TimeEcho reply{true, echo->client_time_us, static_cast<std::uint32_t>(tick)};
-      Send(now, event.peer, client, reply);
+    if (const auto* echo = std::get_if<protocol::TimeEcho>(&message);
+        echo != nullptr && !echo->reply && client != nullptr) {
+      connection.last_heard = now;
+      if (connection.time_echoes.Take(now)) {
+        Send(now, event.peer, client, protocol::TimeEcho{true, echo->client_time_us, static_cast<std::uint32_t>(tick)});
+      } else {
+        ++time_echoes_throttled;
+        Offend(now, event.peer, connection, protocol::DisconnectReason::kFlooding);
+      }
       return;
     }
   }
-  // Undecodable, on the wrong channel, a server-to-client message, or out of turn (input before being
-  // accepted, a second ConnectRequest): dropped.
+  // Undecodable, on the wrong channel, a server-to-client message, out of turn (input or TimeEcho before
+  // being accepted, a second ConnectRequest), or an input sequence jumping beyond reach: dropped.
   ++packets_malformed;
   // A pending peer's first reliable message has to be its ConnectRequest.
   if (pending && event.channel == protocol::Channel::kReliable) {
     Refuse(now, event.peer, connection, protocol::RefuseReason::kMalformedRequest);
+    return;
   }
+  Offend(now, event.peer, connection, protocol::DisconnectReason::kMalformed);
+}
+
+void Server::Impl::Offend(Micros now, transport::PeerId peer, Connection& connection,
+                          protocol::DisconnectReason reason) {
+  if (!connection.offences.Take(now)) Kick(now, peer, connection, reason);
+}
+
+// Ends a connection at once, with the reason as the disconnect's value; a player leaves the game first.
+void Server::Impl::Kick(Micros now, transport::PeerId peer, Connection& connection,
+                        protocol::DisconnectReason reason) {
+  const bool silent = reason == protocol::DisconnectReason::kSilent;
+  if (connection.state == PeerState::kAccepted) {
+    RemovePlayer(now, connection.player, silent ? protocol::LeaveReason::kTimedOut : protocol::LeaveReason::kDisconnected);
+  }
+  host->Disconnect(now, peer, static_cast<std::uint32_t>(reason));
+  connection.state = PeerState::kClosing;
+  ++(silent ? peers_reset : peers_kicked);
 }
 
 void Server::Impl::OnConnectRequest(Micros now, transport::PeerId peer, Connection& connection,
@@ -274,6 +338,7 @@ void Server::Impl::Accept(Micros now, transport::PeerId peer, Connection& connec
   world.insert(world.begin() + static_cast<std::ptrdiff_t>(index), cube);
   connection.state = PeerState::kAccepted;
   connection.player = id;
+  connection.last_heard = now;
   clients_peak = std::max(clients_peak, clients.size());
 
   Client* newcomer = &clients[index];
@@ -290,11 +355,14 @@ void Server::Impl::Accept(Micros now, transport::PeerId peer, Connection& connec
   Broadcast(now, protocol::PlayerJoined{id, name}, id);
 }
 
-void Server::Impl::DisconnectSilentPending(Micros now) {
+// The application's own timeouts: ENet keeps a connection alive as long as its acknowledgements come,
+// and those can be forged without a single netcube message.
+void Server::Impl::ResetSilentPeers(Micros now) {
+  const Micros peer_timeout = std::chrono::milliseconds(config.peer_timeout_ms);
   for (auto& [peer, connection] : connections) {
-    if (connection.state == PeerState::kPending && now - connection.connected_at > kPendingTimeout) {
-      host->Disconnect(now, peer, 0);
-      connection.state = PeerState::kClosing;
+    if ((connection.state == PeerState::kPending && now - connection.connected_at > kPendingTimeout) ||
+        (connection.state == PeerState::kAccepted && now - connection.last_heard > peer_timeout)) {
+      Kick(now, peer, connection, protocol::DisconnectReason::kSilent);
     }
   }
 }
@@ -339,7 +407,10 @@ void Server::Impl::RunDueTicks(Micros now) {
   while (tick < last_due) {
     const Micros started = config.work_clock ? config.work_clock() : Micros(0);
     RunTick(now);
-    if (config.work_clock) tick_durations.Add(config.work_clock() - started);
+    if (config.work_clock) {
+      tick_durations.Add(config.work_clock() - started);
+      network_durations.Add(std::exchange(network_time, Micros(0)));
+    }
   }
 }
 
@@ -444,7 +515,10 @@ std::unique_ptr<Server> Server::Create(const ServerConfig& config, Micros now, s
   transport::HostConfig host_config;
   host_config.bind_address = config.bind_address;
   host_config.port = config.port;
-  host_config.max_peers = config.max_clients + kSpareConnectionSlots;
+  host_config.max_peers = config.max_clients + kSpareConnectionSlots + kHandshakeSlots;
+  host_config.handshake_timeout_ms = static_cast<std::uint32_t>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(kPendingTimeout).count());
+  host_config.max_peers_per_address = config.max_per_address;
   host_config.link = config.link;
   host_config.seed = config.seed;
   host_config.timeout_ms = config.peer_timeout_ms;
@@ -458,13 +532,13 @@ Server::~Server() = default;
 
 void Server::Update(Micros now) {
   Impl& s = *impl_;
-  s.ServiceNetwork(now);
+  s.TimedServiceNetwork(now);
   if (s.shutting_down) return;
-  s.DisconnectSilentPending(now);
+  s.ResetSilentPeers(now);
   const std::uint64_t before = s.tick;
   s.RunDueTicks(now);
   // Hand this tick's snapshots to the network now rather than at the next Update.
-  if (s.tick != before) s.ServiceNetwork(now);
+  if (s.tick != before) s.TimedServiceNetwork(now);
 }
 
 void Server::HandleEvents(Micros now, std::span<const transport::Event> events) { impl_->HandleEvents(now, events); }
@@ -566,10 +640,7 @@ ServerStats Server::stats() const {
   stats.ticks = s.ticks_run;
   stats.ticks_skipped = s.ticks_skipped;
   stats.snapshots_sent = s.snapshots_sent;
-  stats.tick_durations.samples = s.tick_durations.samples();
-  stats.tick_durations.p50 = s.tick_durations.Percentile(0.50);
-  stats.tick_durations.p99 = s.tick_durations.Percentile(0.99);
-  stats.tick_durations.max = s.tick_durations.max();
+  stats.tick_durations = Summary(s.tick_durations);
   stats.clients = s.clients.size();
   stats.clients_peak = s.clients_peak;
   stats.clients_refused = s.clients_refused;
@@ -589,6 +660,10 @@ ServerStats Server::stats() const {
   stats.wire_bytes_received = transport.wire_bytes_received;
   stats.datagrams_filtered = transport.datagrams_filtered;
   stats.receive_errors = transport.receive_errors;
+  stats.network_durations = Summary(s.network_durations);
+  stats.peers_reset = s.peers_reset + transport.handshakes_reset;
+  stats.peers_kicked = s.peers_kicked;
+  stats.time_echoes_throttled = s.time_echoes_throttled;
   return stats;
 }
 

@@ -220,6 +220,7 @@ struct Host::Impl {
   void Deliver(PeerId id, std::uint8_t channel, std::span<const std::uint8_t> bytes, std::vector<Event>& events);
   void DeliverDue(Micros now, std::vector<Event>& events);
   void CollectWireTotals();
+  void ResetStaleHandshakes(Micros now);
 
   EnetLibraryUse library;  // first member: initialised before, released after, everything ENet
   HostConfig config;
@@ -232,6 +233,8 @@ struct Host::Impl {
   TransportCounters totals;  // payload and accumulated wire counters; conditioner counters live there
   // Packets ENet received whose bytes the application reads in place until the next Service.
   std::vector<ENetPacket*> received;
+  // Per ENet peer slot: when this Host first saw a connection from outside in its handshake there.
+  std::vector<std::optional<Micros>> handshake_seen;
   FilterLimits filter{protocol::kMaxPacketBytes, kMaxOpenReassemblies};
 
   // The Impl whose ENet host this thread is servicing: ENet's intercept callback has no user pointer.
@@ -266,6 +269,8 @@ std::unique_ptr<Host::Impl> Host::Impl::Create(const HostConfig& config, const E
   impl->host->maximumPacketSize = kMaxEnetPacketBytes;
   impl->host->maximumWaitingData = kMaxWaitingBytesPerPeer;
   impl->host->intercept = Intercept;
+  if (config.max_peers_per_address > 0) impl->host->duplicatePeers = config.max_peers_per_address;
+  impl->handshake_seen.resize(impl->host->peerCount);
   // Best effort: a smaller buffer only means floods drop more in the kernel.
   enet_socket_set_option(impl->host->socket, ENET_SOCKOPT_RCVBUF, kSocketReceiveBufferBytes);
   return impl;
@@ -414,6 +419,27 @@ void Host::Impl::DeliverDue(Micros now, std::vector<Event>& events) {
   incoming.Poll(now, [this, &events](const ConditionedPacket& item) { Deliver(item.peer, item.channel, item.data, events); });
 }
 
+// ENet answers a connection request at once and then waits for the acknowledgement of its answer as
+// long as it would for any reliable command. A request that is never completed is reset here instead.
+void Host::Impl::ResetStaleHandshakes(Micros now) {
+  if (config.handshake_timeout_ms == 0) return;
+  const Micros limit = std::chrono::milliseconds(config.handshake_timeout_ms);
+  for (std::size_t i = 0; i < host->peerCount; ++i) {
+    ENetPeer& peer = host->peers[i];
+    std::optional<Micros>& seen = handshake_seen[i];
+    // Our own outgoing connections (named in `data`) wait in another state.
+    if (peer.state != ENET_PEER_STATE_ACKNOWLEDGING_CONNECT) {
+      seen.reset();
+    } else if (!seen) {
+      seen = now;
+    } else if (now - *seen > limit) {
+      enet_peer_reset(&peer);
+      seen.reset();
+      ++totals.handshakes_reset;
+    }
+  }
+}
+
 // ENet's totals are 32-bit and meant to be reset by the user: move them into our 64-bit ones.
 void Host::Impl::CollectWireTotals() {
   totals.wire_bytes_sent += std::exchange(host->totalSentData, 0);
@@ -513,6 +539,7 @@ void Host::Service(Micros now, std::vector<Event>& events) {
   impl_->ReleaseReceived();  // the application has read the last Service's payloads
   impl_->SendDue(now);
   impl_->PumpEnet(now, events);
+  impl_->ResetStaleHandshakes(now);
   impl_->DeliverDue(now, events);
   impl_->CollectWireTotals();
 }

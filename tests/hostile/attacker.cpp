@@ -119,6 +119,26 @@ void EnetIntruder::SendCommands(std::span<const std::uint8_t> commands) {
   enet_socket_send(host_->socket, &peer_->address, buffers.data(), buffers.size());
 }
 
+void EnetIntruder::SendPacket(std::uint8_t channel, std::span<const std::uint8_t> payload, bool reliable) {
+  ENetPacket* packet = enet_packet_create(payload.data(), payload.size(), reliable ? ENET_PACKET_FLAG_RELIABLE : 0);
+  if (enet_peer_send(peer_, channel, packet) != 0) enet_packet_destroy(packet);
+}
+
+std::vector<std::uint8_t> EnetConnectDatagram(std::uint32_t connect_id) {
+  constexpr std::uint16_t kNoPeer = ENET_PROTOCOL_MAXIMUM_PEER_ID;
+  constexpr int kAcknowledge = ENET_PROTOCOL_COMMAND_FLAG_ACKNOWLEDGE;
+  std::vector<std::uint8_t> out;
+  PutU16(out, kNoPeer);
+  out.push_back(static_cast<std::uint8_t>(ENET_PROTOCOL_COMMAND_CONNECT | kAcknowledge));
+  out.push_back(0xFF);  // channel: none
+  PutU16(out, 1);       // reliable sequence number
+  PutU16(out, 0);       // the sender's own peer id
+  out.push_back(0xFF);  // session ids: let the server choose
+  out.push_back(0xFF);
+  for (const std::uint32_t field : {1392U, 32768U, 2U, 0U, 0U, 5000U, 2U, 2U, connect_id, 0U}) PutU32(out, field);
+  return out;
+}
+
 std::vector<std::uint8_t> EnetIntruder::Encode(const Fragment& f) {
   std::vector<std::uint8_t> out;
   constexpr int kAcknowledge = ENET_PROTOCOL_COMMAND_FLAG_ACKNOWLEDGE;

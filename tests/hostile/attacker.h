@@ -59,6 +59,8 @@ class EnetIntruder {
   bool connected() const { return connected_; }
   bool disconnected() const { return disconnected_; }
 
+  // Sends a payload the ordinary way (a netcube message, say) on `channel`, reliably or not.
+  void SendPacket(std::uint8_t channel, std::span<const std::uint8_t> payload, bool reliable);
   // Sends one datagram on the connection's socket with this peer's ENet header, then `commands`.
   void SendCommands(std::span<const std::uint8_t> commands);
   static std::vector<std::uint8_t> Encode(const Fragment& fragment);
@@ -70,6 +72,10 @@ class EnetIntruder {
   bool connected_ = false;
   bool disconnected_ = false;
 };
+
+// An ENet connection request, as the first datagram of a handshake the sender never means to finish
+// (the source could be forged: nothing of the answer is needed).
+std::vector<std::uint8_t> EnetConnectDatagram(std::uint32_t connect_id);
 
 // The process's resident set size, bytes (Linux).
 std::size_t ResidentBytes();

@@ -76,6 +76,7 @@ class Soak : public ::testing::Test {
     // many simulated seconds when the virtual clock runs ahead. Room for all of them, so that a
     // reconnecting slot is never refused as "server full".
     config.max_clients = protocol::kMaxPlayers;
+    config.max_per_address = config.max_clients;  // every player on 127.0.0.1
     rig_ = testing::LoopbackRig::Create(config, &error);
     ASSERT_NE(rig_, nullptr) << error;
     for (int i = 0; i < kPlayers; ++i) {

@@ -29,6 +29,7 @@ void TestClient::Poll(Micros now) {
       case transport::EventType::kDisconnected:
         inbox_.disconnected = true;
         inbox_.timed_out = event.timed_out;
+        inbox_.disconnect_data = event.disconnect_data;
         inbox_.messages_before_disconnect = inbox_.types.size();
         break;
       case transport::EventType::kReceived: {

@@ -56,6 +56,10 @@ enum class LeaveReason : std::uint8_t { kDisconnected = 0, kTimedOut = 1 };
 inline constexpr int kLeaveReasonCount = 2;
 const char* ToString(LeaveReason reason) noexcept;
 
+// Why the server closed a connection: the value its ENet disconnect carries (section 1 of PROTOCOL.md).
+enum class DisconnectReason : std::uint32_t { kNone = 0, kMalformed = 1, kFlooding = 2, kSilent = 3 };
+const char* ToString(DisconnectReason reason) noexcept;
+
 // Client -> server, reliable, once after the ENet connection is up.
 struct ConnectRequest {
   std::uint32_t magic = kProtocolMagic;

@@ -35,10 +35,26 @@ inline constexpr int kMaxCatchUpRate = 3;
 inline constexpr std::size_t kMaxQueuedInputs = 16;
 // A server this far behind its tick schedule stops catching up and skips the missed ticks.
 inline constexpr Micros kMaxTickLag{250'000};
-// A connected peer that has not sent its ConnectRequest within this time is disconnected.
-inline constexpr Micros kPendingTimeout{3'000'000};
+// A connected peer that has not sent its ConnectRequest within this time is reset: a connection that
+// proves nothing holds nothing for long. The same holds for ENet handshakes never acknowledged.
+inline constexpr Micros kPendingTimeout{1'000'000};
 // Connection slots beyond max_clients, so that a full server can still say "server full".
 inline constexpr std::size_t kSpareConnectionSlots = 8;
+// ENet slots beyond those, for connections still in their first second: a flood of connection attempts
+// from many addresses fills these before it can keep a real client out.
+inline constexpr std::size_t kHandshakeSlots = 512;
+// ENet connections from one IP address at once: room for a LAN of players behind one NAT.
+inline constexpr std::size_t kDefaultMaxPerAddress = 8;
+// An input this far or further beyond the next one expected is malformed, not a gap of lost inputs: a
+// client keeps at most 1024 unacknowledged inputs (docs/PROTOCOL.md), so it cannot have skipped more.
+inline constexpr int kMaxInputJump = 1024;
+// Budgets per peer. Packets of any kind: an honest client sends about 70 a second (480 at the bot's
+// fastest --input-rate). TimeEcho replies: a client asks 10 times a second. Offences (a malformed
+// packet, a throttled TimeEcho): a few are forgiven, one more a second; past that the peer is kicked.
+inline constexpr int kMaxPacketsPerSecond = 600;
+inline constexpr int kMaxTimeEchoesPerSecond = 20;
+inline constexpr int kTimeEchoBurst = 10;
+inline constexpr int kMaxOffenceBurst = 16;
 
 // Lag compensation. The rewind is capped at max_rewind_ms, and for each tag at what the server can
 // believe of the shooter: the time since it sent the newest snapshot the shooter says it had, plus the
@@ -63,7 +79,10 @@ struct ServerConfig {
   bool collisions = true;        // players push each other apart
   transport::LinkSettings link;  // the server side's link conditioner, both directions
   std::uint64_t seed = 1;        // the link conditioner's random generator
-  std::uint32_t peer_timeout_ms = 5000;  // a silent client is dropped (PlayerLeft{kTimedOut}) after this
+  // A client that sends no valid message for this long is dropped (PlayerLeft{kTimedOut}), whatever ENet
+  // thinks of the connection; ENet's own timeout is the same.
+  std::uint32_t peer_timeout_ms = 5000;
+  std::size_t max_per_address = kDefaultMaxPerAddress;  // [1, 4095]: see kDefaultMaxPerAddress
   bool lag_compensation = true;  // judge tags against the world as the shooter saw it (off: as it is now)
   int max_rewind_ms = kDefaultMaxRewindMs;  // [0, protocol::kMaxTagDelayMs]
   // Measures tick durations only (empty = not measured). Any monotonic clock.
@@ -155,6 +174,11 @@ struct ServerStats {
   std::uint64_t wire_bytes_received = 0;
   std::uint64_t datagrams_filtered = 0;  // impossible ENet datagrams dropped before ENet saw them
   std::uint64_t receive_errors = 0;      // datagrams too large for ENet to read
+  // Time spent servicing the network between two ticks (from work_clock, like tick_durations).
+  TickDurations network_durations;
+  std::uint64_t peers_reset = 0;   // handshakes and ConnectRequests that never came, silent clients
+  std::uint64_t peers_kicked = 0;  // for malformed or flooding traffic
+  std::uint64_t time_echoes_throttled = 0;  // requests not answered: over kMaxTimeEchoesPerSecond
 };
 
 class Server {

@@ -26,6 +26,13 @@ struct HostConfig {
   LinkSettings link;                     // applied to both directions
   std::uint64_t seed = 1;                // the conditioner's random generator
   std::uint32_t timeout_ms = 5000;       // a silent peer is disconnected (timed out) after 1-2x this
+  // A connection from outside whose ENet handshake is still unacknowledged after this is reset, so
+  // connection attempts that are never completed (a spoofed source, say) hold a slot this long at most.
+  // 0 leaves it to ENet (5 to 30 s).
+  std::uint32_t handshake_timeout_ms = 0;
+  // ENet connections from one IP address at once, handshakes included; ENet refuses more before it
+  // spends a slot on them. 0 = no limit.
+  std::size_t max_peers_per_address = 0;
 };
 
 enum class EventType : std::uint8_t { kConnected, kDisconnected, kReceived };
@@ -52,6 +59,7 @@ struct TransportCounters {
   // Defences against hostile datagrams, below ENet.
   std::uint64_t datagrams_filtered = 0;  // dropped by the datagram filter before ENet saw them
   std::uint64_t receive_errors = 0;      // datagrams ENet failed to read (larger than its 4 KiB buffer)
+  std::uint64_t handshakes_reset = 0;    // connections from outside reset after handshake_timeout_ms
   // The conditioners' own counts; connection events and disconnect requests pass through them too.
   LinkConditionerCounters outgoing;
   LinkConditionerCounters incoming;

@@ -231,6 +231,7 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   config.port = 0;
   config.collisions = false;  // solo players: a correction can only come from the network
   config.max_clients = static_cast<std::size_t>(3 * settings.group_size + 1);
+  config.max_per_address = config.max_clients;  // every player on 127.0.0.1
   std::unique_ptr<server::Server> server = server::Server::Create(config, now, error);
   if (!server) return std::nullopt;
   const double tick_period_us = 1e6 / config.tick_rate;

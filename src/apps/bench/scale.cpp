@@ -74,6 +74,7 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   config.tick_rate = settings.tick_rate;
   config.snapshot_rate = settings.snapshot_rate;
   config.max_clients = static_cast<std::size_t>(settings.clients);
+  config.max_per_address = config.max_clients + server::kSpareConnectionSlots;  // every bot on 127.0.0.1
   config.collisions = settings.collisions;
   config.lag_compensation = settings.lag_compensation;
   config.work_clock = settings.cpu_tick_clock ? std::function<Micros()>(ThreadCpuNow) : std::function<Micros()>(WallNow);

@@ -65,8 +65,14 @@ nlohmann::json StatsJson(const netcube::server::ServerStats& stats) {
       {"bytes_received", stats.wire_bytes_received},
       {"payload_bytes_sent", stats.payload_bytes_sent},
       {"payload_bytes_received", stats.payload_bytes_received},
+      {"network_us_p50", stats.network_durations.p50.count()},
+      {"network_us_p99", stats.network_durations.p99.count()},
+      {"network_us_max", stats.network_durations.max.count()},
       {"datagrams_filtered", stats.datagrams_filtered},
       {"receive_errors", stats.receive_errors},
+      {"peers_reset", stats.peers_reset},
+      {"peers_kicked", stats.peers_kicked},
+      {"time_echoes_throttled", stats.time_echoes_throttled},
   };
 }
 
@@ -160,6 +166,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--max-clients", config.max_clients, "Players at most")
       ->check(CLI::Range(std::size_t{1}, netcube::protocol::kMaxPlayers))
+      ->capture_default_str();
+  app.add_option("--max-per-address", config.max_per_address,
+                 "Connections from one IP address at once (players behind one NAT share an address)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{4095}))
       ->capture_default_str();
   app.add_option("--collisions", collisions, "Players push each other apart: on or off")
       ->check(CLI::IsMember({"on", "off"}))

@@ -1,0 +1,200 @@
+// Attacks on the server's connection slots and its goodwill, each from its own loopback addresses:
+// connections that never finish or never speak, too many from one address, and peers that speak the
+// protocol well enough to be answered but badly enough to be cut off.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "hostile/attacker.h"
+#include "netcube/server/server.h"
+#include "support/input_driver.h"
+#include "support/loopback_rig.h"
+
+namespace netcube::hostile {
+namespace {
+
+using testing::LoopbackRig;
+using testing::TestClient;
+
+std::string Attacker(int i) { return "127.0.0." + std::to_string(2 + i); }
+
+std::unique_ptr<LoopbackRig> Rig(server::ServerConfig config = {}) {
+  std::string error;
+  auto rig = LoopbackRig::Create(config, &error);
+  EXPECT_NE(rig, nullptr) << error;
+  return rig;
+}
+
+void ServiceAll(std::vector<std::unique_ptr<EnetIntruder>>& intruders) {
+  for (auto& intruder : intruders) intruder->Service();
+}
+
+TEST(ConnectionAbuse, ConnectionsThatNeverAskToJoinAreResetWithinASecond) {
+  server::ServerConfig config;
+  config.max_clients = 8;
+  auto rig = Rig(config);
+  ASSERT_NE(rig, nullptr);
+  // Twice as many as the server has player and spare slots, each from its own address.
+  std::vector<std::unique_ptr<EnetIntruder>> intruders;
+  std::string error;
+  for (int i = 0; i < 16; ++i) {
+    intruders.push_back(EnetIntruder::Connect(Attacker(i), rig->server().port(), &error));
+    ASSERT_NE(intruders.back(), nullptr) << error;
+  }
+  const auto all = [&](bool (EnetIntruder::*state)() const) {
+    for (const auto& intruder : intruders) {
+      if (!(intruder.get()->*state)()) return false;
+    }
+    return true;
+  };
+  ASSERT_TRUE(rig->StepUntil([&] { return all(&EnetIntruder::connected); }, Micros(500'000),
+                             [&] { ServiceAll(intruders); }));
+  // Meanwhile an honest player joins: slots for players are spent only on players.
+  EXPECT_NE(rig->Join("ann"), nullptr);
+  const Micros connected = rig->now();
+  ASSERT_TRUE(rig->StepUntil([&] { return all(&EnetIntruder::disconnected); }, Micros(2'000'000),
+                             [&] { ServiceAll(intruders); }));
+  const Micros held = rig->now() - connected;
+  std::printf("16 silent connections held their slots for %lld ms\n", static_cast<long long>(held.count() / 1000));
+  EXPECT_LE(held, server::kPendingTimeout + Micros(200'000));
+  EXPECT_GE(rig->server().stats().peers_reset, 16U);
+}
+
+TEST(ConnectionAbuse, AHandshakeFloodFrom64AddressesKeepsNobodyOut) {
+  auto rig = Rig();
+  ASSERT_NE(rig, nullptr);
+  std::vector<std::unique_ptr<UdpSocket>> attackers;
+  std::string error;
+  for (int i = 0; i < 64; ++i) {
+    attackers.push_back(UdpSocket::Bind(Attacker(i), &error));
+    ASSERT_NE(attackers.back(), nullptr) << error;
+  }
+  // Every attacker starts a handshake every 10 ms and never finishes one: as many as its address may
+  // hold, renewed as soon as the server gives up on them.
+  std::uint32_t connect_id = 1;
+  std::uint64_t requests = 0;
+  const std::uint16_t port = rig->server().port();
+  const auto flood = [&] {
+    if (rig->now().count() % 10'000 != 0) return;
+    for (auto& attacker : attackers) {
+      requests += attacker->SendTo(port, EnetConnectDatagram(connect_id++)) ? 1U : 0U;
+      attacker->Drain();
+    }
+  };
+  rig->StepFor(Micros(1'500'000), flood);  // the flood is at its full strength
+  TestClient* ann = rig->AddClient();
+  ASSERT_NE(ann, nullptr);
+  const Micros start = rig->now();
+  ann->SendConnectRequest(start, "ann");
+  bool asked = false;
+  ASSERT_TRUE(rig->StepUntil(
+      [&] {
+        if (ann->inbox().connected && !asked) asked = ann->SendConnectRequest(rig->now(), "ann");
+        return ann->inbox().welcome.has_value();
+      },
+      Micros(5'000'000), flood));
+  const Micros took = rig->now() - start;
+  std::printf("joined in %lld ms under %llu handshake requests from 64 addresses; %llu handshakes reset\n",
+              static_cast<long long>(took.count() / 1000), static_cast<unsigned long long>(requests),
+              static_cast<unsigned long long>(rig->server().stats().peers_reset));
+  EXPECT_LE(took, Micros(2'000'000));
+  EXPECT_GT(rig->server().stats().peers_reset, 64U);
+}
+
+TEST(ConnectionAbuse, OneAddressGetsAtMostMaxPerAddressConnections) {
+  server::ServerConfig config;
+  config.max_per_address = 3;
+  auto rig = Rig(config);
+  ASSERT_NE(rig, nullptr);
+  std::vector<std::unique_ptr<EnetIntruder>> intruders;
+  std::string error;
+  for (int i = 0; i < 10; ++i) {
+    intruders.push_back(EnetIntruder::Connect(Attacker(0), rig->server().port(), &error));
+    ASSERT_NE(intruders.back(), nullptr) << error;
+  }
+  rig->StepFor(Micros(300'000), [&] { ServiceAll(intruders); });
+  int connected = 0;
+  for (const auto& intruder : intruders) connected += intruder->connected() ? 1 : 0;
+  EXPECT_EQ(connected, 3);
+  EXPECT_EQ(rig->server().peer_count(), 3U);
+}
+
+TEST(ConnectionAbuse, APlayerThatFallsSilentIsDroppedWhateverEnetThinks) {
+  server::ServerConfig config;
+  config.peer_timeout_ms = 1000;
+  auto rig = Rig(config);
+  ASSERT_NE(rig, nullptr);
+  TestClient* ann = rig->Join("ann");
+  ASSERT_NE(ann, nullptr);
+  // A player by the book, and then not one more netcube message; its ENet goes on acknowledging
+  // everything, as forged acknowledgements would.
+  std::string error;
+  auto ghost = EnetIntruder::Connect(Attacker(0), rig->server().port(), &error);
+  ASSERT_NE(ghost, nullptr) << error;
+  ASSERT_TRUE(rig->StepUntil([&] { return ghost->connected(); }, Micros(500'000), [&] { ghost->Service(); }));
+  std::vector<std::uint8_t> request(protocol::kMaxPacketBytes);
+  request.resize(protocol::Encode(protocol::ConnectRequest{protocol::kProtocolMagic, protocol::kProtocolVersion, "ghost"},
+                                  request));
+  ghost->SendPacket(0, request, true);
+  ASSERT_TRUE(rig->StepUntil([&] { return rig->server().clients().size() == 2; }, Micros(500'000),
+                             [&] { ghost->Service(); }));
+  // Ann keeps talking (her TimeEcho requests), the ghost does not.
+  const auto keep_ann_talking = [&] {
+    ghost->Service();
+    if (rig->now().count() % 100'000 == 0) ann->Send(rig->now(), protocol::TimeEcho{false, 1, 0});
+  };
+  const Micros joined = rig->now();
+  ASSERT_TRUE(rig->StepUntil([&] { return !ann->inbox().left.empty(); }, Micros(3'000'000), keep_ann_talking));
+  EXPECT_LE(rig->now() - joined, Micros(1'200'000));
+  EXPECT_EQ(ann->inbox().left.front().reason, protocol::LeaveReason::kTimedOut);
+  EXPECT_EQ(rig->server().clients().size(), 1U);
+  EXPECT_FALSE(ann->inbox().disconnected);
+}
+
+// Joins ann, lets her send `packets` made by `make(i)` one a millisecond, and returns her inbox after.
+const testing::Inbox& Abuse(LoopbackRig& rig, int packets, const std::function<protocol::Message(int)>& make) {
+  TestClient* ann = rig.Join("ann");
+  EXPECT_NE(ann, nullptr);
+  int sent = 0;
+  rig.StepUntil([&] { return sent == packets || ann->inbox().disconnected; }, Micros(10'000'000),
+                [&] { ann->Send(rig.now(), make(sent++)); });
+  rig.StepFor(Micros(100'000));
+  return ann->inbox();
+}
+
+TEST(ConnectionAbuse, TimeEchoRepliesAreThrottledAndAFlooderIsKicked) {
+  auto rig = Rig();
+  ASSERT_NE(rig, nullptr);
+  const testing::Inbox& inbox =
+      Abuse(*rig, 2000, [](int i) { return protocol::TimeEcho{false, static_cast<std::uint32_t>(i), 0}; });
+  std::printf("2000 TimeEcho requests: %zu replies, kicked: %s\n", inbox.echoes.size(),
+              inbox.disconnected ? "yes" : "no");
+  EXPECT_LE(inbox.echoes.size(), static_cast<std::size_t>(server::kTimeEchoBurst + 1));
+  EXPECT_TRUE(inbox.disconnected);
+  EXPECT_EQ(inbox.disconnect_data, static_cast<std::uint32_t>(protocol::DisconnectReason::kFlooding));
+  EXPECT_EQ(rig->server().stats().peers_kicked, 1U);
+  EXPECT_GE(rig->server().stats().time_echoes_throttled, 1U);
+}
+
+TEST(ConnectionAbuse, APeerJumpingItsInputSequenceIsKickedNotCountedAsLoss) {
+  auto rig = Rig();
+  ASSERT_NE(rig, nullptr);
+  const testing::Inbox& inbox = Abuse(*rig, 1000, [](int i) {
+    protocol::InputMessage input;
+    input.inputs.push_back({static_cast<sim::Seq>(i * 32767), sim::kRight});
+    return input;
+  });
+  const server::ServerStats stats = rig->server().stats();
+  std::printf("sequence jumps of +32767: inputs lost %llu, kicked: %s\n",
+              static_cast<unsigned long long>(stats.inputs.lost), inbox.disconnected ? "yes" : "no");
+  EXPECT_TRUE(inbox.disconnected);
+  EXPECT_EQ(inbox.disconnect_data, static_cast<std::uint32_t>(protocol::DisconnectReason::kMalformed));
+  EXPECT_EQ(stats.inputs.lost, 0U);
+  EXPECT_EQ(stats.peers_kicked, 1U);
+  EXPECT_EQ(stats.packets_malformed, static_cast<std::uint64_t>(server::kMaxOffenceBurst + 1));
+}
+
+}  // namespace
+}  // namespace netcube::hostile
