@@ -517,7 +517,7 @@ std::unique_ptr<Server> Server::Create(const ServerConfig& config, Micros now, s
   host_config.port = config.port;
   host_config.max_peers = config.max_clients + kSpareConnectionSlots + kHandshakeSlots;
   host_config.handshake_timeout_ms = static_cast<std::uint32_t>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(kPendingTimeout).count());
+      std::chrono::duration_cast<std::chrono::milliseconds>(kHandshakeTimeout).count());
   host_config.max_peers_per_address = config.max_per_address;
   host_config.link = config.link;
   host_config.seed = config.seed;

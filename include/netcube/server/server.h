@@ -35,12 +35,17 @@ inline constexpr int kMaxCatchUpRate = 3;
 inline constexpr std::size_t kMaxQueuedInputs = 16;
 // A server this far behind its tick schedule stops catching up and skips the missed ticks.
 inline constexpr Micros kMaxTickLag{250'000};
+// An ENet handshake from outside still unacknowledged after this is reset: a connection attempt that is
+// never completed (a forged source, say) holds a slot this long at most. ENet resends its answer after
+// 0.5 s, and a client whose handshake was reset starts a new one with its own resent request.
+inline constexpr Micros kHandshakeTimeout{1'000'000};
 // A connected peer that has not sent its ConnectRequest within this time is reset: a connection that
-// proves nothing holds nothing for long. The same holds for ENet handshakes never acknowledged.
-inline constexpr Micros kPendingTimeout{1'000'000};
+// proves nothing holds nothing for long. Not 1 s: on the `harsh` link profile (1000 ms round trip
+// +/-100 ms, applied above ENet) an honest client's ConnectRequest comes up to 1.2 s after it connected.
+inline constexpr Micros kPendingTimeout{2'000'000};
 // Connection slots beyond max_clients, so that a full server can still say "server full".
 inline constexpr std::size_t kSpareConnectionSlots = 8;
-// ENet slots beyond those, for connections still in their first second: a flood of connection attempts
+// ENet slots beyond those, for connections still in their first seconds: a flood of connection attempts
 // from many addresses fills these before it can keep a real client out.
 inline constexpr std::size_t kHandshakeSlots = 512;
 // ENet connections from one IP address at once: room for a LAN of players behind one NAT.
