@@ -178,7 +178,7 @@ struct Client::Impl {
     newest_tick = tick;
     clock.OnSnapshot(tick, now);
 
-    remotes.BeginSnapshot();
+    remotes.BeginSnapshot(tick);
     for (const sim::PlayerCube& player : snapshot.players) {
       if (player.id == welcome.player_id) {
         own.OnServerState(player.state, snapshot.has_ack, snapshot.ack, settings);

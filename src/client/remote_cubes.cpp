@@ -19,6 +19,7 @@ void RemoteCubes::Reset() {
   names_.clear();
   delay_started_ = false;
   render_ = 0.0;
+  render_started_ = false;
   underrun_ = false;
   dry_ = false;
   metrics_ = {};
@@ -44,7 +45,11 @@ void RemoteCubes::Forget(sim::PlayerId id) {
   std::erase_if(cubes_, [id](const Cube& c) { return c.id == id; });
 }
 
-void RemoteCubes::BeginSnapshot() noexcept {
+void RemoteCubes::BeginSnapshot(Tick tick) noexcept {
+  if (!render_started_) {
+    render_ = static_cast<double>(tick);
+    render_started_ = true;
+  }
   for (Cube& cube : cubes_) cube.seen = false;
 }
 
@@ -110,7 +115,7 @@ void RemoteCubes::RefreshViews(Micros now, double elapsed_ms, const ServerClock&
       view.drawn = view.latest;
       view.sample = SampleKind::kLatest;
     }
-    views_.push_back(std::move(view));
+    if (view.sample != SampleKind::kBeforeOldest) views_.push_back(std::move(view));
   }
   if (underrun && !underrun_) ++metrics_.interp_underruns;
   underrun_ = underrun;

@@ -21,8 +21,9 @@ class RemoteCubes {
   void Forget(sim::PlayerId id);
 
   // One accepted snapshot of server tick `tick`: Receive every remote cube in it between BeginSnapshot and
-  // EndSnapshot. A snapshot holds the whole world, so cubes missing from it are gone.
-  void BeginSnapshot() noexcept;
+  // EndSnapshot. A snapshot holds the whole world, so cubes missing from it are gone. The render time
+  // starts at the first snapshot's tick: the client knows nothing of the world before it.
+  void BeginSnapshot(Tick tick) noexcept;
   void Receive(Tick tick, const sim::PlayerCube& player);
   void EndSnapshot();
   // A remote cube's state from a snapshot older than the newest: buffered if the cube is still known and
@@ -30,7 +31,9 @@ class RemoteCubes {
   void ReceiveLate(Tick tick, const sim::PlayerCube& player);
 
   // Moves the delay toward its target (`elapsed_ms` since the last refresh), sets the render time from the
-  // server clock's estimate at `now`, and samples every cube at it.
+  // server clock's estimate at `now`, and samples every cube at it. A cube whose first state is still
+  // ahead of the render time had not joined at that time: it has no view yet (drawing it at its first
+  // state would show, and let a player tag, a cube where it never was at that time).
   void RefreshViews(Micros now, double elapsed_ms, const ServerClock& clock, const Settings& settings);
 
   const std::vector<RemoteView>& views() const noexcept { return views_; }
@@ -52,6 +55,7 @@ class RemoteCubes {
   double delay_ms_ = 0.0;
   bool delay_started_ = false;
   double render_ = 0.0;
+  bool render_started_ = false;  // by the first snapshot
   bool underrun_ = false;  // inside an underrun episode (counted once)
   bool dry_ = false;       // some cube's render time was past its newest state at the last refresh
   RemoteCubeMetrics metrics_;

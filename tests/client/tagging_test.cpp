@@ -111,6 +111,41 @@ TEST_F(Tagging, TheCooldownHoldsOnTheClientAndFlashesFade) {
   EXPECT_TRUE(shooter_->tag_flashes().empty());
 }
 
+// The view starts at the client's first snapshot, and a cube appears when the render time reaches its
+// join: whatever a player sees is somewhere the server's history has it, so a tag at the first frame a cube
+// is drawn hits like any other (it used to be drawn at its first state at render times before its join).
+TEST(TaggingFromTheFirstFrame, ACubeCanBeTaggedTheMomentItIsDrawn) {
+  server::ServerConfig config;
+  config.collisions = false;
+  std::unique_ptr<testing::LoopbackRig> rig = StartRig(config);
+  ClientConfig far = Named("shooter", PresetSettings(Preset::kFull));
+  far.link.latency_ms = 125;
+  Client& shooter = AddPlayer(*rig, far);
+  ASSERT_TRUE(rig->ConnectAll());
+  rig->StepFor(milliseconds(500));
+  far.name = "target";
+  Client& target = AddPlayer(*rig, far);
+  rig->SetButtons(1, [](Micros) { return sim::kRight; });
+
+  // From the target's join on, every frame: the shooter draws it only at render times after its join.
+  std::optional<double> first_drawn_at;
+  ASSERT_TRUE(rig->StepUntil([&] {
+    const std::optional<sim::PlayerId> id = target.player_id();
+    if (!id) return false;
+    const RemoteView* drawn = FindRemote(shooter, *id);
+    if (drawn == nullptr) return false;
+    EXPECT_NE(drawn->sample, SampleKind::kBeforeOldest);
+    first_drawn_at = shooter.render_tick();
+    const Vec2 toward = drawn->drawn - shooter.local().predicted;
+    EXPECT_TRUE(shooter.Tag(rig->now(), sim::AimToward(toward.x, toward.y)));
+    return true;
+  }, milliseconds(3000)));
+  ASSERT_TRUE(rig->StepUntil([&] { return !shooter.shots().empty() && shooter.shots().back().judged; },
+                             milliseconds(2000)));
+  EXPECT_EQ(shooter.shots().back().outcome, protocol::TagOutcome::kHit);
+  EXPECT_EQ(shooter.shots().back().target, *target.player_id());
+}
+
 TEST(TagScript, BotsTagTheNearestCubeAsDrawn) {
   server::ServerConfig config;
   config.collisions = false;
