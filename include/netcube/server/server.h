@@ -160,6 +160,7 @@ struct ServerStats {
   std::uint64_t ticks = 0;
   std::uint64_t ticks_skipped = 0;  // dropped because the server fell more than kMaxTickLag behind
   std::uint64_t snapshots_sent = 0;  // snapshot messages, all clients together
+  // The simulation step, tag judging and the snapshot's encoding (not handing it to each client).
   TickDurations tick_durations;
   std::size_t clients = 0;
   std::size_t clients_peak = 0;
@@ -179,7 +180,8 @@ struct ServerStats {
   std::uint64_t wire_bytes_received = 0;
   std::uint64_t datagrams_filtered = 0;  // impossible ENet datagrams dropped before ENet saw them
   std::uint64_t receive_errors = 0;      // datagrams too large for ENet to read
-  // Time spent servicing the network between two ticks (from work_clock, like tick_durations).
+  // Time spent on the network between two ticks (from work_clock, like tick_durations): servicing the
+  // host, and handing each client its snapshot.
   TickDurations network_durations;
   std::uint64_t peers_reset = 0;   // handshakes and ConnectRequests that never came, silent clients
   std::uint64_t peers_kicked = 0;  // for malformed or flooding traffic

@@ -49,8 +49,9 @@ const GroupResult* FindGroup(const ProfileResult& r, const std::string& name) {
 
 void PrintScaleRow(const ScaleResult& r) {
   const ScaleSettings& s = r.settings;
-  std::printf("%4d %4d %3d | %6.0f %6.0f %6.0f | %5zu %5.2f | %6.1f %9.0f %9.0f %7.0f %9.0f %7.0f | %6llu %4llu %7.1f\n",
-              s.clients, s.snapshot_rate, s.redundancy, r.tick_p50_us, r.tick_p99_us, r.tick_max_us, r.snapshot_bytes,
+  std::printf("%4d %4d %3d | %6.0f %6.0f %6.0f | %5.0f %5.0f | %5zu %5.2f | %6.1f %9.0f %9.0f %7.0f %9.0f %7.0f | %6llu %4llu %7.1f\n",
+              s.clients, s.snapshot_rate, s.redundancy, r.tick_p50_us, r.tick_p99_us, r.tick_max_us, r.network_p50_us,
+              r.network_p99_us, r.snapshot_bytes,
               r.bytes_per_cube, r.snapshots_per_s, r.snapshot_bytes_per_s, r.down_bytes_per_s, r.up_bytes_per_s,
               r.wire_down_bytes_per_s, r.wire_up_bytes_per_s, static_cast<unsigned long long>(r.corrections),
               static_cast<unsigned long long>(r.inputs_lost + r.inputs_dropped_rate_limit), r.rtt_ms_mean);
@@ -77,10 +78,11 @@ void PrintScale(const std::vector<ScaleResult>& runs, const std::vector<ScaleRes
   const ScaleSettings& s = runs.front().settings;
   std::printf("\n== scale: the server in this process; N netcube-bot players in a child process on loopback, random\n"
               "   input, no added latency, collisions %s; tick %d Hz; measured over a %.0f s window after all joined;\n"
-              "   tick time = the server's own measurement (work_clock = %s)\n",
+              "   tick = simulation, tags and the snapshot's encoding; net = servicing the network and handing each\n"
+              "   client its snapshot, per tick; both the server's own measurements (work_clock = %s)\n",
               s.collisions ? "on" : "off", s.tick_rate, s.window_s,
               s.cpu_tick_clock ? "the server thread's CPU time" : "the wall clock");
-  std::printf("   N snap red | tick us: p50    p99    max | snap B  B/cube | per client per second: snaps  snap B"
+  std::printf("   N snap red | tick us: p50    p99    max | net us p50   p99 | snap B  B/cube | per client per second: snaps  snap B"
               "    down B      up B  wire down  wire up | corr   lost  rtt ms\n");
   for (const ScaleResult& r : runs) PrintScaleRow(r);
   if (!baselines.empty()) {

@@ -150,6 +150,8 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   r.tick_p50_us = static_cast<double>(ticks.p50.count());
   r.tick_p99_us = static_cast<double>(ticks.p99.count());
   r.tick_max_us = static_cast<double>(ticks.max.count());
+  r.network_p50_us = static_cast<double>(end.stats.network_durations.p50.count());
+  r.network_p99_us = static_cast<double>(end.stats.network_durations.p99.count());
   r.ticks = end.stats.ticks;
   r.ticks_skipped = end.stats.ticks_skipped;
   r.tags_judged = end.stats.tags_judged - start.stats.tags_judged;
@@ -191,6 +193,7 @@ void to_json(nlohmann::json& j, const ScaleResult& r) {
          {"lag_compensation", s.lag_compensation},
          {"seed", s.seed}}},
        {"tick_us", {{"p50", r.tick_p50_us}, {"p99", r.tick_p99_us}, {"max", r.tick_max_us}}},
+       {"network_us", {{"p50", r.network_p50_us}, {"p99", r.network_p99_us}}},
        {"ticks", r.ticks},
        {"ticks_skipped", r.ticks_skipped},
        {"tags_judged", r.tags_judged},

@@ -29,6 +29,9 @@ struct ScaleResult {
   double tick_p50_us = 0.0;
   double tick_p99_us = 0.0;
   double tick_max_us = 0.0;
+  // The network's time per tick (servicing the host, handing out snapshots), µs.
+  double network_p50_us = 0.0;
+  double network_p99_us = 0.0;
   std::uint64_t ticks = 0;
   std::uint64_t ticks_skipped = 0;
   std::uint64_t tags_judged = 0;  // in the window
