@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "netcube/gui/keys.h"
 #include "netcube/gui/theme.h"
 
 namespace netcube::gui {
@@ -32,7 +33,7 @@ ClientLayout ClientLayout::For(ImVec2 display_size) noexcept {
 ClientScreen::ClientScreen(const ClientScreenConfig& config, Micros now)
     : config_(config.client),
       client_(std::make_unique<client::Client>(config.client)),
-      view_("You", "arrow keys or W A S D"),
+      view_("You", "arrow keys or W A S D; Space or a click tags"),
       host_(config.host),
       port_(config.port),
       name_(config.client.name) {
@@ -73,6 +74,9 @@ void ClientScreen::Draw(const ClientLayout& layout, Micros now,
                   layout.title.y + (layout.title.h - ImGui::GetFontSize()) / 2.0F, ToImU32(kHeaderText),
                   title);
   view_.DrawArena(background, layout.arena, *client_, now);
+  const bool tag_key_down = TagKeyHeldNow(KeyBinding::kArrowsAndWasd);
+  view_.HandleTagInput(*client_, layout.arena, now, tag_key_down && !tag_key_was_down_);
+  tag_key_was_down_ = tag_key_down;
 
   ImGui::SetNextWindowPos(layout.panel.min());
   ImGui::SetNextWindowSize(ImVec2(layout.panel.w, layout.panel.h));

@@ -1,7 +1,7 @@
 #pragma once
 // netcube-client connected to a server somewhere: a connect panel (the servers heard on the LAN, each
 // joined with a click; host, port, name, status, the server's refusal reason) beside the player's view of
-// the arena and its controls.
+// the arena and its controls; Space or a click in the arena tags.
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -64,6 +64,7 @@ class ClientScreen {
   std::string connect_error_;
   std::unique_ptr<discovery::Browser> browser_;
   std::string browser_error_;
+  bool tag_key_was_down_ = false;  // a tag fires on the key's press, not while it is held
 };
 
 }  // namespace netcube::gui
