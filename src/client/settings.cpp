@@ -1,6 +1,7 @@
 #include "netcube/client/settings.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "netcube/protocol/messages.h"
 
@@ -52,6 +53,71 @@ std::optional<Preset> MatchPreset(const Settings& settings) noexcept {
     }
   }
   return std::nullopt;
+}
+
+namespace {
+
+// The toggles in the order TechniquesOf writes them.
+struct Toggle {
+  char letter;
+  bool Settings::*field;
+};
+constexpr Toggle kToggles[] = {{'p', &Settings::prediction},    {'r', &Settings::reconciliation},
+                               {'i', &Settings::interpolation}, {'s', &Settings::smoothing},
+                               {'e', &Settings::extrapolation}, {'a', &Settings::adaptive_delay}};
+
+}  // namespace
+
+std::string TechniquesOf(const Settings& settings) {
+  std::string out;
+  for (const Toggle& toggle : kToggles) {
+    if (!(settings.*toggle.field)) continue;
+    if (!out.empty()) out += '+';
+    out += toggle.letter;
+  }
+  return out.empty() ? "none" : out;
+}
+
+std::optional<TechniqueSet> ParseTechniqueSet(std::string_view text, std::string* error) {
+  if (const std::optional<Preset> preset = ParsePreset(text)) {
+    return TechniqueSet{std::string(text), PresetSettings(*preset)};
+  }
+  Settings settings = PresetSettings(Preset::kNaive);
+  if (text != "none") {
+    std::size_t start = 0;
+    while (start <= text.size()) {
+      const std::size_t end = std::min(text.find('+', start), text.size());
+      const std::string_view letter = text.substr(start, end - start);
+      const Toggle* toggle = std::find_if(std::begin(kToggles), std::end(kToggles),
+                                          [&](const Toggle& t) { return letter.size() == 1 && letter[0] == t.letter; });
+      if (toggle == std::end(kToggles) || settings.*toggle->field) {
+        *error = "'" + std::string(text) +
+                 "': expected naive, predicted, full, none, or distinct toggles p r i s e a joined by '+'";
+        return std::nullopt;
+      }
+      settings.*toggle->field = true;
+      start = end + 1;
+    }
+  }
+  return TechniqueSet{std::string(text), settings};
+}
+
+std::optional<std::vector<TechniqueSet>> ParseTechniqueSets(std::string_view text, std::string* error) {
+  std::vector<TechniqueSet> sets;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    std::optional<TechniqueSet> set = ParseTechniqueSet(text.substr(start, end - start), error);
+    if (!set) return std::nullopt;
+    sets.push_back(std::move(*set));
+    start = end + 1;
+  }
+  if (sets.size() < kMinCompareEntries || sets.size() > kMaxCompareEntries) {
+    *error = "compare " + std::to_string(kMinCompareEntries) + " to " + std::to_string(kMaxCompareEntries) +
+             " technique sets, not " + std::to_string(sets.size());
+    return std::nullopt;
+  }
+  return sets;
 }
 
 }  // namespace netcube::client

@@ -6,6 +6,7 @@
 #include "netcube/client/bot.h"
 #include "netcube/gui/keys.h"
 #include "netcube/gui/theme.h"
+#include "netcube/protocol/messages.h"
 
 namespace netcube::gui {
 namespace {
@@ -20,17 +21,6 @@ constexpr ImGuiWindowFlags kPanelFlags = ImGuiWindowFlags_NoMove | ImGuiWindowFl
                                          ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoTitleBar |
                                          ImGuiWindowFlags_NoSavedSettings;
 
-const char* ColumnTitle(std::size_t column) {
-  switch (column) {
-    case 0:
-      return "Player 1 - arrow keys, Space tags";
-    case LabLayout::kServerColumn:
-      return "Server - the truth";
-    default:
-      return "Player 2 - W A S D, E tags";
-  }
-}
-
 void BeginPanel(const char* id, const Rect& rect) {
   ImGui::SetNextWindowPos(rect.min());
   ImGui::SetNextWindowSize(ImVec2(rect.w, rect.h));
@@ -41,24 +31,52 @@ void BeginPanel(const char* id, const Rect& rect) {
 
 LabConfig DefaultLabConfig() {
   LabConfig config;
-  const client::Preset presets[kLabPlayers] = {client::Preset::kFull, client::Preset::kNaive};
-  for (std::size_t i = 0; i < kLabPlayers; ++i) {
-    client::ClientConfig& player = config.players[i];
-    player.name = "player" + std::to_string(i + 1);
-    player.seed = i + 1;
-    player.link.latency_ms = kLabDefaultLatencyMs;
-    player.settings = client::PresetSettings(presets[i]);
+  const client::Preset presets[] = {client::Preset::kFull, client::Preset::kNaive};
+  const char* hints[] = {"arrow keys, Space tags", "W A S D, E tags"};
+  const KeyBinding keys[] = {KeyBinding::kArrows, KeyBinding::kWasd};
+  for (std::size_t i = 0; i < 2; ++i) {
+    LabPlayer player;
+    player.client.name = "player" + std::to_string(i + 1);
+    player.client.seed = i + 1;
+    player.client.link.latency_ms = kLabDefaultLatencyMs;
+    player.client.settings = client::PresetSettings(presets[i]);
+    player.title = "Player " + std::to_string(i + 1);
+    player.keys_hint = hints[i];
+    player.keys = keys[i];
+    config.players.push_back(std::move(player));
   }
   return config;
 }
 
-LabLayout LabLayout::For(ImVec2 display_size) noexcept {
+LabConfig CompareLabConfig(std::span<const client::TechniqueSet> entries, const transport::LinkSettings& link,
+                           std::uint64_t seed) {
+  LabConfig config;
+  config.server.collisions = false;
+  config.server.shared_spawn = true;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    LabPlayer player;
+    player.client.name = entries[i].label.substr(0, protocol::kMaxNameLength);
+    player.client.seed = seed;
+    player.client.link = link;
+    player.client.settings = entries[i].settings;
+    player.title = entries[i].label + " (" + client::TechniquesOf(entries[i].settings) + ")";
+    player.keys_hint = "the same keys for all, Space tags";
+    player.keys = KeyBinding::kArrowsAndWasd;
+    config.players.push_back(std::move(player));
+  }
+  return config;
+}
+
+LabLayout LabLayout::For(ImVec2 display_size, std::size_t players) noexcept {
   LabLayout layout;
-  const float column_width = std::max(1.0F, (display_size.x - 4.0F * kMargin) / 3.0F);
+  layout.columns = std::min(players, kMaxLabPlayers) + 1;
+  layout.server_column = layout.columns / 2;
+  const auto n = static_cast<float>(layout.columns);
+  const float column_width = std::max(1.0F, (display_size.x - (n + 1.0F) * kMargin) / n);
   const float arena_height = std::min(column_width * static_cast<float>(sim::kArenaHeight) / sim::kArenaWidth,
                                       kMaxArenaShare * (display_size.y - kTitleHeight - 3.0F * kMargin));
   const float panel_top = kMargin + kTitleHeight + arena_height + kMargin;
-  for (std::size_t column = 0; column < kColumns; ++column) {
+  for (std::size_t column = 0; column < layout.columns; ++column) {
     const float x = kMargin + static_cast<float>(column) * (column_width + kMargin);
     layout.title[column] = {x, kMargin, column_width, kTitleHeight};
     layout.arena[column] = ArenaMapping::Fit({x, kMargin + kTitleHeight, column_width, arena_height});
@@ -68,13 +86,17 @@ LabLayout LabLayout::For(ImVec2 display_size) noexcept {
 }
 
 std::unique_ptr<Lab> Lab::Create(const LabConfig& config, Micros now, std::string* error) {
+  if (config.players.empty() || config.players.size() > kMaxLabPlayers) {
+    *error = "the lab takes 1 to " + std::to_string(kMaxLabPlayers) + " players";
+    return nullptr;
+  }
   server::ServerConfig server_config = config.server;
   server_config.bind_address = kLabHost;
   server_config.port = 0;
   std::unique_ptr<server::Server> server = server::Server::Create(server_config, now, error);
   if (server == nullptr) return nullptr;
   std::unique_ptr<Lab> lab(new Lab(std::move(server), config));
-  for (std::size_t i = 0; i < kLabPlayers; ++i) {
+  for (std::size_t i = 0; i < lab->players_.size(); ++i) {
     // Cannot fail for a numeric host and a bound port; a failure would show in the player's panel.
     lab->players_[i]->Connect(kLabHost, lab->server_->port(), now, &lab->connect_errors_[i]);
   }
@@ -83,17 +105,24 @@ std::unique_ptr<Lab> Lab::Create(const LabConfig& config, Micros now, std::strin
 
 Lab::Lab(std::unique_ptr<server::Server> server, const LabConfig& config)
     : server_(std::move(server)),
-      players_{std::make_unique<client::Client>(config.players[0]),
-               std::make_unique<client::Client>(config.players[1])},
-      player_views_{PlayerView("Player 1", "arrow keys, Space tags"), PlayerView("Player 2", "W A S D, E tags")},
-      tag_interval_ms_(config.tag_interval_ms) {}
+      connect_errors_(config.players.size()),
+      tag_interval_ms_(config.tag_interval_ms),
+      next_scripted_tag_(config.players.size()),
+      tag_key_was_down_(config.players.size()) {
+  for (const LabPlayer& player : config.players) {
+    players_.push_back(std::make_unique<client::Client>(player.client));
+    player_views_.emplace_back(player.title, player.keys_hint);
+    column_titles_.push_back(player.title + " - " + player.keys_hint);
+    tag_keys_.push_back(player.keys);
+  }
+}
 
 Lab::~Lab() = default;
 
-void Lab::Update(Micros now, std::array<std::uint8_t, kLabPlayers> held) {
+void Lab::Update(Micros now, std::span<const std::uint8_t> held) {
   server_->Update(now);
-  for (std::size_t i = 0; i < kLabPlayers; ++i) {
-    players_[i]->Update(now, held[i]);
+  for (std::size_t i = 0; i < players_.size(); ++i) {
+    players_[i]->Update(now, i < held.size() ? held[i] : 0);
     player_views_[i].Observe(now, *players_[i]);
     if (tag_interval_ms_ > 0 && now >= next_scripted_tag_[i]) {
       const std::optional<sim::Aim> aim = client::AimAtNearest(*players_[i]);
@@ -105,33 +134,36 @@ void Lab::Update(Micros now, std::array<std::uint8_t, kLabPlayers> held) {
 
 void Lab::Draw(const LabLayout& layout, Micros now, std::span<const transport::LinkProfile> profiles) {
   ImDrawList& background = *ImGui::GetBackgroundDrawList();
-  for (std::size_t column = 0; column < LabLayout::kColumns; ++column) {
-    const Rect& title = layout.title[column];
-    DrawCentredText(background, title.x + title.w / 2.0F, title.y + (title.h - ImGui::GetFontSize()) / 2.0F,
-                    ToImU32(kHeaderText), ColumnTitle(column));
-  }
-  for (std::size_t i = 0; i < kLabPlayers; ++i) {
-    const bool down = TagKeyHeldNow(i == 0 ? KeyBinding::kArrows : KeyBinding::kWasd);
-    player_views_[i].HandleTagInput(*players_[i], layout.arena[LabLayout::ColumnOf(i)], now,
-                                    down && !tag_key_was_down_[i]);
+  const auto title = [&](std::size_t column, const std::string& text) {
+    const Rect& rect = layout.title[column];
+    DrawCentredText(background, rect.x + rect.w / 2.0F, rect.y + (rect.h - ImGui::GetFontSize()) / 2.0F,
+                    ToImU32(kHeaderText), text);
+  };
+  title(layout.server_column, "Server - the truth");
+  for (std::size_t i = 0; i < players_.size(); ++i) {
+    const bool down = TagKeyHeldNow(tag_keys_[i]);
+    player_views_[i].HandleTagInput(*players_[i], layout.arena[layout.ColumnOf(i)], now, down && !tag_key_was_down_[i]);
     tag_key_was_down_[i] = down;
   }
-  for (std::size_t i = 0; i < kLabPlayers; ++i) DrawPlayerColumn(i, layout, now, profiles);
+  for (std::size_t i = 0; i < players_.size(); ++i) {
+    title(layout.ColumnOf(i), column_titles_[i]);
+    DrawPlayerColumn(i, layout, now, profiles);
+  }
 
-  server_view_.DrawArena(background, layout.arena[LabLayout::kServerColumn], *server_);
-  BeginPanel("##server", layout.panel[LabLayout::kServerColumn]);
+  server_view_.DrawArena(background, layout.arena[layout.server_column], *server_);
+  BeginPanel("##server", layout.panel[layout.server_column]);
   server_view_.DrawPanel(*server_);
   ImGui::End();
 }
 
 void Lab::DrawPlayerColumn(std::size_t index, const LabLayout& layout, Micros now,
                            std::span<const transport::LinkProfile> profiles) {
-  const std::size_t column = LabLayout::ColumnOf(index);
+  const std::size_t column = layout.ColumnOf(index);
   client::Client& player = *players_[index];
   PlayerView& view = player_views_[index];
   view.DrawArena(*ImGui::GetBackgroundDrawList(), layout.arena[column], player, now, server_->world());
 
-  BeginPanel(index == 0 ? "##player1" : "##player2", layout.panel[column]);
+  BeginPanel(("##player" + std::to_string(index + 1)).c_str(), layout.panel[column]);
   const client::ConnectionState state = player.state();
   if (state != client::ConnectionState::kConnected && state != client::ConnectionState::kConnecting) {
     if (ImGui::Button("Reconnect")) {

@@ -334,7 +334,8 @@ void Server::Impl::Accept(Micros now, transport::PeerId peer, Connection& connec
   client.peer = peer;
   client.id = id;
   client.name = name;
-  const sim::PlayerCube cube{id, SpawnState(world)};
+  // A shared spawn is the slot of an empty world, whoever is already there.
+  const sim::PlayerCube cube{id, config.shared_spawn ? SpawnState({}) : SpawnState(world)};
   clients.insert(clients.begin() + static_cast<std::ptrdiff_t>(index), std::move(client));
   world.insert(world.begin() + static_cast<std::ptrdiff_t>(index), cube);
   connection.state = PeerState::kAccepted;

@@ -172,6 +172,8 @@ struct Host::Impl {
       : config(host_config), outgoing(host_config.seed), incoming(host_config.seed ^ kIncomingStream) {
     outgoing.SetSettings(config.link);
     incoming.SetSettings(config.link);
+    outgoing.SetLog(config.outgoing_log);
+    incoming.SetLog(config.incoming_log);
   }
   ~Impl() {
     ReleaseReceived();

@@ -27,6 +27,9 @@ std::unique_ptr<server::Server> StartServer(Micros now, std::size_t max_clients 
   config.bind_address = "127.0.0.1";
   config.port = 0;
   config.max_clients = max_clients;
+  // The bots play the same script side by side: a push between neighbours would be a correction that no
+  // network caused.
+  config.collisions = false;
   std::string error;
   auto server = server::Server::Create(config, now, &error);
   EXPECT_NE(server, nullptr) << error;
@@ -80,7 +83,7 @@ TEST(BotRun, PlaysTheScriptSettlesAndReports) {
   const BotReport report = run->Report();
   const nlohmann::json json = nlohmann::json::parse(apps::BotReportJson(report));
   ExpectWellFormedReport(json, 3);
-  EXPECT_EQ(json["totals"]["corrections"], 0u);
+  EXPECT_EQ(json["totals"]["corrections"], 0u) << json.dump();
   std::printf("[bot] 3 players, 80 ms rtt + 5%% loss: corrections %s, rtt %.1f ms, bytes up %s down %s\n",
               json["totals"]["corrections"].dump().c_str(), json["totals"]["rtt_ms_mean"].get<double>(),
               json["totals"]["bytes_up"].dump().c_str(), json["totals"]["bytes_down"].dump().c_str());

@@ -138,7 +138,9 @@ TEST(Interpolation, AdaptiveDelayKeepsTheBufferFromRunningDryUnderLossAndJitter)
                 r.buffer_depth_mean, r.snapshot_loss);
   }
   EXPECT_LE(adaptive.underruns, 3u);
-  EXPECT_GT(adaptive.delay_ms, 100.0);
+  // Above the 50 ms snapshot interval by most of the 40 ms jitter spread: where in 92-121 ms it ends depends
+  // on where the seed's losses fall in the last 10 s (seeds 1 to 12).
+  EXPECT_GT(adaptive.delay_ms, 80.0);
   EXPECT_LT(adaptive.delay_ms, 300.0);
   EXPECT_GT(tight.underruns, 10 * std::max<std::uint64_t>(adaptive.underruns, 1));
 }

@@ -48,5 +48,41 @@ TEST(Settings, ClampedBringsNumbersIntoRange) {
   EXPECT_EQ(Clamped(s).redundancy, 1);
 }
 
+TEST(Settings, TechniqueSetsArePresetsOrToggles) {
+  std::string error;
+  const auto full = ParseTechniqueSet("full", &error);
+  ASSERT_TRUE(full.has_value()) << error;
+  EXPECT_EQ(full->label, "full");
+  EXPECT_EQ(full->settings, PresetSettings(Preset::kFull));
+  EXPECT_EQ(TechniquesOf(full->settings), "p+r+i+s+e+a");
+  EXPECT_EQ(TechniquesOf(PresetSettings(Preset::kNaive)), "none");
+  EXPECT_EQ(TechniquesOf(PresetSettings(Preset::kPredicted)), "p+r");
+
+  const auto toggles = ParseTechniqueSet("i+p", &error);
+  ASSERT_TRUE(toggles.has_value()) << error;
+  EXPECT_EQ(TechniquesOf(toggles->settings), "p+i");
+  EXPECT_EQ(ParseTechniqueSet("none", &error)->settings, PresetSettings(Preset::kNaive));
+
+  for (const char* bad : {"", "x", "p+p", "p+", "+p", "pr", "Full"}) {
+    error.clear();
+    EXPECT_FALSE(ParseTechniqueSet(bad, &error).has_value()) << bad;
+    EXPECT_FALSE(error.empty()) << bad;
+  }
+}
+
+TEST(Settings, TechniqueSetListsHoldTwoToFour) {
+  std::string error;
+  const auto three = ParseTechniqueSets("naive,predicted,full", &error);
+  ASSERT_TRUE(three.has_value()) << error;
+  ASSERT_EQ(three->size(), 3U);
+  EXPECT_EQ((*three)[1].settings, PresetSettings(Preset::kPredicted));
+  EXPECT_TRUE(ParseTechniqueSets("p,p+r,p+r+i,full", &error).has_value()) << error;
+  for (const char* bad : {"full", "naive,,full", "a,b", "naive,predicted,full,full,naive"}) {
+    error.clear();
+    EXPECT_FALSE(ParseTechniqueSets(bad, &error).has_value()) << bad;
+    EXPECT_FALSE(error.empty()) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace netcube::client

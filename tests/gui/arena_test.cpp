@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <vector>
 
 #include "netcube/gui/client_screen.h"
 #include "netcube/gui/lab.h"
@@ -51,29 +53,41 @@ bool Inside(const Rect& inner, ImVec2 display) {
          inner.y + inner.h <= display.y;
 }
 
-TEST(GuiLabLayout, ThreeColumnsOfArenaAbovePanelNothingOverlapping) {
-  for (const ImVec2 display : {ImVec2(1600.0F, 900.0F), ImVec2(1280.0F, 720.0F), ImVec2(900.0F, 1200.0F)}) {
-    const LabLayout layout = LabLayout::For(display);
-    std::array<Rect, 6> rects{};
-    for (std::size_t c = 0; c < LabLayout::kColumns; ++c) {
-      const Rect& arena = layout.arena[c].arena();
-      const Rect& panel = layout.panel[c];
-      EXPECT_TRUE(Inside(arena, display));
-      EXPECT_TRUE(Inside(panel, display));
-      EXPECT_LE(arena.y + arena.h, panel.y) << "the panel lies below the arena";
-      EXPECT_LE(layout.title[c].y + layout.title[c].h, arena.y + 0.01F);
-      rects[2 * c] = arena;
-      rects[2 * c + 1] = panel;
+TEST(GuiLabLayout, ColumnsOfArenaAbovePanelNothingOverlappingServerInTheMiddle) {
+  for (const std::size_t players : {std::size_t{2}, std::size_t{3}, std::size_t{4}}) {
+    for (const ImVec2 display : {ImVec2(1600.0F, 900.0F), ImVec2(1280.0F, 720.0F), ImVec2(900.0F, 1200.0F)}) {
+      const LabLayout layout = LabLayout::For(display, players);
+      ASSERT_EQ(layout.columns, players + 1);
+      std::vector<Rect> rects;
+      for (std::size_t c = 0; c < layout.columns; ++c) {
+        const Rect& arena = layout.arena[c].arena();
+        const Rect& panel = layout.panel[c];
+        EXPECT_TRUE(Inside(arena, display));
+        EXPECT_TRUE(Inside(panel, display));
+        EXPECT_LE(arena.y + arena.h, panel.y) << "the panel lies below the arena";
+        EXPECT_LE(layout.title[c].y + layout.title[c].h, arena.y + 0.01F);
+        rects.push_back(arena);
+        rects.push_back(panel);
+        if (c > 0) {
+          EXPECT_LT(layout.arena[c - 1].arena().x, arena.x);
+        }
+      }
+      for (std::size_t i = 0; i < rects.size(); ++i) {
+        for (std::size_t j = i + 1; j < rects.size(); ++j)
+          EXPECT_FALSE(Overlap(rects[i], rects[j])) << i << " " << j;
+      }
+      // Every player has its own column, none of them the server's.
+      std::vector<std::size_t> columns{layout.server_column};
+      for (std::size_t p = 0; p < players; ++p) columns.push_back(layout.ColumnOf(p));
+      std::sort(columns.begin(), columns.end());
+      EXPECT_EQ(std::unique(columns.begin(), columns.end()), columns.end());
+      EXPECT_LT(columns.back(), layout.columns);
     }
-    for (std::size_t i = 0; i < rects.size(); ++i) {
-      for (std::size_t j = i + 1; j < rects.size(); ++j)
-        EXPECT_FALSE(Overlap(rects[i], rects[j])) << i << " " << j;
-    }
-    EXPECT_LT(layout.arena[0].arena().x, layout.arena[1].arena().x);
-    EXPECT_LT(layout.arena[1].arena().x, layout.arena[2].arena().x);
   }
-  EXPECT_EQ(LabLayout::ColumnOf(0), 0U);
-  EXPECT_EQ(LabLayout::ColumnOf(1), 2U);
+  const LabLayout two = LabLayout::For(ImVec2(1600.0F, 900.0F), 2);
+  EXPECT_EQ(two.ColumnOf(0), 0U);
+  EXPECT_EQ(two.server_column, 1U);
+  EXPECT_EQ(two.ColumnOf(1), 2U);
 }
 
 TEST(GuiClientLayout, ArenaLeftPanelRight) {

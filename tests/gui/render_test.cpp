@@ -127,19 +127,20 @@ TEST(GuiLabRender, ThreeViewsShowEveryCubeWhereItsViewSaysUnderLag) {
   // 150 ms interpolation delay (the adaptive one is 50 ms on loopback), so the latest received state of
   // player 2 lies clear of where it is drawn.
   LabConfig config = DefaultLabConfig();
-  config.players[0].settings.adaptive_delay = false;
-  config.players[0].settings.interp_delay_ms = 150;
+  config.players[0].client.settings.adaptive_delay = false;
+  config.players[0].client.settings.interp_delay_ms = 150;
   std::unique_ptr<Lab> lab = Lab::Create(config, VirtualFrameTime(0), &error);
   ASSERT_NE(lab, nullptr) << error;
   PlayerKeys one = Scripted("R:600,D:600,L:3000");
   PlayerKeys two = Scripted("U:400,-:300,R:3000");
-  const LabLayout layout = LabLayout::For(app->display_size());
+  const LabLayout layout = LabLayout::For(app->display_size(), lab->players());
 
   constexpr int kFrames = 150;  // 2.5 s: player 1 is moving left, player 2 right
   const Image image = RunFrames(
       *app, kFrames,
       [&](Micros now) {
-        lab->Update(now, {one.Held(now, lab->player(0)), two.Held(now, lab->player(1))});
+        const std::array<std::uint8_t, 2> held{one.Held(now, lab->player(0)), two.Held(now, lab->player(1))};
+        lab->Update(now, held);
       },
       [&](Micros now) { lab->Draw(layout, now, {}); });
   ASSERT_EQ(image.width, static_cast<int>(kWidth * app->pixel_scale()));
@@ -156,7 +157,7 @@ TEST(GuiLabRender, ThreeViewsShowEveryCubeWhereItsViewSaysUnderLag) {
   // Background in the margins, the panels' opaque colour, the arena floors.
   EXPECT_EQ(image.At(1, 1), kBackground);
   EXPECT_EQ(image.At(image.width / 2, image.height - 1), kBackground);
-  for (std::size_t column = 0; column < LabLayout::kColumns; ++column) {
+  for (std::size_t column = 0; column < layout.columns; ++column) {
     EXPECT_GT(RectShare(image, scale, layout.panel[column], kPanelBackground), 0.3) << "panel " << column;
     const ImVec2 corner = layout.arena[column].ToScreen({1.0, 1.0});  // between grid lines, away from cubes
     EXPECT_GT(PatchShare(image, scale, corner, kArenaFloor, 2, 0), 0.9) << "arena " << column;
@@ -169,9 +170,9 @@ TEST(GuiLabRender, ThreeViewsShowEveryCubeWhereItsViewSaysUnderLag) {
       << "player 1 should be ahead of its server ghost";
   EXPECT_EQ(p2.local().drawn, p2.local().server);
 
-  const ArenaMapping& view1 = layout.arena[LabLayout::ColumnOf(0)];
-  const ArenaMapping& view2 = layout.arena[LabLayout::ColumnOf(1)];
-  const ArenaMapping& truth = layout.arena[LabLayout::kServerColumn];
+  const ArenaMapping& view1 = layout.arena[layout.ColumnOf(0)];
+  const ArenaMapping& view2 = layout.arena[layout.ColumnOf(1)];
+  const ArenaMapping& truth = layout.arena[layout.server_column];
   ExpectCubeAt(image, scale, view1, local1.drawn, id1, "player 1's own cube");
   ASSERT_EQ(p1.remotes().size(), 1U);
   ExpectCubeAt(image, scale, view1, p1.remotes()[0].drawn, id2, "player 2 seen by player 1");

@@ -84,6 +84,24 @@ TEST(ServerConnection, JoinGetsWelcomeAndEveryoneIsAnnounced) {
   EXPECT_EQ(rig->server().stats().clients_peak, 2u);
 }
 
+// For comparisons: every cube starts at the same place and, with collisions off, no cube pushes another.
+TEST(ServerConnection, SharedSpawnPutsEveryCubeAtTheSamePlaceAndNobodyIsPushed) {
+  ServerConfig config;
+  config.collisions = false;
+  config.shared_spawn = true;
+  auto rig = MakeRig(config);
+  ASSERT_NE(rig, nullptr);
+  TestClient* ann = rig->Join("ann");
+  TestClient* bob = rig->Join("bob");
+  ASSERT_NE(ann, nullptr);
+  ASSERT_NE(bob, nullptr);
+  rig->StepFor(std::chrono::milliseconds(500));
+  const auto world = rig->server().world();
+  ASSERT_EQ(world.size(), 2u);
+  EXPECT_TRUE(sim::SamePhysics(world[0].state, world[1].state));
+  EXPECT_EQ(world[0].state.x, sim::kArenaWidth / 2 - sim::kArenaWidth / 32);  // the first spawn slot
+}
+
 TEST(ServerConnection, LeavingFreesTheLowestIdForTheNextPlayer) {
   auto rig = MakeRig();
   ASSERT_NE(rig, nullptr);

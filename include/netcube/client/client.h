@@ -51,6 +51,8 @@ struct ClientConfig {
   // trip is twice it. Changeable later with SetLink.
   transport::LinkSettings link;
   std::uint64_t seed = 1;  // the conditioner's random generator
+  // The incoming conditioner's decisions, packet by packet (what a comparison's fairness is checked on).
+  transport::LinkLog incoming_link_log;
   // Input samples per simulation step (1/60 s). 2 samples twice per step: a speed hack the server must
   // refuse.
   int input_rate = 1;

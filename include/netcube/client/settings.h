@@ -1,9 +1,12 @@
 #pragma once
 // The client's netcode techniques, every one switchable while connected (Client::SetSettings), and the
 // three builds of the CS447 project as presets.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace netcube::client {
 
@@ -49,5 +52,23 @@ const char* ToString(Preset preset) noexcept;
 std::optional<Preset> ParsePreset(std::string_view name) noexcept;
 // The preset whose toggles `settings` has, if any.
 std::optional<Preset> MatchPreset(const Settings& settings) noexcept;
+
+// One build under comparison (netcube-client --compare): a name and the techniques it uses.
+struct TechniqueSet {
+  std::string label;  // the preset's name, or the toggles as written
+  Settings settings;
+  friend bool operator==(const TechniqueSet&, const TechniqueSet&) = default;
+};
+inline constexpr std::size_t kMinCompareEntries = 2;
+inline constexpr std::size_t kMaxCompareEntries = 4;
+
+// The toggles that are on, joined by '+': p (prediction), r (reconciliation), i (interpolation),
+// s (smoothing), e (extrapolation), a (adaptive delay); "none" when every toggle is off.
+std::string TechniquesOf(const Settings& settings);
+// A preset's name (naive, predicted, full) or toggles as TechniquesOf writes them (any order, "none" for
+// none); the numbers keep their defaults. nullopt with `error` set otherwise.
+std::optional<TechniqueSet> ParseTechniqueSet(std::string_view text, std::string* error);
+// A comma-separated list of kMinCompareEntries to kMaxCompareEntries technique sets.
+std::optional<std::vector<TechniqueSet>> ParseTechniqueSets(std::string_view text, std::string* error);
 
 }  // namespace netcube::client

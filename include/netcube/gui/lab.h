@@ -1,29 +1,41 @@
 #pragma once
 // netcube-client --lab: Gambetta's live demo over real sockets. An in-process Server on 127.0.0.1 (an
-// ephemeral port) and two Clients talking ENet over loopback, drawn side by side: Player 1 (arrow keys),
-// the Server (the truth), Player 2 (W A S D), each with its own controls.
+// ephemeral port) and its Clients talking ENet over loopback, drawn side by side with the server's view
+// (the truth), each with its own controls. By default two players: Player 1 (arrow keys) and Player 2
+// (W A S D). With --compare, one player per compared technique set, all driven by the same keys and
+// behind the same network (CompareLabConfig).
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "netcube/client/client.h"
+#include "netcube/client/settings.h"
 #include "netcube/gui/arena.h"
+#include "netcube/gui/keys.h"
 #include "netcube/gui/player_view.h"
 #include "netcube/gui/server_view.h"
 #include "netcube/server/server.h"
-#include "netcube/transport/link_profile.h"
 #include "netcube/sim/time.h"
+#include "netcube/transport/link_profile.h"
 
 namespace netcube::gui {
 
-inline constexpr std::size_t kLabPlayers = 2;
+inline constexpr std::size_t kMaxLabPlayers = client::kMaxCompareEntries;
+
+struct LabPlayer {
+  client::ClientConfig client;
+  std::string title;      // heads the column and the panel ("Player 1", a compared set's label)
+  std::string keys_hint;  // which keys move it and tag ("arrow keys, Space tags")
+  KeyBinding keys = KeyBinding::kArrows;
+};
 
 struct LabConfig {
   server::ServerConfig server;  // bind address and port are replaced by 127.0.0.1 and an ephemeral port
-  std::array<client::ClientConfig, kLabPlayers> players;
+  std::vector<LabPlayer> players;  // 1 to kMaxLabPlayers
   // Scripted tags (screenshots, demos): each player tags the nearest remote cube as it draws it this
   // often, ms; 0 = by hand only.
   int tag_interval_ms = 0;
@@ -33,35 +45,44 @@ struct LabConfig {
 // player 1 with every technique on (preset full), player 2 with none (preset naive).
 inline constexpr double kLabDefaultLatencyMs = 125.0;
 LabConfig DefaultLabConfig();
+// A fair comparison: one player per technique set, each behind `link` with the same conditioner `seed`
+// (the same delays and losses at the same moments), on a server where their cubes spawn at the same place
+// and never collide, so that only the techniques differ.
+LabConfig CompareLabConfig(std::span<const client::TechniqueSet> entries, const transport::LinkSettings& link,
+                           std::uint64_t seed);
 
-// Where the three views go: per column (0 = Player 1, 1 = Server, 2 = Player 2) a title, the arena, and
-// the panel below it.
+// Where the views go: per column a title, the arena, and the panel below it. The server's column is in
+// the middle: Player 1, Server, Player 2 for the default lab.
 struct LabLayout {
-  static constexpr std::size_t kColumns = 3;
-  static constexpr std::size_t kServerColumn = 1;
-  std::array<Rect, kColumns> title;
-  std::array<ArenaMapping, kColumns> arena;
-  std::array<Rect, kColumns> panel;
+  std::size_t columns = 0;  // players + 1
+  std::size_t server_column = 0;
+  std::array<Rect, kMaxLabPlayers + 1> title;
+  std::array<ArenaMapping, kMaxLabPlayers + 1> arena;
+  std::array<Rect, kMaxLabPlayers + 1> panel;
 
-  static LabLayout For(ImVec2 display_size) noexcept;
-  // The column showing player `index` (0 or 1).
-  static constexpr std::size_t ColumnOf(std::size_t player) noexcept { return player == 0 ? 0 : 2; }
+  static LabLayout For(ImVec2 display_size, std::size_t players) noexcept;
+  // The column showing player `index`.
+  std::size_t ColumnOf(std::size_t player) const noexcept {
+    return player < server_column ? player : player + 1;
+  }
 };
 
 class Lab {
  public:
-  // Starts the server and connects both players. nullptr with `error` set if the server cannot start.
+  // Starts the server and connects every player. nullptr with `error` set if the server cannot start or
+  // the config has no players or too many.
   static std::unique_ptr<Lab> Create(const LabConfig& config, Micros now, std::string* error);
   ~Lab();
   Lab(const Lab&) = delete;
   Lab& operator=(const Lab&) = delete;
 
-  // Advances the server and both players to `now`; `held` are each player's buttons.
-  void Update(Micros now, std::array<std::uint8_t, kLabPlayers> held);
-  // The three views into the current ImGui frame, after the tags asked for by hand in it: Space (player
-  // 1) and E (player 2), or a click in a player's arena.
+  // Advances the server and every player to `now`; `held` are each player's buttons (one per player).
+  void Update(Micros now, std::span<const std::uint8_t> held);
+  // The views into the current ImGui frame, after the tags asked for by hand in it: each player's tag key
+  // (Space for the arrow keys, E for W A S D), or a click in a player's arena.
   void Draw(const LabLayout& layout, Micros now, std::span<const transport::LinkProfile> profiles);
 
+  std::size_t players() const noexcept { return players_.size(); }
   server::Server& server() noexcept { return *server_; }
   client::Client& player(std::size_t index) noexcept { return *players_[index]; }
   const PlayerView& player_view(std::size_t index) const noexcept { return player_views_[index]; }
@@ -72,13 +93,15 @@ class Lab {
                         std::span<const transport::LinkProfile> profiles);
 
   std::unique_ptr<server::Server> server_;
-  std::array<std::unique_ptr<client::Client>, kLabPlayers> players_;
-  std::array<PlayerView, kLabPlayers> player_views_;
+  std::vector<std::unique_ptr<client::Client>> players_;
+  std::vector<PlayerView> player_views_;
+  std::vector<std::string> column_titles_;
   ServerView server_view_;
-  std::array<std::string, kLabPlayers> connect_errors_;
+  std::vector<std::string> connect_errors_;
   int tag_interval_ms_ = 0;
-  std::array<Micros, kLabPlayers> next_scripted_tag_{};
-  std::array<bool, kLabPlayers> tag_key_was_down_{};
+  std::vector<Micros> next_scripted_tag_;
+  std::vector<KeyBinding> tag_keys_;
+  std::vector<bool> tag_key_was_down_;
 };
 
 }  // namespace netcube::gui

@@ -82,6 +82,9 @@ struct ServerConfig {
   int snapshot_rate = 20;     // snapshots per second, [1, protocol::kMaxRate]; capped by tick_rate
   std::size_t max_clients = 32;  // [1, protocol::kMaxPlayers]
   bool collisions = true;        // players push each other apart
+  // Every cube spawns at the same place, on top of any other: with collisions off, compared players
+  // (netcube-client --compare) start alike and never touch each other.
+  bool shared_spawn = false;
   transport::LinkSettings link;  // the server side's link conditioner, both directions
   std::uint64_t seed = 1;        // the link conditioner's random generator
   // A client that sends no valid message for this long is dropped (PlayerLeft{kTimedOut}), whatever ENet

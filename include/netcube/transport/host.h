@@ -33,6 +33,9 @@ struct HostConfig {
   // ENet connections from one IP address at once, handshakes included; ENet refuses more before it
   // spends a slot on them. 0 = no limit.
   std::size_t max_peers_per_address = 0;
+  // Each conditioner's decisions, packet by packet (LinkConditioner::SetLog), when set.
+  LinkLog outgoing_log;
+  LinkLog incoming_log;
 };
 
 enum class EventType : std::uint8_t { kConnected, kDisconnected, kReceived };

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "client_flags.h"
+#include "files.h"
 #include "find.h"
 #include "runner.h"
 #include "version.h"
@@ -74,6 +75,33 @@ int main(int argc, char** argv) {
                  "Write the last frame as a PNG (needs --frames; without a display it renders offscreen; the "
                  "lab then runs on a virtual clock, frame i at i/60 s)")
       ->needs(frames_option);
+  std::string compare;
+  std::string replay;
+  std::string record;
+  std::string csv;
+  std::string plot;
+  CLI::Option* compare_option =
+      app.add_option("--compare", compare,
+                     "Compare 2 to 4 technique sets side by side, e.g. naive,predicted,full or p,p+r+i: one "
+                     "player each, the same keys (or --script) and the same network (one seed) for all, on a "
+                     "server where their cubes never collide")
+          ->needs(lab_flag);
+  CLI::Option* replay_option =
+      app.add_option("--replay", replay,
+                     "Replay a session written by --record (its network, seed and keys; --compare replaces its "
+                     "technique sets), on the virtual clock, for the recorded number of frames unless --frames")
+          ->needs(lab_flag);
+  app.add_option("--record", record, "Write the comparison's session (settings, seed, keys) to this file")
+      ->needs(compare_option)
+      ->excludes(replay_option);
+  app.add_option("--csv", csv, "Write one row per frame and player to this CSV file (columns in the README)")
+      ->needs(lab_flag);
+  app.add_option("--plot", plot,
+                 "At the end, plot each player's own-cube error, remote error and key-press-to-motion delay "
+                 "over time to this PNG")
+      ->needs(lab_flag);
+  compare_option->excludes("--script2");
+  replay_option->excludes("--script")->excludes("--script2")->excludes("--seed");
   app.add_option("--width", run.app.width, "Window width")
       ->check(CLI::Range(320, 8192))
       ->capture_default_str();
@@ -91,14 +119,53 @@ int main(int argc, char** argv) {
   if (lab) {
     apps::LabRunOptions options;
     options.run = run;
-    for (std::size_t i = 0; i < gui::kLabPlayers; ++i) {
-      client::ClientConfig& player = options.lab.players[i];
-      player.settings = client_flags.ApplySettings(player.settings);
-      player.link = client_flags.ApplyLink(player.link);
-      player.seed = seed + i;
-    }
-    options.lab.tag_interval_ms = tag_interval_ms;
+    options.record = record;
+    options.csv = csv;
+    options.plot = plot;
     options.scripts = {std::move(script1), std::move(script2_parsed)};
+    if (compare.empty() && replay.empty()) {
+      for (std::size_t i = 0; i < options.lab.players.size(); ++i) {
+        client::ClientConfig& player = options.lab.players[i].client;
+        player.settings = client_flags.ApplySettings(player.settings);
+        player.link = client_flags.ApplyLink(player.link);
+        player.seed = seed + i;
+      }
+      options.lab.tag_interval_ms = tag_interval_ms;
+      options.plot_title = "netcube lab";
+      return apps::RunLab(std::move(options));
+    }
+    std::string error;
+    apps::Session& session = options.session;
+    session.seed = seed;
+    session.tag_interval_ms = tag_interval_ms;
+    session.link.latency_ms = gui::kLabDefaultLatencyMs;
+    if (!replay.empty()) {
+      std::string text;
+      std::optional<apps::Session> read;
+      if (apps::ReadFile(replay, &text, &error)) read = apps::ParseSession(text, &error);
+      if (!read) {
+        std::cerr << "netcube-client: --replay " << replay << ": " << error << '\n';
+        return 2;
+      }
+      session = std::move(*read);
+      options.replay = true;
+      if (options.run.frames == 0) options.run.frames = static_cast<int>(session.frames);
+    }
+    if (!compare.empty()) {
+      std::optional<std::vector<client::TechniqueSet>> entries = client::ParseTechniqueSets(compare, &error);
+      if (!entries) {
+        std::cerr << "netcube-client: bad --compare: " << error << '\n';
+        return 2;
+      }
+      session.entries = std::move(*entries);
+    }
+    if (client_flags.ChoosesTechniques()) {
+      std::cerr << "netcube-client: --compare and --replay choose the techniques: drop --preset and the toggles\n";
+      return 2;
+    }
+    for (client::TechniqueSet& entry : session.entries) entry.settings = client_flags.ApplySettings(entry.settings);
+    session.link = client_flags.ApplyLink(session.link);
+    apps::SetUpComparison(options);
     return apps::RunLab(std::move(options));
   }
 

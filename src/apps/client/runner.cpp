@@ -2,13 +2,17 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <string_view>
 #include <thread>
 
+#include "compare_csv.h"
 #include "files.h"
 #include "link_profiles.h"
+#include "netcube/client/frame_sample.h"
+#include "netcube/gui/compare_plot.h"
 #include "netcube/gui/frame_clock.h"
 #include "netcube/gui/keys.h"
 
@@ -57,43 +61,128 @@ std::unique_ptr<App> OpenApp(RunOptions& run, const std::string& title) {
   return app;
 }
 
-// The frame loop: events, update(now), UI via draw(now), render, the screenshot on the last frame,
-// present. With `virtual_clock` frame i is at VirtualFrameTime(i) and only the last frame is drawn;
-// otherwise frames follow the steady clock, paced to kFramesPerSecond when vsync does not pace them.
-// False if the screenshot could not be written.
-bool RunFrames(App& app, const RunOptions& run, bool virtual_clock, const std::function<void(Micros)>& update,
+bool WriteFramePng(App& app, const std::string& path, const std::string& what) {
+  std::string error;
+  const Image image = app.Capture();
+  const std::string png = gui::EncodePng(image, &error);
+  if (png.empty() || !WriteFile(path, png, &error)) {
+    std::cerr << "netcube-client: " << error << '\n';
+    return false;
+  }
+  std::cout << "netcube-client: wrote " << path << " (" << image.width << "x" << image.height << ", " << what
+            << ")\n";
+  return true;
+}
+
+// How frame times are chosen.
+enum class Timing : std::uint8_t {
+  kSteady,        // the steady clock, paced to kFramesPerSecond when vsync does not pace the frames
+  kVirtual,       // frame i at VirtualFrameTime(i), as fast as it goes, only the last frame drawn
+  kVirtualPaced,  // frame i at VirtualFrameTime(i), shown at that time after the start, every frame drawn
+};
+
+// The frame loop: events, update(frame, now), UI via draw(now), render, the screenshot on the last frame,
+// present. False if the screenshot could not be written.
+bool RunFrames(App& app, const RunOptions& run, Timing timing, const std::function<void(int, Micros)>& update,
                const std::function<void(Micros)>& draw, const SteadyClock& clock) {
+  const Micros start = clock.Now();
   for (int frame = 0; run.frames == 0 || frame < run.frames; ++frame) {
     if (!app.PollEvents()) break;
-    const Micros now = virtual_clock ? VirtualFrameTime(frame) : clock.Now();
-    update(now);
+    const Micros now = timing == Timing::kSteady ? clock.Now() : VirtualFrameTime(frame);
+    update(frame, now);
     app.BeginFrame();
     draw(now);
     const bool last_frame = frame + 1 == run.frames;
-    if (virtual_clock && !last_frame) {
+    if (timing == Timing::kVirtual && !last_frame) {
       app.DiscardFrame();  // nobody watches a virtual-clock run: only its last frame is drawn
       continue;
     }
     app.Render();
-    if (!run.screenshot.empty() && last_frame) {
-      std::string error;
-      const Image image = app.Capture();
-      const std::string png = gui::EncodePng(image, &error);
-      if (png.empty() || !WriteFile(run.screenshot, png, &error)) {
-        std::cerr << "netcube-client: " << error << '\n';
-        return false;
-      }
-      std::cout << "netcube-client: wrote " << run.screenshot << " (" << image.width << "x" << image.height
-                << ", " << frame + 1 << " frames)\n";
+    if (!run.screenshot.empty() && last_frame &&
+        !WriteFramePng(app, run.screenshot, std::to_string(frame + 1) + " frames")) {
+      return false;
     }
     app.Present();
-    if (!virtual_clock && (!app.has_vsync() || app.minimised())) {
-      const Micros left = now + kFramePeriod - clock.Now();
-      if (left > Micros(0)) std::this_thread::sleep_for(left);
+    Micros due{0};
+    if (timing == Timing::kVirtualPaced) {
+      due = start + VirtualFrameTime(frame + 1);
+    } else if (timing == Timing::kSteady && (!app.has_vsync() || app.minimised())) {
+      due = now + kFramePeriod;
     }
+    const Micros left = due - clock.Now();
+    if (left > Micros(0)) std::this_thread::sleep_for(left);
   }
   return true;
 }
+
+// What a lab run records as it goes: the session (--record), the CSV (--csv) and the plot's samples.
+class LabRecorder {
+ public:
+  LabRecorder(const LabRunOptions& options, const gui::Lab& lab) : options_(options) {
+    for (const gui::LabPlayer& player : options.lab.players) series_.push_back({player.title, {}});
+    samplers_.resize(lab.players());
+    if (!options.csv.empty()) {
+      csv_.open(options.csv, std::ios::binary | std::ios::trunc);
+      csv_ << CompareCsvHeader();
+    }
+  }
+
+  bool csv_ok() const { return options_.csv.empty() || csv_.good(); }
+
+  void Frame(int frame, Micros now, std::span<const std::uint8_t> held, gui::Lab& lab) {
+    if (!options_.record.empty()) session_.RecordInput(frame, held[0]);
+    frames_ = frame + 1;
+    if (options_.csv.empty() && options_.plot.empty()) return;
+    const std::span<const sim::PlayerCube> truth = lab.server().world();
+    for (std::size_t i = 0; i < lab.players(); ++i) {
+      const client::Client& player = lab.player(i);
+      const client::FrameSample sample = samplers_[i].Sample(frame, now, held[i], player, truth);
+      if (!options_.csv.empty()) {
+        csv_ << CompareCsvRow(options_.lab.players[i].client.name, client::TechniquesOf(player.settings()), sample);
+      }
+      if (!options_.plot.empty()) series_[i].samples.push_back(sample);
+    }
+  }
+
+  // Writes the session and the plot, and closes the CSV; false (with the reason on stderr) on a failure.
+  bool Finish(App& app) {
+    bool ok = true;
+    if (!options_.csv.empty()) {
+      csv_.close();
+      if (csv_.fail()) {
+        std::cerr << "netcube-client: cannot write " << options_.csv << '\n';
+        ok = false;
+      }
+    }
+    if (!options_.record.empty()) {
+      Session session = options_.session;
+      session.frames = frames_;
+      session.inputs = session_.inputs;
+      std::string error;
+      if (!WriteFile(options_.record, SessionToJson(session), &error)) {
+        std::cerr << "netcube-client: " << error << '\n';
+        ok = false;
+      }
+    }
+    if (!options_.plot.empty()) {
+      app.BeginFrame();
+      const ImVec2 size = app.display_size();
+      gui::DrawComparePlot(*ImGui::GetBackgroundDrawList(), {0.0F, 0.0F, size.x, size.y}, series_,
+                           options_.plot_title);
+      app.Render();
+      ok = WriteFramePng(app, options_.plot, "plot") && ok;
+    }
+    return ok;
+  }
+
+ private:
+  const LabRunOptions& options_;
+  std::vector<client::FrameSampler> samplers_;
+  std::vector<gui::PlotSeries> series_;
+  std::ofstream csv_;
+  Session session_;  // only its inputs: the rest comes from the options at the end
+  int frames_ = 0;
+};
 
 }  // namespace
 
@@ -118,8 +207,8 @@ int RunClient(ClientRunOptions options) {
   PlayerKeys keys(std::move(options.script), options.screen.client.seed, KeyBinding::kArrowsAndWasd);
 
   const bool written = RunFrames(
-      *app, options.run, /*virtual_clock=*/false,
-      [&](Micros now) { screen.Update(now, keys.Held(now, screen.client())); },
+      *app, options.run, Timing::kSteady,
+      [&](int, Micros now) { screen.Update(now, keys.Held(now, screen.client())); },
       [&](Micros now) { screen.Draw(ClientLayout::For(app->display_size()), now, profiles); }, clock);
 
   const bool connected = screen.client().state() == client::ConnectionState::kConnected;
@@ -143,31 +232,67 @@ int RunClient(ClientRunOptions options) {
   return 0;
 }
 
+void SetUpComparison(LabRunOptions& options) {
+  const Session& session = options.session;
+  options.lab = gui::CompareLabConfig(session.entries, session.link, session.seed);
+  options.lab.server.tick_rate = session.tick_rate;
+  options.lab.server.snapshot_rate = session.snapshot_rate;
+  options.lab.tag_interval_ms = session.tag_interval_ms;
+  options.compare = true;
+  options.plot_title = CompareTitle(session);
+}
+
 int RunLab(LabRunOptions options) {
   std::unique_ptr<App> app = OpenApp(options.run, "netcube-client --lab");
   if (app == nullptr) return 1;
   const std::vector<transport::LinkProfile> profiles = LoadProfiles();
   const SteadyClock clock;
-  // Everything is in-process, so a screenshot run can follow a virtual clock and come out the same anywhere.
-  const bool virtual_clock = !options.run.screenshot.empty();
+  // Everything is in-process, so the lab follows a virtual clock and a run comes out the same anywhere: as
+  // fast as it goes when nobody watches, else paced to real time.
+  const Timing timing =
+      options.run.app.headless || !options.run.screenshot.empty() ? Timing::kVirtual : Timing::kVirtualPaced;
   std::string error;
-  std::unique_ptr<Lab> lab =
-      Lab::Create(options.lab, virtual_clock ? VirtualFrameTime(0) : clock.Now(), &error);
+  std::unique_ptr<Lab> lab = Lab::Create(options.lab, VirtualFrameTime(0), &error);
   if (lab == nullptr) {
-    std::cerr << "netcube-client: cannot start the lab's server: " << error << '\n';
+    std::cerr << "netcube-client: cannot start the lab: " << error << '\n';
     return 1;
   }
-  std::array<PlayerKeys, gui::kLabPlayers> keys{
-      PlayerKeys(std::move(options.scripts[0]), options.lab.players[0].seed, KeyBinding::kArrows),
-      PlayerKeys(std::move(options.scripts[1]), options.lab.players[1].seed, KeyBinding::kWasd)};
+  // With --compare every player gets the same buttons: a replayed timeline, or one set of keys (a script,
+  // or the arrows and W A S D alike). Otherwise each player has its own keys.
+  std::vector<PlayerKeys> keys;
+  if (options.compare) {
+    keys.emplace_back(std::move(options.scripts[0]), options.session.seed, KeyBinding::kArrowsAndWasd);
+  } else {
+    for (std::size_t i = 0; i < lab->players(); ++i) {
+      keys.emplace_back(std::move(options.scripts[i % options.scripts.size()]), options.lab.players[i].client.seed,
+                        options.lab.players[i].keys);
+    }
+  }
+  LabRecorder recorder(options, *lab);
+  if (!recorder.csv_ok()) {
+    std::cerr << "netcube-client: cannot write " << options.csv << '\n';
+    return 1;
+  }
+  std::vector<std::uint8_t> held(lab->players(), 0);
 
   const bool written = RunFrames(
-      *app, options.run, virtual_clock,
-      [&](Micros now) {
-        lab->Update(now, {keys[0].Held(now, lab->player(0)), keys[1].Held(now, lab->player(1))});
+      *app, options.run, timing,
+      [&](int frame, Micros now) {
+        for (std::size_t i = 0; i < held.size(); ++i) {
+          if (options.replay) {
+            held[i] = options.session.ButtonsAt(frame);
+          } else if (options.compare) {
+            held[i] = i == 0 ? keys[0].Held(now, lab->player(0)) : held[0];
+          } else {
+            held[i] = keys[i].Held(now, lab->player(i));
+          }
+        }
+        lab->Update(now, held);
+        recorder.Frame(frame, now, held, *lab);
       },
-      [&](Micros now) { lab->Draw(LabLayout::For(app->display_size()), now, profiles); }, clock);
-  return written ? 0 : 1;
+      [&](Micros now) { lab->Draw(LabLayout::For(app->display_size(), lab->players()), now, profiles); }, clock);
+  const bool finished = recorder.Finish(*app);
+  return written && finished ? 0 : 1;
 }
 
 }  // namespace netcube::apps

@@ -11,6 +11,7 @@
 #include "netcube/gui/app.h"
 #include "netcube/gui/client_screen.h"
 #include "netcube/gui/lab.h"
+#include "session.h"
 
 namespace netcube::apps {
 
@@ -29,8 +30,22 @@ struct ClientRunOptions {
 struct LabRunOptions {
   RunOptions run;
   gui::LabConfig lab = gui::DefaultLabConfig();
-  std::array<std::optional<client::InputScript>, gui::kLabPlayers> scripts;  // replace each player's keys
+  // Replace the keys: player i's script (the first one for a comparison).
+  std::array<std::optional<client::InputScript>, 2> scripts;
+  // A comparison (--compare): every player gets the same buttons; `session` holds its entries, network,
+  // seed and rates (and, when replaying, its input timeline).
+  bool compare = false;
+  Session session;
+  bool replay = false;      // drive every player from session.inputs
+  std::string record;       // write the session here at the end
+  std::string csv;          // one row per frame and player
+  std::string plot;         // the comparison's plot, as a PNG, at the end
+  std::string plot_title;   // heads the plot
 };
+
+// Makes `options` a comparison of options.session's entries: their lab (CompareLabConfig on the session's
+// network, seed and rates), the shared keys, the plot's title.
+void SetUpComparison(LabRunOptions& options);
 
 // True when the run should render headless (offscreen driver, software renderer, no GL driver): when
 // SDL_VIDEODRIVER=offscreen asks for it, and for a screenshot run with no display and no driver chosen.

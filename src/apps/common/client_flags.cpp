@@ -42,6 +42,11 @@ client::Settings ClientFlags::ApplySettings(client::Settings defaults) const {
   return settings;
 }
 
+bool ClientFlags::ChoosesTechniques() const {
+  return !preset_.empty() || !prediction_.empty() || !reconciliation_.empty() || !interpolation_.empty() ||
+         !smoothing_.empty();
+}
+
 transport::LinkSettings ClientFlags::ApplyLink(transport::LinkSettings defaults) const {
   transport::LinkSettings link = defaults;
   if (latency_ms_) link.latency_ms = *latency_ms_;

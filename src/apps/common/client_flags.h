@@ -21,6 +21,8 @@ class ClientFlags {
 
   // `defaults` with the flags that were given applied on top: the preset first, then single toggles.
   client::Settings ApplySettings(client::Settings defaults) const;
+  // Whether --preset or a technique toggle was given.
+  bool ChoosesTechniques() const;
   transport::LinkSettings ApplyLink(transport::LinkSettings defaults) const;
 
  private:

@@ -1,0 +1,154 @@
+#include "session.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "netcube/protocol/messages.h"
+#include "netcube/sim/move.h"
+
+namespace netcube::apps {
+namespace {
+
+// Frames are 1/60 s: a day of them is more than any session needs, and keeps every product in range.
+constexpr std::int64_t kMaxFrames = 24LL * 3600 * 60;
+// As --tag-interval-ms allows.
+constexpr double kMaxTagIntervalMs = 60'000.0;
+
+nlohmann::json SettingsJson(const client::Settings& s) {
+  return {{"prediction", s.prediction},         {"reconciliation", s.reconciliation},
+          {"interpolation", s.interpolation},   {"smoothing", s.smoothing},
+          {"extrapolation", s.extrapolation},   {"adaptive_delay", s.adaptive_delay},
+          {"interp_delay_ms", s.interp_delay_ms}, {"smoothing_ms", s.smoothing_ms},
+          {"redundancy", s.redundancy}};
+}
+
+client::Settings ReadSettings(const nlohmann::json& j) {
+  client::Settings s;
+  s.prediction = j.at("prediction").get<bool>();
+  s.reconciliation = j.at("reconciliation").get<bool>();
+  s.interpolation = j.at("interpolation").get<bool>();
+  s.smoothing = j.at("smoothing").get<bool>();
+  s.extrapolation = j.at("extrapolation").get<bool>();
+  s.adaptive_delay = j.at("adaptive_delay").get<bool>();
+  s.interp_delay_ms = j.at("interp_delay_ms").get<int>();
+  s.smoothing_ms = j.at("smoothing_ms").get<int>();
+  s.redundancy = j.at("redundancy").get<int>();
+  if (client::Clamped(s) != s) throw std::out_of_range("a setting is out of its range");
+  return s;
+}
+
+double ReadRange(const nlohmann::json& j, const char* key, double max) {
+  const double value = j.at(key).get<double>();
+  if (!(value >= 0.0 && value <= max)) throw std::out_of_range(std::string(key) + " is out of range");
+  return value;
+}
+
+}  // namespace
+
+void Session::RecordInput(std::int64_t frame, std::uint8_t buttons) {
+  if (inputs.empty() ? buttons == 0 : inputs.back().buttons == buttons) return;
+  inputs.push_back({frame, buttons});
+}
+
+std::uint8_t Session::ButtonsAt(std::int64_t frame) const noexcept {
+  const auto after = std::upper_bound(inputs.begin(), inputs.end(), frame,
+                                      [](std::int64_t f, const InputChange& change) { return f < change.frame; });
+  return after == inputs.begin() ? 0 : std::prev(after)->buttons;
+}
+
+std::string SessionToJson(const Session& session) {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const client::TechniqueSet& entry : session.entries) {
+    entries.push_back({{"label", entry.label}, {"settings", SettingsJson(entry.settings)}});
+  }
+  nlohmann::json inputs = nlohmann::json::array();
+  for (const InputChange& change : session.inputs) inputs.push_back({change.frame, change.buttons});
+  const transport::LinkSettings& link = session.link;
+  const nlohmann::json doc = {
+      {"netcube_session", kSessionFormat},
+      {"entries", entries},
+      {"link",
+       {{"latency_ms", link.latency_ms},
+        {"jitter_ms", link.jitter_ms},
+        {"loss", link.loss},
+        {"duplicate", link.duplicate},
+        {"reorder", link.reorder}}},
+      {"seed", session.seed},
+      {"tick_rate", session.tick_rate},
+      {"snapshot_rate", session.snapshot_rate},
+      {"tag_interval_ms", session.tag_interval_ms},
+      {"frames", session.frames},
+      {"inputs", inputs}};
+  return doc.dump(1) + "\n";
+}
+
+std::string CompareTitle(const Session& session) {
+  std::string title;
+  for (const client::TechniqueSet& entry : session.entries) {
+    if (!title.empty()) title += " vs ";
+    title += entry.label;
+  }
+  char network[160];
+  std::snprintf(network, sizeof network, ": %.0f ms round trip, +-%.0f ms jitter, %.0f%% loss, seed %llu",
+                2.0 * session.link.latency_ms, session.link.jitter_ms, 100.0 * session.link.loss,
+                static_cast<unsigned long long>(session.seed));
+  return title + network;
+}
+
+std::optional<Session> ParseSession(std::string_view json_text, std::string* error) {
+  try {
+    const nlohmann::json doc = nlohmann::json::parse(json_text);
+    if (doc.at("netcube_session").get<int>() != kSessionFormat) {
+      *error = "not a netcube session of format " + std::to_string(kSessionFormat);
+      return std::nullopt;
+    }
+    Session session;
+    for (const nlohmann::json& entry : doc.at("entries")) {
+      session.entries.push_back({entry.at("label").get<std::string>(), ReadSettings(entry.at("settings"))});
+    }
+    if (session.entries.size() < client::kMinCompareEntries || session.entries.size() > client::kMaxCompareEntries) {
+      *error = "a session compares " + std::to_string(client::kMinCompareEntries) + " to " +
+               std::to_string(client::kMaxCompareEntries) + " entries";
+      return std::nullopt;
+    }
+    const nlohmann::json& link = doc.at("link");
+    session.link.latency_ms = ReadRange(link, "latency_ms", 10'000.0);
+    session.link.jitter_ms = ReadRange(link, "jitter_ms", 10'000.0);
+    session.link.loss = ReadRange(link, "loss", 1.0);
+    session.link.duplicate = ReadRange(link, "duplicate", 1.0);
+    session.link.reorder = ReadRange(link, "reorder", 1.0);
+    session.seed = doc.at("seed").get<std::uint64_t>();
+    session.tick_rate = doc.at("tick_rate").get<int>();
+    session.snapshot_rate = doc.at("snapshot_rate").get<int>();
+    const auto valid_rate = [](int rate) { return rate >= 1 && rate <= protocol::kMaxRate; };
+    if (!valid_rate(session.tick_rate) || !valid_rate(session.snapshot_rate)) {
+      *error = "tick_rate and snapshot_rate must be within [1, " + std::to_string(protocol::kMaxRate) + "]";
+      return std::nullopt;
+    }
+    session.tag_interval_ms = static_cast<int>(ReadRange(doc, "tag_interval_ms", kMaxTagIntervalMs));
+    session.frames = doc.at("frames").get<std::int64_t>();
+    if (session.frames < 1 || session.frames > kMaxFrames) {
+      *error = "frames must be within [1, " + std::to_string(kMaxFrames) + "]";
+      return std::nullopt;
+    }
+    for (const nlohmann::json& change : doc.at("inputs")) {
+      const auto frame = change.at(0).get<std::int64_t>();
+      const auto buttons = change.at(1).get<unsigned>();
+      const bool ordered = session.inputs.empty() || frame > session.inputs.back().frame;
+      if (!ordered || frame < 0 || frame >= session.frames || (buttons & ~unsigned{sim::kButtonMask}) != 0) {
+        *error = "input change at frame " + std::to_string(frame) + ": frames must increase within the session "
+                 "and buttons be sim::Button bits";
+        return std::nullopt;
+      }
+      session.inputs.push_back({frame, static_cast<std::uint8_t>(buttons)});
+    }
+    return session;
+  } catch (const std::exception& e) {
+    *error = std::string("invalid session: ") + e.what();
+    return std::nullopt;
+  }
+}
+
+}  // namespace netcube::apps
