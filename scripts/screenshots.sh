@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Renders the README's screenshots: the lab (netcube-client --lab) under a 250 ms round trip (125 ms each
-# way for both players) with each technique preset, into docs/images/lab-{naive,predicted,full}.png.
+# way for both players) with each technique preset, into docs/images/lab-{naive,predicted,full}.png, and the
+# comparison of the three builds under the cross-continent profile, into docs/images/compare-cross-continent.png.
 # No display needed: without one the client renders offscreen. The lab runs on a virtual clock (frame i
 # at i/60 s) with scripted keys, so the pictures come out the same on every run.
 #
@@ -33,4 +34,9 @@ done
 # Tagging: both players tag the nearest cube as they draw it every 400 ms.
 "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 \
   --script "$script1" --script2 "$script2" --tag-interval-ms 400 --frames "$frames" --screenshot "$out/lab-tagging.png"
-ls -l "$out"/lab-*.png
+# The three builds compared under cross-continent (125 ms each way, +-20 ms jitter), the same hands for all:
+# a move, then a pause long enough for every build's drawn cube to stop, so each press is measured.
+readonly compare_script="R:700,-:900,D:500,-:900,L:900,-:900,U:500,-:900,DR:600,-:900,L:700,-:900,UR:500,-:900"
+SDL_VIDEODRIVER=offscreen "$client" --lab --compare naive,predicted,full --latency-ms 125 --jitter-ms 20 \
+  --script "$compare_script" --frames 720 --width 1600 --height 900 --plot "$out/compare-cross-continent.png"
+ls -l "$out"/lab-*.png "$out"/compare-*.png

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <vector>
 
 namespace netcube::gui {
 namespace {
@@ -44,7 +45,25 @@ void DrawPanel(ImDrawList& draw, const Rect& area, const std::string& title, con
   top = NiceCeiling(top);
   const Rect plot{area.x + kAxisWidth, area.y + ImGui::GetFontSize() + 4.0F, area.w - kAxisWidth,
                   area.h - 2.0F * ImGui::GetFontSize() - 8.0F};
-  draw.AddText(ImVec2(area.x, area.y), ToImU32(kHeaderText), (title + " (" + unit + ")").c_str());
+  const std::string heading = title + " (" + unit + ")";
+  draw.AddText(ImVec2(area.x, area.y), ToImU32(kHeaderText), heading.c_str());
+  // Each entry's mean and 99th percentile, in its colour, after the title.
+  float x = area.x + ImGui::CalcTextSize(heading.c_str()).x + 24.0F;
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    std::vector<double> values;
+    for (const client::FrameSample& sample : series[i].samples) {
+      if (const std::optional<double> v = value(sample)) values.push_back(*v);
+    }
+    if (values.empty()) continue;
+    std::sort(values.begin(), values.end());
+    double sum = 0.0;
+    for (const double v : values) sum += v;
+    const double p99 = values[static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(values.size()))) - 1];
+    char stats[96];
+    std::snprintf(stats, sizeof stats, "mean %.2f, p99 %.2f", sum / static_cast<double>(values.size()), p99);
+    draw.AddText(ImVec2(x, area.y), ToImU32(SeriesColour(i)), stats);
+    x += ImGui::CalcTextSize(stats).x + 24.0F;
+  }
   const auto to_screen = [&](double t_s, double v) {
     return ImVec2(plot.x + static_cast<float>(t_s / end_s) * plot.w,
                   plot.y + plot.h - static_cast<float>(std::min(v, top) / top) * plot.h);
@@ -75,10 +94,12 @@ void DrawPanel(ImDrawList& draw, const Rect& area, const std::string& title, con
         continue;
       }
       const ImVec2 point = to_screen(static_cast<double>(sample.time.count()) / 1e6, *v);
+      // Earlier entries are drawn wider, so an entry whose values equal a later one's shows as a rim around it.
+      const auto wider = static_cast<float>(series.size() - 1 - i);
       if (dots) {
-        draw.AddCircleFilled(point, 4.0F, colour);
+        draw.AddCircleFilled(point, 4.0F + 2.0F * wider, colour);
       } else if (previous) {
-        draw.AddLine(*previous, point, colour, 1.5F);
+        draw.AddLine(*previous, point, colour, 1.5F + 2.0F * wider);
       }
       previous = point;
     }
