@@ -22,8 +22,9 @@ struct BotRun::Impl {
   Micros play_length{0};
   std::optional<std::string> failure;
   std::vector<Micros> next_tag;  // per player
+  std::vector<std::uint8_t> held;  // per player, at the last Update
 
-  std::uint64_t SeedOf(std::size_t i) const { return config.seed + i; }
+  std::uint64_t SeedOf(std::size_t i) const { return config.compared.empty() ? config.seed + i : config.seed; }
 
   void Fail(std::string why) {
     failure = std::move(why);
@@ -118,7 +119,8 @@ BotRun::BotRun(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 BotRun::~BotRun() = default;
 
 std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::string* error) {
-  if (config.count < 1 || static_cast<std::size_t>(config.count) > protocol::kMaxPlayers) {
+  const bool count_ok = config.count >= 1 && static_cast<std::size_t>(config.count) <= protocol::kMaxPlayers;
+  if (config.compared.empty() && !count_ok) {
     *error = "player count must be within [1, " + std::to_string(protocol::kMaxPlayers) + "]";
     return nullptr;
   }
@@ -131,7 +133,8 @@ std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::
   } else {
     impl->play_length = script_length ? *script_length : Seconds(kDefaultBotDurationS);
   }
-  for (int i = 0; i < config.count; ++i) {
+  const int count = config.compared.empty() ? config.count : static_cast<int>(config.compared.size());
+  for (int i = 0; i < count; ++i) {
     ClientConfig cc;
     cc.name = (config.name_prefix + std::to_string(i)).substr(0, protocol::kMaxNameLength);
     impl->names.push_back(cc.name);
@@ -139,12 +142,13 @@ std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::
     cc.source_address = config.source_address;
     cc.seed = impl->SeedOf(static_cast<std::size_t>(i));
     cc.input_rate = config.input_rate;
-    cc.settings = config.settings;
+    cc.settings = config.compared.empty() ? config.settings : config.compared[static_cast<std::size_t>(i)];
     auto client = std::make_unique<Client>(cc);
     if (!client->Connect(config.host, config.port, now, error)) return nullptr;
     impl->clients.push_back(std::move(client));
   }
   impl->next_tag.assign(impl->clients.size(), Micros{0});
+  impl->held.assign(impl->clients.size(), 0);
   impl->deadline = now + Seconds(config.connect_timeout_s);
   return std::unique_ptr<BotRun>(new BotRun(std::move(impl)));
 }
@@ -152,7 +156,8 @@ std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::
 bool BotRun::Update(Micros now) {
   Impl& r = *impl_;
   for (std::size_t i = 0; i < r.clients.size(); ++i) {
-    r.clients[i]->Update(now, r.ButtonsFor(i, now));
+    r.held[i] = r.ButtonsFor(i, now);
+    r.clients[i]->Update(now, r.held[i]);
     r.TagFor(i, now);
   }
   r.Advance(now);
@@ -162,6 +167,13 @@ bool BotRun::Update(Micros now) {
 const std::optional<std::string>& BotRun::failure() const noexcept { return impl_->failure; }
 bool BotRun::all_settled() const noexcept { return impl_->AllSettled(); }
 const std::vector<std::unique_ptr<Client>>& BotRun::clients() const noexcept { return impl_->clients; }
+
+std::optional<Micros> BotRun::play_start() const noexcept {
+  if (impl_->phase == Impl::Phase::kConnecting) return std::nullopt;
+  return impl_->play_start;
+}
+
+std::uint8_t BotRun::held(std::size_t index) const noexcept { return impl_->held[index]; }
 
 void BotRun::Disconnect(Micros now) {
   for (const auto& client : impl_->clients) client->Disconnect(now);

@@ -12,6 +12,16 @@ const sim::PlayerCube* Find(std::span<const sim::PlayerCube> world, sim::PlayerI
 
 }  // namespace
 
+std::vector<sim::PlayerCube> NewestReceived(const Client& client) {
+  std::vector<sim::PlayerCube> world;
+  const std::optional<sim::PlayerId> id = client.player_id();
+  if (id && client.local().present) world.push_back({*id, client.local().server_state});
+  for (const RemoteView& remote : client.remotes()) {
+    if (remote.sample != SampleKind::kEmpty) world.push_back({remote.id, remote.latest_state});
+  }
+  return world;
+}
+
 FrameSample FrameSampler::Sample(std::int64_t frame, Micros now, std::uint8_t held, const Client& client,
                                  std::span<const sim::PlayerCube> truth) {
   FrameSample s;

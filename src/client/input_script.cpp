@@ -136,6 +136,13 @@ std::uint8_t InputScript::ButtonsAt(Micros elapsed, std::uint64_t seed) const no
   return 0;
 }
 
+InputScript InputScript::Timeline(std::vector<Segment> segments) {
+  InputScript script;
+  script.kind_ = Kind::kTimeline;
+  script.segments_ = std::move(segments);
+  return script;
+}
+
 std::optional<Micros> InputScript::length() const noexcept {
   if (kind_ != Kind::kTimeline) return std::nullopt;
   Micros total{0};

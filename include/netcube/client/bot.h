@@ -31,6 +31,9 @@ struct BotConfig {
   // The tag script: while playing, each player aims at the nearest remote cube as it draws it (within
   // reach) and tags every this many ms (the cooldown at least). 0: no tags.
   int tag_interval_ms = 0;
+  // A comparison (netcube-bot --replay): when not empty, one player per entry with these settings (count
+  // is ignored), all behind conditioners with `seed` itself, so they meet the same network.
+  std::vector<Settings> compared;
 };
 inline constexpr double kDefaultBotDurationS = 10.0;
 
@@ -74,6 +77,10 @@ class BotRun {
   bool all_settled() const noexcept;
   BotReport Report() const;
   const std::vector<std::unique_ptr<Client>>& clients() const noexcept;
+  // When the script started (every player connected); nullopt before.
+  std::optional<Micros> play_start() const noexcept;
+  // The buttons player `index` was given at the last Update.
+  std::uint8_t held(std::size_t index) const noexcept;
 
   // Disconnects everyone politely (Update a few more times to let the goodbyes out).
   void Disconnect(Micros now);

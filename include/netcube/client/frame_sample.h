@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "netcube/client/client.h"
 #include "netcube/client/units.h"
@@ -33,6 +34,10 @@ struct FrameSample {
   // and the cube stood still): how long after the press, ms.
   std::optional<double> press_delay_ms;
 };
+
+// The world as `client` last heard of it: its own cube's and every remote cube's newest received state.
+// A bot's stand-in for the server's world, which it cannot see.
+std::vector<sim::PlayerCube> NewestReceived(const Client& client);
 
 class FrameSampler {
  public:

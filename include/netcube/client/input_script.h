@@ -32,6 +32,8 @@ class InputScript {
   InputScript() = default;
   // nullopt with `error` explaining what is wrong (which segment, which character).
   static std::optional<InputScript> Parse(std::string_view text, std::string* error);
+  // A timeline of these segments (a recorded session's buttons, say).
+  static InputScript Timeline(std::vector<Segment> segments);
 
   // Buttons held `elapsed` after the script started. `seed` varies the random script between players.
   std::uint8_t ButtonsAt(Micros elapsed, std::uint64_t seed) const noexcept;

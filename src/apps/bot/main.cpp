@@ -2,6 +2,9 @@
 // every player has played its script and settled, then prints a summary and writes the JSON report.
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <optional>
+#include <vector>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -10,10 +13,13 @@
 
 #include "bot_report_json.h"
 #include "client_flags.h"
+#include "compare_csv.h"
 #include "files.h"
 #include "find.h"
+#include "session.h"
 #include "version.h"
 #include "netcube/client/bot.h"
+#include "netcube/client/frame_sample.h"
 
 namespace {
 
@@ -42,6 +48,52 @@ void PrintSummary(const client::BotReport& report) {
                 p.final_match ? ", final state matches the server" : ", final state DIFFERS from the server");
   }
 }
+
+// What a run records frame by frame (frames counted from the script's start): the first player's buttons
+// for --record, one CSV row per player for --csv.
+class BotRecorder {
+ public:
+  BotRecorder(const std::string& csv_path, const client::BotRun& run) : samplers_(run.clients().size()) {
+    for (const client::BotPlayerReport& player : run.Report().players) names_.push_back(player.name);
+    if (csv_path.empty()) return;
+    csv_.open(csv_path, std::ios::binary | std::ios::trunc);
+    csv_ << netcube::apps::CompareCsvHeader();
+  }
+  bool csv_ok() const { return !csv_.is_open() || csv_.good(); }
+
+  void Update(Micros now, const client::BotRun& run, netcube::apps::Session& session) {
+    const std::optional<Micros> start = run.play_start();
+    if (!start) return;
+    const std::int64_t frame = netcube::apps::SessionFrameAt(now - *start);
+    if (frame <= last_frame_) return;
+    if (last_frame_ < 0) {
+      session.tick_rate = run.clients()[0]->welcome().tick_rate;
+      session.snapshot_rate = run.clients()[0]->welcome().snapshot_rate;
+    }
+    last_frame_ = frame;
+    session.frames = frame + 1;
+    session.RecordInput(frame, run.held(0));
+    if (!csv_.is_open()) return;
+    for (std::size_t i = 0; i < run.clients().size(); ++i) {
+      const client::Client& player = *run.clients()[i];
+      const std::vector<netcube::sim::PlayerCube> heard = client::NewestReceived(player);
+      const client::FrameSample sample = samplers_[i].Sample(frame, now - *start, run.held(i), player, heard);
+      csv_ << netcube::apps::CompareCsvRow(names_[i], client::TechniquesOf(player.settings()), sample);
+    }
+  }
+
+  bool Close() {
+    if (!csv_.is_open()) return true;
+    csv_.close();
+    return !csv_.fail();
+  }
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<client::FrameSampler> samplers_;
+  std::ofstream csv_;
+  std::int64_t last_frame_ = -1;
+};
 
 }  // namespace
 
@@ -84,6 +136,19 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 60'000))
       ->capture_default_str();
   app.add_option("--report", report_path, "Write the JSON report to this file");
+  std::string record;
+  std::string replay;
+  std::string csv;
+  CLI::Option* replay_option = app.add_option(
+      "--replay", replay,
+      "Play a session written by --record (here or by netcube-client --lab): one player per entry with its "
+      "techniques, all with the session's keys, link and one conditioner seed");
+  app.add_option("--record", record,
+                 "Write the session (techniques, link, seed, the server's rates, the first player's keys frame by "
+                 "frame) to this file; with --replay, the keys as replayed");
+  app.add_option("--csv", csv, "Write one row per frame (1/60 s of play) and player to this CSV file (the lab's "
+                               "columns; the server's are the newest state received)");
+  replay_option->excludes("--script")->excludes("--count")->excludes("--seed")->excludes("--duration");
   CLI11_PARSE(app, argc, argv);
   if (find.requested()) return find.Run("netcube-bot");
   if (connect.empty()) return app.exit(CLI::RequiredError("--connect"));
@@ -101,13 +166,49 @@ int main(int argc, char** argv) {
   config.script = *parsed_script;
   config.settings = client_flags.ApplySettings(client::PresetSettings(client::Preset::kFull));
   config.link = client_flags.ApplyLink({});
+  netcube::apps::Session session;
+  if (!replay.empty()) {
+    std::string text;
+    std::optional<netcube::apps::Session> read;
+    if (netcube::apps::ReadFile(replay, &text, &error)) read = netcube::apps::ParseSession(text, &error);
+    if (!read) {
+      std::cerr << "netcube-bot: --replay " << replay << ": " << error << "\n";
+      return 2;
+    }
+    if (client_flags.ChoosesTechniques()) {
+      std::cerr << "netcube-bot: --replay takes the session's techniques: drop --preset and the toggles\n";
+      return 2;
+    }
+    session = std::move(*read);
+    for (const client::TechniqueSet& entry : session.entries) config.compared.push_back(entry.settings);
+    config.link = client_flags.ApplyLink(session.link);
+    config.seed = session.seed;
+    config.script = session.Script();
+    config.tag_interval_ms = session.tag_interval_ms;
+  } else {
+    session.entries.push_back({client::TechniquesOf(config.settings), config.settings});
+    session.link = config.link;
+    session.seed = config.seed;
+    session.tag_interval_ms = config.tag_interval_ms;
+  }
+  session.inputs.clear();
 
   std::unique_ptr<client::BotRun> run = client::BotRun::Start(config, Now(), &error);
   if (!run) {
     std::cerr << "netcube-bot: " << error << "\n";
     return 1;
   }
-  while (run->Update(Now())) std::this_thread::sleep_for(kLoopSleep);
+  BotRecorder recorder(csv, *run);
+  if (!recorder.csv_ok()) {
+    std::cerr << "netcube-bot: cannot write " << csv << "\n";
+    return 1;
+  }
+  for (bool running = true; running;) {
+    const Micros now = Now();
+    running = run->Update(now);
+    recorder.Update(now, *run, session);
+    std::this_thread::sleep_for(kLoopSleep);
+  }
 
   const client::BotReport report = run->Report();
   const bool all_settled = run->all_settled();
@@ -124,6 +225,14 @@ int main(int argc, char** argv) {
   PrintSummary(report);
   if (!all_settled) {
     std::cerr << "netcube-bot: warning: not every cube settled within " << config.settle_timeout_s << " s\n";
+  }
+  if (!recorder.Close()) {
+    std::cerr << "netcube-bot: cannot write " << csv << "\n";
+    return 1;
+  }
+  if (!record.empty() && !netcube::apps::WriteFile(record, netcube::apps::SessionToJson(session), &error)) {
+    std::cerr << "netcube-bot: " << error << "\n";
+    return 1;
   }
   if (!report_path.empty() &&
       !netcube::apps::WriteFile(report_path, netcube::apps::BotReportJson(report), &error)) {

@@ -58,6 +58,19 @@ std::uint8_t Session::ButtonsAt(std::int64_t frame) const noexcept {
   return after == inputs.begin() ? 0 : std::prev(after)->buttons;
 }
 
+client::InputScript Session::Script() const {
+  std::vector<client::InputScript::Segment> segments;
+  std::int64_t from = 0;
+  std::uint8_t buttons = 0;
+  for (const InputChange& change : inputs) {
+    if (change.frame > from) segments.push_back({buttons, SessionFrameTime(change.frame) - SessionFrameTime(from)});
+    from = change.frame;
+    buttons = change.buttons;
+  }
+  if (frames > from) segments.push_back({buttons, SessionFrameTime(frames) - SessionFrameTime(from)});
+  return client::InputScript::Timeline(std::move(segments));
+}
+
 std::string SessionToJson(const Session& session) {
   nlohmann::json entries = nlohmann::json::array();
   for (const client::TechniqueSet& entry : session.entries) {
@@ -108,9 +121,9 @@ std::optional<Session> ParseSession(std::string_view json_text, std::string* err
     for (const nlohmann::json& entry : doc.at("entries")) {
       session.entries.push_back({entry.at("label").get<std::string>(), ReadSettings(entry.at("settings"))});
     }
-    if (session.entries.size() < client::kMinCompareEntries || session.entries.size() > client::kMaxCompareEntries) {
-      *error = "a session compares " + std::to_string(client::kMinCompareEntries) + " to " +
-               std::to_string(client::kMaxCompareEntries) + " entries";
+    // One entry is a bot's run (or a lab's replayed with --compare); more are a comparison.
+    if (session.entries.empty() || session.entries.size() > client::kMaxCompareEntries) {
+      *error = "a session holds 1 to " + std::to_string(client::kMaxCompareEntries) + " entries";
       return std::nullopt;
     }
     const nlohmann::json& link = doc.at("link");

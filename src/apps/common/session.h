@@ -10,12 +10,24 @@
 #include <string_view>
 #include <vector>
 
+#include "netcube/client/input_script.h"
 #include "netcube/client/settings.h"
+#include "netcube/sim/time.h"
 #include "netcube/transport/link_conditioner.h"
 
 namespace netcube::apps {
 
 inline constexpr int kSessionFormat = 1;
+// A session's frames are the lab's (gui::VirtualFrameTime): frame i starts i/60 s after the start. The bot
+// counts its frames from when its script starts.
+inline constexpr std::int64_t kSessionFramesPerSecond = 60;
+constexpr Micros SessionFrameTime(std::int64_t frame) noexcept {
+  return Micros(frame * 1'000'000 / kSessionFramesPerSecond);
+}
+// The frame under way `elapsed` after the start.
+constexpr std::int64_t SessionFrameAt(Micros elapsed) noexcept {
+  return elapsed.count() * kSessionFramesPerSecond / 1'000'000;
+}
 
 // The buttons held from `frame` on, until the next change.
 struct InputChange {
@@ -38,6 +50,8 @@ struct Session {
   void RecordInput(std::int64_t frame, std::uint8_t buttons);
   // The buttons held at `frame`.
   std::uint8_t ButtonsAt(std::int64_t frame) const noexcept;
+  // The input timeline as a script of `frames` frames (the bot plays it).
+  client::InputScript Script() const;
 
   friend bool operator==(const Session&, const Session&) = default;
 };
