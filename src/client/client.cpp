@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "baselines.h"
 #include "link_stats.h"
 #include "netcube/client/server_clock.h"
 #include "own_cube.h"
@@ -47,6 +48,9 @@ struct Client::Impl {
 
   bool have_snapshot = false;
   Tick newest_tick = 0;
+  std::optional<Tick> told_tick;  // the newest snapshot tick the server has been told of (input or ack)
+  Baselines baselines;
+  protocol::Snapshot rebuilt;  // a delta snapshot's world, rebuilt in place
   ServerClock clock;
   Micros last_view{0};
   std::uint64_t packets_malformed = 0;
@@ -64,6 +68,8 @@ struct Client::Impl {
     last_heard = now;
     have_snapshot = false;
     newest_tick = 0;
+    told_tick.reset();
+    baselines.Reset();
     last_view = now;
     packets_malformed = 0;
     own.Reset();
@@ -134,7 +140,13 @@ struct Client::Impl {
       if (state == ConnectionState::kConnecting) {
         link.OnEarlySnapshot();
       } else {
-        expected = connected && OnSnapshot(*snapshot, now);
+        expected = connected && OnSnapshot(*snapshot, false, now);
+      }
+    } else if (const auto* delta = std::get_if<protocol::DeltaSnapshot>(&message)) {
+      if (state == ConnectionState::kConnecting) {
+        link.OnEarlySnapshot();
+      } else {
+        expected = connected && OnDelta(*delta, now);
       }
     } else if (const auto* joined = std::get_if<protocol::PlayerJoined>(&message)) {
       expected = connected;
@@ -162,11 +174,24 @@ struct Client::Impl {
     own.StartSampling(now);
   }
 
+  // A delta is applied to the baseline it names, if held; false when it does not fit that baseline.
+  bool OnDelta(const protocol::DeltaSnapshot& delta, Micros now) {
+    const Tick tick = UnwrapTick(delta.server_tick, newest_tick);
+    const auto* baseline = baselines.Find(tick - delta.age);
+    if (baseline == nullptr) {
+      link.OnMissingBaseline();
+      return true;
+    }
+    return protocol::ApplyDelta(baseline->span(), delta, rebuilt) && OnSnapshot(rebuilt, true, now);
+  }
+
   // Returns false for a snapshot that contradicts what this client sent (an ack of an unsent input).
-  bool OnSnapshot(const protocol::Snapshot& snapshot, Micros now) {
+  bool OnSnapshot(const protocol::Snapshot& snapshot, bool delta, Micros now) {
     const Tick tick = UnwrapTick(snapshot.server_tick, newest_tick);
     if (!own.AckPlausible(snapshot.has_ack, snapshot.ack)) return false;
     if (!link.OnSnapshot(tick, welcome.tick_rate, welcome.snapshot_rate)) return true;  // a duplicate
+    link.OnEncoding(delta);
+    baselines.Store(tick, snapshot.players.span());
     if (have_snapshot && tick < newest_tick) {
       // Overtaken by a newer one, but its states can still fill the interpolation buffers.
       for (const sim::PlayerCube& player : snapshot.players) {
@@ -191,6 +216,14 @@ struct Client::Impl {
   }
 
   // ---- the step ------------------------------------------------------------------------------------
+
+  // The server encodes deltas against the newest snapshot it knows this client holds. Inputs carry it;
+  // while none are pending (none will be sent), a SnapshotAck does, once per new snapshot.
+  void AcknowledgeSnapshots(Micros now) {
+    if (state != ConnectionState::kConnected || !have_snapshot || told_tick == newest_tick) return;
+    if (!own.pending().empty()) return;
+    if (Send(now, protocol::SnapshotAck{static_cast<std::uint16_t>(newest_tick)})) told_tick = newest_tick;
+  }
 
   void RefreshViews(Micros now) {
     const Micros elapsed = std::max(Micros{0}, now - last_view);
@@ -217,7 +250,11 @@ struct Client::Impl {
       if (state == ConnectionState::kConnected) {
         own.Sample(now, held, config.input_rate, settings.redundancy, [this, now](const protocol::InputMessage& message) {
           tagging.OnInputSampled(message.inputs.back().seq, now);
-          return Send(now, message);
+          protocol::InputMessage with_seen = message;
+          with_seen.seen_tick = static_cast<std::uint16_t>(newest_tick);
+          if (!Send(now, with_seen)) return false;
+          told_tick = newest_tick;
+          return true;
         });
         if (const std::optional<protocol::TimeEcho> echo = link.EchoDue(now)) Send(now, *echo);
       }
@@ -228,6 +265,7 @@ struct Client::Impl {
         OnEvent(event, now);
         if (!host) break;  // the session ended
       }
+      if (host) AcknowledgeSnapshots(now);
       if (host && now - last_heard > std::chrono::milliseconds(config.timeout_ms)) {
         EndSession(ConnectionState::kLost, state == ConnectionState::kConnecting
                                                ? "no answer from the server"
@@ -326,6 +364,10 @@ const LocalView& Client::local() const noexcept { return impl_->own.view(); }
 const std::vector<RemoteView>& Client::remotes() const noexcept { return impl_->remotes.views(); }
 const PendingInputs& Client::pending() const noexcept { return impl_->own.pending(); }
 std::optional<PredictionCheck> Client::last_prediction_check() const noexcept { return impl_->own.last_check(); }
+std::optional<Tick> Client::newest_snapshot_tick() const noexcept {
+  if (!impl_->have_snapshot) return std::nullopt;
+  return impl_->newest_tick;
+}
 double Client::server_time_ticks() const noexcept { return impl_->clock.ServerTicks(impl_->last_view); }
 double Client::render_tick() const noexcept { return impl_->remotes.render_tick(); }
 

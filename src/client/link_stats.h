@@ -27,6 +27,9 @@ class LinkStats {
   bool OnSnapshot(Tick tick, int tick_rate, int snapshot_rate) noexcept;
   // One that arrived before the Welcome.
   void OnEarlySnapshot() noexcept { ++metrics_.snapshots_early; }
+  // How an accepted snapshot was encoded; a delta dropped for want of its baseline.
+  void OnEncoding(bool delta) noexcept { ++(delta ? metrics_.snapshots_delta : metrics_.snapshots_full); }
+  void OnMissingBaseline() noexcept { ++metrics_.snapshots_no_baseline; }
 
   // The transport's counters as of now; they are kept after the host is gone.
   void SetCounters(const transport::TransportCounters& counters) noexcept { counters_ = counters; }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstdlib>
 #include <type_traits>
 
 namespace netcube::protocol {
@@ -55,7 +57,7 @@ bool Serialize(Stream& stream, InputMessage& m) {
     if (!SerializeInt(stream, m.inputs[i].buttons, 0, sim::kButtonMask)) return false;
     if constexpr (Stream::kReading) m.inputs[i].seq = static_cast<sim::Seq>(newest - (count - 1 - i));
   }
-  return true;
+  return SerializeUnsigned(stream, m.seen_tick);
 }
 
 template <class Stream>
@@ -65,11 +67,10 @@ bool SerializeCube(Stream& stream, sim::CubeState& s) {
          SerializeInt(stream, s.vy, -sim::kMaxSpeed, sim::kMaxSpeed);
 }
 
-// The part of a snapshot every receiver shares: the tick and the cubes. `players` is the Snapshot's own
-// list when reading or measuring, and the server's world as it lies when the SnapshotWriter writes.
+// A list of whole cubes: the count, then each id (strictly increasing) and state. `players` is a message's
+// own list when reading or measuring, and the server's world as it lies when the SnapshotWriter writes.
 template <class Stream, class Players>
-bool SerializeWorld(Stream& stream, std::uint32_t& server_tick, Players& players) {
-  if (!SerializeUnsigned(stream, server_tick)) return false;
+bool SerializePlayers(Stream& stream, Players& players) {
   std::size_t count = players.size();
   if (!SerializeInt(stream, count, 0, kMaxPlayers)) return false;
   if constexpr (Stream::kReading) players.resize(count);
@@ -81,6 +82,85 @@ bool SerializeWorld(Stream& stream, std::uint32_t& server_tick, Players& players
     if constexpr (Stream::kReading) players[i] = p;
   }
   return true;
+}
+
+// The part of a snapshot every receiver shares: the tick and the cubes.
+template <class Stream, class Players>
+bool SerializeWorld(Stream& stream, std::uint32_t& server_tick, Players& players) {
+  return SerializeUnsigned(stream, server_tick) && SerializePlayers(stream, players);
+}
+
+// A residual: zigzag-mapped (0, -1, 1, -2, 2 ... -> 0, 1, 2, 3, 4 ...) to z, then z + 1 as an Exp-Golomb
+// code: as many zero bits as z + 1 has bits after its leading one, then z + 1 itself. Small residuals,
+// the common ones, take 1, 3 or 5 bits; the largest the simulation can produce (|value| <= max_abs)
+// bounds the code, so a reader never counts more zeros than that.
+template <class Stream>
+bool SerializeResidual(Stream& stream, std::int32_t& value, std::int32_t max_abs) {
+  const int max_zeros = static_cast<int>(std::bit_width(static_cast<std::uint32_t>(2 * max_abs + 1))) - 1;
+  if constexpr (Stream::kWriting) {
+    if (value < -max_abs || value > max_abs) return false;
+    const std::uint32_t z = value >= 0 ? 2u * static_cast<std::uint32_t>(value)
+                                       : 2u * static_cast<std::uint32_t>(-value) - 1u;
+    const int width = static_cast<int>(std::bit_width(z + 1));
+    return stream.Bits(0, width - 1) && stream.Bits(z + 1, width);
+  } else {
+    int zeros = 0;
+    std::uint32_t bit = 0;
+    while (true) {
+      if (!stream.Bits(bit, 1)) return false;
+      if (bit != 0) break;
+      if (++zeros > max_zeros) return false;
+    }
+    std::uint32_t rest = 0;
+    if (!stream.Bits(rest, zeros)) return false;
+    const std::uint32_t z = ((1u << zeros) | rest) - 1u;
+    const auto half = static_cast<std::int64_t>((z + 1) / 2);
+    const std::int64_t v = (z & 1u) != 0 ? -half : half;
+    if (v < -max_abs || v > max_abs) return false;
+    value = static_cast<std::int32_t>(v);
+    return true;
+  }
+}
+
+// One baseline cube's fate: `0` as predicted, `10` changed (then its residuals), `11` left.
+template <class Stream>
+bool SerializeCubeDelta(Stream& stream, CubeDelta& d) {
+  const bool zero = d.dx == 0 && d.dy == 0 && d.dvx == 0 && d.dvy == 0;
+  if constexpr (Stream::kWriting) {
+    // Canonical: only a change carries residuals, and a change with none is a prediction.
+    if ((d.op == DeltaOp::kChanged) == zero) return false;
+  }
+  bool changed_or_left = d.op != DeltaOp::kPredicted;
+  if (!SerializeBool(stream, changed_or_left)) return false;
+  bool left = d.op == DeltaOp::kLeft;
+  if (changed_or_left && !SerializeBool(stream, left)) return false;
+  if constexpr (Stream::kReading) {
+    d = CubeDelta{};
+    d.op = !changed_or_left ? DeltaOp::kPredicted : left ? DeltaOp::kLeft : DeltaOp::kChanged;
+  }
+  if (d.op != DeltaOp::kChanged) return true;
+  if (!SerializeResidual(stream, d.dx, kMaxPositionResidual) || !SerializeResidual(stream, d.dy, kMaxPositionResidual) ||
+      !SerializeResidual(stream, d.dvx, kMaxVelocityResidual) ||
+      !SerializeResidual(stream, d.dvy, kMaxVelocityResidual)) {
+    return false;
+  }
+  if constexpr (Stream::kReading) {
+    if (d.dx == 0 && d.dy == 0 && d.dvx == 0 && d.dvy == 0) return false;
+  }
+  return true;
+}
+
+// The shared part of a delta: tick, age, one fate per baseline cube, the joined cubes.
+template <class Stream>
+bool SerializeDeltaBody(Stream& stream, DeltaSnapshot& m) {
+  if (!SerializeUnsigned(stream, m.server_tick) || !SerializeInt(stream, m.age, 1, kMaxDeltaAge)) return false;
+  std::size_t count = m.baseline.size();
+  if (!SerializeInt(stream, count, 0, kMaxPlayers)) return false;
+  if constexpr (Stream::kReading) m.baseline.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!SerializeCubeDelta(stream, m.baseline[i])) return false;
+  }
+  return SerializePlayers(stream, m.joined);
 }
 
 // The per-receiver part, last on the wire so that the SnapshotWriter can rewrite it in place.
@@ -97,6 +177,16 @@ bool SerializeAck(Stream& stream, bool& has_ack, sim::Seq& ack) {
 template <class Stream>
 bool Serialize(Stream& stream, Snapshot& m) {
   return SerializeWorld(stream, m.server_tick, m.players) && SerializeAck(stream, m.has_ack, m.ack);
+}
+
+template <class Stream>
+bool Serialize(Stream& stream, DeltaSnapshot& m) {
+  return SerializeDeltaBody(stream, m) && SerializeAck(stream, m.has_ack, m.ack);
+}
+
+template <class Stream>
+bool Serialize(Stream& stream, SnapshotAck& m) {
+  return SerializeUnsigned(stream, m.seen_tick);
 }
 
 template <class Stream>
@@ -199,12 +289,21 @@ bool operator==(const Snapshot& a, const Snapshot& b) noexcept {
   return true;
 }
 
+bool operator==(const DeltaSnapshot& a, const DeltaSnapshot& b) noexcept {
+  if (a.server_tick != b.server_tick || a.age != b.age || a.has_ack != b.has_ack || a.ack != b.ack) return false;
+  if (!(a.baseline == b.baseline) || a.joined.size() != b.joined.size()) return false;
+  for (std::size_t i = 0; i < a.joined.size(); ++i) {
+    if (a.joined[i].id != b.joined[i].id || !sim::SamePhysics(a.joined[i].state, b.joined[i].state)) return false;
+  }
+  return true;
+}
+
 MessageType TypeOf(const Message& message) noexcept { return static_cast<MessageType>(message.index()); }
 
 const char* ToString(MessageType type) noexcept {
   static constexpr std::array<const char*, kMessageTypeCount> kNames = {
       "connect_request", "connect_refused", "welcome", "input", "snapshot", "player_joined", "player_left",
-      "time_echo", "tag", "tag_result"};
+      "time_echo", "tag", "tag_result", "delta_snapshot", "snapshot_ack"};
   const auto i = static_cast<std::size_t>(type);
   return i < kNames.size() ? kNames[i] : "unknown";
 }
@@ -295,6 +394,8 @@ template std::size_t Encode(const PlayerLeft&, std::span<std::uint8_t>) noexcept
 template std::size_t Encode(const TimeEcho&, std::span<std::uint8_t>) noexcept;
 template std::size_t Encode(const Tag&, std::span<std::uint8_t>) noexcept;
 template std::size_t Encode(const TagResult&, std::span<std::uint8_t>) noexcept;
+template std::size_t Encode(const DeltaSnapshot&, std::span<std::uint8_t>) noexcept;
+template std::size_t Encode(const SnapshotAck&, std::span<std::uint8_t>) noexcept;
 
 std::size_t MeasureBytes(const Message& message) noexcept {
   BitMeasurer measurer;
@@ -323,6 +424,117 @@ bool SnapshotWriter::Prepare(std::uint32_t server_tick, std::span<const sim::Pla
     return false;
   }
   shared_bits_ = writer.BitsWritten();
+  return true;
+}
+
+bool SnapshotWriter::Prepare(const DeltaSnapshot& delta) noexcept {
+  BitWriter writer(buffer_);
+  if (!SerializeType(writer, MessageType::kDeltaSnapshot) ||
+      !SerializeDeltaBody(writer, const_cast<DeltaSnapshot&>(delta))) {
+    shared_bits_ = 0;
+    return false;
+  }
+  shared_bits_ = writer.BitsWritten();
+  return true;
+}
+
+sim::CubeState PredictCube(const sim::CubeState& baseline, int age) noexcept {
+  sim::CubeState out = baseline;
+  const auto advance = [age](std::int32_t& p, std::int32_t& v, std::int32_t min, std::int32_t max) {
+    const std::int64_t moved = p + std::int64_t{v} * age;
+    p = static_cast<std::int32_t>(std::clamp<std::int64_t>(moved, min, max));
+    if (moved != p) v = 0;
+  };
+  advance(out.x, out.vx, sim::kMinX, sim::kMaxX);
+  advance(out.y, out.vy, sim::kMinY, sim::kMaxY);
+  return out;
+}
+
+namespace {
+
+// Where a changed cube is guessed to be on one axis once its velocity change `dv` is known: the change
+// spread evenly over the `age` ticks, as a steady acceleration from the baseline would have moved it
+// (exact for Move's constant acceleration), kept within [min, max].
+std::int32_t GuessPosition(std::int32_t predicted, std::int32_t dv, int age, std::int32_t min, std::int32_t max) noexcept {
+  const std::int64_t guess = predicted + std::int64_t{dv} * (age + 1) / 2;
+  return static_cast<std::int32_t>(std::clamp<std::int64_t>(guess, min, max));
+}
+
+}  // namespace
+
+bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world,
+               std::span<const std::uint32_t> world_generations, int age, std::span<const sim::PlayerCube> baseline,
+               std::span<const std::uint32_t> baseline_generations, DeltaSnapshot& out) noexcept {
+  if (age < 1 || age > kMaxDeltaAge || world.size() != world_generations.size() ||
+      baseline.size() != baseline_generations.size() || world.size() > kMaxPlayers || baseline.size() > kMaxPlayers) {
+    return false;
+  }
+  out.server_tick = server_tick;
+  out.age = age;
+  out.baseline.clear();
+  out.joined.clear();
+  // Both lists are in increasing id order: merge them. A cube of the world not matched to a baseline cube of
+  // the same player (same id and generation) joined.
+  std::size_t j = 0;
+  for (std::size_t i = 0; i < baseline.size(); ++i) {
+    const sim::PlayerId id = baseline[i].id;
+    while (j < world.size() && world[j].id < id) out.joined.push_back(world[j++]);
+    CubeDelta d;
+    if (j < world.size() && world[j].id == id && world_generations[j] == baseline_generations[i]) {
+      const sim::CubeState predicted = PredictCube(baseline[i].state, age);
+      const sim::CubeState& actual = world[j++].state;
+      d.dvx = actual.vx - predicted.vx;
+      d.dvy = actual.vy - predicted.vy;
+      d.dx = actual.x - GuessPosition(predicted.x, d.dvx, age, sim::kMinX, sim::kMaxX);
+      d.dy = actual.y - GuessPosition(predicted.y, d.dvy, age, sim::kMinY, sim::kMaxY);
+      d.op = d.dx == 0 && d.dy == 0 && d.dvx == 0 && d.dvy == 0 ? DeltaOp::kPredicted : DeltaOp::kChanged;
+    } else {
+      d.op = DeltaOp::kLeft;
+    }
+    out.baseline.push_back(d);
+  }
+  while (j < world.size()) out.joined.push_back(world[j++]);
+  return true;
+}
+
+namespace {
+
+bool InRange(const sim::CubeState& s) noexcept {
+  return s.x >= sim::kMinX && s.x <= sim::kMaxX && s.y >= sim::kMinY && s.y <= sim::kMaxY &&
+         std::abs(s.vx) <= sim::kMaxSpeed && std::abs(s.vy) <= sim::kMaxSpeed;
+}
+
+bool AppendIncreasing(FixedVector<sim::PlayerCube, kMaxPlayers>& out, const sim::PlayerCube& cube) noexcept {
+  if (!out.empty() && out.back().id >= cube.id) return false;
+  return InRange(cube.state) && out.push_back(cube);
+}
+
+}  // namespace
+
+bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta, Snapshot& out) noexcept {
+  if (baseline.size() != delta.baseline.size()) return false;
+  out.server_tick = delta.server_tick;
+  out.has_ack = delta.has_ack;
+  out.ack = delta.ack;
+  out.players.clear();
+  std::size_t j = 0;
+  for (std::size_t i = 0; i < baseline.size(); ++i) {
+    const CubeDelta& d = delta.baseline[i];
+    if (d.op == DeltaOp::kLeft) continue;
+    sim::PlayerCube cube{baseline[i].id, PredictCube(baseline[i].state, delta.age)};
+    cube.state.x = GuessPosition(cube.state.x, d.dvx, delta.age, sim::kMinX, sim::kMaxX) + d.dx;
+    cube.state.y = GuessPosition(cube.state.y, d.dvy, delta.age, sim::kMinY, sim::kMaxY) + d.dy;
+    cube.state.vx += d.dvx;
+    cube.state.vy += d.dvy;
+    cube.state.last_input = 0;
+    while (j < delta.joined.size() && delta.joined[j].id < cube.id) {
+      if (!AppendIncreasing(out.players, delta.joined[j++])) return false;
+    }
+    if (!AppendIncreasing(out.players, cube)) return false;  // also refuses a joined cube of the same id
+  }
+  while (j < delta.joined.size()) {
+    if (!AppendIncreasing(out.players, delta.joined[j++])) return false;
+  }
   return true;
 }
 

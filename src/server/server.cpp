@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <unordered_map>
 #include <utility>
 
@@ -17,6 +18,8 @@
 
 namespace netcube::server {
 namespace {
+
+constexpr std::uint64_t kNoBaseline = std::numeric_limits<std::uint64_t>::max();
 
 bool ValidRate(int rate) noexcept { return rate >= 1 && rate <= protocol::kMaxRate; }
 
@@ -51,6 +54,9 @@ struct PendingTag {
 struct Client {
   transport::PeerId peer = 0;
   sim::PlayerId id = 0;
+  std::uint32_t generation = 0;  // which player holds the id (ids are reused): for delta baselines
+  // The newest snapshot tick the client says it holds: the baseline of its next delta.
+  std::optional<std::uint64_t> seen_tick;
   std::string name;
   InputQueue inputs;
   std::uint64_t bytes_sent = 0;
@@ -89,6 +95,8 @@ struct Server::Impl {
       : config(cfg), host(std::move(h)), schedule(now, cfg.tick_rate) {
     clients.reserve(protocol::kMaxPlayers);
     world.reserve(protocol::kMaxPlayers);
+    receivers.reserve(protocol::kMaxPlayers);
+    writers.reserve(protocol::kMaxPlayers);  // address space only until encodings need it
   }
 
   ServerConfig config;
@@ -108,7 +116,20 @@ struct Server::Impl {
   std::array<sim::Input, protocol::kMaxPlayers * InputQueue::kMaxPerTick> tick_inputs{};
   std::vector<sim::PlayerStep> steps;
   protocol::Message decoded;  // every received message, decoded in place
-  protocol::SnapshotWriter snapshot_writer;
+  // A snapshot's encodings, one per distinct baseline among the clients (on a LAN nearly all share one):
+  // made inside the tick, handed to each client after it.
+  struct Receiver {
+    std::uint64_t baseline = 0;  // kNoBaseline: a full snapshot
+    std::size_t client = 0;
+    std::size_t group = 0;  // its encoding in writers
+    friend bool operator<(const Receiver& a, const Receiver& b) noexcept { return a.baseline < b.baseline; }
+  };
+  std::vector<Receiver> receivers;
+  std::vector<protocol::SnapshotWriter> writers;  // capacity kMaxPlayers, grown to the most groups seen
+  std::array<bool, protocol::kMaxPlayers> group_is_delta{};
+  protocol::DeltaSnapshot delta;
+  std::array<std::uint32_t, protocol::kMaxPlayers> generations{};  // of world's cubes, at a snapshot
+  std::uint32_t next_generation = 0;
   std::array<std::uint8_t, protocol::kMaxPacketBytes> send_buffer{};
 
   DurationHistogram tick_durations;
@@ -117,6 +138,9 @@ struct Server::Impl {
   std::uint64_t ticks_run = 0;
   std::uint64_t ticks_skipped = 0;
   std::uint64_t snapshots_sent = 0;
+  std::uint64_t delta_snapshots_sent = 0;
+  std::uint64_t snapshot_encodes = 0;
+  std::uint64_t snapshot_bytes_sent = 0;
   std::size_t clients_peak = 0;
   std::uint64_t clients_refused = 0;
   std::uint64_t packets_malformed = 0;
@@ -154,6 +178,13 @@ struct Server::Impl {
   // One simulation step; true when this tick's snapshot is encoded and due to every client.
   bool RunTick(Micros now);
   void SendSnapshots(Micros now);  // the snapshot RunTick encoded, with each client's ack
+  void OnSeen(Client& client, std::uint16_t seen_tick);
+  // The baseline tick of a client's next snapshot, kNoBaseline for a full one.
+  std::uint64_t BaselineFor(const Client& client) const;
+  // Groups the clients by baseline and encodes each group's snapshot once, into writers[group].
+  bool PrepareSnapshots();
+  // Prepares `writer` for receivers of `baseline`; true for a delta, false for a full snapshot.
+  bool PrepareSnapshot(std::uint64_t baseline, protocol::SnapshotWriter& writer);
   void OnTag(Micros now, Client& client, const protocol::Tag& tag);
   void JudgeDueTags(Micros now);
   void JudgeTag(Micros now, std::size_t shooter, const protocol::Tag& tag);
@@ -254,6 +285,12 @@ void Server::Impl::OnReceived(Micros now, const transport::Event& event) {
       // Bound to the sending peer: an input can only ever move the sender's own cube.
       for (const sim::Input& one : input->inputs) client->inputs.Receive(one);
       connection.last_heard = now;
+      OnSeen(*client, input->seen_tick);
+      return;
+    }
+    if (const auto* ack = std::get_if<protocol::SnapshotAck>(&message); ack != nullptr && client != nullptr) {
+      connection.last_heard = now;
+      OnSeen(*client, ack->seen_tick);
       return;
     }
     if (const auto* tag = std::get_if<protocol::Tag>(&message); tag != nullptr && client != nullptr) {
@@ -333,6 +370,7 @@ void Server::Impl::Accept(Micros now, transport::PeerId peer, Connection& connec
   client.inputs.SetTickRate(config.tick_rate);
   client.peer = peer;
   client.id = id;
+  client.generation = next_generation++;
   client.name = name;
   // A shared spawn is the slot of an empty world, whoever is already there.
   const sim::PlayerCube cube{id, config.shared_spawn ? SpawnState({}) : SpawnState(world)};
@@ -435,22 +473,79 @@ bool Server::Impl::RunTick(Micros now) {
   ++tick;
   ++ticks_run;
   history.Record(tick, schedule.TimeOf(tick), world,
-                 [this](std::size_t i) { return clients[i].inputs.counters().processed > 0; });
+                 [this](std::size_t i) { return clients[i].inputs.counters().processed > 0; },
+                 [this](std::size_t i) { return clients[i].generation; });
   JudgeDueTags(now);
 
   snapshot_credit += config.snapshot_rate;
   if (snapshot_credit < schedule.rate()) return false;
   snapshot_credit %= schedule.rate();
-  return !clients.empty() && snapshot_writer.Prepare(static_cast<std::uint32_t>(tick), world);
+  return !clients.empty() && PrepareSnapshots();
+}
+
+void Server::Impl::OnSeen(Client& client, std::uint16_t seen_tick) {
+  // The low 16 bits of a tick at most 65535 old: unwrapped against the current tick. A claim of a tick
+  // the client never received only spoils its own next delta, which it drops.
+  const std::uint64_t seen = tick - static_cast<std::uint16_t>(static_cast<std::uint16_t>(tick) - seen_tick);
+  if (seen <= tick && (!client.seen_tick || seen > *client.seen_tick)) client.seen_tick = seen;
+}
+
+std::uint64_t Server::Impl::BaselineFor(const Client& client) const {
+  if (config.snapshot_encoding != SnapshotEncoding::kDelta || !client.seen_tick) return kNoBaseline;
+  const std::uint64_t age = tick - *client.seen_tick;
+  std::span<const sim::PlayerCube> cubes;
+  std::span<const std::uint32_t> gens;
+  if (age < 1 || age > protocol::kMaxDeltaAge || !history.WorldOf(*client.seen_tick, cubes, gens)) return kNoBaseline;
+  return *client.seen_tick;
+}
+
+bool Server::Impl::PrepareSnapshots() {
+  for (std::size_t i = 0; i < clients.size(); ++i) generations[i] = clients[i].generation;
+  receivers.clear();
+  for (std::size_t i = 0; i < clients.size(); ++i) receivers.push_back({BaselineFor(clients[i]), i, 0});
+  std::sort(receivers.begin(), receivers.end());
+  std::size_t groups = 0;
+  for (std::size_t k = 0; k < receivers.size(); ++k) {
+    if (k == 0 || receivers[k].baseline != receivers[k - 1].baseline) {
+      if (writers.size() == groups) writers.emplace_back();
+      group_is_delta[groups] = PrepareSnapshot(receivers[k].baseline, writers[groups]);
+      ++groups;
+    }
+    receivers[k].group = groups - 1;
+  }
+  snapshot_encodes += groups;
+  return true;
+}
+
+bool Server::Impl::PrepareSnapshot(std::uint64_t baseline, protocol::SnapshotWriter& writer) {
+  const auto server_tick = static_cast<std::uint32_t>(tick);
+  std::span<const sim::PlayerCube> cubes;
+  std::span<const std::uint32_t> gens;
+  // A delta longer than the full snapshot (a world turned over since an old baseline) is not worth sending.
+  const std::size_t full_bits = protocol::SnapshotWriter::FullSharedBits(world.size());
+  if (baseline != kNoBaseline && history.WorldOf(baseline, cubes, gens) &&
+      protocol::MakeDelta(server_tick, world, std::span(generations.data(), world.size()),
+                          static_cast<int>(tick - baseline), cubes, gens, delta) &&
+      writer.Prepare(delta) && writer.shared_bits() <= full_bits) {
+    return true;
+  }
+  // The server's world is always encodable, so this cannot fail; an empty packet would be skipped.
+  static_cast<void>(writer.Prepare(server_tick, world));
+  return false;
 }
 
 void Server::Impl::SendSnapshots(Micros now) {
   constexpr protocol::Channel kChannel = protocol::ChannelOf(protocol::MessageType::kSnapshot);
-  for (std::size_t i = 0; i < clients.size(); ++i) {
+  for (const Receiver& receiver : receivers) {
+    const std::size_t i = receiver.client;
     Client& client = clients[i];
     const bool has_ack = client.inputs.counters().processed > 0;
-    const auto packet = snapshot_writer.PacketFor(has_ack ? std::optional(world[i].state.last_input) : std::nullopt);
+    const auto packet =
+        writers[receiver.group].PacketFor(has_ack ? std::optional(world[i].state.last_input) : std::nullopt);
+    if (packet.empty()) continue;
     SendPacket(now, client.peer, &client, kChannel, packet);
+    snapshot_bytes_sent += packet.size();
+    if (group_is_delta[receiver.group]) ++delta_snapshots_sent;
   }
   snapshots_sent += clients.size();
 }
@@ -585,6 +680,12 @@ void Server::SetCollisions(bool collisions) { impl_->config.collisions = collisi
 
 void Server::SetLagCompensation(bool on) { impl_->config.lag_compensation = on; }
 
+void Server::SetSnapshotEncoding(SnapshotEncoding encoding) { impl_->config.snapshot_encoding = encoding; }
+
+const char* ToString(SnapshotEncoding encoding) noexcept {
+  return encoding == SnapshotEncoding::kFull ? "full" : "delta";
+}
+
 bool Server::SetMaxRewindMs(int max_rewind_ms) {
   if (max_rewind_ms < 0 || max_rewind_ms > protocol::kMaxTagDelayMs) return false;
   impl_->config.max_rewind_ms = max_rewind_ms;
@@ -646,6 +747,9 @@ ServerStats Server::stats() const {
   stats.ticks_skipped = s.ticks_skipped;
   stats.snapshots_sent = s.snapshots_sent;
   stats.tick_durations = Summary(s.tick_durations);
+  stats.delta_snapshots_sent = s.delta_snapshots_sent;
+  stats.snapshot_encodes = s.snapshot_encodes;
+  stats.snapshot_bytes_sent = s.snapshot_bytes_sent;
   stats.clients = s.clients.size();
   stats.clients_peak = s.clients_peak;
   stats.clients_refused = s.clients_refused;

@@ -15,6 +15,15 @@ PastCube PastOf(const sim::PlayerCube& cube, bool has_input) noexcept {
 
 WorldHistory::WorldHistory() : slots_(kSlots) {}
 
+bool WorldHistory::WorldOf(std::uint64_t tick, std::span<const sim::PlayerCube>& cubes,
+                           std::span<const std::uint32_t>& generations) const noexcept {
+  if (recorded_ == 0 || tick > newest_ || tick < oldest()) return false;
+  const Slot& slot = SlotOf(tick);
+  cubes = {slot.cubes.data(), slot.count};
+  generations = {slot.generation.data(), slot.count};
+  return true;
+}
+
 Micros WorldHistory::TimeAt(double at) const noexcept {
   const auto before = static_cast<std::uint64_t>(std::floor(at));
   const double fraction = at - static_cast<double>(before);
@@ -30,7 +39,7 @@ void WorldHistory::WorldAt(double at, std::vector<PastCube>& out) const {
   const double fraction = at - static_cast<double>(before_tick);
   const Slot& a = SlotOf(before_tick);
   if (fraction == 0.0 || before_tick >= newest_) {
-    for (std::size_t i = 0; i < a.count; ++i) out.push_back(PastOf(a.cubes[i].cube, a.cubes[i].has_input));
+    for (std::size_t i = 0; i < a.count; ++i) out.push_back(PastOf(a.cubes[i], a.has_input[i]));
     return;
   }
   const Slot& b = SlotOf(before_tick + 1);
@@ -39,21 +48,23 @@ void WorldHistory::WorldAt(double at, std::vector<PastCube>& out) const {
   std::size_t i = 0;
   std::size_t j = 0;
   while (i < a.count || j < b.count) {
-    const bool take_a = j == b.count || (i < a.count && a.cubes[i].cube.id < b.cubes[j].cube.id);
-    const bool take_b = i == a.count || (j < b.count && b.cubes[j].cube.id < a.cubes[i].cube.id);
+    const bool take_a = j == b.count || (i < a.count && a.cubes[i].id < b.cubes[j].id);
+    const bool take_b = i == a.count || (j < b.count && b.cubes[j].id < a.cubes[i].id);
     if (take_a) {
-      out.push_back(PastOf(a.cubes[i].cube, a.cubes[i].has_input));
+      out.push_back(PastOf(a.cubes[i], a.has_input[i]));
       ++i;
     } else if (take_b) {
-      out.push_back(PastOf(b.cubes[j].cube, b.cubes[j].has_input));
+      out.push_back(PastOf(b.cubes[j], b.has_input[j]));
       ++j;
     } else {
-      const RecordedCube& ca = a.cubes[i++];
-      const RecordedCube& cb = b.cubes[j++];
-      PastCube past = PastOf(nearer_b ? cb.cube : ca.cube, nearer_b ? cb.has_input : ca.has_input);
-      past.x = ca.cube.state.x + (cb.cube.state.x - ca.cube.state.x) * fraction;
-      past.y = ca.cube.state.y + (cb.cube.state.y - ca.cube.state.y) * fraction;
+      const sim::PlayerCube& ca = a.cubes[i];
+      const sim::PlayerCube& cb = b.cubes[j];
+      PastCube past = nearer_b ? PastOf(cb, b.has_input[j]) : PastOf(ca, a.has_input[i]);
+      past.x = ca.state.x + (cb.state.x - ca.state.x) * fraction;
+      past.y = ca.state.y + (cb.state.y - ca.state.y) * fraction;
       out.push_back(past);
+      ++i;
+      ++j;
     }
   }
 }

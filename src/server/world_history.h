@@ -1,5 +1,5 @@
 #pragma once
-// The server's recent past for lag compensation: a ring of world states, one slot per tick (slot =
+// The server's recent past, for lag compensation and delta snapshots' baselines: a ring of world states, one slot per tick (slot =
 // tick % kSlots, the tick stored in the slot so a stale one is never read), and the world at any
 // fractional tick in it, interpolated as a client interpolates between snapshots.
 #include <array>
@@ -33,17 +33,28 @@ class WorldHistory {
   WorldHistory();
 
   // Stores the world after `tick`, which ran at `time`; has_input(i) tells whether world[i] has had an
-  // input applied. Ticks are recorded in increasing order; recording one overwrites the tick kSlots older.
-  template <class HasInput>
-  void Record(std::uint64_t tick, Micros time, std::span<const sim::PlayerCube> world, HasInput&& has_input) {
+  // input applied, generation(i) which player owns it (ids are reused). Ticks are recorded in increasing
+  // order; recording one overwrites the tick kSlots older.
+  template <class HasInput, class Generation>
+  void Record(std::uint64_t tick, Micros time, std::span<const sim::PlayerCube> world, HasInput&& has_input,
+              Generation&& generation) {
     Slot& slot = slots_[tick % kSlots];
     slot.tick = tick;
     slot.time = time;
     slot.count = world.size();
-    for (std::size_t i = 0; i < world.size(); ++i) slot.cubes[i] = {world[i], has_input(i)};
+    for (std::size_t i = 0; i < world.size(); ++i) {
+      slot.cubes[i] = world[i];
+      slot.has_input[i] = has_input(i);
+      slot.generation[i] = generation(i);
+    }
     newest_ = tick;
     if (recorded_ < kSlots) ++recorded_;
   }
+
+  // The world after `tick` exactly as recorded, with each cube's generation: a delta snapshot's
+  // baseline. False when the tick is not held.
+  bool WorldOf(std::uint64_t tick, std::span<const sim::PlayerCube>& cubes,
+               std::span<const std::uint32_t>& generations) const noexcept;
 
   bool empty() const noexcept { return recorded_ == 0; }
   // The oldest and newest ticks held (meaningful when not empty).
@@ -58,15 +69,13 @@ class WorldHistory {
   void WorldAt(double at, std::vector<PastCube>& out) const;
 
  private:
-  struct RecordedCube {
-    sim::PlayerCube cube;
-    bool has_input = false;
-  };
   struct Slot {
     std::uint64_t tick = 0;
     Micros time{0};
     std::size_t count = 0;
-    std::array<RecordedCube, protocol::kMaxPlayers> cubes{};
+    std::array<sim::PlayerCube, protocol::kMaxPlayers> cubes{};
+    std::array<bool, protocol::kMaxPlayers> has_input{};
+    std::array<std::uint32_t, protocol::kMaxPlayers> generation{};
   };
   const Slot& SlotOf(std::uint64_t tick) const noexcept { return slots_[tick % kSlots]; }
 

@@ -3,6 +3,7 @@
 // corpus/fuzz_decode_<type>/: every sample message of tests/protocol/sample_messages.cpp, encoded.
 // corpus/fuzz_server_receive/: short sessions in the server target's script format (server_fuzz_script.h).
 // corpus/fuzz_decode_discovery/: a discovery query and replies with short and the longest names.
+// corpus/fuzz_apply_delta/: baselines with deltas against them (delta_fuzzer.cpp's format).
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -147,6 +148,42 @@ std::vector<std::pair<std::string, std::vector<std::uint8_t>>> DiscoverySeeds() 
   return out;
 }
 
+// A baseline snapshot and deltas against it: its length (2 bytes), its packet, the delta's packet.
+std::vector<std::pair<std::string, std::vector<std::uint8_t>>> DeltaSeeds() {
+  using netcube::sim::PlayerCube;
+  Snapshot baseline;
+  baseline.server_tick = 0xFFFFFFFEu;
+  for (int id = 0; id < 6; ++id) {
+    baseline.players.push_back({static_cast<netcube::sim::PlayerId>(id * 40), {2000 + 3000 * id, 3000, 256 - 100 * id, -24, 0}});
+  }
+  const std::vector<std::uint32_t> generations = {0, 40, 80, 120, 160, 200};
+  std::vector<PlayerCube> world(baseline.players.begin(), baseline.players.end());
+  world[1].state = {9000, 9000, 0, 0, 0};
+  world[2].state = netcube::protocol::PredictCube(world[2].state, 4);
+  world.erase(world.begin() + 4);
+  world.push_back({250, {60000, 30000, 5, 5, 0}});
+  std::vector<std::uint32_t> world_generations = {0, 40, 80, 120, 200, 250};
+  world_generations[3] = 999;  // id 120 reused by a new player
+  std::vector<std::pair<std::string, std::vector<std::uint8_t>>> out;
+  for (const int age : {1, 4, kMaxDeltaAge}) {
+    DeltaSnapshot delta;
+    if (!MakeDelta(baseline.server_tick + static_cast<std::uint32_t>(age), world, world_generations, age,
+                   baseline.players.span(), generations, delta)) {
+      continue;
+    }
+    delta.has_ack = age != 1;
+    delta.ack = 7;
+    const auto base_bytes = EncodeToVector(baseline);
+    const auto delta_bytes = EncodeToVector(delta);
+    std::vector<std::uint8_t> seed = {static_cast<std::uint8_t>(base_bytes.size() >> 8),
+                                      static_cast<std::uint8_t>(base_bytes.size())};
+    seed.insert(seed.end(), base_bytes.begin(), base_bytes.end());
+    seed.insert(seed.end(), delta_bytes.begin(), delta_bytes.end());
+    out.emplace_back("age_" + std::to_string(age), seed);
+  }
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -180,6 +217,14 @@ int main(int argc, char** argv) {
   for (const auto& [name, bytes] : DiscoverySeeds()) {
     const fs::path path = root / "fuzz_decode_discovery" / name;
     if (bytes.empty() || !WriteFile(path, bytes)) {
+      std::fprintf(stderr, "cannot write %s\n", path.c_str());
+      return 1;
+    }
+    ++written;
+  }
+  for (const auto& [name, bytes] : DeltaSeeds()) {
+    const fs::path path = root / "fuzz_apply_delta" / name;
+    if (!WriteFile(path, bytes)) {
       std::fprintf(stderr, "cannot write %s\n", path.c_str());
       return 1;
     }

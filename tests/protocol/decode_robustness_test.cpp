@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -60,6 +61,21 @@ bool InRange(const Message& message) {
             if (i > 0 && m.players[i].id <= m.players[i - 1].id) return false;
           }
           return true;
+        } else if constexpr (std::is_same_v<T, DeltaSnapshot>) {
+          if (m.age < 1 || m.age > kMaxDeltaAge || (!m.has_ack && m.ack != 0)) return false;
+          for (const CubeDelta& d : m.baseline) {
+            const bool zero = d.dx == 0 && d.dy == 0 && d.dvx == 0 && d.dvy == 0;
+            if ((d.op == DeltaOp::kChanged) == zero) return false;
+            if (std::abs(d.dx) > kMaxPositionResidual || std::abs(d.dy) > kMaxPositionResidual ||
+                std::abs(d.dvx) > kMaxVelocityResidual || std::abs(d.dvy) > kMaxVelocityResidual) {
+              return false;
+            }
+          }
+          for (std::size_t i = 0; i < m.joined.size(); ++i) {
+            if (!ValidCube(m.joined[i].state)) return false;
+            if (i > 0 && m.joined[i].id <= m.joined[i - 1].id) return false;
+          }
+          return true;
         } else if constexpr (std::is_same_v<T, PlayerJoined>) {
           return ValidName(m.name);
         } else if constexpr (std::is_same_v<T, PlayerLeft>) {
@@ -72,8 +88,8 @@ bool InRange(const Message& message) {
           if (m.outcome != TagOutcome::kHit) return m.target == 0 && !m.target_has_input && m.target_seq == 0;
           return m.target_has_input || m.target_seq == 0;
         } else {
-          static_assert(std::is_same_v<T, TimeEcho>);
-          return true;  // every bit pattern is a valid echo
+          static_assert(std::is_same_v<T, TimeEcho> || std::is_same_v<T, SnapshotAck>);
+          return true;  // every bit pattern is valid
         }
       },
       message);

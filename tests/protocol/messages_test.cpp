@@ -51,6 +51,14 @@ struct SizedMessage {
   std::size_t bits;  // the type (3 bits, 6 from type 7 on) + the fields listed in docs/PROTOCOL.md
 };
 
+// Three players as predicted (at rest or moving straight on): one bit each.
+DeltaSnapshot AtRest() {
+  DeltaSnapshot d;
+  for (int i = 0; i < 3; ++i) d.baseline.push_back({DeltaOp::kPredicted});
+  d.has_ack = true;
+  return d;
+}
+
 std::vector<SizedMessage> DocumentedSizes() {
   InputMessage one;
   one.inputs.push_back({1, 0});
@@ -62,8 +70,8 @@ std::vector<SizedMessage> DocumentedSizes() {
       {"connect_request", ConnectRequest{kProtocolMagic, 1, "alice"}, 3 + 32 + 16 + 4 + 5 * 7},
       {"connect_refused", ConnectRefused{}, 3 + 2 + 16},
       {"welcome", Welcome{}, 3 + 8 + 8 + 8 + 8 + 1 + 24 + 24 + 32},
-      {"input_1", one, 3 + 16 + 6 + 4},
-      {"input_64", full, 3 + 16 + 6 + 64 * 4},
+      {"input_1", one, 3 + 16 + 6 + 4 + 16},
+      {"input_64", full, 3 + 16 + 6 + 64 * 4 + 16},
       {"snapshot_empty", Snapshot{}, 3 + 32 + 9 + 1},
       {"snapshot_empty_acked", acked, 3 + 32 + 9 + 1 + 16},
       {"snapshot_256", testing::FullSnapshot(), 3 + 32 + 9 + 256 * (8 + 16 + 16 + 10 + 10) + 1 + 16},
@@ -74,6 +82,9 @@ std::vector<SizedMessage> DocumentedSizes() {
       {"tag_result_miss", TagResult{}, 6 + 8 + 8 + 2 + 10},
       {"tag_result_hit", TagResult{1, 2, TagOutcome::kHit, 3, 4, false, 0}, 6 + 8 + 8 + 2 + 10 + 8 + 1},
       {"tag_result_hit_seq", TagResult{1, 2, TagOutcome::kHit, 3, 4, true, 5}, 6 + 8 + 8 + 2 + 10 + 8 + 1 + 16},
+      {"delta_empty", DeltaSnapshot{}, 6 + 32 + 8 + 9 + 9 + 1},
+      {"delta_at_rest", AtRest(), 6 + 32 + 8 + 9 + 3 + 9 + 1 + 16},
+      {"snapshot_ack", SnapshotAck{}, 6 + 16},
   };
 }
 
@@ -81,7 +92,12 @@ TEST(Messages, EncodedSizesMatchTheDocumentedLayout) {
   for (const SizedMessage& m : DocumentedSizes()) {
     EXPECT_EQ(MeasureBytes(m.message), (m.bits + 7) / 8) << m.name;
   }
-  EXPECT_EQ(MeasureBytes(testing::FullSnapshot()), 1928u);  // the largest valid message
+  EXPECT_EQ(MeasureBytes(testing::FullSnapshot()), 1928u);  // the largest full snapshot
+  for (const auto& [name, message] : SampleMessages()) {
+    if (name == "delta_longest") {
+      EXPECT_EQ(MeasureBytes(message), 3531u);  // the largest valid message
+    }
+  }
 }
 
 TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
@@ -92,7 +108,8 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
   inputs.inputs.push_back({0, 0});
   inputs.inputs.push_back({1, sim::kDown});
   // type 3, newest seq 1, count 3 sent as 3 - 1, then buttons oldest first.
-  EXPECT_EQ(EncodeToVector(inputs), Pack({{3, 3}, {1, 16}, {2, 6}, {9, 4}, {0, 4}, {2, 4}}));
+  inputs.seen_tick = 0xABCD;
+  EXPECT_EQ(EncodeToVector(inputs), Pack({{3, 3}, {1, 16}, {2, 6}, {9, 4}, {0, 4}, {2, 4}, {0xABCD, 16}}));
 
   Snapshot snapshot;
   snapshot.server_tick = 0x01020304;
@@ -134,6 +151,23 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
             Pack({{7, 3}, {2, 3}, {3, 8}, {9, 8}, {2, 2}, {0, 10}}));
   EXPECT_EQ(EncodeToVector(TagResult{3, 9, TagOutcome::kHit, 183, 7, true, 0xFFFF}),
             Pack({{7, 3}, {2, 3}, {3, 8}, {9, 8}, {1, 2}, {183, 10}, {7, 8}, {1, 1}, {0xFFFF, 16}}));
+  EXPECT_EQ(EncodeToVector(SnapshotAck{0x1234}), Pack({{7, 3}, {4, 3}, {0x1234, 16}}));
+
+  // A delta: fates `0`, `11`, and `10` with residuals -1, +1, 0, +2 as zigzag Exp-Golomb codes (z + 1 =
+  // 2, 3, 1, 5: `010`, `011`, `1`, `00101`), then one joined cube and no ack.
+  DeltaSnapshot delta;
+  delta.server_tick = 0xFFFFFFFFu;
+  delta.age = 256;
+  delta.baseline.push_back({DeltaOp::kPredicted});
+  delta.baseline.push_back({DeltaOp::kLeft});
+  delta.baseline.push_back({DeltaOp::kChanged, -1, 1, 0, 2});
+  delta.joined.push_back({9, {sim::kMinX + 1, sim::kMinY + 2, -sim::kMaxSpeed, 0, 0}});
+  EXPECT_EQ(EncodeToVector(delta), Pack({{7, 3}, {3, 3}, {0xFFFFFFFFu, 32}, {255, 8}, {3, 9},
+                                         {0, 1},
+                                         {3, 2},
+                                         {2, 2}, {2, 3}, {3, 3}, {1, 1}, {5, 5},
+                                         {1, 9}, {9, 8}, {1, 16}, {2, 16}, {0, 10}, {256, 10},
+                                         {0, 1}}));
 }
 
 // The hex examples of docs/PROTOCOL.md section 5, byte for byte.
@@ -142,7 +176,8 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   inputs.inputs.push_back({65535, sim::kUp | sim::kRight});
   inputs.inputs.push_back({0, 0});
   inputs.inputs.push_back({1, sim::kDown});
-  EXPECT_EQ(EncodeToVector(inputs), (std::vector<std::uint8_t>{0x60, 0x00, 0x21, 0x48, 0x10}));
+  inputs.seen_tick = 1200;
+  EXPECT_EQ(EncodeToVector(inputs), (std::vector<std::uint8_t>{0x60, 0x00, 0x21, 0x48, 0x10, 0x25, 0x80}));
 
   Snapshot snapshot;
   snapshot.server_tick = 1200;
@@ -152,6 +187,35 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   EXPECT_EQ(EncodeToVector(snapshot),
             (std::vector<std::uint8_t>{0x80, 0x00, 0x00, 0x96, 0x00, 0x10, 0x07, 0xC0, 0x04, 0x40, 0x08, 0x00,
                                        0xE8, 0x80, 0x00, 0x80}));
+
+  // The DeltaSnapshot example: made from the baseline and world it describes, and rebuilding that world.
+  Snapshot baseline;
+  baseline.server_tick = 1200;
+  baseline.players.push_back({0, {sim::kArenaWidth / 2, sim::kArenaHeight / 2, 256, -24, 0}});
+  baseline.players.push_back({1, {5000, 6000, 0, 0, 0}});
+  baseline.players.push_back({2, {7000, 8000, 16, 0, 0}});
+  const std::vector<sim::PlayerCube> world = {{0, {33536, 18424, 256, 0, 0}}, {1, {5000, 6000, 0, 0, 0}},
+                                              {3, {2048, 2048, 0, 0, 0}}};
+  const std::vector<std::uint32_t> world_generations = {0, 1, 3};
+  const std::vector<std::uint32_t> baseline_generations = {0, 1, 2};
+  DeltaSnapshot delta;
+  ASSERT_TRUE(MakeDelta(1203, world, world_generations, 3, baseline.players.span(), baseline_generations, delta));
+  delta.has_ack = true;
+  delta.ack = 5;
+  const std::vector<std::uint8_t> delta_bytes = {0xEC, 0x00, 0x00, 0x12, 0xCC, 0x08, 0x07, 0x41, 0x0C, 0x18, 0xB0,
+                                                 0x08, 0x18, 0x20, 0x00, 0x20, 0x02, 0x00, 0x80, 0x40, 0x01, 0x40};
+  EXPECT_EQ(EncodeToVector(delta), delta_bytes);
+  Message decoded;
+  ASSERT_EQ(Decode(delta_bytes, decoded), DecodeError::kNone);
+  Snapshot rebuilt;
+  ASSERT_TRUE(ApplyDelta(baseline.players.span(), std::get<DeltaSnapshot>(decoded), rebuilt));
+  Snapshot expected;
+  expected.server_tick = 1203;
+  for (const sim::PlayerCube& cube : world) expected.players.push_back(cube);
+  expected.has_ack = true;
+  expected.ack = 5;
+  EXPECT_EQ(rebuilt, expected);
+  EXPECT_EQ(EncodeToVector(SnapshotAck{1203}), (std::vector<std::uint8_t>{0xF0, 0x12, 0xCC}));
 
   EXPECT_EQ(EncodeToVector(PlayerLeft{5, LeaveReason::kTimedOut}), (std::vector<std::uint8_t>{0xC0, 0xB0}));
 
@@ -168,7 +232,8 @@ TEST(Messages, ChannelsFollowReliability) {
                               MessageType::kTag, MessageType::kTagResult}) {
     EXPECT_EQ(ChannelOf(t), Channel::kReliable) << ToString(t);
   }
-  for (const MessageType t : {MessageType::kInput, MessageType::kSnapshot, MessageType::kTimeEcho}) {
+  for (const MessageType t : {MessageType::kInput, MessageType::kSnapshot, MessageType::kTimeEcho,
+                              MessageType::kDeltaSnapshot, MessageType::kSnapshotAck}) {
     EXPECT_EQ(ChannelOf(t), Channel::kUnreliable) << ToString(t);
   }
   EXPECT_EQ(static_cast<int>(Channel::kReliable), 0);
@@ -254,7 +319,7 @@ TEST(Encode, RejectsEmptyOrNonConsecutiveInputs) {
   InputMessage wraps;  // consecutive across the wrap is fine
   wraps.inputs.push_back({65535, 0});
   wraps.inputs.push_back({0, 0});
-  EXPECT_EQ(MeasureBytes(wraps), 5u);  // 3+16+6+2*4 = 33 bits
+  EXPECT_EQ(MeasureBytes(wraps), 7u);  // 3+16+6+2*4+16 = 49 bits
 }
 
 TEST(Encode, RejectsOutOfRangeCubesAndUnorderedIds) {
@@ -357,9 +422,10 @@ TEST(Decode, RejectsBadEnumsAndSettings) {
 }
 
 TEST(Decode, RejectsUnusedTypesAndOutOfRangeTagFields) {
-  // Type 7 is followed by 3 bits: 7 + 0..2 name TimeEcho, Tag and TagResult; 7 + 3..7 are unused.
+  // Type 7 is followed by 3 bits: 7 + 0..4 name TimeEcho, Tag, TagResult, DeltaSnapshot and SnapshotAck;
+  // 7 + 5..7 are unused.
   EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 8}, {0, 8}, {0, 2}, {0, 10}})), DecodeError::kNone);
-  for (std::uint32_t unused = 3; unused < 8; ++unused) {
+  for (std::uint32_t unused = 5; unused < 8; ++unused) {
     EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {unused, 3}, {0, 8}, {0, 8}, {0, 2}, {0, 10}})), DecodeError::kMalformed);
   }
   EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 8}, {0, 8}, {3, 2}, {0, 10}})), DecodeError::kMalformed);
@@ -385,9 +451,10 @@ TEST(Decode, RejectsOversizedPlayerCounts) {
 TEST(Decode, RejectsInputCountsBeyondThePacket) {
   // The count 1..64 is sent as count - 1 in 6 bits, so 0 and 65+ cannot even be expressed; a count the
   // packet does not back with buttons is truncation.
-  EXPECT_EQ(DecodeBytes(Pack({{3, 3}, {10, 16}, {63, 6}, {0, 4}, {0, 4}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{3, 3}, {10, 16}, {63, 6}, {0, 4}, {0, 4}, {0, 16}})), DecodeError::kMalformed);
   std::vector<std::pair<std::uint32_t, int>> fields = {{3, 3}, {10, 16}, {63, 6}};
   for (std::uint32_t i = 0; i < 64; ++i) fields.emplace_back(i % 16, 4);
+  fields.emplace_back(0, 16);
   Message out;
   ASSERT_EQ(Decode(Pack(fields), out), DecodeError::kNone);
   const auto& inputs = std::get<InputMessage>(out).inputs;
@@ -483,6 +550,58 @@ TEST(Decode, SnapshotWithoutAckReadsAckAsZero) {
   EXPECT_EQ(s.ack, 0);
   EXPECT_EQ(s.server_tick, 9u);
   EXPECT_TRUE(s.players.empty());
+}
+
+TEST(Decode, RejectsNonCanonicalAndOversizedResiduals) {
+  // One baseline cube, changed, then no joined cube and no ack.
+  const auto changed = [](std::vector<std::pair<std::uint32_t, int>> residuals) {
+    std::vector<std::pair<std::uint32_t, int>> fields = {{7, 3}, {3, 3}, {0, 32}, {0, 8}, {1, 9}, {2, 2}};
+    fields.insert(fields.end(), residuals.begin(), residuals.end());
+    fields.push_back({0, 9});
+    fields.push_back({0, 1});
+    return Pack(fields);
+  };
+  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {1, 1}, {1, 1}, {2, 3}})), DecodeError::kNone);
+  // `10` with four zero residuals is what `0` says: not canonical.
+  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {1, 1}, {1, 1}, {1, 1}})), DecodeError::kMalformed);
+  // A position residual: at most 16 zero bits (|dx| <= 63488, z + 1 <= 126977).
+  EXPECT_EQ(DecodeBytes(changed({{0, 16}, {126977, 17}, {1, 1}, {1, 1}, {1, 1}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(changed({{0, 16}, {126978, 17}, {1, 1}, {1, 1}, {1, 1}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(changed({{0, 17}, {1u << 17, 18}, {1, 1}, {1, 1}, {1, 1}})), DecodeError::kMalformed);
+  // A velocity residual: at most 10 zero bits (|dv| <= 512, z + 1 <= 1025).
+  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {1, 1}, {0, 10}, {1025, 11}, {1, 1}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {1, 1}, {0, 10}, {1026, 11}, {1, 1}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {1, 1}, {0, 11}, {2048, 12}, {1, 1}})), DecodeError::kMalformed);
+  // Zero bits running off the end of the packet.
+  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {3, 3}, {0, 32}, {0, 8}, {1, 9}, {2, 2}, {0, 7}})), DecodeError::kMalformed);
+}
+
+TEST(Decode, RejectsUnorderedJoinedIds) {
+  const auto joined = [](std::uint32_t first, std::uint32_t second) {
+    return Pack({{7, 3}, {3, 3}, {0, 32}, {0, 8}, {0, 9}, {2, 9},
+                 {first, 8}, {0, 16}, {0, 16}, {0, 10}, {0, 10},
+                 {second, 8}, {0, 16}, {0, 16}, {0, 10}, {0, 10}, {0, 1}});
+  };
+  EXPECT_EQ(DecodeBytes(joined(1, 2)), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(joined(2, 2)), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(joined(2, 1)), DecodeError::kMalformed);
+}
+
+TEST(Encode, RejectsNonCanonicalDeltas) {
+  DeltaSnapshot d;
+  d.baseline.push_back({DeltaOp::kChanged});  // a change of nothing
+  ExpectUnencodable(d);
+  d.baseline[0] = {DeltaOp::kPredicted, 1, 0, 0, 0};  // residuals on a prediction
+  ExpectUnencodable(d);
+  d.baseline[0] = {DeltaOp::kChanged, kMaxPositionResidual + 1, 0, 0, 0};
+  ExpectUnencodable(d);
+  d.baseline[0] = {DeltaOp::kChanged, 0, 0, -kMaxVelocityResidual - 1, 0};
+  ExpectUnencodable(d);
+  d.baseline[0] = {DeltaOp::kLeft};
+  d.age = 0;
+  ExpectUnencodable(d);
+  d.age = kMaxDeltaAge + 1;
+  ExpectUnencodable(d);
 }
 
 }  // namespace

@@ -46,6 +46,7 @@ std::vector<NamedMessage> SampleMessages() {
   for (int i = 0; i < static_cast<int>(kMaxInputsPerPacket); ++i) {
     wrapping.inputs.push_back({static_cast<sim::Seq>(65503 + i), static_cast<std::uint8_t>(i % 16)});
   }
+  wrapping.seen_tick = 65535;
   out.push_back({"input_64_wrapping", wrapping});
 
   out.push_back({"snapshot_empty_no_ack", Snapshot{}});
@@ -72,6 +73,33 @@ std::vector<NamedMessage> SampleMessages() {
   out.push_back({"tag_result_refused", TagResult{255, 255, TagOutcome::kRefused, kMaxTagDelayMs, 0, false, 0}});
   out.push_back({"tag_result_hit", TagResult{1, 2, TagOutcome::kHit, 183, 255, false, 0}});
   out.push_back({"tag_result_hit_seq", TagResult{1, 2, TagOutcome::kHit, 183, 0, true, 65535}});
+
+  out.push_back({"delta_empty", DeltaSnapshot{}});
+  DeltaSnapshot delta;
+  delta.server_tick = 0xFFFFFFFEu;
+  delta.age = kMaxDeltaAge;
+  delta.baseline.push_back({DeltaOp::kPredicted});
+  delta.baseline.push_back({DeltaOp::kChanged, 1, 0, 0, 0});
+  delta.baseline.push_back({DeltaOp::kLeft});
+  delta.baseline.push_back({DeltaOp::kChanged, -kMaxPositionResidual, kMaxPositionResidual, kMaxVelocityResidual,
+                            -kMaxVelocityResidual});
+  delta.baseline.push_back({DeltaOp::kChanged, 0, 0, 0, -1});
+  delta.joined.push_back({4, {sim::kMinX, sim::kMaxY, -sim::kMaxSpeed, sim::kMaxSpeed, 0}});
+  delta.joined.push_back({255, {sim::kMaxX, sim::kMinY, 0, 5, 0}});
+  delta.has_ack = true;
+  delta.ack = 65535;
+  out.push_back({"delta_mixed", delta});
+  // Every cube of the largest world changed by the largest residuals: the longest delta.
+  DeltaSnapshot longest;
+  longest.age = 1;
+  for (std::size_t i = 0; i < kMaxPlayers; ++i) {
+    longest.baseline.push_back({DeltaOp::kChanged, -kMaxPositionResidual, -kMaxPositionResidual,
+                                -kMaxVelocityResidual, -kMaxVelocityResidual});
+  }
+  longest.has_ack = true;
+  out.push_back({"delta_longest", longest});
+  out.push_back({"snapshot_ack", SnapshotAck{0}});
+  out.push_back({"snapshot_ack_max", SnapshotAck{65535}});
   return out;
 }
 

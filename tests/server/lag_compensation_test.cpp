@@ -29,7 +29,7 @@ WorldHistory Moving(std::uint64_t last, std::int32_t speed = 10, std::int32_t sh
     std::vector<sim::PlayerCube> world(2);
     world[0] = {0, {shooter_x * kUnit, 10 * kUnit, 0, 0, 7}};
     world[1] = {1, {sim::kMinX + static_cast<std::int32_t>(t) * speed, 20 * kUnit, speed, 0, static_cast<sim::Seq>(t)}};
-    history.Record(t, TickTime(t), world, [](std::size_t) { return true; });
+    history.Record(t, TickTime(t), world, [](std::size_t) { return true; }, [](std::size_t) { return 0u; });
   }
   return history;
 }
@@ -67,8 +67,8 @@ TEST(WorldHistory, CubesJoiningOrLeavingAreTakenFromTheTickThatHasThem) {
   WorldHistory history;
   const std::vector<sim::PlayerCube> before = {{2, {5 * kUnit, 5 * kUnit, 0, 0, 0}}};
   const std::vector<sim::PlayerCube> after = {{1, {9 * kUnit, 9 * kUnit, 0, 0, 0}}, {2, {7 * kUnit, 5 * kUnit, 0, 0, 0}}};
-  history.Record(1, TickTime(1), before, [](std::size_t) { return false; });
-  history.Record(2, TickTime(2), after, [](std::size_t) { return false; });
+  history.Record(1, TickTime(1), before, [](std::size_t) { return false; }, [](std::size_t) { return 0u; });
+  history.Record(2, TickTime(2), after, [](std::size_t) { return false; }, [](std::size_t) { return 0u; });
   std::vector<PastCube> cubes;
   history.WorldAt(1.5, cubes);
   ASSERT_EQ(cubes.size(), 2u);
@@ -123,7 +123,7 @@ TEST(LagCompensation, ATagThroughTwoCubesHitsTheFirst) {
   const std::vector<sim::PlayerCube> world = {{0, {10 * kUnit, 10 * kUnit, 0, 0, 0}},
                                               {1, {20 * kUnit, 10 * kUnit, 0, 0, 0}},
                                               {2, {14 * kUnit, 10 * kUnit, 0, 0, 0}}};
-  history.Record(1, TickTime(1), world, [](std::size_t) { return false; });
+  history.Record(1, TickTime(1), world, [](std::size_t) { return false; }, [](std::size_t) { return 0u; });
   JudgeScratch scratch;
   PastCube victim;
   const TagRecord record = Judge(history, world[0], TagAt(1, 1, 0, sim::AimToward(1, 0)), true, 500, scratch, victim);

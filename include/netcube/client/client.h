@@ -162,6 +162,9 @@ class Client {
   const PendingInputs& pending() const noexcept;
   std::optional<PredictionCheck> last_prediction_check() const noexcept;
   // Estimated server time and the render time of remote cubes, in server ticks (fractional).
+  // The server tick of the newest snapshot accepted (full or delta): the world local().server_state and
+  // remotes()' latest states show. Empty before the first.
+  std::optional<Tick> newest_snapshot_tick() const noexcept;
   double server_time_ticks() const noexcept;
   double render_tick() const noexcept;
 

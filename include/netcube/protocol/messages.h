@@ -18,7 +18,7 @@
 
 namespace netcube::protocol {
 
-inline constexpr std::uint16_t kProtocolVersion = 2;
+inline constexpr std::uint16_t kProtocolVersion = 3;
 inline constexpr std::uint32_t kProtocolMagic = 0x4E435542;  // "NCUB": cheap rejection of stray traffic
 inline constexpr std::size_t kMaxPlayers = 256;              // every sim::PlayerId
 inline constexpr std::size_t kMaxInputsPerPacket = 64;       // the client's redundancy cap
@@ -36,8 +36,10 @@ enum class MessageType : std::uint8_t {
   kTimeEcho = 7,
   kTag = 8,
   kTagResult = 9,
+  kDeltaSnapshot = 10,
+  kSnapshotAck = 11,
 };
-inline constexpr int kMessageTypeCount = 10;
+inline constexpr int kMessageTypeCount = 12;
 // The type field: 3 bits name types 0..6; the value 7 is followed by 3 more bits, and the type is 7 plus
 // them. ConnectRequest keeps its 3-bit type, so its magic and version stay where every version reads them.
 inline constexpr int kShortTypeBits = 3;
@@ -89,9 +91,10 @@ struct Welcome {
 };
 
 // Client -> server, unreliable: the newest unacknowledged inputs, oldest first, consecutive sequence
-// numbers, so one lost packet loses no input.
+// numbers, so one lost packet loses no input; and the newest snapshot the client holds (its delta baseline).
 struct InputMessage {
   FixedVector<sim::Input, kMaxInputsPerPacket> inputs;
+  std::uint16_t seen_tick = 0;  // the low 16 bits of that snapshot's server_tick
   friend bool operator==(const InputMessage&, const InputMessage&) = default;
 };
 
@@ -155,8 +158,44 @@ struct TagResult {
   friend bool operator==(const TagResult&, const TagResult&) = default;
 };
 
+// Delta snapshots. The server keeps its recent worlds and sends each client the world at server_tick as
+// a change from the newest snapshot that client said it holds (the baseline, `age` ticks older). Each
+// baseline cube is either as predicted (its baseline velocity kept for `age` ticks, PredictCube), or
+// changed (the velocity's residual from that prediction, and the position's from the prediction moved by
+// half the velocity change per tick of age: a steady acceleration), or gone; cubes not in the baseline
+// come in full.
+inline constexpr int kMaxDeltaAge = 256;  // ticks from the baseline; an older one gets a full snapshot
+enum class DeltaOp : std::uint8_t { kPredicted = 0, kChanged = 1, kLeft = 2 };
+struct CubeDelta {
+  DeltaOp op = DeltaOp::kPredicted;
+  std::int32_t dx = 0, dy = 0, dvx = 0, dvy = 0;  // kChanged only: actual minus guessed, not all zero
+  friend bool operator==(const CubeDelta&, const CubeDelta&) = default;
+};
+// The largest residuals the simulation can produce: a position anywhere in the arena, a velocity anywhere
+// in its range, whatever the prediction.
+inline constexpr std::int32_t kMaxPositionResidual = sim::kMaxX - sim::kMinX;
+inline constexpr std::int32_t kMaxVelocityResidual = 2 * sim::kMaxSpeed;
+
+// Server -> client, unreliable: the world at server_tick against the baseline at server_tick - age.
+struct DeltaSnapshot {
+  std::uint32_t server_tick = 0;
+  int age = 1;                                    // [1, kMaxDeltaAge]
+  FixedVector<CubeDelta, kMaxPlayers> baseline;   // one per baseline cube, in its order
+  FixedVector<sim::PlayerCube, kMaxPlayers> joined;  // cubes not in the baseline, increasing id
+  bool has_ack = false;  // as in Snapshot
+  sim::Seq ack = 0;
+  friend bool operator==(const DeltaSnapshot& a, const DeltaSnapshot& b) noexcept;
+};
+
+// Client -> server, unreliable: the newest snapshot the client holds, sent at the snapshot rate while
+// it sends no inputs (inputs carry the same field).
+struct SnapshotAck {
+  std::uint16_t seen_tick = 0;  // the low 16 bits of its server_tick
+  friend bool operator==(const SnapshotAck&, const SnapshotAck&) = default;
+};
+
 using Message = std::variant<ConnectRequest, ConnectRefused, Welcome, InputMessage, Snapshot, PlayerJoined,
-                             PlayerLeft, TimeEcho, Tag, TagResult>;
+                             PlayerLeft, TimeEcho, Tag, TagResult, DeltaSnapshot, SnapshotAck>;
 
 namespace detail {
 template <class M, class... Ts>
@@ -181,6 +220,8 @@ constexpr Channel ChannelOf(MessageType type) noexcept {
     case MessageType::kInput:
     case MessageType::kSnapshot:
     case MessageType::kTimeEcho:
+    case MessageType::kDeltaSnapshot:
+    case MessageType::kSnapshotAck:
       return Channel::kUnreliable;
     default:  // control messages, and tags with their results: rare, and none may be lost
       return Channel::kReliable;
@@ -208,13 +249,35 @@ std::size_t MeasureBytes(const Message& message) noexcept;
 // the same (no temporary, no copy). On failure `out` holds a message of unspecified content.
 DecodeError Decode(std::span<const std::uint8_t> packet, Message& out) noexcept;
 
-// A snapshot encoded once for all its receivers: they differ only in the ack, which ends the message, so
-// each receiver's packet is the shared part with its own ack written after it. The world is read where
-// it lies (a span of the server's cubes), never copied into a Snapshot.
+// What a cube `age` ticks after `baseline` is predicted to be: its velocity kept, its position moved by
+// it and stopped by a wall (position clamped, that velocity component 0), as Move's wall rule does.
+sim::CubeState PredictCube(const sim::CubeState& baseline, int age) noexcept;
+
+// Builds `out` (its ack left as it is): the world at `server_tick` against the baseline world at
+// `server_tick - age`. Both lists are in increasing id order with, for each cube, the generation of the
+// player that owns it: a baseline cube whose id now has another generation left, and the new one joined.
+// False when age is out of [1, kMaxDeltaAge] or the spans' sizes differ.
+bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world,
+               std::span<const std::uint32_t> world_generations, int age, std::span<const sim::PlayerCube> baseline,
+               std::span<const std::uint32_t> baseline_generations, DeltaSnapshot& out) noexcept;
+// Rebuilds the world a delta describes from the baseline it was made against, into `out` (tick and ack
+// too). False when the delta does not fit that baseline: another cube count, a value out of range, an id
+// twice. Nothing a peer sends is trusted: this is the second half of decoding a DeltaSnapshot.
+bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta, Snapshot& out) noexcept;
+
+// A snapshot (full or delta) encoded once for all its receivers: they differ only in the ack, which ends
+// the message, so each receiver's packet is the shared part with its own ack written after it. The world
+// is read where it lies (a span of the server's cubes), never copied into a Snapshot.
 class SnapshotWriter {
  public:
   // Encodes the type, server_tick and players (increasing ids). False if they cannot be encoded.
   bool Prepare(std::uint32_t server_tick, std::span<const sim::PlayerCube> players) noexcept;
+  // The same for a delta (its ack fields are ignored).
+  bool Prepare(const DeltaSnapshot& delta) noexcept;
+  // The bits of the shared part prepared last (0 after a failed Prepare).
+  std::size_t shared_bits() const noexcept { return shared_bits_; }
+  // Those of a full snapshot of `players` cubes: type, tick, count and 60 bits a cube.
+  static constexpr std::size_t FullSharedBits(std::size_t players) noexcept { return 3 + 32 + 9 + 60 * players; }
   // The whole packet for a receiver whose ack is `ack` (empty: none yet); valid until the next call.
   // Byte for byte what Encode gives for the same Snapshot.
   std::span<const std::uint8_t> PacketFor(std::optional<sim::Seq> ack) noexcept;

@@ -75,6 +75,10 @@ inline constexpr Micros kTagBurstTolerance{sim::kTagCooldownMs * 1000};
 // Judged tags the server keeps for its view (the lab's log).
 inline constexpr std::size_t kRecentTags = 16;
 
+// How snapshots are encoded: every cube in full, or against the newest snapshot each client holds.
+enum class SnapshotEncoding : std::uint8_t { kFull, kDelta };
+const char* ToString(SnapshotEncoding encoding) noexcept;
+
 struct ServerConfig {
   std::string bind_address = "0.0.0.0";
   std::uint16_t port = 7777;  // 0 = an ephemeral port (read it back with Server::port())
@@ -93,6 +97,7 @@ struct ServerConfig {
   std::size_t max_per_address = kDefaultMaxPerAddress;  // [1, 4095]: see kDefaultMaxPerAddress
   bool lag_compensation = true;  // judge tags against the world as the shooter saw it (off: as it is now)
   int max_rewind_ms = kDefaultMaxRewindMs;  // [0, protocol::kMaxTagDelayMs]
+  SnapshotEncoding snapshot_encoding = SnapshotEncoding::kDelta;
   // Measures tick durations only (empty = not measured). Any monotonic clock.
   std::function<Micros()> work_clock;
 };
@@ -163,6 +168,9 @@ struct ServerStats {
   std::uint64_t ticks = 0;
   std::uint64_t ticks_skipped = 0;  // dropped because the server fell more than kMaxTickLag behind
   std::uint64_t snapshots_sent = 0;  // snapshot messages, all clients together
+  std::uint64_t delta_snapshots_sent = 0;  // of which deltas
+  std::uint64_t snapshot_encodes = 0;      // distinct encodes (receivers of one baseline share one)
+  std::uint64_t snapshot_bytes_sent = 0;   // snapshot payload bytes, all clients together
   // The simulation step, tag judging and the snapshot's encoding (not handing it to each client).
   TickDurations tick_durations;
   std::size_t clients = 0;
@@ -222,6 +230,7 @@ class Server {
   void SetLink(const transport::LinkSettings& link);
   void SetLagCompensation(bool on);
   bool SetMaxRewindMs(int max_rewind_ms);  // false (unchanged) outside [0, protocol::kMaxTagDelayMs]
+  void SetSnapshotEncoding(SnapshotEncoding encoding);
   const ServerConfig& config() const;  // with the live settings
 
   // Read-only views.

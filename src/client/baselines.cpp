@@ -1,0 +1,30 @@
+#include "baselines.h"
+
+namespace netcube::client {
+
+void Baselines::Reset() noexcept {
+  for (Slot& slot : slots_) slot.used = false;
+}
+
+const protocol::FixedVector<sim::PlayerCube, protocol::kMaxPlayers>* Baselines::Find(Tick tick) const noexcept {
+  for (const Slot& slot : slots_) {
+    if (slot.used && slot.tick == tick) return &slot.world;
+  }
+  return nullptr;
+}
+
+void Baselines::Store(Tick tick, std::span<const sim::PlayerCube> world) noexcept {
+  Slot* target = nullptr;
+  for (Slot& slot : slots_) {
+    if (slot.used && slot.tick == tick) return;
+    if (target != nullptr && !target->used) continue;
+    if (!slot.used || target == nullptr || slot.tick < target->tick) target = &slot;
+  }
+  if (target->used && target->tick > tick) return;
+  target->used = true;
+  target->tick = tick;
+  target->world.clear();
+  for (const sim::PlayerCube& cube : world) target->world.push_back(cube);
+}
+
+}  // namespace netcube::client
