@@ -433,6 +433,10 @@ void PlayerView::DrawReadouts(const client::Client& client) const {
               m.interp_underruns);
   ImGui::Text("up %.0f B/s (wire %.0f), down %.0f B/s (wire %.0f)", m.bytes_up_per_s, m.wire_bytes_up_per_s,
               m.bytes_down_per_s, m.wire_bytes_down_per_s);
+  ImGui::Text("snapshots full %" PRIu64 ", delta %" PRIu64 ", no baseline %" PRIu64, m.snapshots_full,
+              m.snapshots_delta, m.snapshots_no_baseline);
+  Tooltip("How the snapshots this player accepted were encoded, and the deltas it dropped because it no longer "
+          "held the snapshot they were made against (the next one recovers).");
   ImGui::Text("tags given %" PRIu64 ", missed %" PRIu64 ", taken %" PRIu64 ", rewind %.0f ms", m.tags_hit,
               m.tags_missed, m.tags_taken, m.rewind_ms_mean);
   Tooltip("This player's tags the server judged hits and misses, the tags it took, and how far back the "

@@ -104,6 +104,12 @@ void ServerView::DrawPanel(server::Server& server) {
   }
   Tooltip("Lag compensation rewinds at most this far, whatever a shooter claims.");
   ImGui::PopItemWidth();
+  bool delta = config.snapshot_encoding == server::SnapshotEncoding::kDelta;
+  if (ImGui::Checkbox("delta snapshots", &delta)) {
+    server.SetSnapshotEncoding(delta ? server::SnapshotEncoding::kDelta : server::SnapshotEncoding::kFull);
+  }
+  Tooltip("Send each client only what changed since the newest snapshot it acknowledged (a bit for a cube "
+          "at rest or moving straight on), instead of every cube in full. Watch the players' bandwidth.");
 
   ImGui::Separator();
   ImGui::TextUnformatted("Clients (last processed input = the ack in every snapshot)");
@@ -141,8 +147,13 @@ void ServerView::DrawPanel(server::Server& server) {
 
   const server::ServerStats stats = server.stats();
   ImGui::Separator();
-  ImGui::Text("ticks %" PRIu64 " (skipped %" PRIu64 "), snapshots sent %" PRIu64, stats.ticks,
-              stats.ticks_skipped, stats.snapshots_sent);
+  ImGui::Text("ticks %" PRIu64 " (skipped %" PRIu64 "), snapshots sent %" PRIu64 " (%" PRIu64 " deltas)",
+              stats.ticks, stats.ticks_skipped, stats.snapshots_sent, stats.delta_snapshots_sent);
+  ImGui::Text("snapshot bytes %" PRIu64 ", %.1f B a snapshot, %" PRIu64 " encodes", stats.snapshot_bytes_sent,
+              stats.snapshots_sent > 0
+                  ? static_cast<double>(stats.snapshot_bytes_sent) / static_cast<double>(stats.snapshots_sent)
+                  : 0.0,
+              stats.snapshot_encodes);
   ImGui::Text("inputs processed %" PRIu64 ", duplicate %" PRIu64 ", rate-limited %" PRIu64 ", lost %" PRIu64,
               stats.inputs.processed, stats.inputs.duplicate, stats.inputs.dropped_rate_limit,
               stats.inputs.lost);

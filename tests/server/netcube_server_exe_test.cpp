@@ -131,10 +131,11 @@ TEST(NetcubeServerExe, RunsForTheDurationAndWritesStats) {
 TEST(NetcubeServerExe, StopsCleanlyOnSigint) {
   const std::string stats = TempPath("sigint.json");
   Child child({NETCUBE_SERVER_EXE, "--port", "0", "--tick-rate", "30", "--collisions", "off", "--lag-compensation",
-               "off", "--max-rewind-ms", "250", "--stats-json", stats});
+               "off", "--max-rewind-ms", "250", "--snapshot-encoding", "full", "--stats-json", stats});
   ASSERT_TRUE(child.started());
   ASSERT_TRUE(child.WaitForOutput("listening")) << child.output();
-  EXPECT_NE(child.output().find("lag compensation off up to 250 ms"), std::string::npos) << child.output();
+  EXPECT_NE(child.output().find("lag compensation off up to 250 ms, full snapshots"), std::string::npos)
+      << child.output();
   // Let a few ticks run (the stats file must show some), then interrupt.
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   child.Signal(SIGINT);
@@ -154,7 +155,8 @@ TEST(NetcubeServerExe, BadFlagPrintsUsageAndFails) {
 
 TEST(NetcubeServerExe, OutOfRangeValueFails) {
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"--tick-rate", "0"}, {"--max-rewind-ms", "1001"}, {"--lag-compensation", "maybe"}}) {
+       {std::vector<std::string>{"--tick-rate", "0"}, {"--max-rewind-ms", "1001"}, {"--lag-compensation", "maybe"},
+        {"--snapshot-encoding", "zip"}}) {
     std::vector<std::string> command = {NETCUBE_SERVER_EXE};
     command.insert(command.end(), args.begin(), args.end());
     Child child(command);

@@ -38,6 +38,8 @@ int main(int argc, char** argv) {
   double seconds = 0.0;
   std::vector<int> clients = {1, 16, 64, 256};
   std::vector<int> snapshot_rates = {20, 60};
+  std::vector<std::string> encodings = {"full", "delta"};
+  std::vector<double> idle_fractions = {0.0};
   std::vector<std::string> profile_names = {"lan", "cross-continent", "lossy", "harsh"};
   int group_size = 4;
   int key_trials = 5;
@@ -64,6 +66,16 @@ int main(int argc, char** argv) {
   app.add_option("--snapshot-rates", snapshot_rates, "Scale: snapshot rates per second, comma-separated")
       ->delimiter(',')
       ->check(CLI::Range(1, 60))
+      ->capture_default_str();
+  app.add_option("--snapshot-encodings", encodings,
+                 "Scale: the server's snapshot encodings, each measured in the same run, comma-separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"full", "delta"}))
+      ->capture_default_str();
+  app.add_option("--idle-fractions", idle_fractions,
+                 "Scale: shares of the players that stand still (the rest play at random), comma-separated")
+      ->delimiter(',')
+      ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   app.add_option("--profiles", profile_names, "Profiles: names from assets/link_profiles.json, comma-separated")
       ->delimiter(',')
@@ -101,13 +113,17 @@ int main(int argc, char** argv) {
     base.collisions = scale_collisions == "on";
     base.bot_path = bot_path;
     base.seed = seed;
-    const auto run = [&base](int n, int rate, int redundancy, std::vector<bench::ScaleResult>& out) {
+    const auto run = [&base](int n, int rate, int redundancy, const std::string& encoding, double idle,
+                             std::vector<bench::ScaleResult>& out) {
       bench::ScaleSettings s = base;
       s.clients = n;
       s.snapshot_rate = rate;
       s.redundancy = redundancy;
+      s.delta_snapshots = encoding == "delta";
+      s.idle_fraction = idle;
       std::string error;
-      std::fprintf(stderr, "scale: %d clients, %d Hz snapshots, redundancy %d ...\n", n, rate, redundancy);
+      std::fprintf(stderr, "scale: %d clients (%.0f%% idle), %d Hz %s snapshots, redundancy %d ...\n", n, idle * 100,
+                   rate, encoding.c_str(), redundancy);
       if (std::optional<bench::ScaleResult> r = bench::RunScale(s, &error)) {
         out.push_back(*r);
       } else {
@@ -115,10 +131,16 @@ int main(int argc, char** argv) {
       }
     };
     for (const int rate : snapshot_rates) {
-      for (const int n : clients) run(n, rate, base.redundancy, scale);
+      for (const int n : clients) {
+        for (const double idle : idle_fractions) {
+          for (const std::string& encoding : encodings) run(n, rate, base.redundancy, encoding, idle, scale);
+        }
+      }
     }
     // The redundancy baseline at the first snapshot rate.
-    for (const int n : clients) run(n, snapshot_rates.front(), 1, scale_baselines);
+    for (const int n : clients) {
+      run(n, snapshot_rates.front(), 1, encodings.back(), idle_fractions.front(), scale_baselines);
+    }
     bench::PrintScale(scale, scale_baselines);
   }
 

@@ -49,9 +49,9 @@ const GroupResult* FindGroup(const ProfileResult& r, const std::string& name) {
 
 void PrintScaleRow(const ScaleResult& r) {
   const ScaleSettings& s = r.settings;
-  std::printf("%4d %4d %3d | %6.0f %6.0f %6.0f | %5.0f %5.0f | %5zu %5.2f | %6.1f %9.0f %9.0f %7.0f %9.0f %7.0f | %6llu %4llu %7.1f\n",
-              s.clients, s.snapshot_rate, s.redundancy, r.tick_p50_us, r.tick_p99_us, r.tick_max_us, r.network_p50_us,
-              r.network_p99_us, r.snapshot_bytes,
+  std::printf("%4d %4d %3d %-5s %3.0f%% | %6.0f %6.0f %6.0f | %5.0f %5.0f | %7.1f %5.2f | %6.1f %9.0f %9.0f %7.0f %9.0f %7.0f | %6llu %4llu %7.1f\n",
+              s.clients, s.snapshot_rate, s.redundancy, s.delta_snapshots ? "delta" : "full", s.idle_fraction * 100,
+              r.tick_p50_us, r.tick_p99_us, r.tick_max_us, r.network_p50_us, r.network_p99_us, r.snapshot_bytes,
               r.bytes_per_cube, r.snapshots_per_s, r.snapshot_bytes_per_s, r.down_bytes_per_s, r.up_bytes_per_s,
               r.wire_down_bytes_per_s, r.wire_up_bytes_per_s, static_cast<unsigned long long>(r.corrections),
               static_cast<unsigned long long>(r.inputs_lost + r.inputs_dropped_rate_limit), r.rtt_ms_mean);
@@ -82,7 +82,7 @@ void PrintScale(const std::vector<ScaleResult>& runs, const std::vector<ScaleRes
               "   client its snapshot, per tick; both the server's own measurements (work_clock = %s)\n",
               s.collisions ? "on" : "off", s.tick_rate, s.window_s,
               s.cpu_tick_clock ? "the server thread's CPU time" : "the wall clock");
-  std::printf("   N snap red | tick us: p50    p99    max | net us p50   p99 | snap B  B/cube | per client per second: snaps  snap B"
+  std::printf("   N snap red enc  idle | tick us: p50    p99    max | net us p50   p99 |  snap B  B/cube | per client per second: snaps  snap B"
               "    down B      up B  wire down  wire up | corr   lost  rtt ms\n");
   for (const ScaleResult& r : runs) PrintScaleRow(r);
   if (!baselines.empty()) {
@@ -90,7 +90,10 @@ void PrintScale(const std::vector<ScaleResult>& runs, const std::vector<ScaleRes
     for (const ScaleResult& r : baselines) PrintScaleRow(r);
     for (const ScaleResult& b : baselines) {
       for (const ScaleResult& r : runs) {
-        if (r.settings.clients != b.settings.clients || r.settings.snapshot_rate != b.settings.snapshot_rate) continue;
+        if (r.settings.clients != b.settings.clients || r.settings.snapshot_rate != b.settings.snapshot_rate ||
+            r.settings.delta_snapshots != b.settings.delta_snapshots || r.settings.idle_fraction != b.settings.idle_fraction) {
+          continue;
+        }
         std::printf("   N=%d: redundancy %d / redundancy 1: up payload %s, wire up %s, corrections %s\n", r.settings.clients,
                     r.settings.redundancy, Ratio(r.up_bytes_per_s, b.up_bytes_per_s).c_str(),
                     Ratio(r.wire_up_bytes_per_s, b.wire_up_bytes_per_s).c_str(),
@@ -98,25 +101,29 @@ void PrintScale(const std::vector<ScaleResult>& runs, const std::vector<ScaleRes
       }
     }
   }
-  // What grows with N: the smallest run against the largest, at each snapshot rate.
+  // What grows with N: the smallest run against the largest, at each snapshot rate, encoding and idle share.
+  const auto same_kind = [](const ScaleResult& a, const ScaleResult& b) {
+    return a.settings.snapshot_rate == b.settings.snapshot_rate &&
+           a.settings.delta_snapshots == b.settings.delta_snapshots && a.settings.idle_fraction == b.settings.idle_fraction;
+  };
   for (const ScaleResult& first : runs) {
-    const int rate = first.settings.snapshot_rate;
-    if (&first != &*std::find_if(runs.begin(), runs.end(), [rate](const ScaleResult& r) { return r.settings.snapshot_rate == rate; })) {
-      continue;  // this rate is already done
+    if (&first != &*std::find_if(runs.begin(), runs.end(), [&](const ScaleResult& r) { return same_kind(r, first); })) {
+      continue;  // this kind is already done
     }
     const ScaleResult* small = &first;
     const ScaleResult* large = &first;
     for (const ScaleResult& r : runs) {
-      if (r.settings.snapshot_rate != rate) continue;
+      if (!same_kind(r, first)) continue;
       if (r.settings.clients < small->settings.clients) small = &r;
       if (r.settings.clients > large->settings.clients) large = &r;
     }
     if (small == large) continue;
     const double added_cubes = large->settings.clients - small->settings.clients;
-    std::printf("   growth at %d Hz snapshots, N %d -> %d: snapshot +%.2f B per added cube; per client: down %s, up %s;"
-                " server total down %s; tick p50 %s, p99 %s\n",
-                rate, small->settings.clients, large->settings.clients,
-                static_cast<double>(large->snapshot_bytes - small->snapshot_bytes) / added_cubes,
+    std::printf("   growth at %d Hz %s snapshots, %.0f%% idle, N %d -> %d: snapshot +%.2f B per added cube; per client: down %s,"
+                " up %s; server total down %s; tick p50 %s, p99 %s\n",
+                first.settings.snapshot_rate, first.settings.delta_snapshots ? "delta" : "full",
+                first.settings.idle_fraction * 100, small->settings.clients, large->settings.clients,
+                (large->snapshot_bytes - small->snapshot_bytes) / added_cubes,
                 Ratio(large->down_bytes_per_s, small->down_bytes_per_s).c_str(),
                 Ratio(large->up_bytes_per_s, small->up_bytes_per_s).c_str(),
                 Ratio(large->down_bytes_per_s * large->settings.clients, small->down_bytes_per_s * small->settings.clients).c_str(),
@@ -219,9 +226,10 @@ std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const st
       if (r.settings.clients != 256 || r.settings.tick_rate != 60) continue;
       any = true;
       ok = ok && r.tick_p99_us < 1000.0;
-      char text[96];
-      std::snprintf(text, sizeof text, "%s%d Hz snapshots: p99 %.0f us", t.detail.empty() ? "" : "; ",
-                    r.settings.snapshot_rate, r.tick_p99_us);
+      char text[128];
+      std::snprintf(text, sizeof text, "%s%d Hz %s snapshots, %.0f%% idle: p99 %.0f us", t.detail.empty() ? "" : "; ",
+                    r.settings.snapshot_rate, r.settings.delta_snapshots ? "delta" : "full",
+                    r.settings.idle_fraction * 100, r.tick_p99_us);
       t.detail += text;
     }
     if (any) t.status = verdict(ok);

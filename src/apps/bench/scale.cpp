@@ -1,9 +1,12 @@
 #include "scale.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <thread>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 #include "bot_process.h"
 #include "clock.h"
@@ -49,14 +52,6 @@ Totals TakeTotals(const server::Server& server, Micros now) {
   return t;
 }
 
-std::size_t SnapshotBytes(const server::Server& server) {
-  protocol::Snapshot snapshot;
-  snapshot.server_tick = server.tick();
-  for (const sim::PlayerCube& cube : server.world()) snapshot.players.push_back(cube);
-  snapshot.has_ack = true;
-  return protocol::MeasureBytes(snapshot);
-}
-
 void Shutdown(server::Server& server) {
   server.Shutdown(WallNow());
   for (const Micros end = WallNow() + kGoodbyeDeadline; server.peer_count() > 0 && WallNow() < end;) {
@@ -77,6 +72,7 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   config.max_per_address = config.max_clients + server::kSpareConnectionSlots;  // every bot on 127.0.0.1
   config.collisions = settings.collisions;
   config.lag_compensation = settings.lag_compensation;
+  config.snapshot_encoding = settings.delta_snapshots ? server::SnapshotEncoding::kDelta : server::SnapshotEncoding::kFull;
   config.work_clock = settings.cpu_tick_clock ? std::function<Micros()>(ThreadCpuNow) : std::function<Micros()>(WallNow);
   std::unique_ptr<server::Server> server = server::Server::Create(config, WallNow(), error);
   if (!server) return std::nullopt;
@@ -84,18 +80,34 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   const double play_s = ToSeconds(kWarmup) + settings.window_s + kPlayMarginS;
   const std::string work_prefix = (std::filesystem::temp_directory_path() /
                                    ("netcube-bench-" + std::to_string(getpid()) + "-scale")).string();
-  std::optional<BotProcess> bots = BotProcess::Spawn(
-      settings.bot_path,
-      {"--connect", "127.0.0.1:" + std::to_string(server->port()), "--count", std::to_string(settings.clients),
-       "--duration", std::to_string(play_s), "--redundancy", std::to_string(settings.redundancy), "--script",
-       "random", "--seed", std::to_string(settings.seed), "--name", "bot", "--settle-timeout",
-       std::to_string(kSettleTimeoutS), "--tag-interval-ms", std::to_string(settings.tag_interval_ms)},
-      work_prefix, error);
-  if (!bots) return std::nullopt;
+  // The players who play at random, and those who stand still, each in their own netcube-bot process.
+  const int idle = static_cast<int>(std::lround(settings.idle_fraction * settings.clients));
+  std::vector<BotProcess> bots;
+  for (const auto& [count, script] : {std::pair{settings.clients - idle, "random"}, std::pair{idle, "idle"}}) {
+    if (count == 0) continue;
+    std::optional<BotProcess> group = BotProcess::Spawn(
+        settings.bot_path,
+        {"--connect", "127.0.0.1:" + std::to_string(server->port()), "--count", std::to_string(count),
+         "--duration", std::to_string(play_s), "--redundancy", std::to_string(settings.redundancy), "--script",
+         script, "--seed", std::to_string(settings.seed), "--name", script, "--settle-timeout",
+         std::to_string(kSettleTimeoutS), "--tag-interval-ms", std::to_string(settings.tag_interval_ms)},
+        work_prefix + "-" + script, error);
+    if (!group) return std::nullopt;
+    bots.push_back(std::move(*group));
+  }
+  const auto any_exited = [&bots] {
+    return std::any_of(bots.begin(), bots.end(), [](BotProcess& b) { return b.Exited(); });
+  };
+  const auto all_exited = [&bots] {
+    return std::all_of(bots.begin(), bots.end(), [](BotProcess& b) { return b.Exited(); });
+  };
 
   const auto fail = [&](const std::string& why) {
-    bots->Kill();
-    *error = why + "\n" + bots->LogTail(5);
+    *error = why;
+    for (BotProcess& b : bots) {
+      b.Kill();
+      *error += "\n" + b.LogTail(5);
+    }
     Shutdown(*server);
     return std::nullopt;
   };
@@ -104,7 +116,7 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   const Micros join_deadline = WallNow() + kJoinTimeout;
   while (server->clients().size() < static_cast<std::size_t>(settings.clients)) {
     server->Update(WallNow());
-    if (bots->Exited()) return fail("netcube-bot exited before every player joined");
+    if (any_exited()) return fail("netcube-bot exited before every player joined");
     if (WallNow() > join_deadline) return fail("the players did not all join within 30 s");
     SleepUntil(server->next_wakeup());
   }
@@ -121,24 +133,25 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   if (end.stats.clients != static_cast<std::size_t>(settings.clients)) {
     return fail("players left during the measurement window");
   }
-  const std::size_t snapshot_bytes = SnapshotBytes(*server);
 
   // The bots finish their script, settle and report. Their figures are secondary: if they fail now, the
   // window's server figures still stand and the failure is reported with them.
   std::string bots_problem;
-  std::optional<nlohmann::json> report;
+  std::vector<nlohmann::json> reports;
   const Micros exit_deadline = WallNow() + Seconds(kPlayMarginS + kSettleTimeoutS) + kExitGrace;
-  while (!bots->Exited() && WallNow() < exit_deadline) {
+  while (!all_exited() && WallNow() < exit_deadline) {
     server->Update(WallNow());
     SleepUntil(server->next_wakeup());
   }
-  if (!bots->Exited()) {
-    bots->Kill();
-    bots_problem = "netcube-bot did not finish in time";
-  } else if (!bots->Succeeded()) {
-    bots_problem = "netcube-bot failed after the window: " + bots->LogTail(1);
-  } else {
-    report = bots->ReadReport(&bots_problem);
+  for (BotProcess& b : bots) {
+    if (!b.Exited()) {
+      b.Kill();
+      bots_problem = "netcube-bot did not finish in time";
+    } else if (!b.Succeeded()) {
+      bots_problem = "netcube-bot failed after the window: " + b.LogTail(1);
+    } else if (std::optional<nlohmann::json> report = b.ReadReport(&bots_problem)) {
+      reports.push_back(std::move(*report));
+    }
   }
   while (!bots_problem.empty() && bots_problem.back() == '\n') bots_problem.pop_back();
   const server::ServerStats final_stats = server->stats();  // inputs of the whole run, settling included
@@ -160,9 +173,13 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
     return static_cast<double>(after - before) / client_seconds;
   };
   r.snapshots_per_s = per_client_second(end.stats.snapshots_sent, start.stats.snapshots_sent);
-  r.snapshot_bytes = snapshot_bytes;
-  r.bytes_per_cube = static_cast<double>(snapshot_bytes) / settings.clients;
-  r.snapshot_bytes_per_s = r.snapshots_per_s * static_cast<double>(snapshot_bytes);
+  const auto snapshots = static_cast<double>(end.stats.snapshots_sent - start.stats.snapshots_sent);
+  if (snapshots > 0) {
+    r.snapshot_bytes = static_cast<double>(end.stats.snapshot_bytes_sent - start.stats.snapshot_bytes_sent) / snapshots;
+    r.delta_share = static_cast<double>(end.stats.delta_snapshots_sent - start.stats.delta_snapshots_sent) / snapshots;
+  }
+  r.bytes_per_cube = r.snapshot_bytes / settings.clients;
+  r.snapshot_bytes_per_s = per_client_second(end.stats.snapshot_bytes_sent, start.stats.snapshot_bytes_sent);
   r.down_bytes_per_s = per_client_second(end.bytes_sent, start.bytes_sent);
   r.up_bytes_per_s = per_client_second(end.bytes_received, start.bytes_received);
   r.wire_down_bytes_per_s = per_client_second(end.stats.wire_bytes_sent, start.stats.wire_bytes_sent);
@@ -170,11 +187,14 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   r.inputs_lost = final_stats.inputs.lost;
   r.inputs_dropped_rate_limit = final_stats.inputs.dropped_rate_limit;
   r.bots_problem = bots_problem;
-  if (report) {
-    const nlohmann::json& totals = report->at("totals");
-    r.corrections = totals.value("corrections", std::uint64_t{0});
-    r.rtt_ms_mean = totals.value("rtt_ms_mean", 0.0);
-    r.all_final_match = totals.value("all_final_match", false);
+  if (bots_problem.empty()) {
+    r.all_final_match = true;
+    for (const nlohmann::json& report : reports) {
+      const nlohmann::json& totals = report.at("totals");
+      r.corrections += totals.value("corrections", std::uint64_t{0});
+      r.rtt_ms_mean += totals.value("rtt_ms_mean", 0.0) / static_cast<double>(reports.size());
+      r.all_final_match = r.all_final_match && totals.value("all_final_match", false);
+    }
   }
   return r;
 }
@@ -191,6 +211,8 @@ void to_json(nlohmann::json& j, const ScaleResult& r) {
          {"tick_clock", s.cpu_tick_clock ? "thread_cpu" : "wall"},
          {"tag_interval_ms", s.tag_interval_ms},
          {"lag_compensation", s.lag_compensation},
+         {"snapshot_encoding", s.delta_snapshots ? "delta" : "full"},
+         {"idle_fraction", s.idle_fraction},
          {"seed", s.seed}}},
        {"tick_us", {{"p50", r.tick_p50_us}, {"p99", r.tick_p99_us}, {"max", r.tick_max_us}}},
        {"network_us", {{"p50", r.network_p50_us}, {"p99", r.network_p99_us}}},
@@ -205,6 +227,7 @@ void to_json(nlohmann::json& j, const ScaleResult& r) {
          {"wire_down_bytes", r.wire_down_bytes_per_s},
          {"wire_up_bytes", r.wire_up_bytes_per_s}}},
        {"snapshot_bytes", r.snapshot_bytes},
+       {"delta_share", r.delta_share},
        {"bytes_per_cube_per_snapshot", r.bytes_per_cube},
        {"corrections", r.corrections},
        {"rtt_ms_mean", r.rtt_ms_mean},

@@ -19,6 +19,8 @@ struct ScaleSettings {
   bool cpu_tick_clock = true;  // time ticks with the server thread's CPU clock (else the wall clock)
   int tag_interval_ms = 0;      // the bots tag the nearest cube as drawn this often (0: no tags)
   bool lag_compensation = true;
+  bool delta_snapshots = true;  // the server's snapshot encoding: delta, or every cube in full
+  double idle_fraction = 0.0;   // this share of the players (rounded) stand still: the rest play at random
   std::string bot_path;
   std::uint64_t seed = 1;
 };
@@ -37,14 +39,15 @@ struct ScaleResult {
   std::uint64_t tags_judged = 0;  // in the window
   // Per client, per second of the window.
   double snapshots_per_s = 0.0;
-  double snapshot_bytes_per_s = 0.0;   // snapshot size x snapshots
+  double snapshot_bytes_per_s = 0.0;   // snapshot payload
   double down_bytes_per_s = 0.0;       // every message payload the server sent the client
   double up_bytes_per_s = 0.0;         // inputs and time-echo requests
   double wire_down_bytes_per_s = 0.0;  // ENet's UDP payload: headers, acks and pings included
   double wire_up_bytes_per_s = 0.0;
-  // One snapshot for this world (with the ack), and its cost per cube.
-  std::size_t snapshot_bytes = 0;
+  // The mean snapshot the server sent in the window (payload bytes, ack included), and its cost per cube.
+  double snapshot_bytes = 0.0;
   double bytes_per_cube = 0.0;
+  double delta_share = 0.0;  // of the snapshots sent, the share that were deltas
   // From the bots' report (empty when it failed: bots_problem says why) and the server's input counters.
   std::uint64_t corrections = 0;
   double rtt_ms_mean = 0.0;

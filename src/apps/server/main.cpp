@@ -46,6 +46,9 @@ nlohmann::json StatsJson(const netcube::server::ServerStats& stats) {
       {"ticks", stats.ticks},
       {"ticks_skipped", stats.ticks_skipped},
       {"snapshots_sent", stats.snapshots_sent},
+      {"delta_snapshots_sent", stats.delta_snapshots_sent},
+      {"snapshot_encodes", stats.snapshot_encodes},
+      {"snapshot_bytes_sent", stats.snapshot_bytes_sent},
       {"tick_us_p50", stats.tick_durations.p50.count()},
       {"tick_us_p99", stats.tick_durations.p99.count()},
       {"tick_us_max", stats.tick_durations.max.count()},
@@ -146,6 +149,7 @@ int main(int argc, char** argv) {
   netcube::server::ServerConfig config;
   std::string collisions = "on";
   std::string lag_compensation = "on";
+  std::string snapshot_encoding = "delta";
   double duration_s = 0.0;
   std::string stats_path;
   double stats_interval_s = 0.0;
@@ -177,6 +181,10 @@ int main(int argc, char** argv) {
   app.add_option("--lag-compensation", lag_compensation,
                  "Judge tags against the world as the shooter saw it (off: as it is now): on or off")
       ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  app.add_option("--snapshot-encoding", snapshot_encoding,
+                 "Snapshots as deltas against the newest one each client holds, or every cube in full: delta or full")
+      ->check(CLI::IsMember({"full", "delta"}))
       ->capture_default_str();
   app.add_option("--max-rewind-ms", config.max_rewind_ms, "Lag compensation rewinds at most this far")
       ->check(CLI::Range(0, netcube::protocol::kMaxTagDelayMs))
@@ -217,6 +225,8 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   config.collisions = collisions == "on";
   config.lag_compensation = lag_compensation == "on";
+  config.snapshot_encoding =
+      snapshot_encoding == "full" ? netcube::server::SnapshotEncoding::kFull : netcube::server::SnapshotEncoding::kDelta;
   config.work_clock = Now;
 
   std::string error;
@@ -239,10 +249,10 @@ int main(int argc, char** argv) {
   std::signal(SIGTERM, RequestStop);
   std::signal(SIGUSR1, RequestStats);
   std::printf("netcube-server listening on %s:%u (tick %d Hz, snapshots %d Hz, max %zu clients, collisions %s, "
-              "lag compensation %s up to %d ms)\n",
+              "lag compensation %s up to %d ms, %s snapshots)\n",
               config.bind_address.c_str(), static_cast<unsigned>(server->port()), config.tick_rate,
               config.snapshot_rate, config.max_clients, collisions.c_str(), lag_compensation.c_str(),
-              config.max_rewind_ms);
+              config.max_rewind_ms, snapshot_encoding.c_str());
   if (responder != nullptr) {
     std::printf("LAN discovery: \"%s\" answers on UDP port %u\n", server_name.c_str(),
                 static_cast<unsigned>(responder->port()));
