@@ -9,13 +9,6 @@
 namespace netcube::client {
 namespace {
 
-const RemoteView* FindRemote(const Client& client, sim::PlayerId id) {
-  for (const RemoteView& r : client.remotes()) {
-    if (r.id == id) return &r;
-  }
-  return nullptr;
-}
-
 // The mover's path must not be blocked by the observer's cube.
 server::ServerConfig WithoutCollisions() {
   server::ServerConfig config;

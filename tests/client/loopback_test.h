@@ -41,4 +41,12 @@ inline ClientConfig Named(std::string name, const Settings& settings = {}) {
   return config;
 }
 
+// The view `client` draws of remote cube `id`, or nullptr while it draws none.
+inline const RemoteView* FindRemote(const Client& client, sim::PlayerId id) {
+  for (const RemoteView& r : client.remotes()) {
+    if (r.id == id) return &r;
+  }
+  return nullptr;
+}
+
 }  // namespace netcube::client

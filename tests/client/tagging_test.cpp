@@ -8,13 +8,6 @@
 namespace netcube::client {
 namespace {
 
-const RemoteView* FindRemote(const Client& client, sim::PlayerId id) {
-  for (const RemoteView& r : client.remotes()) {
-    if (r.id == id) return &r;
-  }
-  return nullptr;
-}
-
 // A shooter at rest and a target running down for a second, then up for a second, both 250 ms round trip
 // from the server (125 ms each way), cubes passing through each other.
 class Tagging : public ::testing::Test {
