@@ -1,6 +1,7 @@
 #include "netcube/client/frame_sample.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace netcube::client {
 namespace {
@@ -10,7 +11,36 @@ const sim::PlayerCube* Find(std::span<const sim::PlayerCube> world, sim::PlayerI
   return it == world.end() ? nullptr : &*it;
 }
 
+Spread SpreadOf(std::span<const FrameSample> samples, std::optional<double> (*value)(const FrameSample&) noexcept) {
+  std::vector<double> values;
+  for (const FrameSample& sample : samples) {
+    if (const std::optional<double> v = value(sample)) values.push_back(*v);
+  }
+  Spread spread;
+  spread.count = values.size();
+  if (values.empty()) return spread;
+  std::sort(values.begin(), values.end());
+  double sum = 0.0;
+  for (const double v : values) sum += v;
+  spread.min = values.front();
+  spread.mean = sum / static_cast<double>(values.size());
+  spread.p99 = values[static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(values.size()))) - 1];
+  spread.max = values.back();
+  return spread;
+}
+
 }  // namespace
+
+std::optional<double> OwnError(const FrameSample& sample) noexcept {
+  if (!sample.present) return std::nullopt;
+  return sample.own_error;
+}
+std::optional<double> RemoteError(const FrameSample& sample) noexcept { return sample.remote_error; }
+std::optional<double> PressDelayMs(const FrameSample& sample) noexcept { return sample.press_delay_ms; }
+
+SampleSummary Summarize(std::span<const FrameSample> samples) {
+  return {SpreadOf(samples, &OwnError), SpreadOf(samples, &RemoteError), SpreadOf(samples, &PressDelayMs)};
+}
 
 std::vector<sim::PlayerCube> NewestReceived(const Client& client) {
   std::vector<sim::PlayerCube> world;
@@ -48,6 +78,7 @@ FrameSample FrameSampler::Sample(std::int64_t frame, Micros now, std::uint8_t he
   double remote_sum = 0.0;
   int remote_count = 0;
   for (const RemoteView& remote : client.remotes()) {
+    if (remote.sample == SampleKind::kEmpty) continue;  // not drawn yet
     if (const sim::PlayerCube* cube = Find(truth, remote.id)) {
       remote_sum += Length(remote.drawn - PositionOf(cube->state));
       ++remote_count;

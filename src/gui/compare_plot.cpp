@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <functional>
 #include <vector>
 
 namespace netcube::gui {
@@ -15,7 +14,9 @@ constexpr float kLegendHeight = 24.0F;
 constexpr Rgb kAxis{110, 116, 130};
 constexpr Rgb kGrid{40, 44, 56};
 
-using Value = std::function<std::optional<double>(const client::FrameSample&)>;
+// A panel's value per frame (client::OwnError and the like: none when the frame lacks it) and its summary.
+using Value = std::optional<double> (*)(const client::FrameSample&) noexcept;
+using Figure = client::Spread client::SampleSummary::*;
 
 // A round number at or above `value`: 1, 2 or 5 times a power of ten.
 double NiceCeiling(double value) {
@@ -35,7 +36,7 @@ std::string Format(double value) {
 
 // One panel: a title, a y axis from 0 to a round maximum, time on x; `dots` draws points instead of lines.
 void DrawPanel(ImDrawList& draw, const Rect& area, const std::string& title, const std::string& unit,
-               std::span<const PlotSeries> series, double end_s, const Value& value, bool dots) {
+               std::span<const PlotSeries> series, double end_s, Value value, Figure figure, bool dots) {
   double top = 0.0;
   for (const PlotSeries& s : series) {
     for (const client::FrameSample& sample : s.samples) {
@@ -50,17 +51,10 @@ void DrawPanel(ImDrawList& draw, const Rect& area, const std::string& title, con
   // Each entry's mean and 99th percentile, in its colour, after the title.
   float x = area.x + ImGui::CalcTextSize(heading.c_str()).x + 24.0F;
   for (std::size_t i = 0; i < series.size(); ++i) {
-    std::vector<double> values;
-    for (const client::FrameSample& sample : series[i].samples) {
-      if (const std::optional<double> v = value(sample)) values.push_back(*v);
-    }
-    if (values.empty()) continue;
-    std::sort(values.begin(), values.end());
-    double sum = 0.0;
-    for (const double v : values) sum += v;
-    const double p99 = values[static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(values.size()))) - 1];
+    const client::Spread& spread = series[i].summary.*figure;
+    if (spread.count == 0) continue;
     char stats[96];
-    std::snprintf(stats, sizeof stats, "mean %.2f, p99 %.2f", sum / static_cast<double>(values.size()), p99);
+    std::snprintf(stats, sizeof stats, "mean %.2f, p99 %.2f", spread.mean, spread.p99);
     draw.AddText(ImVec2(x, area.y), ToImU32(SeriesColour(i)), stats);
     x += ImGui::CalcTextSize(stats).x + 24.0F;
   }
@@ -130,18 +124,12 @@ void DrawComparePlot(ImDrawList& draw, const Rect& area, std::span<const PlotSer
   const auto panel = [&](int index) {
     return Rect{area.x + kMargin, top + static_cast<float>(index) * panel_h, area.w - 2.0F * kMargin, panel_h - 6.0F};
   };
-  const auto when_present = [](double client::FrameSample::*field) {
-    return [field](const client::FrameSample& s) -> std::optional<double> {
-      if (!s.present) return std::nullopt;
-      return s.*field;
-    };
-  };
-  DrawPanel(draw, panel(0), "Own cube: drawn vs server", "units", series, end_s,
-            when_present(&client::FrameSample::own_error), false);
-  DrawPanel(draw, panel(1), "Remote cubes: drawn vs truth, mean", "units", series, end_s,
-            when_present(&client::FrameSample::remote_error), false);
-  DrawPanel(draw, panel(2), "Key press to motion", "ms", series, end_s,
-            [](const client::FrameSample& s) { return s.press_delay_ms; }, true);
+  DrawPanel(draw, panel(0), "Own cube: drawn vs server", "units", series, end_s, &client::OwnError,
+            &client::SampleSummary::own_error, false);
+  DrawPanel(draw, panel(1), "Remote cubes: drawn vs truth, mean", "units", series, end_s, &client::RemoteError,
+            &client::SampleSummary::remote_error, false);
+  DrawPanel(draw, panel(2), "Key press to motion", "ms", series, end_s, &client::PressDelayMs,
+            &client::SampleSummary::press_delay_ms, true);
 }
 
 }  // namespace netcube::gui

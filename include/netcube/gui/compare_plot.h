@@ -17,12 +17,14 @@ namespace netcube::gui {
 struct PlotSeries {
   std::string label;
   std::vector<client::FrameSample> samples;  // in frame order
+  client::SampleSummary summary;             // client::Summarize(samples): the panels' headers
 };
 
 // The colour of entry `index` in the plot (PlayerColour of ids 0, 1, ...).
 Rgb SeriesColour(std::size_t index) noexcept;
 
-// Draws the three panels, their axes and the legend into `area`.
+// Draws the three panels, their axes and the legend into `area`; each panel's header gives each entry's
+// mean and 99th percentile from its summary.
 void DrawComparePlot(ImDrawList& draw, const Rect& area, std::span<const PlotSeries> series, const std::string& title);
 
 }  // namespace netcube::gui

@@ -53,7 +53,8 @@ void PrintSummary(const client::BotReport& report) {
 // for --record, one CSV row per player for --csv.
 class BotRecorder {
  public:
-  BotRecorder(const std::string& csv_path, const client::BotRun& run) : samplers_(run.clients().size()) {
+  BotRecorder(const std::string& csv_path, const client::BotRun& run)
+      : samplers_(run.clients().size()), samples_(run.clients().size()) {
     for (const client::BotPlayerReport& player : run.Report().players) names_.push_back(player.name);
     if (csv_path.empty()) return;
     csv_.open(csv_path, std::ios::binary | std::ios::trunc);
@@ -79,18 +80,24 @@ class BotRecorder {
       const std::vector<netcube::sim::PlayerCube> heard = client::NewestReceived(player);
       const client::FrameSample sample = samplers_[i].Sample(frame, now - *start, run.held(i), player, heard);
       csv_ << netcube::apps::CompareCsvRow(names_[i], client::TechniquesOf(player.settings()), sample);
+      samples_[i].push_back(sample);
     }
   }
 
+  // Closes the CSV and prints each player's figures (client::Summarize, as the lab does).
   bool Close() {
     if (!csv_.is_open()) return true;
     csv_.close();
+    for (std::size_t i = 0; i < names_.size(); ++i) {
+      std::cout << netcube::apps::SummaryText(names_[i], client::Summarize(samples_[i]));
+    }
     return !csv_.fail();
   }
 
  private:
   std::vector<std::string> names_;
   std::vector<client::FrameSampler> samplers_;
+  std::vector<std::vector<client::FrameSample>> samples_;  // per player, for the figures
   std::ofstream csv_;
   std::int64_t last_frame_ = -1;
 };

@@ -119,7 +119,7 @@ bool RunFrames(App& app, const RunOptions& run, Timing timing, const std::functi
 class LabRecorder {
  public:
   LabRecorder(const LabRunOptions& options, const gui::Lab& lab) : options_(options) {
-    for (const gui::LabPlayer& player : options.lab.players) series_.push_back({player.title, {}});
+    for (const gui::LabPlayer& player : options.lab.players) series_.push_back({player.title, {}, {}});
     samplers_.resize(lab.players());
     if (!options.csv.empty()) {
       csv_.open(options.csv, std::ios::binary | std::ios::trunc);
@@ -140,13 +140,19 @@ class LabRecorder {
       if (!options_.csv.empty()) {
         csv_ << CompareCsvRow(options_.lab.players[i].client.name, client::TechniquesOf(player.settings()), sample);
       }
-      if (!options_.plot.empty()) series_[i].samples.push_back(sample);
+      series_[i].samples.push_back(sample);
     }
   }
 
-  // Writes the session and the plot, and closes the CSV; false (with the reason on stderr) on a failure.
+  // Prints the run's figures, writes the session and the plot, and closes the CSV; false (with the reason on
+  // stderr) on a failure.
   bool Finish(App& app) {
     bool ok = true;
+    for (gui::PlotSeries& series : series_) {
+      if (series.samples.empty()) continue;
+      series.summary = client::Summarize(series.samples);
+      std::cout << SummaryText(series.label, series.summary);
+    }
     if (!options_.csv.empty()) {
       csv_.close();
       if (csv_.fail()) {

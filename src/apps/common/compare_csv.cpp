@@ -4,6 +4,28 @@
 #include <cstdio>
 
 namespace netcube::apps {
+namespace {
+
+// Fixed decimals: the same numbers give the same bytes on every run and machine.
+std::string Cell(std::optional<double> value, int decimals) {
+  if (!value) return "";
+  char text[48];
+  std::snprintf(text, sizeof text, "%.*f", decimals, *value);
+  return text;
+}
+
+std::string Line(const std::string& what, const client::Spread& spread, const char* unit, const char* counted) {
+  char text[192];
+  if (spread.count == 0) {
+    std::snprintf(text, sizeof text, "%s: none\n", what.c_str());
+  } else {
+    std::snprintf(text, sizeof text, "%s mean %.2f p99 %.2f min %.2f max %.2f %s (%zu %s)\n", what.c_str(),
+                  spread.mean, spread.p99, spread.min, spread.max, unit, spread.count, counted);
+  }
+  return text;
+}
+
+}  // namespace
 
 std::string CompareCsvHeader() {
   return "frame,time_ms,entry,techniques,drawn_x,drawn_y,server_x,server_y,own_error,corrections,"
@@ -11,17 +33,23 @@ std::string CompareCsvHeader() {
 }
 
 std::string CompareCsvRow(const std::string& entry, const std::string& techniques, const client::FrameSample& s) {
-  // Fixed decimals: the same numbers give the same bytes on every run and machine.
-  char numbers[512];
-  std::snprintf(numbers, sizeof numbers,
-                "%.4f,%.4f,%.4f,%.4f,%.4f,%" PRIu64 ",%zu,%.3f,%.3f,%.3f,%.4f,%" PRIu64 ",%" PRIu64 ",",
-                s.drawn.x, s.drawn.y, s.server.x, s.server.y, s.own_error, s.corrections, s.pending_inputs, s.rtt_ms,
-                s.interp_delay_ms, s.buffer_depth, s.remote_error, s.bytes_up, s.bytes_down);
-  char delay[32] = "";
-  if (s.press_delay_ms) std::snprintf(delay, sizeof delay, "%.3f", *s.press_delay_ms);
+  const auto own = [&](double value) { return Cell(s.present ? std::optional(value) : std::nullopt, 4); };
   char time[48];
   std::snprintf(time, sizeof time, "%" PRId64 ",%.3f,", s.frame, static_cast<double>(s.time.count()) / 1000.0);
-  return std::string(time) + entry + "," + techniques + "," + numbers + delay + "\n";
+  char counts[160];
+  std::snprintf(counts, sizeof counts, "%" PRIu64 ",%zu,%.3f,%.3f,%.3f,", s.corrections, s.pending_inputs,
+                s.rtt_ms, s.interp_delay_ms, s.buffer_depth);
+  char bytes[64];
+  std::snprintf(bytes, sizeof bytes, "%" PRIu64 ",%" PRIu64 ",", s.bytes_up, s.bytes_down);
+  return std::string(time) + entry + "," + techniques + "," + own(s.drawn.x) + "," + own(s.drawn.y) + "," +
+         own(s.server.x) + "," + own(s.server.y) + "," + Cell(client::OwnError(s), 4) + "," + counts +
+         Cell(client::RemoteError(s), 4) + "," + bytes + Cell(client::PressDelayMs(s), 3) + "\n";
+}
+
+std::string SummaryText(const std::string& entry, const client::SampleSummary& summary) {
+  return Line(entry + ": own error", summary.own_error, "units", "frames") +
+         Line(entry + ": remote error", summary.remote_error, "units", "frames") +
+         Line(entry + ": key press to motion", summary.press_delay_ms, "ms", "presses");
 }
 
 }  // namespace netcube::apps
