@@ -37,6 +37,6 @@ done
 # The three builds compared under cross-continent (125 ms each way, +-20 ms jitter), the same hands for all:
 # a move, then a pause long enough for every build's drawn cube to stop, so each press is measured.
 readonly compare_script="R:700,-:900,D:500,-:900,L:900,-:900,U:500,-:900,DR:600,-:900,L:700,-:900,UR:500,-:900"
-SDL_VIDEODRIVER=offscreen "$client" --lab --compare naive,predicted,full --latency-ms 125 --jitter-ms 20 \
+SDL_VIDEODRIVER=offscreen "$client" --lab --compare naive,predicted,full --profile cross-continent \
   --script "$compare_script" --frames 720 --width 1600 --height 900 --plot "$out/compare-cross-continent.png"
 ls -l "$out"/lab-*.png "$out"/compare-*.png

@@ -191,7 +191,8 @@ TEST(BotExecutable, BadFlagsAndScriptsExitNonZero) {
   for (const char* args : {"", "--connect 127.0.0.1:7777 --count 0", "--connect 127.0.0.1:7777 --script X:100",
                            "--connect 127.0.0.1:7777 --script R:", "--connect nohost", "--connect 127.0.0.1:99999",
                            "--connect 127.0.0.1:7777 --preset fast", "--connect 127.0.0.1:7777 --prediction maybe",
-                           "--connect 127.0.0.1:7777 --loss 2", "--connect 127.0.0.1:7777 --redundancy 65",
+                           "--connect 127.0.0.1:7777 --loss 2", "--connect 127.0.0.1:7777 --profile moon",
+                           "--connect 127.0.0.1:7777 --redundancy 65",
                            "--connect 127.0.0.1:7777 --bogus", "--connect 127.0.0.1:7777 --replay /nonexistent",
                            "--connect 127.0.0.1:7777 --replay x.json --script circle"}) {
     const testing::CommandResult exit = RunBot(args);

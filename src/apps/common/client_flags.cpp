@@ -1,5 +1,6 @@
 #include "client_flags.h"
 
+#include "link_profiles.h"
 #include "netcube/protocol/messages.h"
 
 namespace netcube::apps {
@@ -21,6 +22,23 @@ void ClientFlags::Register(CLI::App& app, const std::string& preset_note, const 
   app.add_option("--smoothing", smoothing_, "Override the preset: on or off")->check(on_off);
   app.add_option("--redundancy", redundancy_, "Inputs per input packet (default 32)")
       ->check(CLI::Range(1, static_cast<int>(protocol::kMaxInputsPerPacket)));
+  app.add_option_function<std::string>(
+         "--profile",
+         [this](const std::string& name) {
+           std::string error;
+           const std::vector<transport::LinkProfile> known = LoadLinkProfiles(LinkProfilesPath(), &error);
+           if (known.empty()) throw CLI::ValidationError("--profile", error);
+           const std::optional<transport::LinkProfile> profile = transport::FindLinkProfile(known, name);
+           if (!profile) {
+             std::string names;
+             for (const transport::LinkProfile& p : known) names += (names.empty() ? "" : ", ") + p.name;
+             throw CLI::ValidationError("--profile", "no profile '" + name + "' (known: " + names + ")");
+           }
+           profile_ = profile->settings;
+         },
+         "Client-side conditioner: a named network from link_profiles.json (lan, cross-continent, lossy, "
+         "harsh, ...); the single settings below override its values")
+      ->type_name("NAME");
   app.add_option("--latency-ms", latency_ms_, "Client-side conditioner: added latency, each direction" + latency_note)
       ->check(CLI::Range(0.0, 10'000.0));
   app.add_option("--jitter-ms", jitter_ms_, "Client-side conditioner: latency varies by up to +-this")
@@ -48,7 +66,7 @@ bool ClientFlags::ChoosesTechniques() const {
 }
 
 transport::LinkSettings ClientFlags::ApplyLink(transport::LinkSettings defaults) const {
-  transport::LinkSettings link = defaults;
+  transport::LinkSettings link = profile_.value_or(defaults);
   if (latency_ms_) link.latency_ms = *latency_ms_;
   if (jitter_ms_) link.jitter_ms = *jitter_ms_;
   if (loss_) link.loss = *loss_;

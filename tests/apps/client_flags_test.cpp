@@ -1,0 +1,48 @@
+// The flags netcube-bot and netcube-client share: --profile names a network of link_profiles.json, single
+// settings override it, and an unknown name is refused with the known ones.
+#include "client_flags.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace netcube::apps {
+namespace {
+
+transport::LinkSettings Parse(std::vector<std::string> args, transport::LinkSettings defaults = {}) {
+  CLI::App app;
+  ClientFlags flags;
+  flags.Register(app, "", "");
+  std::reverse(args.begin(), args.end());  // CLI11 takes them last first
+  app.parse(args);
+  return flags.ApplyLink(defaults);
+}
+
+TEST(ClientFlags, AProfileSetsTheLinkAndSingleSettingsOverrideIt) {
+  const transport::LinkSettings defaults{.latency_ms = 125};
+  EXPECT_EQ(Parse({}, defaults), defaults);
+  const transport::LinkSettings lossy = Parse({"--profile", "lossy"}, defaults);
+  EXPECT_EQ(lossy.latency_ms, 75.0);
+  EXPECT_EQ(lossy.loss, 0.05);
+  EXPECT_EQ(lossy.duplicate, 0.05);
+  const transport::LinkSettings cross = Parse({"--jitter-ms", "5", "--profile", "cross-continent"});
+  EXPECT_EQ(cross.latency_ms, 125.0);
+  EXPECT_EQ(cross.jitter_ms, 5.0) << "a single setting wins whatever the order";
+  EXPECT_EQ(Parse({"--profile", "lan"}, defaults), transport::LinkSettings{}) << "lan replaces the defaults";
+}
+
+TEST(ClientFlags, AnUnknownProfileIsAUsageErrorNamingTheKnownOnes) {
+  try {
+    Parse({"--profile", "moon"});
+    FAIL() << "--profile moon was accepted";
+  } catch (const CLI::ValidationError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("'moon'"), std::string::npos) << what;
+    EXPECT_NE(what.find("cross-continent"), std::string::npos) << what;
+  }
+}
+
+}  // namespace
+}  // namespace netcube::apps
