@@ -97,6 +97,7 @@ struct Server::Impl {
     world.reserve(protocol::kMaxPlayers);
     receivers.reserve(protocol::kMaxPlayers);
     writers.reserve(protocol::kMaxPlayers);  // address space only until encodings need it
+    tag_results.reserve(protocol::kMaxPlayers);
   }
 
   ServerConfig config;
@@ -153,6 +154,8 @@ struct Server::Impl {
   JudgeScratch judge_scratch;
   std::array<TagRecord, kRecentTags> recent_tags{};
   std::uint64_t tags_recorded = 0;  // recent_tags holds the last min(this, kRecentTags)
+  // The tick's verdicts, told to every client after the tick: at most one pending tag per client.
+  std::vector<protocol::TagResult> tag_results;
   std::uint64_t tags_hit = 0;
   std::uint64_t tags_refused = 0;
   std::uint64_t tags_capped = 0;
@@ -178,6 +181,7 @@ struct Server::Impl {
   // One simulation step; true when this tick's snapshot is encoded and due to every client.
   bool RunTick(Micros now);
   void SendSnapshots(Micros now);  // the snapshot RunTick encoded, with each client's ack
+  void SendTagResults(Micros now);  // the verdicts RunTick reached
   void OnSeen(Client& client, std::uint16_t seen_tick);
   // The baseline tick of a client's next snapshot, kNoBaseline for a full one.
   std::uint64_t BaselineFor(const Client& client) const;
@@ -187,7 +191,7 @@ struct Server::Impl {
   bool PrepareSnapshot(std::uint64_t baseline, protocol::SnapshotWriter& writer);
   void OnTag(Micros now, Client& client, const protocol::Tag& tag);
   void JudgeDueTags(Micros now);
-  void JudgeTag(Micros now, std::size_t shooter, const protocol::Tag& tag);
+  void JudgeTag(std::size_t shooter, const protocol::Tag& tag);
 
   Client* FindClient(sim::PlayerId id);
   // The one way a message leaves the server: encoded here, carried as bytes by the transport.
@@ -428,8 +432,11 @@ void Server::Impl::SendPacket(Micros now, transport::PeerId peer, Client* client
 
 template <protocol::OneMessage M>
 void Server::Impl::Broadcast(Micros now, const M& message, std::optional<sim::PlayerId> except) {
+  const std::size_t size = protocol::Encode(message, send_buffer);
+  if (size == 0) return;  // as in Send
+  const std::span<const std::uint8_t> packet(send_buffer.data(), size);
   for (Client& client : clients) {
-    if (client.id != except) Send(now, client.peer, &client, message);
+    if (client.id != except) SendPacket(now, client.peer, &client, protocol::ChannelOf(protocol::kTypeOf<M>), packet);
   }
 }
 
@@ -451,6 +458,7 @@ void Server::Impl::RunDueTicks(Micros now) {
     const Micros started = work_now();
     const bool snapshot_ready = RunTick(now);
     const Micros simulated = work_now();
+    SendTagResults(now);
     if (snapshot_ready) SendSnapshots(now);
     if (config.work_clock) {
       tick_durations.Add(simulated - started);
@@ -576,11 +584,11 @@ void Server::Impl::JudgeDueTags(Micros now) {
     if (!applied && now - client.pending_tag->received < kMaxTagWait) continue;
     const protocol::Tag tag = client.pending_tag->tag;
     client.pending_tag.reset();
-    JudgeTag(now, i, tag);
+    JudgeTag(i, tag);
   }
 }
 
-void Server::Impl::JudgeTag(Micros now, std::size_t shooter, const protocol::Tag& tag) {
+void Server::Impl::JudgeTag(std::size_t shooter, const protocol::Tag& tag) {
   PastCube victim;
   const TagRecord record =
       Judge(history, world[shooter], tag, config.lag_compensation, config.max_rewind_ms, judge_scratch, victim);
@@ -602,7 +610,12 @@ void Server::Impl::JudgeTag(Micros now, std::size_t shooter, const protocol::Tag
     result.target_has_input = victim.has_input;
     result.target_seq = victim.has_input ? victim.last_input : sim::Seq{0};
   }
-  Broadcast(now, result, std::nullopt);
+  tag_results.push_back(result);
+}
+
+void Server::Impl::SendTagResults(Micros now) {
+  for (const protocol::TagResult& result : tag_results) Broadcast(now, result, std::nullopt);
+  tag_results.clear();
 }
 
 // --- Server ----------------------------------------------------------------------------------------------
