@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Renders the README's screenshots: the lab (netcube-client --lab) under a 250 ms round trip (125 ms each
-# way for both players) with each technique preset, into docs/images/lab-{naive,predicted,full}.png, and the
+# way for both players) with each technique preset, into docs/images/lab-{naive,predicted,full}.png, with
+# tags (lab-tagging.png) and with a collision (lab-collision.png), and the
 # comparison of the three builds under the cross-continent profile, into docs/images/compare-cross-continent.png.
 # No display needed: without one the client renders offscreen. The lab runs on a virtual clock (frame i
 # at i/60 s) with scripted keys, so the pictures come out the same on every run.
@@ -12,10 +13,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build="${NETCUBE_BUILD_DIR:-build/release}"
 client="$build/bin/netcube-client"
 readonly out=docs/images
-# 3.5 s of play: player 1 circles, player 2 drives a rectangle and is still moving when the frame is taken.
+# 3.5 s of play: player 1 circles, player 2 drives a rectangle away from it (they never touch, so every
+# correction on screen would be the netcode's) and is still moving when the frame is taken.
 readonly frames=210
 readonly script1=circle
-readonly script2="L:800,U:600,R:800,D:600,L:800"
+readonly script2="R:800,U:600,L:800,D:600,R:800"
 
 if [[ ! -x "$client" ]]; then
   if [[ -n "${NETCUBE_BUILD_DIR:-}" ]]; then
@@ -34,6 +36,10 @@ done
 # Tagging: both players tag the nearest cube as they draw it every 400 ms.
 "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 \
   --script "$script1" --script2 "$script2" --tag-interval-ms 400 --frames "$frames" --screenshot "$out/lab-tagging.png"
+# A collision, on purpose: player 1 drives into player 2, who stands still; the frame is taken while
+# player 1's prediction still runs into the cube the server has pushed back.
+"$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 \
+  --script "R:1000,-:1000" --script2 "-:3000" --frames 80 --screenshot "$out/lab-collision.png"
 # The three builds compared under cross-continent (125 ms each way, +-20 ms jitter), the same hands for all:
 # a move, then a pause long enough for every build's drawn cube to stop, so each press is measured.
 readonly compare_script="R:700,-:900,D:500,-:900,L:900,-:900,U:500,-:900,DR:600,-:900,L:700,-:900,UR:500,-:900"
