@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -63,6 +64,27 @@ void ExpectWellFormedReport(const nlohmann::json& report, std::size_t players) {
   EXPECT_TRUE(report["totals"]["all_final_match"].get<bool>());
 }
 
+// Runs the bots against `server` on the virtual clock until they finish; their report, once every player
+// has settled.
+std::optional<nlohmann::json> PlayToTheEnd(const BotConfig& config, server::Server& server, Micros& now) {
+  std::string error;
+  auto run = BotRun::Start(config, now, &error);
+  EXPECT_NE(run, nullptr) << error;
+  if (!run) return std::nullopt;
+  const auto real_deadline = std::chrono::steady_clock::now() + seconds(120);
+  while (run->Update(now)) {
+    server.Update(now);
+    now += milliseconds(1);
+    if (std::chrono::steady_clock::now() > real_deadline) {
+      ADD_FAILURE() << "the bots did not finish within 120 s of real time";
+      return std::nullopt;
+    }
+  }
+  EXPECT_FALSE(run->failure()) << run->failure().value_or("");
+  EXPECT_TRUE(run->all_settled());
+  return nlohmann::json::parse(apps::BotReportJson(run->Report()));
+}
+
 TEST(BotRun, PlaysTheScriptSettlesAndReports) {
   Micros now{1'000'000};
   auto server = StartServer(now);
@@ -74,23 +96,13 @@ TEST(BotRun, PlaysTheScriptSettlesAndReports) {
   config.link.loss = 0.05;
   std::string error;
   config.script = *InputScript::Parse("R:300,-:100,UL:300,D:200", &error);
-  auto run = BotRun::Start(config, now, &error);
-  ASSERT_NE(run, nullptr) << error;
-  const auto real_deadline = std::chrono::steady_clock::now() + seconds(120);
-  while (run->Update(now)) {
-    server->Update(now);
-    now += milliseconds(1);
-    ASSERT_LT(std::chrono::steady_clock::now(), real_deadline);
-  }
-  EXPECT_FALSE(run->failure());
-  EXPECT_TRUE(run->all_settled());
-  const BotReport report = run->Report();
-  const nlohmann::json json = nlohmann::json::parse(apps::BotReportJson(report));
-  ExpectWellFormedReport(json, 3);
-  EXPECT_EQ(json["totals"]["corrections"], 0u) << json.dump();
+  const std::optional<nlohmann::json> json = PlayToTheEnd(config, *server, now);
+  ASSERT_TRUE(json);
+  ExpectWellFormedReport(*json, 3);
+  EXPECT_EQ((*json)["totals"]["corrections"], 0u) << json->dump();
   std::printf("[bot] 3 players, 80 ms rtt + 5%% loss: corrections %s, rtt %.1f ms, bytes up %s down %s\n",
-              json["totals"]["corrections"].dump().c_str(), json["totals"]["rtt_ms_mean"].get<double>(),
-              json["totals"]["bytes_up"].dump().c_str(), json["totals"]["bytes_down"].dump().c_str());
+              (*json)["totals"]["corrections"].dump().c_str(), (*json)["totals"]["rtt_ms_mean"].get<double>(),
+              (*json)["totals"]["bytes_up"].dump().c_str(), (*json)["totals"]["bytes_down"].dump().c_str());
 }
 
 TEST(BotRun, BotsThatCollideEndWithTheirPredictionWhereTheServerHasThem) {
@@ -103,22 +115,14 @@ TEST(BotRun, BotsThatCollideEndWithTheirPredictionWhereTheServerHasThem) {
   // Long enough to cross the arena: the bots pile up against the right wall and push each other there.
   std::string error;
   config.script = *InputScript::Parse("R:4000,-:500", &error);
-  auto run = BotRun::Start(config, now, &error);
-  ASSERT_NE(run, nullptr) << error;
-  const auto real_deadline = std::chrono::steady_clock::now() + seconds(120);
-  while (run->Update(now)) {
-    server->Update(now);
-    now += milliseconds(1);
-    ASSERT_LT(std::chrono::steady_clock::now(), real_deadline);
-  }
-  ASSERT_FALSE(run->failure());
-  const nlohmann::json json = nlohmann::json::parse(apps::BotReportJson(run->Report()));
+  const std::optional<nlohmann::json> json = PlayToTheEnd(config, *server, now);
+  ASSERT_TRUE(json);
   // The pushes mispredicted (no network loss could have), and every bot still settled where the server
   // has it: the check compares the settled states, not a prediction taken before a later push.
-  EXPECT_GT(json["totals"]["corrections"].get<std::uint64_t>(), 0u) << json.dump();
-  ExpectWellFormedReport(json, 4);
+  EXPECT_GT((*json)["totals"]["corrections"].get<std::uint64_t>(), 0u) << json->dump();
+  ExpectWellFormedReport(*json, 4);
   std::printf("[bot] 4 players piled up against a wall: corrections %s, all final_match %s\n",
-              json["totals"]["corrections"].dump().c_str(), json["totals"]["all_final_match"].dump().c_str());
+              (*json)["totals"]["corrections"].dump().c_str(), (*json)["totals"]["all_final_match"].dump().c_str());
 }
 
 TEST(BotRun, ARefusalEndsTheRunWithTheReason) {
