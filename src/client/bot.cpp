@@ -24,7 +24,10 @@ struct BotRun::Impl {
   std::vector<Micros> next_tag;  // per player
   std::vector<std::uint8_t> held;  // per player, at the last Update
 
-  std::uint64_t SeedOf(std::size_t i) const { return config.compared.empty() ? config.seed + i : config.seed; }
+  std::uint64_t SeedOf(std::size_t i) const { return config.same_network ? config.seed : config.seed + i; }
+  const InputScript& ScriptOf(std::size_t i) const {
+    return config.players.empty() ? config.script : config.players[i].script;
+  }
 
   void Fail(std::string why) {
     failure = std::move(why);
@@ -92,7 +95,7 @@ struct BotRun::Impl {
 
   std::uint8_t ButtonsFor(std::size_t i, Micros now) const {
     if (phase != Phase::kPlaying) return 0;
-    return config.script.ButtonsAt(now - play_start, SeedOf(i));
+    return ScriptOf(i).ButtonsAt(now - play_start, SeedOf(i));
   }
 };
 
@@ -120,20 +123,26 @@ BotRun::~BotRun() = default;
 
 std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::string* error) {
   const bool count_ok = config.count >= 1 && static_cast<std::size_t>(config.count) <= protocol::kMaxPlayers;
-  if (config.compared.empty() && !count_ok) {
+  if (config.players.empty() && !count_ok) {
     *error = "player count must be within [1, " + std::to_string(protocol::kMaxPlayers) + "]";
     return nullptr;
   }
   auto impl = std::make_unique<Impl>();
   impl->config = config;
-  const std::optional<Micros> script_length = config.script.length();
+  // The play lasts the longest script (a timeline's length, or the duration for endless ones), at most
+  // the duration when one is given.
+  const int count = config.players.empty() ? config.count : static_cast<int>(config.players.size());
+  std::optional<Micros> script_length = Micros{0};
+  for (int i = 0; i < count && script_length; ++i) {
+    const std::optional<Micros> length = impl->ScriptOf(static_cast<std::size_t>(i)).length();
+    script_length = length ? std::optional(std::max(*script_length, *length)) : std::nullopt;
+  }
   if (config.duration_s > 0.0) {
     impl->play_length = Seconds(config.duration_s);
     if (script_length) impl->play_length = std::min(impl->play_length, *script_length);
   } else {
     impl->play_length = script_length ? *script_length : Seconds(kDefaultBotDurationS);
   }
-  const int count = config.compared.empty() ? config.count : static_cast<int>(config.compared.size());
   for (int i = 0; i < count; ++i) {
     ClientConfig cc;
     cc.name = (config.name_prefix + std::to_string(i)).substr(0, protocol::kMaxNameLength);
@@ -142,7 +151,7 @@ std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::
     cc.source_address = config.source_address;
     cc.seed = impl->SeedOf(static_cast<std::size_t>(i));
     cc.input_rate = config.input_rate;
-    cc.settings = config.compared.empty() ? config.settings : config.compared[static_cast<std::size_t>(i)];
+    cc.settings = config.players.empty() ? config.settings : config.players[static_cast<std::size_t>(i)].settings;
     auto client = std::make_unique<Client>(cc);
     if (!client->Connect(config.host, config.port, now, error)) return nullptr;
     impl->clients.push_back(std::move(client));
@@ -155,12 +164,14 @@ std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::
 
 bool BotRun::Update(Micros now) {
   Impl& r = *impl_;
+  // The phase first (from what the last update heard), so the buttons follow it: the play's first update
+  // already holds the script's first keys, and its last none.
+  r.Advance(now);
   for (std::size_t i = 0; i < r.clients.size(); ++i) {
     r.held[i] = r.ButtonsFor(i, now);
     r.clients[i]->Update(now, r.held[i]);
     r.TagFor(i, now);
   }
-  r.Advance(now);
   return r.phase != Impl::Phase::kDone;
 }
 

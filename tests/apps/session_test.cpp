@@ -18,23 +18,52 @@ Session Sample() {
   session.tick_rate = 30;
   session.snapshot_rate = 10;
   session.frames = 600;
-  session.RecordInput(0, 0);  // nothing held: not a change
-  session.RecordInput(10, 8);
-  session.RecordInput(11, 8);
-  session.RecordInput(40, 9);
-  session.RecordInput(70, 0);
+  session.RecordInput(0, 0, 0);  // nothing held: not a change
+  session.RecordInput(0, 10, 8);
+  session.RecordInput(0, 11, 8);
+  session.RecordInput(0, 40, 9);
+  session.RecordInput(0, 70, 0);
   return session;
 }
 
 TEST(Session, KeepsOnlyTheChangesOfTheHeldButtons) {
   const Session session = Sample();
+  ASSERT_EQ(session.inputs.size(), 1U);
+  ASSERT_EQ(session.inputs[0].size(), 3U);
+  for (std::size_t player = 0; player < session.entries.size(); ++player) {
+    EXPECT_EQ(session.ButtonsAt(player, 0), 0) << "one timeline drives every entry";
+    EXPECT_EQ(session.ButtonsAt(player, 9), 0);
+    EXPECT_EQ(session.ButtonsAt(player, 10), 8);
+    EXPECT_EQ(session.ButtonsAt(player, 39), 8);
+    EXPECT_EQ(session.ButtonsAt(player, 40), 9);
+    EXPECT_EQ(session.ButtonsAt(player, 500), 0);
+  }
+}
+
+// The bot's players each keep their own keys and network.
+TEST(Session, IndependentPlayersKeepTheirOwnKeysAndSeeds) {
+  Session session = Sample();
+  session.compared = false;
+  session.RecordInput(2, 5, 1);
+  session.RecordInput(2, 30, 0);
   ASSERT_EQ(session.inputs.size(), 3U);
-  EXPECT_EQ(session.ButtonsAt(0), 0);
-  EXPECT_EQ(session.ButtonsAt(9), 0);
-  EXPECT_EQ(session.ButtonsAt(10), 8);
-  EXPECT_EQ(session.ButtonsAt(39), 8);
-  EXPECT_EQ(session.ButtonsAt(40), 9);
-  EXPECT_EQ(session.ButtonsAt(500), 0);
+  EXPECT_EQ(session.ButtonsAt(0, 20), 8);
+  EXPECT_EQ(session.ButtonsAt(1, 20), 0);
+  EXPECT_EQ(session.ButtonsAt(2, 20), 1);
+  EXPECT_EQ(session.SeedOf(2), 101U);
+  const client::InputScript script = session.Script(2);
+  EXPECT_EQ(script.length(), SessionFrameTime(600));
+  EXPECT_EQ(script.ButtonsAt(SessionFrameTime(4), 1), 0);
+  EXPECT_EQ(script.ButtonsAt(SessionFrameTime(5), 1), 1);
+  EXPECT_EQ(script.ButtonsAt(SessionFrameTime(30), 1), 0);
+  std::string error;
+  const std::optional<Session> read = ParseSession(SessionToJson(session), &error);
+  ASSERT_TRUE(read.has_value()) << error;
+  EXPECT_EQ(*read, session);
+  EXPECT_FALSE(session.ReplaceEntries(*client::ParseTechniqueSets("naive,full", &error), &error))
+      << "three players with their own keys cannot become two";
+  EXPECT_NE(error.find("own keys"), std::string::npos) << error;
+  EXPECT_TRUE(session.ReplaceEntries(*client::ParseTechniqueSets("naive,full,full", &error), &error)) << error;
 }
 
 TEST(Session, RoundTripsThroughItsJson) {
@@ -55,7 +84,8 @@ TEST(Session, BadFilesAreRefusedWithAReason) {
     return text.replace(at, from.size(), to);
   };
   for (const std::string& bad :
-       {std::string("{"), std::string("[]"), with("\"netcube_session\": 1", "\"netcube_session\": 2"),
+       {std::string("{"), std::string("[]"), with("\"netcube_session\": 2", "\"netcube_session\": 1"),
+        with("\"compared\": true", "\"compared\": 1"),
         with("\"loss\": 0.02", "\"loss\": 1.5"), with("\"tick_rate\": 30", "\"tick_rate\": 0"),
         with("\"frames\": 600", "\"frames\": 50"), with("\"redundancy\": 4", "\"redundancy\": 0"),
         with("\"label\": \"naive\"", "\"label\": 7")}) {

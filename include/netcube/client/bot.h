@@ -14,6 +14,12 @@
 
 namespace netcube::client {
 
+// One player of a replay: its techniques and its keys.
+struct BotPlayer {
+  Settings settings;
+  InputScript script;
+};
+
 struct BotConfig {
   std::string host = "127.0.0.1";
   std::uint16_t port = 0;
@@ -22,7 +28,7 @@ struct BotConfig {
   double duration_s = 0.0;      // 0: the timeline's length, or kDefaultBotDurationS for endless scripts
   Settings settings;
   transport::LinkSettings link;
-  std::uint64_t seed = 1;       // player i uses seed + i (conditioner and random script)
+  std::uint64_t seed = 1;       // player i uses seed + i (conditioner and random script), see same_network
   int input_rate = 1;
   InputScript script;
   std::string name_prefix = "bot";  // players are named <prefix><i>
@@ -31,9 +37,12 @@ struct BotConfig {
   // The tag script: while playing, each player aims at the nearest remote cube as it draws it (within
   // reach) and tags every this many ms (the cooldown at least). 0: no tags.
   int tag_interval_ms = 0;
-  // A comparison (netcube-bot --replay): when not empty, one player per entry with these settings (count
-  // is ignored), all behind conditioners with `seed` itself, so they meet the same network.
-  std::vector<Settings> compared;
+  // A replay (netcube-bot --replay): when not empty, one player per element with its own settings and
+  // script (count, settings and script are ignored).
+  std::vector<BotPlayer> players;
+  // Every player behind a conditioner seeded with `seed` itself, so they meet the same network (a
+  // comparison); else player i uses seed + i.
+  bool same_network = false;
 };
 inline constexpr double kDefaultBotDurationS = 10.0;
 

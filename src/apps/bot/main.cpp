@@ -1,5 +1,7 @@
-// netcube-bot: headless players. Parses flags, runs netcube::client::BotRun on the steady clock until
-// every player has played its script and settled, then prints a summary and writes the JSON report.
+// netcube-bot: headless players. Parses flags, runs netcube::client::BotRun until every player has played
+// its script and settled, then prints a summary and writes the JSON report. Against a server elsewhere it
+// runs on the steady clock; a replay without --connect runs the server in this process on a virtual clock,
+// so the same session gives the same frames (and CSV bytes) on every run.
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -20,6 +22,7 @@
 #include "version.h"
 #include "netcube/client/bot.h"
 #include "netcube/client/frame_sample.h"
+#include "netcube/server/server.h"
 
 namespace {
 
@@ -30,10 +33,30 @@ namespace client = netcube::client;
 constexpr auto kLoopSleep = std::chrono::milliseconds(1);
 constexpr Micros kGoodbyeTime{300'000};
 
-Micros Now() {
-  static const Clock::time_point start = Clock::now();
-  return std::chrono::duration_cast<Micros>(Clock::now() - start);
-}
+// The run's time. The steady clock, with a 1 ms sleep between updates; or, with the server in this
+// process, a virtual clock that each Advance moves by 1 ms (a frame is never skipped) after updating the
+// server to it, as fast as it goes.
+class BotClock {
+ public:
+  explicit BotClock(netcube::server::Server* server) : server_(server) {}
+  Micros Now() const {
+    if (server_ != nullptr) return virtual_now_;
+    return std::chrono::duration_cast<Micros>(Clock::now() - start_);
+  }
+  void Advance() {
+    if (server_ == nullptr) {
+      std::this_thread::sleep_for(kLoopSleep);
+      return;
+    }
+    virtual_now_ += kLoopSleep;
+    server_->Update(virtual_now_);
+  }
+
+ private:
+  netcube::server::Server* server_;
+  Clock::time_point start_ = Clock::now();
+  Micros virtual_now_{0};
+};
 
 void PrintSummary(const client::BotReport& report) {
   for (const client::BotPlayerReport& p : report.players) {
@@ -49,8 +72,8 @@ void PrintSummary(const client::BotReport& report) {
   }
 }
 
-// What a run records frame by frame (frames counted from the script's start): the first player's buttons
-// for --record, one CSV row per player for --csv.
+// What a run records frame by frame (frames counted from the script's start): every player's buttons for
+// --record, one CSV row per player for --csv.
 class BotRecorder {
  public:
   BotRecorder(const std::string& csv_path, const client::BotRun& run)
@@ -73,7 +96,7 @@ class BotRecorder {
     }
     last_frame_ = frame;
     session.frames = frame + 1;
-    session.RecordInput(frame, run.held(0));
+    for (std::size_t i = 0; i < run.clients().size(); ++i) session.RecordInput(i, frame, run.held(i));
     if (!csv_.is_open()) return;
     for (std::size_t i = 0; i < run.clients().size(); ++i) {
       const client::Client& player = *run.clients()[i];
@@ -149,19 +172,20 @@ int main(int argc, char** argv) {
   CLI::Option* replay_option = app.add_option(
       "--replay", replay,
       "Play a session written by --record (here or by netcube-client --lab): one player per entry with its "
-      "techniques, all with the session's keys, link and one conditioner seed");
+      "techniques and keys, on the session's link and seeds; without --connect against a server in this "
+      "process on a virtual clock, the same frames on every run");
   app.add_option("--record", record,
-                 "Write the session (techniques, link, seed, the server's rates, the first player's keys frame by "
+                 "Write the session (techniques, link, seed, the server's rates, every player's keys frame by "
                  "frame) to this file; with --replay, the keys as replayed");
   app.add_option("--csv", csv, "Write one row per frame (1/60 s of play) and player to this CSV file (the lab's "
                                "columns; the server's are the newest state received)");
   replay_option->excludes("--script")->excludes("--count")->excludes("--seed")->excludes("--duration");
   CLI11_PARSE(app, argc, argv);
   if (find.requested()) return find.Run("netcube-bot");
-  if (connect.empty()) return app.exit(CLI::RequiredError("--connect"));
+  if (connect.empty() && replay.empty()) return app.exit(CLI::RequiredError("--connect"));
 
   std::string error;
-  if (!netcube::apps::SplitHostPort(connect, config.host, config.port, &error)) {
+  if (!connect.empty() && !netcube::apps::SplitHostPort(connect, config.host, config.port, &error)) {
     std::cerr << "netcube-bot: " << error << "\n";
     return 2;
   }
@@ -187,20 +211,45 @@ int main(int argc, char** argv) {
       return 2;
     }
     session = std::move(*read);
-    for (const client::TechniqueSet& entry : session.entries) config.compared.push_back(entry.settings);
+    for (std::size_t i = 0; i < session.entries.size(); ++i) {
+      config.players.push_back({session.entries[i].settings, session.Script(i)});
+    }
+    config.same_network = session.compared;
     config.link = client_flags.ApplyLink(session.link);
     config.seed = session.seed;
-    config.script = session.Script();
     config.tag_interval_ms = session.tag_interval_ms;
   } else {
-    session.entries.push_back({client::TechniquesOf(config.settings), config.settings});
+    for (int i = 0; i < config.count; ++i) {
+      session.entries.push_back({client::TechniquesOf(config.settings), config.settings});
+    }
+    session.compared = false;  // each player its own network (seed + i), as BotRun draws them
     session.link = config.link;
     session.seed = config.seed;
     session.tag_interval_ms = config.tag_interval_ms;
   }
-  session.inputs.clear();
+  session.inputs.assign(1, {});  // the keys as played, recorded below
 
-  std::unique_ptr<client::BotRun> run = client::BotRun::Start(config, Now(), &error);
+  // A replay without a server to connect to brings its own, with the session's rates and the server a
+  // comparison needs (cubes that spawn alike and never collide), on the virtual clock.
+  std::unique_ptr<netcube::server::Server> server;
+  if (connect.empty()) {
+    netcube::server::ServerConfig server_config;
+    server_config.bind_address = config.host = "127.0.0.1";
+    server_config.port = 0;
+    server_config.tick_rate = session.tick_rate;
+    server_config.snapshot_rate = session.snapshot_rate;
+    server_config.collisions = !session.compared;
+    server_config.shared_spawn = session.compared;
+    server = netcube::server::Server::Create(server_config, Micros{0}, &error);
+    if (!server) {
+      std::cerr << "netcube-bot: cannot start the server: " << error << "\n";
+      return 1;
+    }
+    config.port = server->port();
+  }
+  BotClock clock(server.get());
+
+  std::unique_ptr<client::BotRun> run = client::BotRun::Start(config, clock.Now(), &error);
   if (!run) {
     std::cerr << "netcube-bot: " << error << "\n";
     return 1;
@@ -211,19 +260,16 @@ int main(int argc, char** argv) {
     return 1;
   }
   for (bool running = true; running;) {
-    const Micros now = Now();
+    const Micros now = clock.Now();
     running = run->Update(now);
     recorder.Update(now, *run, session);
-    std::this_thread::sleep_for(kLoopSleep);
+    clock.Advance();
   }
 
   const client::BotReport report = run->Report();
   const bool all_settled = run->all_settled();
-  run->Disconnect(Now());
-  for (const Micros end = Now() + kGoodbyeTime; Now() < end;) {
-    run->Update(Now());
-    std::this_thread::sleep_for(kLoopSleep);
-  }
+  run->Disconnect(clock.Now());
+  for (const Micros end = clock.Now() + kGoodbyeTime; clock.Now() < end; clock.Advance()) run->Update(clock.Now());
 
   if (run->failure()) {
     std::cerr << "netcube-bot: " << *run->failure() << "\n";

@@ -153,11 +153,10 @@ int main(int argc, char** argv) {
     }
     if (!compare.empty()) {
       std::optional<std::vector<client::TechniqueSet>> entries = client::ParseTechniqueSets(compare, &error);
-      if (!entries) {
+      if (!entries || !session.ReplaceEntries(std::move(*entries), &error)) {
         std::cerr << "netcube-client: bad --compare: " << error << '\n';
         return 2;
       }
-      session.entries = std::move(*entries);
     }
     if (client_flags.ChoosesTechniques()) {
       std::cerr << "netcube-client: --compare and --replay choose the techniques: drop --preset and the toggles\n";

@@ -130,7 +130,7 @@ class LabRecorder {
   bool csv_ok() const { return options_.csv.empty() || csv_.good(); }
 
   void Frame(int frame, Micros now, std::span<const std::uint8_t> held, gui::Lab& lab) {
-    if (!options_.record.empty()) session_.RecordInput(frame, held[0]);
+    if (!options_.record.empty()) session_.RecordInput(0, frame, held[0]);  // the keys every player shares
     frames_ = frame + 1;
     if (options_.csv.empty() && options_.plot.empty()) return;
     const std::span<const sim::PlayerCube> truth = lab.server().world();
@@ -241,6 +241,12 @@ int RunClient(ClientRunOptions options) {
 void SetUpComparison(LabRunOptions& options) {
   const Session& session = options.session;
   options.lab = gui::CompareLabConfig(session.entries, session.link, session.seed);
+  if (!session.compared) {
+    // The bot's independent players: each its own network, on a server where cubes collide.
+    options.lab.server.collisions = true;
+    options.lab.server.shared_spawn = false;
+    for (std::size_t i = 0; i < options.lab.players.size(); ++i) options.lab.players[i].client.seed = session.SeedOf(i);
+  }
   options.lab.server.tick_rate = session.tick_rate;
   options.lab.server.snapshot_rate = session.snapshot_rate;
   options.lab.tag_interval_ms = session.tag_interval_ms;
@@ -286,7 +292,7 @@ int RunLab(LabRunOptions options) {
       [&](int frame, Micros now) {
         for (std::size_t i = 0; i < held.size(); ++i) {
           if (options.replay) {
-            held[i] = options.session.ButtonsAt(frame);
+            held[i] = options.session.ButtonsAt(i, frame);
           } else if (options.compare) {
             held[i] = i == 0 ? keys[0].Held(now, lab->player(0)) : held[0];
           } else {

@@ -36,7 +36,7 @@ struct LabRunOptions {
   // seed and rates (and, when replaying, its input timeline).
   bool compare = false;
   Session session;
-  bool replay = false;      // drive every player from session.inputs
+  bool replay = false;      // drive every player from its timeline of session.inputs
   std::string record;       // write the session here at the end
   std::string csv;          // one row per frame and player
   std::string plot;         // the comparison's plot, as a PNG, at the end
@@ -44,7 +44,8 @@ struct LabRunOptions {
 };
 
 // Makes `options` a comparison of options.session's entries: their lab (CompareLabConfig on the session's
-// network, seed and rates), the shared keys, the plot's title.
+// network, seed and rates; a session of independent players gets their seeds and collisions), the shared
+// keys, the plot's title.
 void SetUpComparison(LabRunOptions& options);
 
 // True when the run should render headless (offscreen driver, software renderer, no GL driver): when

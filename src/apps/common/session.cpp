@@ -45,24 +45,43 @@ double ReadRange(const nlohmann::json& j, const char* key, double max) {
   return value;
 }
 
+const InputTimeline& TimelineOf(const std::vector<InputTimeline>& inputs, std::size_t player) {
+  static const InputTimeline kNone;
+  if (inputs.size() == 1) return inputs[0];
+  return player < inputs.size() ? inputs[player] : kNone;
+}
+
 }  // namespace
 
-void Session::RecordInput(std::int64_t frame, std::uint8_t buttons) {
-  if (inputs.empty() ? buttons == 0 : inputs.back().buttons == buttons) return;
-  inputs.push_back({frame, buttons});
+void Session::RecordInput(std::size_t player, std::int64_t frame, std::uint8_t buttons) {
+  if (player >= inputs.size()) inputs.resize(player + 1);
+  InputTimeline& timeline = inputs[player];
+  if (timeline.empty() ? buttons == 0 : timeline.back().buttons == buttons) return;
+  timeline.push_back({frame, buttons});
 }
 
-std::uint8_t Session::ButtonsAt(std::int64_t frame) const noexcept {
-  const auto after = std::upper_bound(inputs.begin(), inputs.end(), frame,
+std::uint8_t Session::ButtonsAt(std::size_t player, std::int64_t frame) const noexcept {
+  const InputTimeline& timeline = TimelineOf(inputs, player);
+  const auto after = std::upper_bound(timeline.begin(), timeline.end(), frame,
                                       [](std::int64_t f, const InputChange& change) { return f < change.frame; });
-  return after == inputs.begin() ? 0 : std::prev(after)->buttons;
+  return after == timeline.begin() ? 0 : std::prev(after)->buttons;
 }
 
-client::InputScript Session::Script() const {
+bool Session::ReplaceEntries(std::vector<client::TechniqueSet> replacement, std::string* error) {
+  if (inputs.size() > 1 && inputs.size() != replacement.size()) {
+    *error = "the session's " + std::to_string(inputs.size()) + " players each have their own keys: give " +
+             std::to_string(inputs.size()) + " entries";
+    return false;
+  }
+  entries = std::move(replacement);
+  return true;
+}
+
+client::InputScript Session::Script(std::size_t player) const {
   std::vector<client::InputScript::Segment> segments;
   std::int64_t from = 0;
   std::uint8_t buttons = 0;
-  for (const InputChange& change : inputs) {
+  for (const InputChange& change : TimelineOf(inputs, player)) {
     if (change.frame > from) segments.push_back({buttons, SessionFrameTime(change.frame) - SessionFrameTime(from)});
     from = change.frame;
     buttons = change.buttons;
@@ -77,7 +96,11 @@ std::string SessionToJson(const Session& session) {
     entries.push_back({{"label", entry.label}, {"settings", SettingsJson(entry.settings)}});
   }
   nlohmann::json inputs = nlohmann::json::array();
-  for (const InputChange& change : session.inputs) inputs.push_back({change.frame, change.buttons});
+  for (const InputTimeline& timeline : session.inputs) {
+    nlohmann::json changes = nlohmann::json::array();
+    for (const InputChange& change : timeline) changes.push_back({change.frame, change.buttons});
+    inputs.push_back(std::move(changes));
+  }
   const transport::LinkSettings& link = session.link;
   const nlohmann::json doc = {
       {"netcube_session", kSessionFormat},
@@ -89,6 +112,7 @@ std::string SessionToJson(const Session& session) {
         {"duplicate", link.duplicate},
         {"reorder", link.reorder}}},
       {"seed", session.seed},
+      {"compared", session.compared},
       {"tick_rate", session.tick_rate},
       {"snapshot_rate", session.snapshot_rate},
       {"tag_interval_ms", session.tag_interval_ms},
@@ -133,6 +157,7 @@ std::optional<Session> ParseSession(std::string_view json_text, std::string* err
     session.link.duplicate = ReadRange(link, "duplicate", 1.0);
     session.link.reorder = ReadRange(link, "reorder", 1.0);
     session.seed = doc.at("seed").get<std::uint64_t>();
+    session.compared = doc.at("compared").get<bool>();
     session.tick_rate = doc.at("tick_rate").get<int>();
     session.snapshot_rate = doc.at("snapshot_rate").get<int>();
     const auto valid_rate = [](int rate) { return rate >= 1 && rate <= protocol::kMaxRate; };
@@ -146,16 +171,25 @@ std::optional<Session> ParseSession(std::string_view json_text, std::string* err
       *error = "frames must be within [1, " + std::to_string(kMaxFrames) + "]";
       return std::nullopt;
     }
-    for (const nlohmann::json& change : doc.at("inputs")) {
-      const auto frame = change.at(0).get<std::int64_t>();
-      const auto buttons = change.at(1).get<unsigned>();
-      const bool ordered = session.inputs.empty() || frame > session.inputs.back().frame;
-      if (!ordered || frame < 0 || frame >= session.frames || (buttons & ~unsigned{sim::kButtonMask}) != 0) {
-        *error = "input change at frame " + std::to_string(frame) + ": frames must increase within the session "
-                 "and buttons be sim::Button bits";
-        return std::nullopt;
+    const nlohmann::json& inputs = doc.at("inputs");
+    if (inputs.size() != 1 && inputs.size() != session.entries.size()) {
+      *error = "inputs holds one timeline for every entry, or one per entry";
+      return std::nullopt;
+    }
+    session.inputs.assign(inputs.size(), {});
+    for (std::size_t player = 0; player < inputs.size(); ++player) {
+      InputTimeline& timeline = session.inputs[player];
+      for (const nlohmann::json& change : inputs.at(player)) {
+        const auto frame = change.at(0).get<std::int64_t>();
+        const auto buttons = change.at(1).get<unsigned>();
+        const bool ordered = timeline.empty() || frame > timeline.back().frame;
+        if (!ordered || frame < 0 || frame >= session.frames || (buttons & ~unsigned{sim::kButtonMask}) != 0) {
+          *error = "input change at frame " + std::to_string(frame) + ": frames must increase within the "
+                   "session and buttons be sim::Button bits";
+          return std::nullopt;
+        }
+        timeline.push_back({frame, static_cast<std::uint8_t>(buttons)});
       }
-      session.inputs.push_back({frame, static_cast<std::uint8_t>(buttons)});
     }
     return session;
   } catch (const std::exception& e) {

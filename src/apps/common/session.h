@@ -1,9 +1,10 @@
 #pragma once
-// A comparison session as a file: what it compares (one technique set per entry), the network every entry
-// sits behind (link settings and the one conditioner seed they share), the server's rates, the scripted
-// tags' interval, and the input timeline that drives every entry, frame by frame. --record writes it and
-// --replay reads it back, so the same file replays the same hands on the same network. Replacing the
-// entries (--compare with --replay) replays them with other techniques.
+// A session as a file: its players (one technique set per entry), the network they sit behind (link
+// settings and a conditioner seed: the same for every entry of a comparison, seed + i for the bot's
+// independent players), the server's rates, the scripted tags' interval, and the input timelines, frame by
+// frame: one that drives every entry (a comparison), or one per entry (a bot's players, each with its own
+// keys). --record writes it and --replay reads it back, so the same file replays the same hands on the same
+// network. Replacing the entries (--compare with --replay) replays them with other techniques.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,7 +18,7 @@
 
 namespace netcube::apps {
 
-inline constexpr int kSessionFormat = 1;
+inline constexpr int kSessionFormat = 2;
 // A session's frames are the lab's (gui::VirtualFrameTime): frame i starts i/60 s after the start. The bot
 // counts its frames from when its script starts.
 inline constexpr std::int64_t kSessionFramesPerSecond = 60;
@@ -36,22 +37,35 @@ struct InputChange {
   friend bool operator==(const InputChange&, const InputChange&) = default;
 };
 
+// One player's buttons: increasing frames, each a change from the one before.
+using InputTimeline = std::vector<InputChange>;
+
 struct Session {
   std::vector<client::TechniqueSet> entries;
   transport::LinkSettings link;
-  std::uint64_t seed = 1;  // every entry's link conditioner
+  std::uint64_t seed = 1;
+  // True: the entries are compared, each behind a conditioner seeded with `seed` itself (the same network)
+  // on a server where their cubes spawn alike and never collide. False: independent players, entry i behind
+  // seed + i, on a server with collisions (the bot's players).
+  bool compared = true;
   int tick_rate = 60;
   int snapshot_rate = 20;
-  int tag_interval_ms = 0;          // scripted tags (LabConfig::tag_interval_ms); 0 = none
-  std::int64_t frames = 0;          // how long the session ran
-  std::vector<InputChange> inputs;  // increasing frames, each a change from the one before
+  int tag_interval_ms = 0;              // scripted tags (LabConfig::tag_interval_ms); 0 = none
+  std::int64_t frames = 0;              // how long the session ran
+  std::vector<InputTimeline> inputs{1};  // one shared by every entry, or one per entry
 
-  // Notes `buttons` as held at `frame` (frames in increasing order); only changes are kept.
-  void RecordInput(std::int64_t frame, std::uint8_t buttons);
-  // The buttons held at `frame`.
-  std::uint8_t ButtonsAt(std::int64_t frame) const noexcept;
-  // The input timeline as a script of `frames` frames (the bot plays it).
-  client::InputScript Script() const;
+  // The conditioner seed of entry `index`.
+  std::uint64_t SeedOf(std::size_t index) const noexcept { return compared ? seed : seed + index; }
+  // Notes `buttons` as held by `player` at `frame` (each player's frames in increasing order); only changes
+  // are kept. Recording any player but 0 makes the timelines one per player.
+  void RecordInput(std::size_t player, std::int64_t frame, std::uint8_t buttons);
+  // The buttons `player` holds at `frame`.
+  std::uint8_t ButtonsAt(std::size_t player, std::int64_t frame) const noexcept;
+  // `player`'s timeline as a script of `frames` frames (the bot plays it).
+  client::InputScript Script(std::size_t player) const;
+  // Replaces the entries (a replay with other techniques); false with `error` set when the session's
+  // players each have their own keys and `entries` are not as many.
+  bool ReplaceEntries(std::vector<client::TechniqueSet> entries, std::string* error);
 
   friend bool operator==(const Session&, const Session&) = default;
 };
