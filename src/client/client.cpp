@@ -132,6 +132,10 @@ struct Client::Impl {
     if (const auto* welcome_msg = std::get_if<protocol::Welcome>(&message)) {
       expected = state == ConnectionState::kConnecting;
       if (expected) OnWelcome(*welcome_msg, now);
+    } else if (const auto* challenge = std::get_if<protocol::Challenge>(&message)) {
+      // Proves this address receives what the server sends it; the Welcome follows the echo.
+      expected = state == ConnectionState::kConnecting;
+      if (expected) Send(now, protocol::ChallengeResponse{challenge->nonce});
     } else if (const auto* refused = std::get_if<protocol::ConnectRefused>(&message)) {
       expected = state == ConnectionState::kConnecting;
       if (expected) EndSession(ConnectionState::kRefused, protocol::ToString(refused->reason));

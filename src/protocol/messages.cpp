@@ -21,7 +21,23 @@ bool Serialize(Stream& stream, ConnectRequest& m) {
   if constexpr (Stream::kReading) {
     if (m.magic != kProtocolMagic) return false;
   }
-  return SerializeUnsigned(stream, m.version) && SerializeName(stream, m.name);
+  if (!SerializeUnsigned(stream, m.version) || !SerializeName(stream, m.name)) return false;
+  // Another version's request is read only so far: enough to refuse it with a reason.
+  if (m.version != kProtocolVersion) {
+    if constexpr (Stream::kReading) stream.SkipToEnd();
+    return true;
+  }
+  return SerializeZeroPaddingTo(stream, kConnectRequestBytes);
+}
+
+template <class Stream>
+bool Serialize(Stream& stream, Challenge& m) {
+  return SerializeUnsigned64(stream, m.nonce);
+}
+
+template <class Stream>
+bool Serialize(Stream& stream, ChallengeResponse& m) {
+  return SerializeUnsigned64(stream, m.nonce);
 }
 
 template <class Stream>
@@ -303,7 +319,7 @@ MessageType TypeOf(const Message& message) noexcept { return static_cast<Message
 const char* ToString(MessageType type) noexcept {
   static constexpr std::array<const char*, kMessageTypeCount> kNames = {
       "connect_request", "connect_refused", "welcome", "input", "snapshot", "player_joined", "player_left",
-      "time_echo", "tag", "tag_result", "delta_snapshot", "snapshot_ack"};
+      "time_echo", "tag", "tag_result", "delta_snapshot", "snapshot_ack", "challenge", "challenge_response"};
   const auto i = static_cast<std::size_t>(type);
   return i < kNames.size() ? kNames[i] : "unknown";
 }
@@ -396,6 +412,8 @@ template std::size_t Encode(const Tag&, std::span<std::uint8_t>) noexcept;
 template std::size_t Encode(const TagResult&, std::span<std::uint8_t>) noexcept;
 template std::size_t Encode(const DeltaSnapshot&, std::span<std::uint8_t>) noexcept;
 template std::size_t Encode(const SnapshotAck&, std::span<std::uint8_t>) noexcept;
+template std::size_t Encode(const Challenge&, std::span<std::uint8_t>) noexcept;
+template std::size_t Encode(const ChallengeResponse&, std::span<std::uint8_t>) noexcept;
 
 std::size_t MeasureBytes(const Message& message) noexcept {
   BitMeasurer measurer;

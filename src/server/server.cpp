@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <unordered_map>
 #include <utility>
 
@@ -31,15 +32,18 @@ TickDurations Summary(const DurationHistogram& histogram) {
 constexpr std::size_t kMaxPerAddress = 4095;
 
 enum class PeerState : std::uint8_t {
-  kPending,   // connected, ConnectRequest not seen yet
-  kAccepted,  // a player
+  kPending,     // connected, ConnectRequest not seen yet
+  kChallenged,  // sent a Challenge; waiting for its nonce to come back (the address is not proved yet)
+  kAccepted,    // a player
   kClosing,   // refused or shut down: waiting for ENet to finish the goodbye
 };
 
 struct Connection {
   PeerState state = PeerState::kPending;
-  Micros connected_at{0};
+  Micros connected_at{0};    // kChallenged: when the Challenge was sent
   Micros last_heard{0};      // kAccepted: the last valid message (silence for the peer timeout ends it)
+  std::uint64_t nonce = 0;   // kChallenged only
+  std::string name;          // kChallenged only: the name asked for
   sim::PlayerId player = 0;  // kAccepted only
   RateBudget packets{kMaxPacketsPerSecond, kMaxPacketsPerSecond};
   RateBudget time_echoes{kTimeEchoBurst, kMaxTimeEchoesPerSecond};
@@ -92,7 +96,7 @@ std::string CheckConfig(const ServerConfig& config) {
 
 struct Server::Impl {
   Impl(const ServerConfig& cfg, std::unique_ptr<transport::Host> h, Micros now)
-      : config(cfg), host(std::move(h)), schedule(now, cfg.tick_rate) {
+      : config(cfg), host(std::move(h)), schedule(now, cfg.tick_rate), nonces_by_seed(cfg.seed) {
     clients.reserve(protocol::kMaxPlayers);
     world.reserve(protocol::kMaxPlayers);
     receivers.reserve(protocol::kMaxPlayers);
@@ -148,6 +152,9 @@ struct Server::Impl {
   std::uint64_t peers_reset = 0;
   std::uint64_t peers_kicked = 0;
   std::uint64_t time_echoes_throttled = 0;
+  std::uint64_t challenges_sent = 0;
+  std::uint64_t challenges_confirmed = 0;
+  std::mt19937_64 nonces_by_seed;  // only without config.nonce_source
   InputCounters departed_inputs;  // of clients that have left
 
   WorldHistory history;
@@ -171,6 +178,7 @@ struct Server::Impl {
   void OnReceived(Micros now, const transport::Event& event);
   void OnConnectRequest(Micros now, transport::PeerId peer, Connection& connection,
                         const protocol::ConnectRequest& request);
+  void OnChallengeResponse(Micros now, transport::PeerId peer, Connection& connection);
   void Refuse(Micros now, transport::PeerId peer, Connection& connection, protocol::RefuseReason reason);
   void Accept(Micros now, transport::PeerId peer, Connection& connection, const std::string& name);
   void RemovePlayer(Micros now, sim::PlayerId player, protocol::LeaveReason reason);
@@ -278,10 +286,16 @@ void Server::Impl::OnReceived(Micros now, const transport::Event& event) {
   const bool valid = protocol::Decode(event.data, message) == protocol::DecodeError::kNone &&
                      protocol::ChannelOf(protocol::TypeOf(message)) == event.channel;
   const bool pending = connection.state == PeerState::kPending;
+  const bool challenged = connection.state == PeerState::kChallenged;
 
   if (valid) {
     if (const auto* request = std::get_if<protocol::ConnectRequest>(&message); request != nullptr && pending) {
       OnConnectRequest(now, event.peer, connection, *request);
+      return;
+    }
+    if (const auto* response = std::get_if<protocol::ChallengeResponse>(&message);
+        response != nullptr && challenged && response->nonce == connection.nonce) {
+      OnChallengeResponse(now, event.peer, connection);
       return;
     }
     if (const auto* input = std::get_if<protocol::InputMessage>(&message);
@@ -315,10 +329,11 @@ void Server::Impl::OnReceived(Micros now, const transport::Event& event) {
     }
   }
   // Undecodable, on the wrong channel, a server-to-client message, out of turn (input or TimeEcho before
-  // being accepted, a second ConnectRequest), or an input sequence jumping beyond reach: dropped.
+  // being accepted, a second ConnectRequest), a wrong nonce, or an input sequence jumping beyond reach:
+  // dropped.
   ++packets_malformed;
-  // A pending peer's first reliable message has to be its ConnectRequest.
-  if (pending && event.channel == protocol::Channel::kReliable) {
+  // A pending peer's first reliable message has to be its ConnectRequest, a challenged one's the nonce.
+  if ((pending || challenged) && event.channel == protocol::Channel::kReliable) {
     Refuse(now, event.peer, connection, protocol::RefuseReason::kMalformedRequest);
     return;
   }
@@ -349,10 +364,24 @@ void Server::Impl::OnConnectRequest(Micros now, transport::PeerId peer, Connecti
     Refuse(now, peer, connection, protocol::RefuseReason::kVersionMismatch);
   } else if (request.name.empty()) {
     Refuse(now, peer, connection, protocol::RefuseReason::kMalformedRequest);
-  } else if (clients.size() >= config.max_clients) {
+  } else {
+    // Nothing more until the address is proved: no slot, no announcement, no snapshot.
+    connection.state = PeerState::kChallenged;
+    connection.connected_at = now;
+    connection.nonce = config.nonce_source ? config.nonce_source() : nonces_by_seed();
+    connection.name = request.name;
+    Send(now, peer, nullptr, protocol::Challenge{connection.nonce});
+    ++challenges_sent;
+  }
+}
+
+// The nonce came back: the client receives what is sent to its address.
+void Server::Impl::OnChallengeResponse(Micros now, transport::PeerId peer, Connection& connection) {
+  ++challenges_confirmed;
+  if (clients.size() >= config.max_clients) {
     Refuse(now, peer, connection, protocol::RefuseReason::kServerFull);
   } else {
-    Accept(now, peer, connection, request.name);
+    Accept(now, peer, connection, connection.name);
   }
 }
 
@@ -403,11 +432,20 @@ void Server::Impl::Accept(Micros now, transport::PeerId peer, Connection& connec
 // and those can be forged without a single netcube message.
 void Server::Impl::ResetSilentPeers(Micros now) {
   const Micros peer_timeout = std::chrono::milliseconds(config.peer_timeout_ms);
-  for (auto& [peer, connection] : connections) {
+  for (auto it = connections.begin(); it != connections.end();) {
+    auto& [peer, connection] = *it;
+    if (connection.state == PeerState::kChallenged && now - connection.connected_at > kPendingTimeout) {
+      // Not a word more to an address that never proved itself: its ENet peer is reset in silence.
+      host->Drop(peer);
+      ++peers_reset;
+      it = connections.erase(it);
+      continue;
+    }
     if ((connection.state == PeerState::kPending && now - connection.connected_at > kPendingTimeout) ||
         (connection.state == PeerState::kAccepted && now - connection.last_heard > peer_timeout)) {
       Kick(now, peer, connection, protocol::DisconnectReason::kSilent);
     }
+    ++it;
   }
 }
 
@@ -786,6 +824,8 @@ ServerStats Server::stats() const {
   stats.peers_reset = s.peers_reset + transport.handshakes_reset;
   stats.peers_kicked = s.peers_kicked;
   stats.time_echoes_throttled = s.time_echoes_throttled;
+  stats.challenges_sent = s.challenges_sent;
+  stats.challenges_confirmed = s.challenges_confirmed;
   return stats;
 }
 

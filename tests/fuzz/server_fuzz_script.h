@@ -6,7 +6,7 @@
 //   op % 4 == 1  packet       peer (1 byte: index among the peers so far), channel (1 byte: low bit),
 //                             length (2 bytes, little endian; at most kMaxPacketLength), the bytes
 //   op % 4 == 2  advance      milliseconds (1 byte): time moves on and Server::Update runs (ticks,
-//                             snapshots, the pending-peer timeout)
+//                             snapshots, the pending and challenged peers' timeouts)
 //   op % 4 == 3  disconnect   peer (1 byte: index), timed out (1 byte: low bit)
 //
 // A truncated operation ends the script. Packets may come from a peer before its ConnectRequest, after
@@ -23,6 +23,9 @@ namespace netcube::fuzz {
 enum class ServerOp : std::uint8_t { kConnect = 0, kPacket = 1, kAdvance = 2, kDisconnect = 3 };
 inline constexpr int kServerOpCount = 4;
 inline constexpr std::size_t kMaxPeers = 6;
+// Every Challenge of the fuzzed server carries this nonce, so that a script can answer it (and the fuzzer
+// find it: libFuzzer learns the constants the code compares with).
+inline constexpr std::uint64_t kFuzzNonce = 0x6E6F6E6365213132;
 // Beyond kMaxPacketBytes, so the decoder's size limit is reached too.
 inline constexpr std::size_t kMaxPacketLength = protocol::kMaxPacketBytes + 64;
 

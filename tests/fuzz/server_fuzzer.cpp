@@ -82,6 +82,7 @@ server::Server& TheServer() {
     config.bind_address = "127.0.0.1";
     config.port = 0;
     config.max_clients = kMaxClients;
+    config.nonce_source = [] { return fuzz::kFuzzNonce; };
     config.snapshot_rate = 60;  // a snapshot every tick, so no snapshot phase carries over
     std::string error;
     auto created = server::Server::Create(config, Micros{0}, &error);

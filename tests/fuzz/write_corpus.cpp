@@ -29,10 +29,16 @@ bool WriteFile(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
 
 using Script = netcube::fuzz::ServerScriptWriter;
 
+// Peer `peer` (connected already) asks to join and answers its Challenge.
+void Join(Script& s, std::uint8_t peer, const std::string& name) {
+  s.Message(peer, ConnectRequest{kProtocolMagic, kProtocolVersion, name});
+  s.Message(peer, ChallengeResponse{netcube::fuzz::kFuzzNonce});
+}
+
 Script Joined(const std::string& name) {
   Script s;
   s.Connect();
-  s.Message(0, ConnectRequest{kProtocolMagic, kProtocolVersion, name});
+  Join(s, 0, name);
   return s;
 }
 
@@ -67,9 +73,9 @@ std::vector<std::pair<std::string, Script>> ServerSessions() {
   {
     Script s = Joined("a");
     s.Connect();
-    s.Message(1, ConnectRequest{kProtocolMagic, kProtocolVersion, "b"});
+    Join(s, 1, "b");
     s.Connect();
-    s.Message(2, ConnectRequest{kProtocolMagic, kProtocolVersion, "c"});  // refused: the server is full
+    Join(s, 2, "c");  // refused: the server is full
     s.Advance(17);
     s.Disconnect(1, true);
     s.Advance(17);
@@ -110,9 +116,28 @@ std::vector<std::pair<std::string, Script>> ServerSessions() {
     out.emplace_back("silent_pending_peer", s);
   }
   {
+    Script s;
+    s.Connect();
+    s.Message(0, ChallengeResponse{netcube::fuzz::kFuzzNonce});  // before any Challenge
+    s.Connect();
+    s.Message(1, ConnectRequest{kProtocolMagic, kProtocolVersion, "wrong"});
+    s.Message(1, ChallengeResponse{netcube::fuzz::kFuzzNonce ^ 1});  // the wrong nonce
+    s.Connect();
+    s.Message(2, ConnectRequest{kProtocolMagic, kProtocolVersion, "early"});
+    s.Message(2, Inputs(0, 1, netcube::sim::kUp));  // out of turn: the address is not proved yet
+    s.Message(2, TimeEcho{false, 5, 0});
+    s.Connect();
+    s.Message(3, ConnectRequest{kProtocolMagic, kProtocolVersion, "mute"});  // never answers
+    s.Connect();
+    Join(s, 4, "twice");
+    s.Message(4, ChallengeResponse{netcube::fuzz::kFuzzNonce});  // once more, after the Welcome
+    for (int i = 0; i < 13; ++i) s.Advance(255);  // past the challenged peer's timeout
+    out.emplace_back("challenge_states", s);
+  }
+  {
     Script s = Joined("shooter");
     s.Connect();
-    s.Message(1, ConnectRequest{kProtocolMagic, kProtocolVersion, "target"});
+    Join(s, 1, "target");
     s.Advance(50);
     s.Message(1, Inputs(0, 3, netcube::sim::kRight));
     s.Message(0, Tag{0, 0, 2, 128, 3, 100, 0});          // judged at the next tick

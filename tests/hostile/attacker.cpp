@@ -103,7 +103,10 @@ void EnetIntruder::Service() {
   while (enet_host_service(host_, &event, 0) != 0) {
     if (event.type == ENET_EVENT_TYPE_CONNECT) connected_ = true;
     if (event.type == ENET_EVENT_TYPE_DISCONNECT) disconnected_ = true;
-    if (event.type == ENET_EVENT_TYPE_RECEIVE) enet_packet_destroy(event.packet);
+    if (event.type == ENET_EVENT_TYPE_RECEIVE) {
+      last_received_.assign(event.packet->data, event.packet->data + event.packet->dataLength);
+      enet_packet_destroy(event.packet);
+    }
   }
 }
 
@@ -124,7 +127,7 @@ void EnetIntruder::SendPacket(std::uint8_t channel, std::span<const std::uint8_t
   if (enet_peer_send(peer_, channel, packet) != 0) enet_packet_destroy(packet);
 }
 
-std::vector<std::uint8_t> EnetConnectDatagram(std::uint32_t connect_id) {
+std::vector<std::uint8_t> EnetConnectDatagram(std::uint32_t connect_id, bool blind) {
   constexpr std::uint16_t kNoPeer = ENET_PROTOCOL_MAXIMUM_PEER_ID;
   constexpr int kAcknowledge = ENET_PROTOCOL_COMMAND_FLAG_ACKNOWLEDGE;
   std::vector<std::uint8_t> out;
@@ -132,10 +135,28 @@ std::vector<std::uint8_t> EnetConnectDatagram(std::uint32_t connect_id) {
   out.push_back(static_cast<std::uint8_t>(ENET_PROTOCOL_COMMAND_CONNECT | kAcknowledge));
   out.push_back(0xFF);  // channel: none
   PutU16(out, 1);       // reliable sequence number
-  PutU16(out, 0);       // the sender's own peer id
+  PutU16(out, blind ? kNoPeer : 0);  // the sender's own peer id
   out.push_back(0xFF);  // session ids: let the server choose
   out.push_back(0xFF);
   for (const std::uint32_t field : {1392U, 32768U, 2U, 0U, 0U, 5000U, 2U, 2U, connect_id, 0U}) PutU32(out, field);
+  return out;
+}
+
+std::vector<std::uint8_t> EnetBlindJoinDatagram(std::uint16_t server_slot, std::span<const std::uint8_t> payload) {
+  constexpr int kAcknowledge = ENET_PROTOCOL_COMMAND_FLAG_ACKNOWLEDGE;
+  std::vector<std::uint8_t> out;
+  PutU16(out, server_slot);
+  out.push_back(ENET_PROTOCOL_COMMAND_ACKNOWLEDGE);
+  out.push_back(0xFF);
+  PutU16(out, 1);
+  PutU16(out, 1);  // the server's VERIFY_CONNECT is its reliable command 1
+  // ENet's clock is the wall clock in milliseconds; a time just past is accepted (a future one is not).
+  PutU16(out, static_cast<std::uint16_t>(enet_time_get() - 1));
+  out.push_back(static_cast<std::uint8_t>(ENET_PROTOCOL_COMMAND_SEND_RELIABLE | kAcknowledge));
+  out.push_back(0);  // channel 0
+  PutU16(out, 1);
+  PutU16(out, static_cast<std::uint16_t>(payload.size()));
+  out.insert(out.end(), payload.begin(), payload.end());
   return out;
 }
 

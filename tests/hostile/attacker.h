@@ -58,6 +58,8 @@ class EnetIntruder {
   void Service();
   bool connected() const { return connected_; }
   bool disconnected() const { return disconnected_; }
+  // The payload of the last packet received (a Challenge to answer, say).
+  const std::vector<std::uint8_t>& last_received() const { return last_received_; }
 
   // Sends a payload the ordinary way (a netcube message, say) on `channel`, reliably or not.
   void SendPacket(std::uint8_t channel, std::span<const std::uint8_t> payload, bool reliable);
@@ -71,11 +73,18 @@ class EnetIntruder {
   _ENetPeer* peer_;
   bool connected_ = false;
   bool disconnected_ = false;
+  std::vector<std::uint8_t> last_received_;
 };
 
 // An ENet connection request, as the first datagram of a handshake the sender never means to finish
 // (the source could be forged: nothing of the answer is needed).
-std::vector<std::uint8_t> EnetConnectDatagram(std::uint32_t connect_id);
+std::vector<std::uint8_t> EnetConnectDatagram(std::uint32_t connect_id, bool blind = false);
+
+// A blind join's second datagram, for a handshake begun by EnetConnectDatagram(id, true) (which names no
+// peer of its own, so ENet skips its session check): a guessed acknowledgement of the server's answer
+// (its peer slot, sequence number 1, and a sent time that ENet's clock makes easy to guess), and then
+// `payload` as the connection's first reliable packet on channel 0. Nothing of the answer is read.
+std::vector<std::uint8_t> EnetBlindJoinDatagram(std::uint16_t server_slot, std::span<const std::uint8_t> payload);
 
 // The process's resident set size, bytes (Linux).
 std::size_t ResidentBytes();

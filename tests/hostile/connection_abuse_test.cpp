@@ -3,7 +3,9 @@
 // protocol well enough to be answered but badly enough to be cut off.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -104,6 +106,53 @@ TEST(ConnectionAbuse, AHandshakeFloodFrom64AddressesKeepsNobodyOut) {
   EXPECT_GT(rig->server().stats().peers_reset, 64U);
 }
 
+// The blind join of issue 12: a handshake completed by a guessed acknowledgement and a ConnectRequest
+// right behind it, from an address that never reads a reply (it could be forged: the replies would go to
+// a victim). Before the challenge it was a player, sent a Welcome and snapshots: 2,774 times the bytes.
+TEST(ConnectionAbuse, ABlindJoinGetsNoSlotAndNoMoreThanThreeTimesItsBytes) {
+  auto rig = Rig();
+  ASSERT_NE(rig, nullptr);
+  TestClient* ann = rig->Join("ann");  // the server's peer slot 0; the blind joiner's will be 1
+  ASSERT_NE(ann, nullptr);
+  std::string error;
+  auto blind = UdpSocket::Bind(Attacker(0), &error);
+  ASSERT_NE(blind, nullptr) << error;
+  const std::uint16_t port = rig->server().port();
+  std::vector<std::uint8_t> request(protocol::kMaxPacketBytes);
+  request.resize(protocol::Encode(protocol::ConnectRequest{protocol::kProtocolMagic, protocol::kProtocolVersion, "ghost"},
+                                  request));
+
+  std::size_t sent = 0;
+  std::size_t received = 0;
+  const auto send = [&](const std::vector<std::uint8_t>& datagram) {
+    if (blind->SendTo(port, datagram)) sent += datagram.size();
+  };
+  send(EnetConnectDatagram(7, true));
+  rig->StepFor(Micros(5'000), [&] { received += blind->Drain(); });
+  send(EnetBlindJoinDatagram(1, request));
+  bool ever_a_player = false;
+  // Paced in real time: ENet resends what is not acknowledged by the real clock, and every resend counts.
+  const auto real_start = std::chrono::steady_clock::now();
+  const Micros virtual_start = rig->now();
+  const auto watch = [&] {
+    std::this_thread::sleep_until(real_start + (rig->now() - virtual_start));
+    received += blind->Drain();
+    if (rig->now().count() % 100'000 == 0) ann->Send(rig->now(), protocol::TimeEcho{false, 1, 0});
+    ever_a_player = ever_a_player || rig->server().clients().size() > 1;
+  };
+  ASSERT_TRUE(rig->StepUntil([&] { return rig->server().stats().challenges_sent == 2; }, Micros(500'000), watch));
+  // Until the server has given up on it, and a little more.
+  ASSERT_TRUE(rig->StepUntil([&] { return rig->server().peer_count() == 1; }, 2 * server::kPendingTimeout, watch));
+  rig->StepFor(Micros(1'000'000), watch);
+  const double ratio = static_cast<double>(received) / static_cast<double>(sent);
+  std::printf("blind join: %zu bytes sent, %zu bytes came back (%.2fx); a player: %s\n", sent, received, ratio,
+              ever_a_player ? "yes" : "no");
+  EXPECT_LE(ratio, 3.0);
+  EXPECT_FALSE(ever_a_player);
+  EXPECT_EQ(ann->inbox().joined.size(), 1U);  // herself: no PlayerJoined for the ghost
+  EXPECT_EQ(rig->server().stats().challenges_confirmed, 1U);  // ann's
+}
+
 TEST(ConnectionAbuse, OneAddressGetsAtMostMaxPerAddressConnections) {
   server::ServerConfig config;
   config.max_per_address = 3;
@@ -139,6 +188,16 @@ TEST(ConnectionAbuse, APlayerThatFallsSilentIsDroppedWhateverEnetThinks) {
   request.resize(protocol::Encode(protocol::ConnectRequest{protocol::kProtocolMagic, protocol::kProtocolVersion, "ghost"},
                                   request));
   ghost->SendPacket(0, request, true);
+  protocol::Message challenge;
+  ASSERT_TRUE(rig->StepUntil(
+      [&] {
+        return protocol::Decode(ghost->last_received(), challenge) == protocol::DecodeError::kNone &&
+               std::holds_alternative<protocol::Challenge>(challenge);
+      },
+      Micros(500'000), [&] { ghost->Service(); }));
+  std::vector<std::uint8_t> response(protocol::kMaxPacketBytes);
+  response.resize(protocol::Encode(protocol::ChallengeResponse{std::get<protocol::Challenge>(challenge).nonce}, response));
+  ghost->SendPacket(0, response, true);
   ASSERT_TRUE(rig->StepUntil([&] { return rig->server().clients().size() == 2; }, Micros(500'000),
                              [&] { ghost->Service(); }));
   // Ann keeps talking (her TimeEcho requests), the ghost does not.

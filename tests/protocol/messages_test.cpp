@@ -67,7 +67,8 @@ std::vector<SizedMessage> DocumentedSizes() {
   Snapshot acked;
   acked.has_ack = true;
   return {
-      {"connect_request", ConnectRequest{kProtocolMagic, 1, "alice"}, 3 + 32 + 16 + 4 + 5 * 7},
+      {"connect_request", ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}, kConnectRequestBytes * 8},
+      {"connect_request_version_1", ConnectRequest{kProtocolMagic, 1, "alice"}, 3 + 32 + 16 + 4 + 5 * 7},
       {"connect_refused", ConnectRefused{}, 3 + 2 + 16},
       {"welcome", Welcome{}, 3 + 8 + 8 + 8 + 8 + 1 + 24 + 24 + 32},
       {"input_1", one, 3 + 16 + 6 + 4 + 16},
@@ -85,6 +86,8 @@ std::vector<SizedMessage> DocumentedSizes() {
       {"delta_empty", DeltaSnapshot{}, 6 + 32 + 8 + 9 + 9 + 1},
       {"delta_at_rest", AtRest(), 6 + 32 + 8 + 9 + 3 + 9 + 1 + 16},
       {"snapshot_ack", SnapshotAck{}, 6 + 16},
+      {"challenge", Challenge{}, 6 + 64},
+      {"challenge_response", ChallengeResponse{}, 6 + 64},
   };
 }
 
@@ -129,6 +132,13 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
 
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, 1, "A"}),
             Pack({{0, 3}, {kProtocolMagic, 32}, {1, 16}, {1, 4}, {'A' - 32, 7}}));
+  // This version's request: zero bytes up to kConnectRequestBytes after the name.
+  std::vector<std::uint8_t> padded = Pack({{0, 3}, {kProtocolMagic, 32}, {kProtocolVersion, 16}, {1, 4}, {'A' - 32, 7}});
+  padded.resize(kConnectRequestBytes, 0);
+  EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "A"}), padded);
+  EXPECT_EQ(EncodeToVector(Challenge{0x0123456789ABCDEFull}), Pack({{7, 3}, {5, 3}, {0x01234567, 32}, {0x89ABCDEF, 32}}));
+  EXPECT_EQ(EncodeToVector(ChallengeResponse{0xFEDCBA9876543210ull}),
+            Pack({{7, 3}, {6, 3}, {0xFEDCBA98, 32}, {0x76543210, 32}}));
   EXPECT_EQ(EncodeToVector(ConnectRefused{RefuseReason::kVersionMismatch, 2}),
             Pack({{1, 3}, {0, 2}, {2, 16}}));
   EXPECT_EQ(EncodeToVector(Welcome{9, 60, 20, 32, true, sim::kArenaWidth, sim::kArenaHeight, 77}),
@@ -224,6 +234,14 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
                                        0x94, 0x96, 0x40, 0x00}));
   EXPECT_EQ(EncodeToVector(TagResult{1, 12, TagOutcome::kHit, 183, 0, true, 420}),
             (std::vector<std::uint8_t>{0xE8, 0x04, 0x31, 0x2D, 0xC0, 0x20, 0x34, 0x80}));
+
+  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x00, 0x8B, 0x06, 0x64, 0x98, 0x71, 0x40};
+  request.resize(kConnectRequestBytes, 0);
+  EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}), request);
+  EXPECT_EQ(EncodeToVector(Challenge{0x0123456789ABCDEFull}),
+            (std::vector<std::uint8_t>{0xF4, 0x04, 0x8D, 0x15, 0x9E, 0x26, 0xAF, 0x37, 0xBC}));
+  EXPECT_EQ(EncodeToVector(ChallengeResponse{0x0123456789ABCDEFull}),
+            (std::vector<std::uint8_t>{0xF8, 0x04, 0x8D, 0x15, 0x9E, 0x26, 0xAF, 0x37, 0xBC}));
 }
 
 TEST(Messages, ChannelsFollowReliability) {
@@ -390,6 +408,26 @@ TEST(Decode, AcceptsAnyVersionSoItCanBeRefusedWithAReason) {
   EXPECT_EQ(std::get<ConnectRequest>(out).version, 999);
 }
 
+TEST(Decode, ReadsAnotherVersionsRequestUpToItsNameWhateverFollows) {
+  std::vector<std::uint8_t> bytes = Pack({{0, 3}, {kProtocolMagic, 32}, {2, 16}, {1, 4}, {'A' - 32, 7}});
+  bytes.push_back(0xFF);
+  Message out;
+  ASSERT_EQ(Decode(bytes, out), DecodeError::kNone);
+  EXPECT_EQ(std::get<ConnectRequest>(out), (ConnectRequest{kProtocolMagic, 2, "A"}));
+}
+
+TEST(Decode, RejectsThisVersionsRequestNotPaddedToItsSize) {
+  std::vector<std::uint8_t> bytes = EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"});
+  ASSERT_EQ(bytes.size(), kConnectRequestBytes);
+  EXPECT_EQ(DecodeBytes(bytes), DecodeError::kNone);
+  bytes.back() = 1;
+  EXPECT_EQ(DecodeBytes(bytes), DecodeError::kMalformed);
+  bytes.pop_back();
+  EXPECT_EQ(DecodeBytes(bytes), DecodeError::kMalformed);
+  bytes.resize(kConnectRequestBytes + 1, 0);
+  EXPECT_EQ(DecodeBytes(bytes), DecodeError::kTrailingData);
+}
+
 TEST(Decode, RejectsNonPrintableNameCharacters) {
   // Characters are sent as c - 32 in 7 bits: 0..94 is ' '..'~'; 95..127 would be DEL and beyond.
   EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 8}, {1, 4}, {94, 7}})), DecodeError::kNone);
@@ -422,12 +460,10 @@ TEST(Decode, RejectsBadEnumsAndSettings) {
 }
 
 TEST(Decode, RejectsUnusedTypesAndOutOfRangeTagFields) {
-  // Type 7 is followed by 3 bits: 7 + 0..4 name TimeEcho, Tag, TagResult, DeltaSnapshot and SnapshotAck;
-  // 7 + 5..7 are unused.
+  // Type 7 is followed by 3 bits: 7 + 0..6 name TimeEcho, Tag, TagResult, DeltaSnapshot, SnapshotAck,
+  // Challenge and ChallengeResponse; 7 + 7 is unused.
   EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 8}, {0, 8}, {0, 2}, {0, 10}})), DecodeError::kNone);
-  for (std::uint32_t unused = 5; unused < 8; ++unused) {
-    EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {unused, 3}, {0, 8}, {0, 8}, {0, 2}, {0, 10}})), DecodeError::kMalformed);
-  }
+  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {7, 3}, {0, 32}, {0, 32}, {0, 8}})), DecodeError::kMalformed);
   EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 8}, {0, 8}, {3, 2}, {0, 10}})), DecodeError::kMalformed);
   EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 8}, {0, 8}, {0, 2}, {1001, 10}})), DecodeError::kMalformed);
   const auto tag = [](std::uint32_t delay) {
@@ -504,6 +540,8 @@ TEST(Decode, RejectsNonIncreasingPlayerIds) {
 TEST(Decode, RejectsTrailingBytes) {
   for (const auto& [name, message] : SampleMessages()) {
     SCOPED_TRACE(name);
+    const auto* request = std::get_if<ConnectRequest>(&message);
+    if (request != nullptr && request->version != kProtocolVersion) continue;  // the next test
     std::vector<std::uint8_t> longer = EncodeToVector(message);
     longer.push_back(0);
     EXPECT_EQ(DecodeBytes(longer), DecodeError::kTrailingData);
@@ -516,6 +554,8 @@ TEST(Decode, RejectsNonZeroPadding) {
   int padded = 0;
   for (const SizedMessage& m : DocumentedSizes()) {
     SCOPED_TRACE(m.name);
+    const auto* request = std::get_if<ConnectRequest>(&m.message);
+    if (request != nullptr && request->version != kProtocolVersion) continue;  // read up to its name only
     const std::vector<std::uint8_t> bytes = EncodeToVector(m.message);
     ASSERT_EQ(DecodeBytes(bytes), DecodeError::kNone);
     const std::size_t padding_bits = bytes.size() * 8 - m.bits;

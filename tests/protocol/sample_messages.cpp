@@ -64,6 +64,9 @@ std::vector<NamedMessage> SampleMessages() {
   out.push_back({"left_disconnected", PlayerLeft{1, LeaveReason::kDisconnected}});
   out.push_back({"left_timed_out", PlayerLeft{255, LeaveReason::kTimedOut}});
 
+  out.push_back({"challenge", Challenge{0x0123456789ABCDEFull}});
+  out.push_back({"challenge_response_max", ChallengeResponse{0xFFFFFFFFFFFFFFFFull}});
+
   out.push_back({"time_request", TimeEcho{false, 123456789, 0}});
   out.push_back({"time_reply_max", TimeEcho{true, 0xFFFFFFFFu, 0xFFFFFFFFu}});
 

@@ -58,8 +58,10 @@ TEST(ServerConnection, JoinGetsWelcomeAndEveryoneIsAnnounced) {
 
   ASSERT_TRUE(rig->StepUntil([&] { return Announced(*bob, 0, "ann") && Announced(*bob, 1, "bob") &&
                                           Announced(*ann, 1, "bob") && Announced(*ann, 0, "ann"); }));
-  // The Welcome comes first, then the announcements.
-  EXPECT_EQ(bob->inbox().types.front(), protocol::MessageType::kWelcome);
+  // The Challenge comes first, alone, then (once its nonce is back) the Welcome, then the announcements.
+  ASSERT_GE(bob->inbox().types.size(), 2u);
+  EXPECT_EQ(bob->inbox().types[0], protocol::MessageType::kChallenge);
+  EXPECT_EQ(bob->inbox().types[1], protocol::MessageType::kWelcome);
 
   const auto world = rig->server().world();
   ASSERT_EQ(world.size(), 2u);
@@ -121,21 +123,65 @@ TEST(ServerConnection, LeavingFreesTheLowestIdForTheNextPlayer) {
 }
 
 TEST(ServerConnection, WrongVersionIsRefusedBeforeTheDisconnect) {
+  // The version before this one (its request not padded) and a future one: both are told why.
+  constexpr std::uint16_t kThis = protocol::kProtocolVersion;
+  for (const std::uint16_t version : {std::uint16_t(kThis - 1), std::uint16_t(kThis + 1)}) {
+    SCOPED_TRACE(version);
+    auto rig = MakeRig();
+    ASSERT_NE(rig, nullptr);
+    TestClient* other = rig->AddClient();
+    ASSERT_NE(other, nullptr);
+    ASSERT_TRUE(rig->StepUntil([&] { return other->inbox().connected; }));
+    other->SendConnectRequest(rig->now(), "other", version);
+    ASSERT_TRUE(rig->StepUntil([&] { return other->inbox().disconnected; }));
+
+    ASSERT_TRUE(other->inbox().refused.has_value());
+    EXPECT_EQ(other->inbox().refused->reason, protocol::RefuseReason::kVersionMismatch);
+    EXPECT_EQ(other->inbox().refused->server_version, protocol::kProtocolVersion);
+    ASSERT_EQ(other->inbox().messages_before_disconnect, 1u);
+    EXPECT_EQ(other->inbox().types.front(), protocol::MessageType::kConnectRefused);
+    EXPECT_FALSE(other->inbox().timed_out);
+    EXPECT_TRUE(rig->server().clients().empty());
+    EXPECT_EQ(rig->server().stats().challenges_sent, 0u);
+  }
+}
+
+// Until its nonce comes back a peer is sent nothing but its Challenge: no Welcome, no snapshot or delta
+// (while a player moves and snapshots flow), and nobody hears of it; it is reset in silence.
+TEST(ServerConnection, AChallengedPeerGetsOnlyItsChallengeAndIsResetInSilence) {
   auto rig = MakeRig();
   ASSERT_NE(rig, nullptr);
-  TestClient* old = rig->AddClient();
-  ASSERT_NE(old, nullptr);
-  ASSERT_TRUE(rig->StepUntil([&] { return old->inbox().connected; }));
-  old->SendConnectRequest(rig->now(), "old", protocol::kProtocolVersion + 1);
-  ASSERT_TRUE(rig->StepUntil([&] { return old->inbox().disconnected; }));
-
-  ASSERT_TRUE(old->inbox().refused.has_value());
-  EXPECT_EQ(old->inbox().refused->reason, protocol::RefuseReason::kVersionMismatch);
-  EXPECT_EQ(old->inbox().refused->server_version, protocol::kProtocolVersion);
-  ASSERT_EQ(old->inbox().messages_before_disconnect, 1u);
-  EXPECT_EQ(old->inbox().types.front(), protocol::MessageType::kConnectRefused);
-  EXPECT_FALSE(old->inbox().timed_out);
-  EXPECT_TRUE(rig->server().clients().empty());
+  TestClient* ann = rig->Join("ann");
+  ASSERT_NE(ann, nullptr);
+  TestClient* mute = rig->AddClient();
+  ASSERT_NE(mute, nullptr);
+  mute->AnswerChallenges(false);
+  ASSERT_TRUE(rig->StepUntil([&] { return mute->inbox().connected; }));
+  mute->SendConnectRequest(rig->now(), "mute");
+  ASSERT_TRUE(rig->StepUntil([&] { return mute->inbox().challenge.has_value(); }));
+  const Micros challenged_at = rig->now();
+  sim::Seq seq = 0;
+  const auto ann_plays = [&] {
+    if (rig->now().count() % 16'000 == 0) {
+      protocol::InputMessage input;
+      input.inputs.push_back({seq++, sim::kRight});
+      ann->Send(rig->now(), input);
+    }
+  };
+  ASSERT_TRUE(rig->StepUntil([&] { return rig->server().peer_count() == 1; }, 2 * kPendingTimeout, ann_plays));
+  EXPECT_GE(rig->now() - challenged_at, kPendingTimeout);
+  EXPECT_EQ(mute->inbox().types, std::vector<protocol::MessageType>{protocol::MessageType::kChallenge});
+  EXPECT_FALSE(mute->inbox().disconnected);  // reset: not a word more, not even a goodbye
+  const auto& types = ann->inbox().types;
+  const auto worlds = std::count(types.begin(), types.end(), protocol::MessageType::kSnapshot) +
+                      std::count(types.begin(), types.end(), protocol::MessageType::kDeltaSnapshot);
+  EXPECT_GT(worlds, 20);
+  EXPECT_EQ(ann->inbox().joined.size(), 1u);  // herself
+  const ServerStats stats = rig->server().stats();
+  EXPECT_EQ(stats.challenges_sent, 2u);
+  EXPECT_EQ(stats.challenges_confirmed, 1u);
+  EXPECT_EQ(stats.clients_peak, 1u);
+  EXPECT_GE(stats.peers_reset, 1u);
 }
 
 TEST(ServerConnection, FullServerRefusesWithServerFullBeforeTheDisconnect) {
@@ -152,7 +198,7 @@ TEST(ServerConnection, FullServerRefusesWithServerFullBeforeTheDisconnect) {
 
   ASSERT_TRUE(late->inbox().refused.has_value());
   EXPECT_EQ(late->inbox().refused->reason, protocol::RefuseReason::kServerFull);
-  EXPECT_EQ(late->inbox().messages_before_disconnect, 1u);
+  EXPECT_EQ(late->inbox().messages_before_disconnect, 2u);  // the Challenge, then the refusal
   EXPECT_FALSE(late->inbox().welcome.has_value());
   EXPECT_EQ(rig->server().clients().size(), 1u);
   EXPECT_EQ(rig->server().stats().clients_refused, 1u);

@@ -35,7 +35,7 @@ void TestClient::Poll(Micros now) {
       case transport::EventType::kReceived: {
         protocol::Message message;
         if (protocol::Decode(event.data, message) == protocol::DecodeError::kNone) {
-          File(message);
+          File(message, now);
         } else {
           ++inbox_.undecodable;
         }
@@ -45,8 +45,12 @@ void TestClient::Poll(Micros now) {
   }
 }
 
-void TestClient::File(const protocol::Message& message) {
+void TestClient::File(const protocol::Message& message, Micros now) {
   inbox_.types.push_back(protocol::TypeOf(message));
+  if (const auto* challenge = std::get_if<protocol::Challenge>(&message)) {
+    inbox_.challenge = *challenge;
+    if (answer_challenges_) Send(now, protocol::ChallengeResponse{challenge->nonce});
+  }
   if (const auto* welcome = std::get_if<protocol::Welcome>(&message)) inbox_.welcome = *welcome;
   if (const auto* refused = std::get_if<protocol::ConnectRefused>(&message)) inbox_.refused = *refused;
   if (const auto* joined = std::get_if<protocol::PlayerJoined>(&message)) inbox_.joined.push_back(*joined);

@@ -24,6 +24,7 @@ struct Inbox {
   std::vector<protocol::MessageType> types;    // every decoded message's type, in arrival order
   std::size_t undecodable = 0;
 
+  std::optional<protocol::Challenge> challenge;
   std::optional<protocol::Welcome> welcome;
   std::optional<protocol::ConnectRefused> refused;
   std::vector<protocol::PlayerJoined> joined;
@@ -49,6 +50,8 @@ class TestClient {
   void SendRaw(Micros now, protocol::Channel channel, std::span<const std::uint8_t> bytes);
   bool SendConnectRequest(Micros now, const std::string& name,
                           std::uint16_t version = protocol::kProtocolVersion);
+  // Whether a Challenge is answered at once with its nonce, as every client must (the default).
+  void AnswerChallenges(bool answer) { answer_challenges_ = answer; }
   // A polite goodbye.
   void Disconnect(Micros now);
   // Forgets the server without a word, as a crashed or unplugged client would.
@@ -60,11 +63,12 @@ class TestClient {
 
  private:
   TestClient(std::unique_ptr<transport::Host> host, transport::PeerId server);
-  void File(const protocol::Message& message);
+  void File(const protocol::Message& message, Micros now);
 
   std::unique_ptr<transport::Host> host_;
   transport::PeerId server_;
   bool vanished_ = false;
+  bool answer_challenges_ = true;
   std::vector<transport::Event> events_;
   Inbox inbox_;
 };

@@ -41,7 +41,10 @@ class BitReader {
   explicit BitReader(std::span<const std::uint8_t> data) noexcept : data_(data) {}
 
   bool Bits(std::uint32_t& value, int bits) noexcept;
+  std::size_t BitsRead() const noexcept { return bits_; }
   std::size_t BitsRemaining() const noexcept { return data_.size() * 8 - bits_; }
+  // Passes over the rest of the packet unread.
+  void SkipToEnd() noexcept { bits_ = data_.size() * 8; }
   // True when only the zero padding of the final byte is left.
   bool AtCleanEnd() const noexcept;
 
@@ -58,6 +61,7 @@ class BitMeasurer {
     bits_ += static_cast<std::size_t>(bits);
     return true;
   }
+  std::size_t BitsWritten() const noexcept { return bits_; }
   std::size_t Bytes() const noexcept { return (bits_ + 7) / 8; }
 
  private:
@@ -99,6 +103,38 @@ bool SerializeUnsigned(Stream& stream, T& value) noexcept {
   std::uint32_t v = value;
   if (!stream.Bits(v, static_cast<int>(sizeof(T) * 8))) return false;
   if constexpr (Stream::kReading) value = static_cast<T>(v);
+  return true;
+}
+
+// A 64-bit value as two 32-bit halves, the high one first (so, most significant bit first as every field).
+template <class Stream>
+bool SerializeUnsigned64(Stream& stream, std::uint64_t& value) noexcept {
+  auto high = static_cast<std::uint32_t>(value >> 32);
+  auto low = static_cast<std::uint32_t>(value);
+  if (!SerializeUnsigned(stream, high) || !SerializeUnsigned(stream, low)) return false;
+  if constexpr (Stream::kReading) value = (std::uint64_t{high} << 32) | low;
+  return true;
+}
+
+// Zero bits up to a total of `bytes` bytes from the start of the packet; a reader rejects a shorter packet
+// or a non-zero bit.
+template <class Stream>
+bool SerializeZeroPaddingTo(Stream& stream, std::size_t bytes) noexcept {
+  std::size_t done = 0;
+  if constexpr (Stream::kReading) {
+    done = stream.BitsRead();
+  } else {
+    done = stream.BitsWritten();
+  }
+  for (std::size_t left = bytes * 8 > done ? bytes * 8 - done : 0; left > 0;) {
+    const auto bits = static_cast<int>(left < 32 ? left : 32);
+    std::uint32_t zero = 0;
+    if (!stream.Bits(zero, bits)) return false;
+    if constexpr (Stream::kReading) {
+      if (zero != 0) return false;
+    }
+    left -= static_cast<std::size_t>(bits);
+  }
   return true;
 }
 

@@ -18,12 +18,15 @@
 
 namespace netcube::protocol {
 
-inline constexpr std::uint16_t kProtocolVersion = 3;
+inline constexpr std::uint16_t kProtocolVersion = 4;
 inline constexpr std::uint32_t kProtocolMagic = 0x4E435542;  // "NCUB": cheap rejection of stray traffic
 inline constexpr std::size_t kMaxPlayers = 256;              // every sim::PlayerId
 inline constexpr std::size_t kMaxInputsPerPacket = 64;       // the client's redundancy cap
 inline constexpr std::size_t kMaxNameLength = 15;            // fits std::string's inline buffer
 inline constexpr int kMaxRate = 240;                         // tick and snapshot rates, per second
+// A ConnectRequest of this version is zero-padded to this size, so that nothing the server sends an
+// address before it has proved itself (a Challenge, or a refusal) outweighs what came from it.
+inline constexpr std::size_t kConnectRequestBytes = 256;
 
 enum class MessageType : std::uint8_t {
   kConnectRequest = 0,
@@ -38,8 +41,10 @@ enum class MessageType : std::uint8_t {
   kTagResult = 9,
   kDeltaSnapshot = 10,
   kSnapshotAck = 11,
+  kChallenge = 12,
+  kChallengeResponse = 13,
 };
-inline constexpr int kMessageTypeCount = 12;
+inline constexpr int kMessageTypeCount = 14;
 // The type field: 3 bits name types 0..6; the value 7 is followed by 3 more bits, and the type is 7 plus
 // them. ConnectRequest keeps its 3-bit type, so its magic and version stay where every version reads them.
 inline constexpr int kShortTypeBits = 3;
@@ -62,7 +67,8 @@ const char* ToString(LeaveReason reason) noexcept;
 enum class DisconnectReason : std::uint32_t { kNone = 0, kMalformed = 1, kFlooding = 2, kSilent = 3 };
 const char* ToString(DisconnectReason reason) noexcept;
 
-// Client -> server, reliable, once after the ENet connection is up.
+// Client -> server, reliable, once after the ENet connection is up. Padded to kConnectRequestBytes when
+// `version` is kProtocolVersion; any other version decodes whatever follows the name, so it can be refused.
 struct ConnectRequest {
   std::uint32_t magic = kProtocolMagic;
   std::uint16_t version = kProtocolVersion;
@@ -194,8 +200,22 @@ struct SnapshotAck {
   friend bool operator==(const SnapshotAck&, const SnapshotAck&) = default;
 };
 
+// Server -> client, reliable, the only answer to a ConnectRequest before the client has echoed it: a
+// random number the client can only know if it receives what is sent to its address.
+struct Challenge {
+  std::uint64_t nonce = 0;
+  friend bool operator==(const Challenge&, const Challenge&) = default;
+};
+
+// Client -> server, reliable: the Challenge's nonce, unchanged. Only then is the client a player.
+struct ChallengeResponse {
+  std::uint64_t nonce = 0;
+  friend bool operator==(const ChallengeResponse&, const ChallengeResponse&) = default;
+};
+
 using Message = std::variant<ConnectRequest, ConnectRefused, Welcome, InputMessage, Snapshot, PlayerJoined,
-                             PlayerLeft, TimeEcho, Tag, TagResult, DeltaSnapshot, SnapshotAck>;
+                             PlayerLeft, TimeEcho, Tag, TagResult, DeltaSnapshot, SnapshotAck, Challenge,
+                             ChallengeResponse>;
 
 namespace detail {
 template <class M, class... Ts>

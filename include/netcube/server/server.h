@@ -39,9 +39,10 @@ inline constexpr Micros kMaxTickLag{250'000};
 // never completed (a forged source, say) holds a slot this long at most. ENet resends its answer after
 // 0.5 s, and a client whose handshake was reset starts a new one with its own resent request.
 inline constexpr Micros kHandshakeTimeout{1'000'000};
-// A connected peer that has not sent its ConnectRequest within this time is reset: a connection that
-// proves nothing holds nothing for long. Not 1 s: on the `harsh` link profile (1000 ms round trip
-// +/-100 ms, applied above ENet) an honest client's ConnectRequest comes up to 1.2 s after it connected.
+// A connected peer that has not sent its ConnectRequest within this time, or not echoed its Challenge
+// within this time of it being sent, is reset: a connection that proves nothing holds nothing for long.
+// Not 1 s: on the `harsh` link profile (1000 ms round trip +/-100 ms, applied above ENet) an honest
+// client's answer comes up to 1.2 s after the server's last word (or the connection).
 inline constexpr Micros kPendingTimeout{2'000'000};
 // Connection slots beyond max_clients, so that a full server can still say "server full".
 inline constexpr std::size_t kSpareConnectionSlots = 8;
@@ -100,6 +101,10 @@ struct ServerConfig {
   SnapshotEncoding snapshot_encoding = SnapshotEncoding::kDelta;
   // Measures tick durations only (empty = not measured). Any monotonic clock.
   std::function<Micros()> work_clock;
+  // Where Challenge nonces come from: they must be unpredictable to anyone who does not receive what is
+  // sent to the address, so netcube-server draws each from the OS (getrandom). Empty = a generator
+  // seeded from `seed`: predictable, for tests, benches and labs on loopback only.
+  std::function<std::uint64_t()> nonce_source;
 };
 
 // What the server knows about one accepted client (a read-only view for tools and tests).
@@ -194,9 +199,12 @@ struct ServerStats {
   // Time spent on the network between two ticks (from work_clock, like tick_durations): servicing the
   // host, and handing each client its snapshot.
   TickDurations network_durations;
-  std::uint64_t peers_reset = 0;   // handshakes and ConnectRequests that never came, silent clients
+  // Handshakes, ConnectRequests and ChallengeResponses that never came, silent clients.
+  std::uint64_t peers_reset = 0;
   std::uint64_t peers_kicked = 0;  // for malformed or flooding traffic
   std::uint64_t time_echoes_throttled = 0;  // requests not answered: over kMaxTimeEchoesPerSecond
+  std::uint64_t challenges_sent = 0;       // to ConnectRequests of this version with a name
+  std::uint64_t challenges_confirmed = 0;  // answered with the right nonce: the address is proved
 };
 
 class Server {

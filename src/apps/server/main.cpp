@@ -5,11 +5,13 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <string>
 #include <thread>
 
+#include <sys/random.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -39,6 +41,17 @@ constexpr Micros kGoodbyeDeadline{500'000};      // longest wait for disconnects
 Micros Now() {
   static const Clock::time_point start = Clock::now();
   return std::chrono::duration_cast<Micros>(Clock::now() - start);
+}
+
+// A Challenge nonce from the kernel's CSPRNG, each one drawn afresh so none tells anything of the next.
+std::uint64_t OsNonce() {
+  std::uint64_t nonce = 0;
+  // 8 bytes from getrandom never come short once the pool is initialised; without it there is no secret.
+  if (getrandom(&nonce, sizeof nonce, 0) != static_cast<ssize_t>(sizeof nonce)) {
+    std::perror("netcube-server: getrandom");
+    std::abort();
+  }
+  return nonce;
 }
 
 nlohmann::json StatsJson(const netcube::server::ServerStats& stats) {
@@ -76,6 +89,8 @@ nlohmann::json StatsJson(const netcube::server::ServerStats& stats) {
       {"peers_reset", stats.peers_reset},
       {"peers_kicked", stats.peers_kicked},
       {"time_echoes_throttled", stats.time_echoes_throttled},
+      {"challenges_sent", stats.challenges_sent},
+      {"challenges_confirmed", stats.challenges_confirmed},
   };
 }
 
@@ -228,6 +243,7 @@ int main(int argc, char** argv) {
   config.snapshot_encoding =
       snapshot_encoding == "full" ? netcube::server::SnapshotEncoding::kFull : netcube::server::SnapshotEncoding::kDelta;
   config.work_clock = Now;
+  config.nonce_source = OsNonce;
 
   std::string error;
   auto server = netcube::server::Server::Create(config, Now(), &error);
