@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Renders the README's screenshots: the lab (netcube-client --lab) under a 250 ms round trip (125 ms each
 # way for both players) with each technique preset, into docs/images/lab-{naive,predicted,full}.png, with
-# tags (lab-tagging.png) and with a collision (lab-collision.png), and the
-# comparison of the three builds under the cross-continent profile, into docs/images/compare-cross-continent.png.
+# tags (lab-tagging.png), with a collision (lab-collision.png), with the snapshot encoding switched from full
+# to delta mid-run (lab-bandwidth.png), and the comparison of the three builds under the cross-continent
+# profile, into docs/images/compare-cross-continent.png.
 # No display needed: without one the client renders offscreen. The lab runs on a virtual clock (frame i
 # at i/60 s) with scripted keys, so the pictures come out the same on every run.
 #
@@ -40,6 +41,10 @@ done
 # player 1's prediction still runs into the cube the server has pushed back.
 "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 \
   --script "R:1000,-:1000" --script2 "-:3000" --frames 80 --screenshot "$out/lab-collision.png"
+# Snapshot encodings: full for the first 5.5 s, then delta (as the server panel's toggle does): each player
+# panel's "down" plot (its last 5 s) shows the drop. Both players keep moving at random.
+"$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 --script random --script2 random \
+  --snapshot-encoding full --switch-encoding-frame 330 --frames 480 --screenshot "$out/lab-bandwidth.png"
 # The three builds compared under cross-continent (125 ms each way, +-20 ms jitter), the same hands for all:
 # a move, then a pause long enough for every build's drawn cube to stop, so each press is measured.
 readonly compare_script="R:700,-:900,D:500,-:900,L:900,-:900,U:500,-:900,DR:600,-:900,L:700,-:900,UR:500,-:900"

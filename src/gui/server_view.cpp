@@ -109,7 +109,7 @@ void ServerView::DrawPanel(server::Server& server) {
     server.SetSnapshotEncoding(delta ? server::SnapshotEncoding::kDelta : server::SnapshotEncoding::kFull);
   }
   Tooltip("Send each client only what changed since the newest snapshot it acknowledged (a bit for a cube "
-          "at rest or moving straight on), instead of every cube in full. Watch the players' bandwidth.");
+          "doing what its held keys make it do), instead of every cube in full. Watch the players' bandwidth.");
 
   ImGui::Separator();
   ImGui::TextUnformatted("Clients (last processed input = the ack in every snapshot)");

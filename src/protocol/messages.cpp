@@ -80,7 +80,13 @@ template <class Stream>
 bool SerializeCube(Stream& stream, sim::CubeState& s) {
   return SerializeInt(stream, s.x, sim::kMinX, sim::kMaxX) && SerializeInt(stream, s.y, sim::kMinY, sim::kMaxY) &&
          SerializeInt(stream, s.vx, -sim::kMaxSpeed, sim::kMaxSpeed) &&
-         SerializeInt(stream, s.vy, -sim::kMaxSpeed, sim::kMaxSpeed);
+         SerializeInt(stream, s.vy, -sim::kMaxSpeed, sim::kMaxSpeed) &&
+         SerializeInt(stream, s.buttons, 0, sim::kButtonMask);
+}
+
+// A cube's state as the wire carries it: physics and held buttons, no bookkeeping.
+bool SameOnWire(const sim::PlayerCube& a, const sim::PlayerCube& b) noexcept {
+  return a.id == b.id && sim::SamePhysics(a.state, b.state) && a.state.buttons == b.state.buttons;
 }
 
 // A list of whole cubes: the count, then each id (strictly increasing) and state. `players` is a message's
@@ -138,14 +144,11 @@ bool SerializeResidual(Stream& stream, std::int32_t& value, std::int32_t max_abs
   }
 }
 
-// One baseline cube's fate: `0` as predicted, `10` changed (then its residuals), `11` left.
+// One baseline cube's fate: `0` as predicted, `10` changed, `11` left. A change says how many Moves the
+// cube made (as an offset from the age), whether and when its buttons changed, then `0` when the
+// prediction is exact or `1` and the four residuals.
 template <class Stream>
-bool SerializeCubeDelta(Stream& stream, CubeDelta& d) {
-  const bool zero = d.dx == 0 && d.dy == 0 && d.dvx == 0 && d.dvy == 0;
-  if constexpr (Stream::kWriting) {
-    // Canonical: only a change carries residuals, and a change with none is a prediction.
-    if ((d.op == DeltaOp::kChanged) == zero) return false;
-  }
+bool SerializeCubeDelta(Stream& stream, CubeDelta& d, int age) {
   bool changed_or_left = d.op != DeltaOp::kPredicted;
   if (!SerializeBool(stream, changed_or_left)) return false;
   bool left = d.op == DeltaOp::kLeft;
@@ -154,16 +157,33 @@ bool SerializeCubeDelta(Stream& stream, CubeDelta& d) {
     d = CubeDelta{};
     d.op = !changed_or_left ? DeltaOp::kPredicted : left ? DeltaOp::kLeft : DeltaOp::kChanged;
   }
-  if (d.op != DeltaOp::kChanged) return true;
+  if (d.op != DeltaOp::kChanged) return d == CubeDelta{d.op};  // canonical: nothing unsent is set
+  std::int32_t offset = d.moves - age;
+  if (!SerializeResidual(stream, offset, kMaxMovesOffset)) return false;
+  if constexpr (Stream::kReading) {
+    d.moves = age + offset;
+    if (d.moves < 0) return false;
+  }
+  if (!SerializeBool(stream, d.turned)) return false;
+  if (d.turned) {
+    if (!SerializeInt(stream, d.buttons, 0, sim::kButtonMask) || !SerializeInt(stream, d.turn_at, 0, d.moves)) {
+      return false;
+    }
+  } else if constexpr (Stream::kWriting) {
+    if (d.buttons != 0 || d.turn_at != 0) return false;  // canonical: nothing unsent is set
+  }
+  bool off = d.dx != 0 || d.dy != 0 || d.dvx != 0 || d.dvy != 0;
+  if (!SerializeBool(stream, off)) return false;
+  // Canonical: a change that changes nothing is a prediction.
+  if (!off && !d.turned && d.moves == age) return false;
+  if (!off) return true;
   if (!SerializeResidual(stream, d.dx, kMaxPositionResidual) || !SerializeResidual(stream, d.dy, kMaxPositionResidual) ||
       !SerializeResidual(stream, d.dvx, kMaxVelocityResidual) ||
       !SerializeResidual(stream, d.dvy, kMaxVelocityResidual)) {
     return false;
   }
-  if constexpr (Stream::kReading) {
-    if (d.dx == 0 && d.dy == 0 && d.dvx == 0 && d.dvy == 0) return false;
-  }
-  return true;
+  // Canonical: residuals flagged are not all zero.
+  return d.dx != 0 || d.dy != 0 || d.dvx != 0 || d.dvy != 0;
 }
 
 // The shared part of a delta: tick, age, one fate per baseline cube, the joined cubes.
@@ -174,7 +194,7 @@ bool SerializeDeltaBody(Stream& stream, DeltaSnapshot& m) {
   if (!SerializeInt(stream, count, 0, kMaxPlayers)) return false;
   if constexpr (Stream::kReading) m.baseline.resize(count);
   for (std::size_t i = 0; i < count; ++i) {
-    if (!SerializeCubeDelta(stream, m.baseline[i])) return false;
+    if (!SerializeCubeDelta(stream, m.baseline[i], m.age)) return false;
   }
   return SerializePlayers(stream, m.joined);
 }
@@ -298,9 +318,7 @@ bool operator==(const Snapshot& a, const Snapshot& b) noexcept {
   if (a.server_tick != b.server_tick || a.has_ack != b.has_ack || a.ack != b.ack) return false;
   if (a.players.size() != b.players.size()) return false;
   for (std::size_t i = 0; i < a.players.size(); ++i) {
-    if (a.players[i].id != b.players[i].id || !sim::SamePhysics(a.players[i].state, b.players[i].state)) {
-      return false;
-    }
+    if (!SameOnWire(a.players[i], b.players[i])) return false;
   }
   return true;
 }
@@ -309,7 +327,7 @@ bool operator==(const DeltaSnapshot& a, const DeltaSnapshot& b) noexcept {
   if (a.server_tick != b.server_tick || a.age != b.age || a.has_ack != b.has_ack || a.ack != b.ack) return false;
   if (!(a.baseline == b.baseline) || a.joined.size() != b.joined.size()) return false;
   for (std::size_t i = 0; i < a.joined.size(); ++i) {
-    if (a.joined[i].id != b.joined[i].id || !sim::SamePhysics(a.joined[i].state, b.joined[i].state)) return false;
+    if (!SameOnWire(a.joined[i], b.joined[i])) return false;
   }
   return true;
 }
@@ -438,10 +456,11 @@ DecodeError Decode(std::span<const std::uint8_t> packet, Message& out) noexcept 
 bool SnapshotWriter::Prepare(std::uint32_t server_tick, std::span<const sim::PlayerCube> players) noexcept {
   BitWriter writer(buffer_);
   if (!SerializeType(writer, MessageType::kSnapshot) || !SerializeWorld(writer, server_tick, players)) {
-    shared_bits_ = 0;
+    shared_bits_ = cube_bits_ = 0;
     return false;
   }
   shared_bits_ = writer.BitsWritten();
+  cube_bits_ = shared_bits_ - FullSharedBits(0);
   return true;
 }
 
@@ -449,33 +468,46 @@ bool SnapshotWriter::Prepare(const DeltaSnapshot& delta) noexcept {
   BitWriter writer(buffer_);
   if (!SerializeType(writer, MessageType::kDeltaSnapshot) ||
       !SerializeDeltaBody(writer, const_cast<DeltaSnapshot&>(delta))) {
-    shared_bits_ = 0;
+    shared_bits_ = cube_bits_ = 0;
     return false;
   }
   shared_bits_ = writer.BitsWritten();
+  constexpr std::size_t kHeaderBits = 6 + 32 + 8 + 9 + 9;  // type, tick, age, the two counts
+  cube_bits_ = shared_bits_ - kHeaderBits;
   return true;
 }
 
-sim::CubeState PredictCube(const sim::CubeState& baseline, int age) noexcept {
+sim::CubeState PredictCube(const sim::CubeState& baseline, int moves, std::uint8_t buttons, int turn_at) noexcept {
   sim::CubeState out = baseline;
-  const auto advance = [age](std::int32_t& p, std::int32_t& v, std::int32_t min, std::int32_t max) {
-    const std::int64_t moved = p + std::int64_t{v} * age;
-    p = static_cast<std::int32_t>(std::clamp<std::int64_t>(moved, min, max));
-    if (moved != p) v = 0;
-  };
-  advance(out.x, out.vx, sim::kMinX, sim::kMaxX);
-  advance(out.y, out.vy, sim::kMinY, sim::kMaxY);
+  for (int k = 0; k < moves; ++k) out = sim::Move(out, {0, k < turn_at ? baseline.buttons : buttons});
+  out.buttons = buttons;
+  out.last_input = 0;
+  out.held_since = 0;
   return out;
 }
 
 namespace {
 
-// Where a changed cube is guessed to be on one axis once its velocity change `dv` is known: the change
-// spread evenly over the `age` ticks, as a steady acceleration from the baseline would have moved it
-// (exact for Move's constant acceleration), kept within [min, max].
-std::int32_t GuessPosition(std::int32_t predicted, std::int32_t dv, int age, std::int32_t min, std::int32_t max) noexcept {
-  const std::int64_t guess = predicted + std::int64_t{dv} * (age + 1) / 2;
-  return static_cast<std::int32_t>(std::clamp<std::int64_t>(guess, min, max));
+bool ResidualsFit(const CubeDelta& d) noexcept {
+  return std::abs(d.dx) <= kMaxPositionResidual && std::abs(d.dy) <= kMaxPositionResidual &&
+         std::abs(d.dvx) <= kMaxVelocityResidual && std::abs(d.dvy) <= kMaxVelocityResidual;
+}
+
+// How `actual` differs from `base` `age` ticks later: the Moves it made and when its buttons changed,
+// read from its bookkeeping, then what that prediction misses. False when it is beyond a delta's reach.
+bool DescribeChange(const sim::CubeState& base, const sim::CubeState& actual, int age, CubeDelta& d) noexcept {
+  d.op = DeltaOp::kChanged;
+  d.moves = sim::SeqDiff(actual.last_input, base.last_input);
+  if (d.moves < 0 || std::abs(d.moves - age) > kMaxMovesOffset) d.moves = age;  // e.g. a new sequence
+  d.turned = actual.buttons != base.buttons;
+  d.buttons = d.turned ? actual.buttons : 0;
+  d.turn_at = d.turned ? std::clamp(sim::SeqDiff(actual.held_since, base.last_input) - 1, 0, d.moves) : 0;
+  const sim::CubeState p = PredictCube(base, d.moves, actual.buttons, d.turned ? d.turn_at : d.moves);
+  d.dx = actual.x - p.x;
+  d.dy = actual.y - p.y;
+  d.dvx = actual.vx - p.vx;
+  d.dvy = actual.vy - p.vy;
+  return ResidualsFit(d);
 }
 
 }  // namespace
@@ -492,20 +524,24 @@ bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world
   out.baseline.clear();
   out.joined.clear();
   // Both lists are in increasing id order: merge them. A cube of the world not matched to a baseline cube of
-  // the same player (same id and generation) joined.
+  // the same player (same id and generation) joined; one the delta cannot describe is said to leave and
+  // join again.
   std::size_t j = 0;
   for (std::size_t i = 0; i < baseline.size(); ++i) {
     const sim::PlayerId id = baseline[i].id;
     while (j < world.size() && world[j].id < id) out.joined.push_back(world[j++]);
     CubeDelta d;
     if (j < world.size() && world[j].id == id && world_generations[j] == baseline_generations[i]) {
-      const sim::CubeState predicted = PredictCube(baseline[i].state, age);
-      const sim::CubeState& actual = world[j++].state;
-      d.dvx = actual.vx - predicted.vx;
-      d.dvy = actual.vy - predicted.vy;
-      d.dx = actual.x - GuessPosition(predicted.x, d.dvx, age, sim::kMinX, sim::kMaxX);
-      d.dy = actual.y - GuessPosition(predicted.y, d.dvy, age, sim::kMinY, sim::kMaxY);
-      d.op = d.dx == 0 && d.dy == 0 && d.dvx == 0 && d.dvy == 0 ? DeltaOp::kPredicted : DeltaOp::kChanged;
+      const sim::CubeState& base = baseline[i].state;
+      const sim::CubeState& actual = world[j].state;
+      if (actual.buttons == base.buttons && sim::SamePhysics(PredictCube(base, age), actual)) {
+        ++j;
+      } else if (DescribeChange(base, actual, age, d)) {
+        ++j;
+      } else {
+        d = CubeDelta{DeltaOp::kLeft};
+        out.joined.push_back(world[j++]);
+      }
     } else {
       d.op = DeltaOp::kLeft;
     }
@@ -519,7 +555,7 @@ namespace {
 
 bool InRange(const sim::CubeState& s) noexcept {
   return s.x >= sim::kMinX && s.x <= sim::kMaxX && s.y >= sim::kMinY && s.y <= sim::kMaxY &&
-         std::abs(s.vx) <= sim::kMaxSpeed && std::abs(s.vy) <= sim::kMaxSpeed;
+         std::abs(s.vx) <= sim::kMaxSpeed && std::abs(s.vy) <= sim::kMaxSpeed && s.buttons <= sim::kButtonMask;
 }
 
 bool AppendIncreasing(FixedVector<sim::PlayerCube, kMaxPlayers>& out, const sim::PlayerCube& cube) noexcept {
@@ -539,12 +575,21 @@ bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& 
   for (std::size_t i = 0; i < baseline.size(); ++i) {
     const CubeDelta& d = delta.baseline[i];
     if (d.op == DeltaOp::kLeft) continue;
-    sim::PlayerCube cube{baseline[i].id, PredictCube(baseline[i].state, delta.age)};
-    cube.state.x = GuessPosition(cube.state.x, d.dvx, delta.age, sim::kMinX, sim::kMaxX) + d.dx;
-    cube.state.y = GuessPosition(cube.state.y, d.dvy, delta.age, sim::kMinY, sim::kMaxY) + d.dy;
-    cube.state.vx += d.dvx;
-    cube.state.vy += d.dvy;
-    cube.state.last_input = 0;
+    const sim::CubeState& base = baseline[i].state;
+    sim::PlayerCube cube{baseline[i].id, PredictCube(base, delta.age)};
+    if (d.op == DeltaOp::kChanged) {
+      // The decoder's ranges, for deltas that were not decoded; and a turn is to other buttons (the
+      // serializer cannot know the baseline's).
+      if (d.moves < 0 || std::abs(d.moves - delta.age) > kMaxMovesOffset || d.turn_at < 0 || d.turn_at > d.moves ||
+          !ResidualsFit(d) || (d.turned && d.buttons == base.buttons)) {
+        return false;
+      }
+      cube.state = PredictCube(base, d.moves, d.turned ? d.buttons : base.buttons, d.turned ? d.turn_at : d.moves);
+      cube.state.x += d.dx;
+      cube.state.y += d.dy;
+      cube.state.vx += d.dvx;
+      cube.state.vy += d.dvy;
+    }
     while (j < delta.joined.size() && delta.joined[j].id < cube.id) {
       if (!AppendIncreasing(out.players, delta.joined[j++])) return false;
     }

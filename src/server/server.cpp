@@ -146,6 +146,8 @@ struct Server::Impl {
   std::uint64_t delta_snapshots_sent = 0;
   std::uint64_t snapshot_encodes = 0;
   std::uint64_t snapshot_bytes_sent = 0;
+  std::uint64_t snapshot_cube_bits = 0;
+  std::uint64_t delta_age_ticks = 0;
   std::size_t clients_peak = 0;
   std::uint64_t clients_refused = 0;
   std::uint64_t packets_malformed = 0;
@@ -591,7 +593,11 @@ void Server::Impl::SendSnapshots(Micros now) {
     if (packet.empty()) continue;
     SendPacket(now, client.peer, &client, kChannel, packet);
     snapshot_bytes_sent += packet.size();
-    if (group_is_delta[receiver.group]) ++delta_snapshots_sent;
+    snapshot_cube_bits += writers[receiver.group].cube_bits();
+    if (group_is_delta[receiver.group]) {
+      ++delta_snapshots_sent;
+      delta_age_ticks += tick - receiver.baseline;
+    }
   }
   snapshots_sent += clients.size();
 }
@@ -801,6 +807,8 @@ ServerStats Server::stats() const {
   stats.delta_snapshots_sent = s.delta_snapshots_sent;
   stats.snapshot_encodes = s.snapshot_encodes;
   stats.snapshot_bytes_sent = s.snapshot_bytes_sent;
+  stats.snapshot_cube_bits = s.snapshot_cube_bits;
+  stats.delta_age_ticks = s.delta_age_ticks;
   stats.clients = s.clients.size();
   stats.clients_peak = s.clients_peak;
   stats.clients_refused = s.clients_refused;

@@ -1,6 +1,7 @@
 #include "netcube/sim/move.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace netcube::sim {
 namespace {
@@ -9,10 +10,12 @@ namespace {
 constexpr std::int32_t kDiagonalScale = 181;
 
 std::int64_t CeilSqrt(std::int64_t n) noexcept {
-  // Integer Newton iteration: exact and identical on every compiler, unlike std::sqrt on doubles.
+  // Integer Newton iteration: exact and identical on every compiler, unlike std::sqrt on doubles. It
+  // starts from a power of two at or above the root, so it takes a few steps (delta snapshots run Move
+  // for every cube they predict).
   if (n <= 0) return 0;
-  std::int64_t r = n;
-  std::int64_t next = (r + 1) / 2;
+  std::int64_t r = std::int64_t{1} << ((std::bit_width(static_cast<std::uint64_t>(n)) + 1) / 2);
+  std::int64_t next = (r + n / r) / 2;
   while (next < r) {
     r = next;
     next = (r + n / r) / 2;
@@ -58,6 +61,8 @@ CubeState Move(const CubeState& state, const Input& input) noexcept {
   Integrate(next.x, next.vx, kMinX, kMaxX);
   Integrate(next.y, next.vy, kMinY, kMaxY);
   next.last_input = input.seq;
+  if ((input.buttons & kButtonMask) != state.buttons) next.held_since = input.seq;
+  next.buttons = input.buttons & kButtonMask;
   return next;
 }
 

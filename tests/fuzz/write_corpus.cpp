@@ -185,6 +185,18 @@ std::vector<std::pair<std::string, std::vector<std::uint8_t>>> DeltaSeeds() {
   std::vector<PlayerCube> world(baseline.players.begin(), baseline.players.end());
   world[1].state = {9000, 9000, 0, 0, 0};
   world[2].state = netcube::protocol::PredictCube(world[2].state, 4);
+  // A turn: Right held for one Move, then Down (the encoder reads the Moves and the turn from last_input
+  // and held_since); and a cube that made one Move fewer than the ticks.
+  using netcube::sim::Move;
+  using netcube::sim::Seq;
+  baseline.players[0].state.buttons = netcube::sim::kRight;
+  baseline.players[5].state.buttons = netcube::sim::kLeft;
+  world[0].state = baseline.players[0].state;
+  world[5].state = baseline.players[5].state;
+  for (Seq seq = 1; seq <= 4; ++seq) {
+    world[0].state = Move(world[0].state, {seq, seq == 1 ? netcube::sim::kRight : netcube::sim::kDown});
+    if (seq <= 3) world[5].state = Move(world[5].state, {seq, netcube::sim::kLeft});
+  }
   world.erase(world.begin() + 4);
   world.push_back({250, {60000, 30000, 5, 5, 0}});
   std::vector<std::uint32_t> world_generations = {0, 40, 80, 120, 200, 250};

@@ -30,7 +30,7 @@ bool ValidName(const std::string& name) {
 bool ValidCube(const sim::CubeState& s) {
   return s.x >= sim::kMinX && s.x <= sim::kMaxX && s.y >= sim::kMinY && s.y <= sim::kMaxY &&
          s.vx >= -sim::kMaxSpeed && s.vx <= sim::kMaxSpeed && s.vy >= -sim::kMaxSpeed &&
-         s.vy <= sim::kMaxSpeed;
+         s.vy <= sim::kMaxSpeed && s.buttons <= sim::kButtonMask;
 }
 
 // Every invariant a receiver relies on, checked field by field.
@@ -65,7 +65,16 @@ bool InRange(const Message& message) {
           if (m.age < 1 || m.age > kMaxDeltaAge || (!m.has_ack && m.ack != 0)) return false;
           for (const CubeDelta& d : m.baseline) {
             const bool zero = d.dx == 0 && d.dy == 0 && d.dvx == 0 && d.dvy == 0;
-            if ((d.op == DeltaOp::kChanged) == zero) return false;
+            if (d.op != DeltaOp::kChanged) {
+              if (!(d == CubeDelta{d.op})) return false;
+              continue;
+            }
+            if (zero && !d.turned && d.moves == m.age) return false;
+            if (d.moves < 0 || std::abs(d.moves - m.age) > kMaxMovesOffset) return false;
+            if (d.turned ? d.turn_at < 0 || d.turn_at > d.moves || d.buttons > sim::kButtonMask
+                         : d.turn_at != 0 || d.buttons != 0) {
+              return false;
+            }
             if (std::abs(d.dx) > kMaxPositionResidual || std::abs(d.dy) > kMaxPositionResidual ||
                 std::abs(d.dvx) > kMaxVelocityResidual || std::abs(d.dvy) > kMaxVelocityResidual) {
               return false;

@@ -1,6 +1,7 @@
 // Delta snapshots: made by the server from its world and a baseline, encoded once, decoded and applied by
 // the client to the baseline it holds, they rebuild the server's world bit for bit. Every corner: tick
-// wraparound, ids reused by new players, walls, the largest residuals, and deltas that do not fit.
+// wraparound, ids reused by new players, cubes driven by the simulation (turns, uneven Moves per tick,
+// walls), residuals out of reach, and deltas that do not fit.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -13,6 +14,7 @@
 namespace netcube::protocol {
 namespace {
 
+using testing::Changed;
 using testing::EncodeToVector;
 
 // A world: cubes in increasing id order, and the generation of the player owning each.
@@ -27,6 +29,7 @@ sim::CubeState RandomState(std::mt19937& rng) {
   s.y = std::uniform_int_distribution<std::int32_t>(sim::kMinY, sim::kMaxY)(rng);
   s.vx = std::uniform_int_distribution<std::int32_t>(-sim::kMaxSpeed, sim::kMaxSpeed)(rng);
   s.vy = std::uniform_int_distribution<std::int32_t>(-sim::kMaxSpeed, sim::kMaxSpeed)(rng);
+  s.buttons = static_cast<std::uint8_t>(std::uniform_int_distribution<int>(0, sim::kButtonMask)(rng));
   return s;
 }
 
@@ -103,6 +106,7 @@ void ExpectSameWorld(const Snapshot& rebuilt, const World& world) {
   for (std::size_t i = 0; i < world.cubes.size(); ++i) {
     EXPECT_EQ(rebuilt.players[i].id, world.cubes[i].id);
     EXPECT_TRUE(sim::SamePhysics(rebuilt.players[i].state, world.cubes[i].state)) << int{world.cubes[i].id};
+    EXPECT_EQ(rebuilt.players[i].state.buttons, world.cubes[i].state.buttons) << int{world.cubes[i].id};
   }
 }
 
@@ -135,31 +139,94 @@ TEST(Delta, TicksWrapAround) {
   ExpectSameWorld(*rebuilt, world);
 }
 
-TEST(Delta, UnchangedAndStraightMovingCubesCostOneBitEach) {
+TEST(Delta, CubesDoingAsPredictedCostOneBitEach) {
   World baseline;
   for (int id = 0; id < 200; ++id) {
-    const std::int32_t v = id % 2 == 0 ? 0 : 100;  // half at rest, half moving straight on
-    baseline.cubes.push_back({static_cast<sim::PlayerId>(id), {sim::kMinX + 100 * id, 2000, v, -v, 0}});
+    // At rest, braking with no key held, and holding a key at full speed.
+    const std::int32_t v = id % 3 == 0 ? 0 : id % 3 == 1 ? 100 : sim::kMaxSpeed;
+    const std::uint8_t keys = id % 3 == 2 ? sim::kRight : 0;
+    sim::CubeState s{sim::kMinX + 100 * id, 2000, v, 0, 0};
+    s.buttons = keys;
+    baseline.cubes.push_back({static_cast<sim::PlayerId>(id), s});
     baseline.generations.push_back(1);
   }
   World world = baseline;
-  for (sim::PlayerCube& cube : world.cubes) cube.state = PredictCube(cube.state, 3);
+  for (sim::PlayerCube& cube : world.cubes) {
+    for (int k = 0; k < 3; ++k) cube.state = sim::Move(cube.state, {static_cast<sim::Seq>(k + 1), cube.state.buttons});
+  }
   std::size_t bytes = 0;
   ASSERT_TRUE(RoundTrip(99, world, 3, baseline, sim::Seq{1}, &bytes));
   // 6 type + 32 tick + 8 age + 9 count + 200 fates + 9 joined + 17 ack = 281 bits.
   EXPECT_EQ(bytes, (281u + 7) / 8);
 }
 
-TEST(Delta, PredictionStopsAtTheWall) {
-  const sim::CubeState near_wall{sim::kMaxX - 100, sim::kMinY + 50, 256, -256, 7};
+// Players as the server sees them: a key combination held for a while then another, inputs arriving
+// unevenly (no Move in one tick, two in the next), walls. The delta says only the turns and the unevenness,
+// and rebuilds the world exactly.
+TEST(Delta, SimulatedPlayersRebuildExactlyAndCheaply) {
+  std::mt19937 rng(5);
+  constexpr std::uint8_t kKeys[] = {0, sim::kRight, sim::kRight | sim::kDown, sim::kDown, sim::kLeft | sim::kUp,
+                                    sim::kLeft, sim::kUp | sim::kRight};
+  World world;
+  for (int id = 0; id < 16; ++id) {
+    world.cubes.push_back({static_cast<sim::PlayerId>(id), {}});
+    world.cubes.back().state.x = sim::kMinX + 3000 * id;
+    world.generations.push_back(1);
+  }
+  std::vector<std::uint8_t> keys(world.cubes.size(), 0);
+  std::vector<sim::Seq> seq(world.cubes.size(), 0);
+  std::vector<World> history = {world};
+  std::size_t changed = 0;
+  std::size_t cubes = 0;
+  for (int tick = 1; tick <= 600; ++tick) {
+    for (std::size_t i = 0; i < world.cubes.size(); ++i) {
+      if (rng() % 18 == 0) keys[i] = kKeys[rng() % std::size(kKeys)];
+      const int moves = rng() % 10 == 0 ? 0 : rng() % 10 == 0 ? 2 : 1;
+      for (int m = 0; m < moves; ++m) world.cubes[i].state = sim::Move(world.cubes[i].state, {++seq[i], keys[i]});
+    }
+    history.push_back(world);
+    for (const int age : {1, 3, 15}) {
+      if (tick < age) continue;
+      const World& baseline = history[static_cast<std::size_t>(tick - age)];
+      DeltaSnapshot delta;
+      ASSERT_TRUE(MakeDelta(static_cast<std::uint32_t>(tick), world.cubes, world.generations, age, baseline.cubes,
+                            baseline.generations, delta));
+      // Within a 20 Hz snapshot's age every cube is within reach; over 15 ticks a cube that turned twice
+      // may be out of it, and is sent in full.
+      if (age <= 3) {
+        EXPECT_TRUE(delta.joined.empty()) << "tick " << tick << " age " << age;
+      }
+      for (const CubeDelta& d : delta.baseline) changed += d.op == DeltaOp::kChanged ? 1u : 0u;
+      cubes += delta.baseline.size();
+      const std::optional<Snapshot> rebuilt = RoundTrip(static_cast<std::uint32_t>(tick), world, age, baseline, {});
+      ASSERT_TRUE(rebuilt) << "tick " << tick << " age " << age;
+      ExpectSameWorld(*rebuilt, world);
+    }
+  }
+  // Without collisions every change is a turn or an uneven tick: most cubes cost the one bit.
+  EXPECT_LT(changed * 2, cubes);
+}
+
+TEST(Delta, PredictionIsTheSimulation) {
+  sim::CubeState near_wall{sim::kMaxX - 100, sim::kMinY + 50, 256, -256, 7};
+  near_wall.buttons = sim::kRight | sim::kUp;
+  near_wall.held_since = 3;
+  sim::CubeState moved = near_wall;
+  for (int k = 0; k < 2; ++k) moved = sim::Move(moved, {0, near_wall.buttons});
   const sim::CubeState predicted = PredictCube(near_wall, 2);
-  EXPECT_EQ(predicted.x, sim::kMaxX);
-  EXPECT_EQ(predicted.vx, 0);
+  EXPECT_TRUE(sim::SamePhysics(predicted, moved));
+  EXPECT_EQ(predicted.x, sim::kMaxX);  // stopped by the walls, as Move does
   EXPECT_EQ(predicted.y, sim::kMinY);
-  EXPECT_EQ(predicted.vy, 0);
-  const sim::CubeState free{30000, 20000, 256, -256, 0};
-  EXPECT_EQ(PredictCube(free, 10), (sim::CubeState{30000 + 2560, 20000 - 2560, 256, -256, 0}));
-  EXPECT_EQ(PredictCube(free, kMaxDeltaAge), (sim::CubeState{sim::kMaxX, sim::kMinY, 0, 0, 0}));
+  EXPECT_EQ(predicted.buttons, near_wall.buttons);
+  EXPECT_EQ(predicted.last_input, 0);  // bookkeeping is not on the wire
+  EXPECT_EQ(predicted.held_since, 0);
+  // A turn: 2 Moves with the baseline's buttons, 3 with the new ones.
+  const sim::CubeState free{30000, 20000, 0, 0, 0, sim::kRight, 0};
+  sim::CubeState turned = free;
+  for (int k = 0; k < 5; ++k) turned = sim::Move(turned, {0, k < 2 ? sim::kRight : sim::kDown});
+  const sim::CubeState p = PredictCube(free, 5, sim::kDown, 2);
+  EXPECT_TRUE(sim::SamePhysics(p, turned));
+  EXPECT_EQ(p.buttons, sim::kDown);
 }
 
 TEST(Delta, AReusedIdIsTheOldPlayerLeavingAndTheNewOneJoining) {
@@ -192,6 +259,24 @@ TEST(Delta, RejectsAgesOutOfRangeAndMismatchedSpans) {
   EXPECT_TRUE(MakeDelta(9, w.cubes, w.generations, kMaxDeltaAge, w.cubes, w.generations, delta));
 }
 
+TEST(Delta, ACubeOutOfAResidualsReachLeavesAndJoinsAgain) {
+  World baseline;
+  baseline.cubes = {{3, {5000, 5000, 0, 0, 0}}, {7, {9000, 9000, 0, 0, 0}}};
+  baseline.generations = {1, 1};
+  World world = baseline;
+  world.cubes[0].state.x += kMaxPositionResidual + 1;  // a teleport, not a push
+  world.cubes[1].state.y += kMaxPositionResidual;      // the longest push a residual carries
+  DeltaSnapshot delta;
+  ASSERT_TRUE(MakeDelta(8, world.cubes, world.generations, 1, baseline.cubes, baseline.generations, delta));
+  EXPECT_EQ(delta.baseline[0].op, DeltaOp::kLeft);
+  ASSERT_EQ(delta.joined.size(), 1u);
+  EXPECT_EQ(delta.joined[0].id, 3);
+  EXPECT_EQ(delta.baseline[1], Changed(0, 0, kMaxPositionResidual, 0, 0));  // no input applied: no Move
+  const std::optional<Snapshot> rebuilt = RoundTrip(8, world, 1, baseline, {});
+  ASSERT_TRUE(rebuilt);
+  ExpectSameWorld(*rebuilt, world);
+}
+
 TEST(Delta, ApplyRefusesADeltaThatDoesNotFitTheBaseline) {
   const std::vector<sim::PlayerCube> baseline = {{1, {5000, 5000, 0, 0, 0}}, {4, {sim::kMaxX, 9000, 0, 0, 0}}};
   DeltaSnapshot delta;
@@ -202,11 +287,29 @@ TEST(Delta, ApplyRefusesADeltaThatDoesNotFitTheBaseline) {
   // Another number of baseline cubes.
   EXPECT_FALSE(ApplyDelta(std::span(baseline).first(1), delta, out));
   // A rebuilt position beyond the wall.
-  delta.baseline[1] = {DeltaOp::kChanged, 1, 0, 0, 0};
+  delta.baseline[1] = Changed(1, 1, 0, 0, 0);
   EXPECT_FALSE(ApplyDelta(baseline, delta, out));
   // A rebuilt velocity beyond the maximum.
-  delta.baseline[1] = {DeltaOp::kChanged, 0, 0, sim::kMaxSpeed + 1, 0};
+  delta.baseline[1] = Changed(1, 0, 0, sim::kMaxSpeed + 1, 0);
   EXPECT_FALSE(ApplyDelta(baseline, delta, out));
+  // Moves, a turn or residuals beyond what the decoder accepts.
+  delta.baseline[1] = Changed(1 + kMaxMovesOffset + 1, 0, 0, 0, 0);
+  EXPECT_FALSE(ApplyDelta(baseline, delta, out));
+  delta.baseline[1] = Changed(0, -kMaxPositionResidual - 1, 0, 0, 0);
+  EXPECT_FALSE(ApplyDelta(baseline, delta, out));
+  delta.baseline[1] = Changed(2, 0, 0, 0, 0);
+  delta.baseline[1].turned = true;
+  delta.baseline[1].turn_at = 3;
+  delta.baseline[1].buttons = sim::kLeft;
+  EXPECT_FALSE(ApplyDelta(baseline, delta, out));
+  // A turn to the buttons the cube already held.
+  delta.baseline[1].turn_at = 1;
+  delta.baseline[1].buttons = 0;
+  EXPECT_FALSE(ApplyDelta(baseline, delta, out));
+  delta.baseline[1].buttons = sim::kLeft;
+  ASSERT_TRUE(ApplyDelta(baseline, delta, out));
+  EXPECT_EQ(out.players[1].state.buttons, sim::kLeft);
+  EXPECT_EQ(out.players[1].state.vx, -sim::kAcceleration);  // one Move standing, then one to the left
   // A joined cube with the id of a kept one.
   delta.baseline[1] = {DeltaOp::kPredicted};
   delta.joined.push_back({4, {2000, 2000, 0, 0, 0}});
@@ -233,9 +336,11 @@ TEST(Delta, WriterSharesOneEncodeAndAppendsEachAck) {
     const auto packet = writer.PacketFor(ack);
     EXPECT_EQ(std::vector<std::uint8_t>(packet.begin(), packet.end()), EncodeToVector(delta));
   }
-  // A full snapshot's shared part is FullSharedBits long.
+  EXPECT_EQ(writer.cube_bits(), writer.shared_bits() - (6 + 32 + 8 + 9 + 9));
+  // A full snapshot's shared part is FullSharedBits long, 64 bits a cube.
   ASSERT_TRUE(writer.Prepare(5, world.cubes));
   EXPECT_EQ(writer.shared_bits(), SnapshotWriter::FullSharedBits(world.cubes.size()));
+  EXPECT_EQ(writer.cube_bits(), 64 * world.cubes.size());
 }
 
 }  // namespace

@@ -51,10 +51,20 @@ struct SizedMessage {
   std::size_t bits;  // the type (3 bits, 6 from type 7 on) + the fields listed in docs/PROTOCOL.md
 };
 
-// Three players as predicted (at rest or moving straight on): one bit each.
+// Three players as predicted (at rest, or doing what their held buttons do): one bit each.
 DeltaSnapshot AtRest() {
   DeltaSnapshot d;
   for (int i = 0; i < 3; ++i) d.baseline.push_back({DeltaOp::kPredicted});
+  d.has_ack = true;
+  return d;
+}
+
+// At the age of a 20 Hz snapshot, one cube that made one Move too few, one that turned after two of its three.
+DeltaSnapshot Uneven() {
+  DeltaSnapshot d;
+  d.age = 3;
+  d.baseline.push_back(testing::Changed(2, 0, 0, 0, 0));
+  d.baseline.push_back(testing::Turned(testing::Changed(3, 0, 0, 0, 0), sim::kDown, 2));
   d.has_ack = true;
   return d;
 }
@@ -75,7 +85,7 @@ std::vector<SizedMessage> DocumentedSizes() {
       {"input_64", full, 3 + 16 + 6 + 64 * 4 + 16},
       {"snapshot_empty", Snapshot{}, 3 + 32 + 9 + 1},
       {"snapshot_empty_acked", acked, 3 + 32 + 9 + 1 + 16},
-      {"snapshot_256", testing::FullSnapshot(), 3 + 32 + 9 + 256 * (8 + 16 + 16 + 10 + 10) + 1 + 16},
+      {"snapshot_256", testing::FullSnapshot(), 3 + 32 + 9 + 256 * (8 + 16 + 16 + 10 + 10 + 4) + 1 + 16},
       {"player_joined", PlayerJoined{1, "bot-1"}, 3 + 8 + 4 + 5 * 7},
       {"player_left", PlayerLeft{}, 3 + 8 + 1},
       {"time_echo", TimeEcho{}, 6 + 1 + 32 + 32},
@@ -85,6 +95,7 @@ std::vector<SizedMessage> DocumentedSizes() {
       {"tag_result_hit_seq", TagResult{1, 2, TagOutcome::kHit, 3, 4, true, 5}, 6 + 8 + 8 + 2 + 10 + 8 + 1 + 16},
       {"delta_empty", DeltaSnapshot{}, 6 + 32 + 8 + 9 + 9 + 1},
       {"delta_at_rest", AtRest(), 6 + 32 + 8 + 9 + 3 + 9 + 1 + 16},
+      {"delta_uneven", Uneven(), 6 + 32 + 8 + 9 + (2 + 3 + 1 + 1) + (2 + 1 + 1 + 4 + 2 + 1) + 9 + 1 + 16},
       {"snapshot_ack", SnapshotAck{}, 6 + 16},
       {"challenge", Challenge{}, 6 + 64},
       {"challenge_response", ChallengeResponse{}, 6 + 64},
@@ -95,10 +106,10 @@ TEST(Messages, EncodedSizesMatchTheDocumentedLayout) {
   for (const SizedMessage& m : DocumentedSizes()) {
     EXPECT_EQ(MeasureBytes(m.message), (m.bits + 7) / 8) << m.name;
   }
-  EXPECT_EQ(MeasureBytes(testing::FullSnapshot()), 1928u);  // the largest full snapshot
+  EXPECT_EQ(MeasureBytes(testing::FullSnapshot()), 2056u);  // the largest full snapshot
   for (const auto& [name, message] : SampleMessages()) {
     if (name == "delta_longest") {
-      EXPECT_EQ(MeasureBytes(message), 3531u);  // the largest valid message
+      EXPECT_EQ(MeasureBytes(message), 3915u);  // the largest valid message
     }
   }
 }
@@ -127,6 +138,7 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
                                             {6, 16},
                                             {0, 10},
                                             {512, 10},
+                                            {0, 4},
                                             {1, 1},
                                             {0xBEEF, 16}}));
 
@@ -163,20 +175,24 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
             Pack({{7, 3}, {2, 3}, {3, 8}, {9, 8}, {1, 2}, {183, 10}, {7, 8}, {1, 1}, {0xFFFF, 16}}));
   EXPECT_EQ(EncodeToVector(SnapshotAck{0x1234}), Pack({{7, 3}, {4, 3}, {0x1234, 16}}));
 
-  // A delta: fates `0`, `11`, and `10` with residuals -1, +1, 0, +2 as zigzag Exp-Golomb codes (z + 1 =
-  // 2, 3, 1, 5: `010`, `011`, `1`, `00101`), then one joined cube and no ack.
+  // A delta: fates `0`, `11`, `10` with as many Moves as ticks (offset 0: `1`), no turn, residuals -1,
+  // +1, 0, +2 as zigzag Exp-Golomb codes (z + 1 = 2, 3, 1, 5: `010`, `011`, `1`, `00101`), and `10` with a
+  // Move too few (offset -1: `010`), a turn to Left after 7 of its 255 Moves and no residual; then one
+  // joined cube and no ack.
   DeltaSnapshot delta;
   delta.server_tick = 0xFFFFFFFFu;
   delta.age = 256;
   delta.baseline.push_back({DeltaOp::kPredicted});
   delta.baseline.push_back({DeltaOp::kLeft});
-  delta.baseline.push_back({DeltaOp::kChanged, -1, 1, 0, 2});
-  delta.joined.push_back({9, {sim::kMinX + 1, sim::kMinY + 2, -sim::kMaxSpeed, 0, 0}});
-  EXPECT_EQ(EncodeToVector(delta), Pack({{7, 3}, {3, 3}, {0xFFFFFFFFu, 32}, {255, 8}, {3, 9},
+  delta.baseline.push_back(testing::Changed(256, -1, 1, 0, 2));
+  delta.baseline.push_back(testing::Turned(testing::Changed(255, 0, 0, 0, 0), sim::kLeft, 7));
+  delta.joined.push_back({9, {sim::kMinX + 1, sim::kMinY + 2, -sim::kMaxSpeed, 0, 0, sim::kDown, 0}});
+  EXPECT_EQ(EncodeToVector(delta), Pack({{7, 3}, {3, 3}, {0xFFFFFFFFu, 32}, {255, 8}, {4, 9},
                                          {0, 1},
                                          {3, 2},
-                                         {2, 2}, {2, 3}, {3, 3}, {1, 1}, {5, 5},
-                                         {1, 9}, {9, 8}, {1, 16}, {2, 16}, {0, 10}, {256, 10},
+                                         {2, 2}, {1, 1}, {0, 1}, {1, 1}, {2, 3}, {3, 3}, {1, 1}, {5, 5},
+                                         {2, 2}, {2, 3}, {1, 1}, {4, 4}, {7, 8}, {0, 1},
+                                         {1, 9}, {9, 8}, {1, 16}, {2, 16}, {0, 10}, {256, 10}, {2, 4},
                                          {0, 1}}));
 }
 
@@ -191,29 +207,40 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
 
   Snapshot snapshot;
   snapshot.server_tick = 1200;
-  snapshot.players.push_back({0, {sim::kArenaWidth / 2, sim::kArenaHeight / 2, 256, -24, 0}});
+  snapshot.players.push_back({0, {sim::kArenaWidth / 2, sim::kArenaHeight / 2, 256, -24, 1, sim::kRight, 0}});
   snapshot.has_ack = true;
   snapshot.ack = 1;
   EXPECT_EQ(EncodeToVector(snapshot),
             (std::vector<std::uint8_t>{0x80, 0x00, 0x00, 0x96, 0x00, 0x10, 0x07, 0xC0, 0x04, 0x40, 0x08, 0x00,
-                                       0xE8, 0x80, 0x00, 0x80}));
+                                       0xE8, 0x88, 0x00, 0x08}));
 
-  // The DeltaSnapshot example: made from the baseline and world it describes, and rebuilding that world.
-  Snapshot baseline;
-  baseline.server_tick = 1200;
-  baseline.players.push_back({0, {sim::kArenaWidth / 2, sim::kArenaHeight / 2, 256, -24, 0}});
-  baseline.players.push_back({1, {5000, 6000, 0, 0, 0}});
+  // The DeltaSnapshot example: made from the baseline and world it describes (each cube moved by Move, as
+  // the server does), and rebuilding that world.
+  Snapshot baseline = snapshot;
+  baseline.players.push_back({1, {5000, 6000, 0, 0, 7}});
   baseline.players.push_back({2, {7000, 8000, 16, 0, 0}});
-  const std::vector<sim::PlayerCube> world = {{0, {33536, 18424, 256, 0, 0}}, {1, {5000, 6000, 0, 0, 0}},
-                                              {3, {2048, 2048, 0, 0, 0}}};
-  const std::vector<std::uint32_t> world_generations = {0, 1, 3};
-  const std::vector<std::uint32_t> baseline_generations = {0, 1, 2};
+  baseline.players.push_back({4, {20000, 10000, 0, 48, 100, sim::kDown, 90}});
+  std::vector<sim::PlayerCube> world(baseline.players.begin(), baseline.players.end());
+  world.erase(world.begin() + 2);  // player 2 left
+  const auto moves = [](sim::CubeState& s, sim::Seq first, std::initializer_list<std::uint8_t> keys) {
+    for (const std::uint8_t k : keys) s = sim::Move(s, {first++, k});
+  };
+  moves(world[0].state, 2, {sim::kRight, sim::kRight | sim::kDown, sim::kRight | sim::kDown});  // pressed Down
+  moves(world[1].state, 8, {0, 0, 0});                                                        // at rest
+  moves(world[2].state, 101, {sim::kDown, sim::kDown});  // one input late: two Moves in three ticks ...
+  world[2].state.x -= 16;                                // ... and pushed 16 sub-units left
+  world.insert(world.begin() + 2, {3, {2048, 2048, 0, 0, 0}});  // player 3 joined
+  EXPECT_TRUE(sim::SamePhysics(world[0].state, {33532, 18455, 254, 22}));
+  EXPECT_TRUE(sim::SamePhysics(world[3].state, {19984, 10168, 0, 96}));
+  const std::vector<std::uint32_t> world_generations = {0, 1, 3, 4};
+  const std::vector<std::uint32_t> baseline_generations = {0, 1, 2, 4};
   DeltaSnapshot delta;
   ASSERT_TRUE(MakeDelta(1203, world, world_generations, 3, baseline.players.span(), baseline_generations, delta));
   delta.has_ack = true;
-  delta.ack = 5;
-  const std::vector<std::uint8_t> delta_bytes = {0xEC, 0x00, 0x00, 0x12, 0xCC, 0x08, 0x07, 0x41, 0x0C, 0x18, 0xB0,
-                                                 0x08, 0x18, 0x20, 0x00, 0x20, 0x02, 0x00, 0x80, 0x40, 0x01, 0x40};
+  delta.ack = 4;
+  const std::vector<std::uint8_t> delta_bytes = {0xEC, 0x00, 0x00, 0x12, 0xCC, 0x08, 0x09, 0x74,
+                                                 0x9C, 0x90, 0x41, 0xC0, 0x20, 0x60, 0x80, 0x00,
+                                                 0x80, 0x08, 0x02, 0x00, 0x10, 0x00, 0x40};
   EXPECT_EQ(EncodeToVector(delta), delta_bytes);
   Message decoded;
   ASSERT_EQ(Decode(delta_bytes, decoded), DecodeError::kNone);
@@ -223,7 +250,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   expected.server_tick = 1203;
   for (const sim::PlayerCube& cube : world) expected.players.push_back(cube);
   expected.has_ack = true;
-  expected.ack = 5;
+  expected.ack = 4;
   EXPECT_EQ(rebuilt, expected);
   EXPECT_EQ(EncodeToVector(SnapshotAck{1203}), (std::vector<std::uint8_t>{0xF0, 0x12, 0xCC}));
 
@@ -235,7 +262,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   EXPECT_EQ(EncodeToVector(TagResult{1, 12, TagOutcome::kHit, 183, 0, true, 420}),
             (std::vector<std::uint8_t>{0xE8, 0x04, 0x31, 0x2D, 0xC0, 0x20, 0x34, 0x80}));
 
-  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x00, 0x8B, 0x06, 0x64, 0x98, 0x71, 0x40};
+  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x00, 0xAB, 0x06, 0x64, 0x98, 0x71, 0x40};
   request.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}), request);
   EXPECT_EQ(EncodeToVector(Challenge{0x0123456789ABCDEFull}),
@@ -480,7 +507,7 @@ TEST(Decode, RejectsOversizedPlayerCounts) {
   EXPECT_EQ(DecodeBytes(Pack({{4, 3}, {0, 32}, {511, 9}, {0, 1}})), DecodeError::kMalformed);
   // A count that promises more players than the packet holds.
   EXPECT_EQ(
-      DecodeBytes(Pack({{4, 3}, {0, 32}, {2, 9}, {1, 8}, {0, 16}, {0, 16}, {256, 10}, {256, 10}, {0, 1}})),
+      DecodeBytes(Pack({{4, 3}, {0, 32}, {2, 9}, {1, 8}, {0, 16}, {0, 16}, {256, 10}, {256, 10}, {0, 4}, {0, 1}})),
       DecodeError::kMalformed);
 }
 
@@ -500,9 +527,9 @@ TEST(Decode, RejectsInputCountsBeyondThePacket) {
 }
 
 TEST(Decode, RejectsPositionsOutsideTheArenaAndVelocitiesBeyondMax) {
-  // One player: x, y as offsets from kMinX/kMinY in 16 bits, vx, vy as v + kMaxSpeed in 10 bits.
+  // One player: x, y as offsets from kMinX/kMinY in 16 bits, vx, vy as v + kMaxSpeed in 10 bits, buttons.
   const auto snapshot = [](std::uint32_t x, std::uint32_t y, std::uint32_t vx, std::uint32_t vy) {
-    return Pack({{4, 3}, {0, 32}, {1, 9}, {3, 8}, {x, 16}, {y, 16}, {vx, 10}, {vy, 10}, {0, 1}});
+    return Pack({{4, 3}, {0, 32}, {1, 9}, {3, 8}, {x, 16}, {y, 16}, {vx, 10}, {vy, 10}, {15, 4}, {0, 1}});
   };
   constexpr auto kXRange = static_cast<std::uint32_t>(sim::kMaxX - sim::kMinX);
   constexpr auto kYRange = static_cast<std::uint32_t>(sim::kMaxY - sim::kMinY);
@@ -525,11 +552,13 @@ TEST(Decode, RejectsNonIncreasingPlayerIds) {
                  {0, 16},
                  {0, 10},
                  {0, 10},
+                 {0, 4},
                  {second, 8},
                  {0, 16},
                  {0, 16},
                  {0, 10},
                  {0, 10},
+                 {0, 4},
                  {0, 1}});
   };
   EXPECT_EQ(DecodeBytes(two(4, 5)), DecodeError::kNone);
@@ -592,35 +621,50 @@ TEST(Decode, SnapshotWithoutAckReadsAckAsZero) {
   EXPECT_TRUE(s.players.empty());
 }
 
-TEST(Decode, RejectsNonCanonicalAndOversizedResiduals) {
-  // One baseline cube, changed, then no joined cube and no ack.
-  const auto changed = [](std::vector<std::pair<std::uint32_t, int>> residuals) {
+TEST(Decode, RejectsNonCanonicalAndOversizedChanges) {
+  // One baseline cube at age 1, changed (`10`), then no joined cube and no ack.
+  const auto changed = [](std::vector<std::pair<std::uint32_t, int>> body) {
     std::vector<std::pair<std::uint32_t, int>> fields = {{7, 3}, {3, 3}, {0, 32}, {0, 8}, {1, 9}, {2, 2}};
-    fields.insert(fields.end(), residuals.begin(), residuals.end());
+    fields.insert(fields.end(), body.begin(), body.end());
     fields.push_back({0, 9});
     fields.push_back({0, 1});
     return Pack(fields);
   };
-  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {1, 1}, {1, 1}, {2, 3}})), DecodeError::kNone);
-  // `10` with four zero residuals is what `0` says: not canonical.
-  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {1, 1}, {1, 1}, {1, 1}})), DecodeError::kMalformed);
-  // A position residual: at most 16 zero bits (|dx| <= 63488, z + 1 <= 126977).
-  EXPECT_EQ(DecodeBytes(changed({{0, 16}, {126977, 17}, {1, 1}, {1, 1}, {1, 1}})), DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(changed({{0, 16}, {126978, 17}, {1, 1}, {1, 1}, {1, 1}})), DecodeError::kMalformed);
-  EXPECT_EQ(DecodeBytes(changed({{0, 17}, {1u << 17, 18}, {1, 1}, {1, 1}, {1, 1}})), DecodeError::kMalformed);
+  // Offset 0, no turn, residuals 0, 0, 0, -1.
+  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {0, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {2, 3}})), DecodeError::kNone);
+  // A change that changes nothing is what `0` says, and flagged residuals that are all zero: not canonical.
+  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {0, 1}, {0, 1}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {0, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}})), DecodeError::kMalformed);
+  // Offsets: -1 (no Move) is a change; -2 would be a negative count; +63 is the most, 7 zero bits too many.
+  EXPECT_EQ(DecodeBytes(changed({{2, 3}, {0, 1}, {0, 1}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(changed({{4, 5}, {0, 1}, {0, 1}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(changed({{127, 13}, {0, 1}, {0, 1}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(changed({{0, 7}, {128, 8}, {0, 1}, {0, 1}})), DecodeError::kMalformed);
+  // A turn: buttons, then the Moves before it in BitsRequired(0, moves) bits (1 bit for 1 Move, none for 0).
+  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {1, 1}, {8, 4}, {1, 1}, {0, 1}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(changed({{2, 3}, {1, 1}, {8, 4}, {0, 1}})), DecodeError::kNone);
+  // A position residual: at most 12 zero bits (|dx| <= 4095, z + 1 <= 8191).
+  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {0, 1}, {1, 1}, {0, 12}, {8191, 13}, {1, 1}, {1, 1}, {1, 1}})),
+            DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {0, 1}, {1, 1}, {0, 13}, {8192, 14}, {1, 1}, {1, 1}, {1, 1}})),
+            DecodeError::kMalformed);
   // A velocity residual: at most 10 zero bits (|dv| <= 512, z + 1 <= 1025).
-  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {1, 1}, {0, 10}, {1025, 11}, {1, 1}})), DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {1, 1}, {0, 10}, {1026, 11}, {1, 1}})), DecodeError::kMalformed);
-  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {1, 1}, {0, 11}, {2048, 12}, {1, 1}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {0, 1}, {1, 1}, {1, 1}, {1, 1}, {0, 10}, {1025, 11}, {1, 1}})),
+            DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {0, 1}, {1, 1}, {1, 1}, {1, 1}, {0, 10}, {1026, 11}, {1, 1}})),
+            DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {0, 1}, {1, 1}, {1, 1}, {1, 1}, {0, 11}, {2048, 12}, {1, 1}})),
+            DecodeError::kMalformed);
   // Zero bits running off the end of the packet.
-  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {3, 3}, {0, 32}, {0, 8}, {1, 9}, {2, 2}, {0, 7}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {3, 3}, {0, 32}, {0, 8}, {1, 9}, {2, 2}, {1, 1}, {0, 1}, {1, 1}, {0, 7}})),
+            DecodeError::kMalformed);
 }
 
 TEST(Decode, RejectsUnorderedJoinedIds) {
   const auto joined = [](std::uint32_t first, std::uint32_t second) {
     return Pack({{7, 3}, {3, 3}, {0, 32}, {0, 8}, {0, 9}, {2, 9},
-                 {first, 8}, {0, 16}, {0, 16}, {0, 10}, {0, 10},
-                 {second, 8}, {0, 16}, {0, 16}, {0, 10}, {0, 10}, {0, 1}});
+                 {first, 8}, {0, 16}, {0, 16}, {0, 10}, {0, 10}, {0, 4},
+                 {second, 8}, {0, 16}, {0, 16}, {0, 10}, {0, 10}, {0, 4}, {0, 1}});
   };
   EXPECT_EQ(DecodeBytes(joined(1, 2)), DecodeError::kNone);
   EXPECT_EQ(DecodeBytes(joined(2, 2)), DecodeError::kMalformed);
@@ -629,13 +673,20 @@ TEST(Decode, RejectsUnorderedJoinedIds) {
 
 TEST(Encode, RejectsNonCanonicalDeltas) {
   DeltaSnapshot d;
-  d.baseline.push_back({DeltaOp::kChanged});  // a change of nothing
+  d.baseline.push_back(testing::Changed(1, 0, 0, 0, 0));  // a change of nothing at age 1
   ExpectUnencodable(d);
-  d.baseline[0] = {DeltaOp::kPredicted, 1, 0, 0, 0};  // residuals on a prediction
+  d.baseline[0] = {DeltaOp::kPredicted, 1};  // a Move count on a prediction
   ExpectUnencodable(d);
-  d.baseline[0] = {DeltaOp::kChanged, kMaxPositionResidual + 1, 0, 0, 0};
+  d.baseline[0] = testing::Changed(1, kMaxPositionResidual + 1, 0, 0, 0);
   ExpectUnencodable(d);
-  d.baseline[0] = {DeltaOp::kChanged, 0, 0, -kMaxVelocityResidual - 1, 0};
+  d.baseline[0] = testing::Changed(1, 0, 0, -kMaxVelocityResidual - 1, 0);
+  ExpectUnencodable(d);
+  d.baseline[0] = testing::Changed(1 + kMaxMovesOffset + 1, 0, 0, 0, 0);
+  ExpectUnencodable(d);
+  d.baseline[0] = testing::Turned(testing::Changed(1, 0, 0, 0, 0), sim::kUp, 2);  // turned after its last Move
+  ExpectUnencodable(d);
+  d.baseline[0] = testing::Changed(1, 0, 0, 0, 1);
+  d.baseline[0].buttons = sim::kUp;  // buttons without a turn
   ExpectUnencodable(d);
   d.baseline[0] = {DeltaOp::kLeft};
   d.age = 0;

@@ -17,9 +17,28 @@ Snapshot FullSnapshot() {
     p.state.y = sim::kMinY + (sim::kMaxY - sim::kMinY) * (id % 7) / 6;
     p.state.vx = -sim::kMaxSpeed + 2 * sim::kMaxSpeed * (id % 3) / 2;
     p.state.vy = sim::kMaxSpeed - (id * 37) % (2 * sim::kMaxSpeed + 1);
+    p.state.buttons = static_cast<std::uint8_t>(id % (sim::kButtonMask + 1));
     s.players.push_back(p);
   }
   return s;
+}
+
+CubeDelta Changed(int moves, std::int32_t dx, std::int32_t dy, std::int32_t dvx, std::int32_t dvy) {
+  CubeDelta d;
+  d.op = DeltaOp::kChanged;
+  d.moves = moves;
+  d.dx = dx;
+  d.dy = dy;
+  d.dvx = dvx;
+  d.dvy = dvy;
+  return d;
+}
+
+CubeDelta Turned(CubeDelta d, std::uint8_t buttons, int at) {
+  d.turned = true;
+  d.buttons = buttons;
+  d.turn_at = at;
+  return d;
 }
 
 std::vector<NamedMessage> SampleMessages() {
@@ -82,22 +101,25 @@ std::vector<NamedMessage> SampleMessages() {
   delta.server_tick = 0xFFFFFFFEu;
   delta.age = kMaxDeltaAge;
   delta.baseline.push_back({DeltaOp::kPredicted});
-  delta.baseline.push_back({DeltaOp::kChanged, 1, 0, 0, 0});
+  delta.baseline.push_back(Changed(kMaxDeltaAge, 1, 0, 0, 0));
   delta.baseline.push_back({DeltaOp::kLeft});
-  delta.baseline.push_back({DeltaOp::kChanged, -kMaxPositionResidual, kMaxPositionResidual, kMaxVelocityResidual,
-                            -kMaxVelocityResidual});
-  delta.baseline.push_back({DeltaOp::kChanged, 0, 0, 0, -1});
-  delta.joined.push_back({4, {sim::kMinX, sim::kMaxY, -sim::kMaxSpeed, sim::kMaxSpeed, 0}});
+  delta.baseline.push_back(
+      Changed(kMaxDeltaAge - kMaxMovesOffset, -kMaxPositionResidual, kMaxPositionResidual, kMaxVelocityResidual,
+              -kMaxVelocityResidual));
+  delta.baseline.push_back(Turned(Changed(kMaxDeltaAge + 1, 0, 0, 0, -1), sim::kUp, kMaxDeltaAge + 1));
+  delta.baseline.push_back(Turned(Changed(kMaxDeltaAge, 0, 0, 0, 0), sim::kButtonMask, 0));
+  delta.joined.push_back({4, {sim::kMinX, sim::kMaxY, -sim::kMaxSpeed, sim::kMaxSpeed, 0, sim::kButtonMask, 0}});
   delta.joined.push_back({255, {sim::kMaxX, sim::kMinY, 0, 5, 0}});
   delta.has_ack = true;
   delta.ack = 65535;
   out.push_back({"delta_mixed", delta});
-  // Every cube of the largest world changed by the largest residuals: the longest delta.
+  // Every cube of the largest world changed by the most: the longest delta.
   DeltaSnapshot longest;
-  longest.age = 1;
+  longest.age = kMaxDeltaAge;
   for (std::size_t i = 0; i < kMaxPlayers; ++i) {
-    longest.baseline.push_back({DeltaOp::kChanged, -kMaxPositionResidual, -kMaxPositionResidual,
-                                -kMaxVelocityResidual, -kMaxVelocityResidual});
+    longest.baseline.push_back(Turned(Changed(kMaxDeltaAge + kMaxMovesOffset, -kMaxPositionResidual,
+                                              -kMaxPositionResidual, -kMaxVelocityResidual, -kMaxVelocityResidual),
+                                      sim::kButtonMask, 0));
   }
   longest.has_ack = true;
   out.push_back({"delta_longest", longest});

@@ -77,6 +77,8 @@ constexpr std::int32_t kGoldenY = 35840;  // kMaxY: resting against the bottom w
 constexpr std::int32_t kGoldenVx = 0;
 constexpr std::int32_t kGoldenVy = 0;
 constexpr Seq kGoldenLastInput = static_cast<Seq>(kFirstSeq + kInputCount - 1);
+constexpr std::uint8_t kGoldenButtons = kUp | kDown;  // held since kGoldenHeldSince
+constexpr Seq kGoldenHeldSince = 19396;
 constexpr std::uint64_t kGoldenChainedHash = 0x360930cc4b39fb8aull;
 
 TEST(Determinism, GoldenInputSequenceExercisesTheWholeSimulation) {
@@ -87,10 +89,12 @@ TEST(Determinism, GoldenInputSequenceExercisesTheWholeSimulation) {
 
 TEST(Determinism, GoldenInputSequenceGivesTheRecordedStates) {
   const GoldenRun run = Simulate(GoldenInputs());
-  const CubeState expected{kGoldenX, kGoldenY, kGoldenVx, kGoldenVy, kGoldenLastInput};
+  const CubeState expected{kGoldenX, kGoldenY, kGoldenVx, kGoldenVy, kGoldenLastInput, kGoldenButtons,
+                           kGoldenHeldSince};
   EXPECT_EQ(run.final_state, expected)
       << "x=" << run.final_state.x << " y=" << run.final_state.y << " vx=" << run.final_state.vx
-      << " vy=" << run.final_state.vy << " last_input=" << run.final_state.last_input;
+      << " vy=" << run.final_state.vy << " last_input=" << run.final_state.last_input
+      << " buttons=" << int{run.final_state.buttons} << " held_since=" << run.final_state.held_since;
   EXPECT_EQ(run.chained_hash, kGoldenChainedHash) << std::hex << "0x" << run.chained_hash;
 }
 

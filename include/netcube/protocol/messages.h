@@ -18,7 +18,7 @@
 
 namespace netcube::protocol {
 
-inline constexpr std::uint16_t kProtocolVersion = 4;
+inline constexpr std::uint16_t kProtocolVersion = 5;
 inline constexpr std::uint32_t kProtocolMagic = 0x4E435542;  // "NCUB": cheap rejection of stray traffic
 inline constexpr std::size_t kMaxPlayers = 256;              // every sim::PlayerId
 inline constexpr std::size_t kMaxInputsPerPacket = 64;       // the client's redundancy cap
@@ -165,21 +165,28 @@ struct TagResult {
 };
 
 // Delta snapshots. The server keeps its recent worlds and sends each client the world at server_tick as
-// a change from the newest snapshot that client said it holds (the baseline, `age` ticks older). Each
-// baseline cube is either as predicted (its baseline velocity kept for `age` ticks, PredictCube), or
-// changed (the velocity's residual from that prediction, and the position's from the prediction moved by
-// half the velocity change per tick of age: a steady acceleration), or gone; cubes not in the baseline
-// come in full.
+// a change from the newest snapshot that client said it holds (the baseline, `age` ticks older). A cube
+// carries the buttons it holds, so the prediction is the simulation itself: the baseline cube moved by
+// `age` Moves with those buttons (PredictCube). Each baseline cube is either as predicted, or changed (the
+// number of Moves it made, when and to what its buttons changed, and what that prediction still misses:
+// pushes), or gone; cubes not in the baseline, and any that a residual's range cannot reach, come in full.
 inline constexpr int kMaxDeltaAge = 256;  // ticks from the baseline; an older one gets a full snapshot
 enum class DeltaOp : std::uint8_t { kPredicted = 0, kChanged = 1, kLeft = 2 };
 struct CubeDelta {
   DeltaOp op = DeltaOp::kPredicted;
-  std::int32_t dx = 0, dy = 0, dvx = 0, dvy = 0;  // kChanged only: actual minus guessed, not all zero
+  // kChanged only:
+  int moves = 0;             // Moves the cube made since the baseline, [max(0, age - k), age + k], k = kMaxMovesOffset
+  bool turned = false;       // its buttons changed: to `buttons` after `turn_at` Moves with the baseline's
+  std::uint8_t buttons = 0;  // turned only, not the baseline's
+  int turn_at = 0;           // turned only, [0, moves]
+  std::int32_t dx = 0, dy = 0, dvx = 0, dvy = 0;  // actual minus predicted
   friend bool operator==(const CubeDelta&, const CubeDelta&) = default;
 };
-// The largest residuals the simulation can produce: a position anywhere in the arena, a velocity anywhere
-// in its range, whatever the prediction.
-inline constexpr std::int32_t kMaxPositionResidual = sim::kMaxX - sim::kMinX;
+// The Moves a cube makes per tick vary with its inputs' arrival (none in one tick, two in the next); a
+// cube further off the tick count, or a residual beyond these, is sent in full instead. They keep the
+// longest delta (every cube of the largest world changed by the most) within kMaxPacketBytes.
+inline constexpr int kMaxMovesOffset = 63;
+inline constexpr std::int32_t kMaxPositionResidual = 4095;  // four units: a push, not a teleport
 inline constexpr std::int32_t kMaxVelocityResidual = 2 * sim::kMaxSpeed;
 
 // Server -> client, unreliable: the world at server_tick against the baseline at server_tick - age.
@@ -269,9 +276,14 @@ std::size_t MeasureBytes(const Message& message) noexcept;
 // the same (no temporary, no copy). On failure `out` holds a message of unspecified content.
 DecodeError Decode(std::span<const std::uint8_t> packet, Message& out) noexcept;
 
-// What a cube `age` ticks after `baseline` is predicted to be: its velocity kept, its position moved by
-// it and stopped by a wall (position clamped, that velocity component 0), as Move's wall rule does.
-sim::CubeState PredictCube(const sim::CubeState& baseline, int age) noexcept;
+// What a cube is predicted to be after `moves` Moves from `baseline`: the first `turn_at` with the
+// baseline's buttons, the rest with `buttons` (which it then holds). Bookkeeping (last_input, held_since)
+// is 0: it is not on the wire.
+sim::CubeState PredictCube(const sim::CubeState& baseline, int moves, std::uint8_t buttons, int turn_at) noexcept;
+// The prediction of a cube that was not said to change: `age` Moves with its baseline buttons.
+inline sim::CubeState PredictCube(const sim::CubeState& baseline, int age) noexcept {
+  return PredictCube(baseline, age, baseline.buttons, age);
+}
 
 // Builds `out` (its ack left as it is): the world at `server_tick` against the baseline world at
 // `server_tick - age`. Both lists are in increasing id order with, for each cube, the generation of the
@@ -294,10 +306,12 @@ class SnapshotWriter {
   bool Prepare(std::uint32_t server_tick, std::span<const sim::PlayerCube> players) noexcept;
   // The same for a delta (its ack fields are ignored).
   bool Prepare(const DeltaSnapshot& delta) noexcept;
-  // The bits of the shared part prepared last (0 after a failed Prepare).
+  // The bits of the shared part prepared last (0 after a failed Prepare), and of those the bits that
+  // carry cubes (a full snapshot's cubes; a delta's fates and joined cubes): what a cube costs.
   std::size_t shared_bits() const noexcept { return shared_bits_; }
-  // Those of a full snapshot of `players` cubes: type, tick, count and 60 bits a cube.
-  static constexpr std::size_t FullSharedBits(std::size_t players) noexcept { return 3 + 32 + 9 + 60 * players; }
+  std::size_t cube_bits() const noexcept { return cube_bits_; }
+  // Those of a full snapshot of `players` cubes: type, tick, count and 64 bits a cube.
+  static constexpr std::size_t FullSharedBits(std::size_t players) noexcept { return 3 + 32 + 9 + 64 * players; }
   // The whole packet for a receiver whose ack is `ack` (empty: none yet); valid until the next call.
   // Byte for byte what Encode gives for the same Snapshot.
   std::span<const std::uint8_t> PacketFor(std::optional<sim::Seq> ack) noexcept;
@@ -305,6 +319,7 @@ class SnapshotWriter {
  private:
   std::array<std::uint8_t, kMaxPacketBytes> buffer_{};
   std::size_t shared_bits_ = 0;  // 0 until a successful Prepare
+  std::size_t cube_bits_ = 0;
 };
 
 }  // namespace netcube::protocol

@@ -176,6 +176,8 @@ struct ServerStats {
   std::uint64_t delta_snapshots_sent = 0;  // of which deltas
   std::uint64_t snapshot_encodes = 0;      // distinct encodes (receivers of one baseline share one)
   std::uint64_t snapshot_bytes_sent = 0;   // snapshot payload bytes, all clients together
+  std::uint64_t snapshot_cube_bits = 0;    // of those, the bits that carry cubes (headers and acks aside)
+  std::uint64_t delta_age_ticks = 0;       // the deltas' ages summed: over delta_snapshots_sent, the mean
   // The simulation step, tag judging and the snapshot's encoding (not handing it to each client).
   TickDurations tick_durations;
   std::size_t clients = 0;

@@ -42,6 +42,10 @@ struct CubeState {
   std::int32_t vx = 0;
   std::int32_t vy = 0;
   Seq last_input = 0;  // sequence of the last input applied (the UNET tutorial's moveNum)
+  // The buttons of the last input applied, and the sequence of the first input that held them: what the
+  // cube is doing, which delta snapshots use to predict it (Teeworlds sends a character's direction too).
+  std::uint8_t buttons = 0;
+  Seq held_since = 0;
   friend bool operator==(const CubeState&, const CubeState&) = default;
 };
 

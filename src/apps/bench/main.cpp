@@ -1,5 +1,6 @@
 // netcube-bench: measures the netcode. Runs the scale scenario (one server, N netcube-bot players in a child
-// process) and the network-profile scenario (in-process players under each profile of
+// process), the bandwidth scenario (the scale scenario's setup, both snapshot encodings, players moving,
+// half idle and idle, under network profiles) and the network-profile scenario (in-process players under each profile of
 // assets/link_profiles.json), each with its baseline, prints tables and the targets, and writes every
 // figure to --json. It reports; it does not fail on timing. docs/BENCHMARKS.md explains the numbers.
 #include <cstdio>
@@ -41,6 +42,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> encodings = {"full", "delta"};
   std::vector<double> idle_fractions = {0.0};
   std::vector<std::string> profile_names = {"lan", "cross-continent", "lossy", "harsh"};
+  int bandwidth_clients = 16;
+  int bandwidth_rate = 20;
+  std::vector<std::string> bandwidth_profiles = {"lan", "cross-continent"};
   int group_size = 4;
   int key_trials = 5;
   int fixed_delay_ms = netcube::client::Settings{}.interp_delay_ms;
@@ -53,8 +57,8 @@ int main(int argc, char** argv) {
   CLI::App app{"netcube-bench: server tick time, bandwidth and netcode quality over loopback"};
   app.failure_message(CLI::FailureMessage::help);
   netcube::apps::AddVersionFlag(app, "netcube-bench");
-  app.add_option("--scenario", scenario, "scale, profiles, tagging or all")
-      ->check(CLI::IsMember({"scale", "profiles", "tagging", "all"}))
+  app.add_option("--scenario", scenario, "scale, bandwidth, profiles, tagging or all")
+      ->check(CLI::IsMember({"scale", "bandwidth", "profiles", "tagging", "all"}))
       ->capture_default_str();
   app.add_option("--seconds", seconds,
                  "Shorten or lengthen the runs: the scale window and the profiles' play time (default 10 and 20)")
@@ -76,6 +80,16 @@ int main(int argc, char** argv) {
                  "Scale: shares of the players that stand still (the rest play at random), comma-separated")
       ->delimiter(',')
       ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  app.add_option("--bandwidth-clients", bandwidth_clients, "Bandwidth: players")
+      ->check(CLI::Range(2, static_cast<int>(netcube::protocol::kMaxPlayers)))
+      ->capture_default_str();
+  app.add_option("--bandwidth-rate", bandwidth_rate, "Bandwidth: snapshot rate per second")
+      ->check(CLI::Range(1, 60))
+      ->capture_default_str();
+  app.add_option("--bandwidth-profiles", bandwidth_profiles,
+                 "Bandwidth: the bots' network profiles from assets/link_profiles.json, comma-separated")
+      ->delimiter(',')
       ->capture_default_str();
   app.add_option("--profiles", profile_names, "Profiles: names from assets/link_profiles.json, comma-separated")
       ->delimiter(',')
@@ -100,65 +114,100 @@ int main(int argc, char** argv) {
   app.add_option("--json", json_path, "Write every figure to this file");
   CLI11_PARSE(app, argc, argv);
 
+  // The network profiles every scenario but scale uses, loaded once.
+  const std::string profiles_path = netcube::apps::LinkProfilesPath();
+  std::string profiles_error;
+  const std::vector<netcube::transport::LinkProfile> known =
+      scenario == "scale" ? std::vector<netcube::transport::LinkProfile>{}
+                          : netcube::apps::LoadLinkProfiles(profiles_path, &profiles_error);
+  if (scenario != "scale" && known.empty()) {
+    std::cerr << "netcube-bench: " << profiles_error << "\n";
+    return 1;
+  }
+  const auto find_profile = [&](const std::string& name) {
+    std::optional<netcube::transport::LinkProfile> profile = netcube::transport::FindLinkProfile(known, name);
+    if (!profile) std::cerr << "netcube-bench: no profile '" << name << "' in " << profiles_path << "\n";
+    return profile;
+  };
+
   const bench::Machine machine = bench::DescribeMachine();
   std::printf("netcube-bench on %u cores, %s\n", machine.cores, machine.cpu_model.c_str());
   std::fflush(stdout);
 
+  // What the scale and bandwidth runs share, and one run of either.
+  bench::ScaleSettings base;
+  base.window_s = seconds > 0.0 ? seconds : 10.0;
+  base.cpu_tick_clock = tick_clock == "cpu";
+  base.collisions = scale_collisions == "on";
+  base.bot_path = bot_path;
+  base.seed = seed;
+  const auto run = [](const char* what, const bench::ScaleSettings& s, std::vector<bench::ScaleResult>& out) {
+    std::string error;
+    std::fprintf(stderr, "%s: %d clients (%.0f%% idle), %s, %d Hz %s snapshots, redundancy %d ...\n", what, s.clients,
+                 s.idle_fraction * 100, s.link_name.c_str(), s.snapshot_rate, s.delta_snapshots ? "delta" : "full",
+                 s.redundancy);
+    if (std::optional<bench::ScaleResult> r = bench::RunScale(s, &error)) {
+      out.push_back(*r);
+    } else {
+      std::fprintf(stderr, "%s run failed: %s\n", what, error.c_str());
+    }
+  };
+
   std::vector<bench::ScaleResult> scale;
   std::vector<bench::ScaleResult> scale_baselines;
   if (scenario == "scale" || scenario == "all") {
-    bench::ScaleSettings base;
-    base.window_s = seconds > 0.0 ? seconds : 10.0;
-    base.cpu_tick_clock = tick_clock == "cpu";
-    base.collisions = scale_collisions == "on";
-    base.bot_path = bot_path;
-    base.seed = seed;
-    const auto run = [&base](int n, int rate, int redundancy, const std::string& encoding, double idle,
-                             std::vector<bench::ScaleResult>& out) {
+    const auto scale_run = [&](int n, int rate, int redundancy, const std::string& encoding, double idle,
+                               std::vector<bench::ScaleResult>& out) {
       bench::ScaleSettings s = base;
       s.clients = n;
       s.snapshot_rate = rate;
       s.redundancy = redundancy;
       s.delta_snapshots = encoding == "delta";
       s.idle_fraction = idle;
-      std::string error;
-      std::fprintf(stderr, "scale: %d clients (%.0f%% idle), %d Hz %s snapshots, redundancy %d ...\n", n, idle * 100,
-                   rate, encoding.c_str(), redundancy);
-      if (std::optional<bench::ScaleResult> r = bench::RunScale(s, &error)) {
-        out.push_back(*r);
-      } else {
-        std::fprintf(stderr, "scale run failed: %s\n", error.c_str());
-      }
+      run("scale", s, out);
     };
     for (const int rate : snapshot_rates) {
       for (const int n : clients) {
         for (const double idle : idle_fractions) {
-          for (const std::string& encoding : encodings) run(n, rate, base.redundancy, encoding, idle, scale);
+          for (const std::string& encoding : encodings) scale_run(n, rate, base.redundancy, encoding, idle, scale);
         }
       }
     }
     // The redundancy baseline at the first snapshot rate.
     for (const int n : clients) {
-      run(n, snapshot_rates.front(), 1, encodings.back(), idle_fractions.front(), scale_baselines);
+      scale_run(n, snapshot_rates.front(), 1, encodings.back(), idle_fractions.front(), scale_baselines);
     }
     bench::PrintScale(scale, scale_baselines);
+  }
+
+  // Bandwidth: every player moving, half idle, all idle; both encodings; each network profile.
+  std::vector<bench::ScaleResult> bandwidth;
+  if (scenario == "bandwidth" || scenario == "all") {
+    for (const std::string& name : bandwidth_profiles) {
+      const std::optional<netcube::transport::LinkProfile> profile = find_profile(name);
+      if (!profile) return 2;
+      for (const double idle : {0.0, 0.5, 1.0}) {
+        for (const bool delta : {false, true}) {
+          bench::ScaleSettings s = base;
+          s.clients = bandwidth_clients;
+          s.snapshot_rate = bandwidth_rate;
+          s.delta_snapshots = delta;
+          s.idle_fraction = idle;
+          s.link_name = profile->name;
+          s.link = profile->settings;
+          run("bandwidth", s, bandwidth);
+        }
+      }
+    }
+    bench::PrintBandwidth(bandwidth);
   }
 
   std::vector<bench::ProfileResult> profiles;
   if (scenario == "profiles" || scenario == "all") {
     std::string error;
-    const std::string path = netcube::apps::LinkProfilesPath();
-    const std::vector<netcube::transport::LinkProfile> known = netcube::apps::LoadLinkProfiles(path, &error);
-    if (known.empty()) {
-      std::cerr << "netcube-bench: " << error << "\n";
-      return 1;
-    }
     for (const std::string& name : profile_names) {
-      const std::optional<netcube::transport::LinkProfile> profile = netcube::transport::FindLinkProfile(known, name);
-      if (!profile) {
-        std::cerr << "netcube-bench: no profile '" << name << "' in " << path << "\n";
-        return 2;
-      }
+      const std::optional<netcube::transport::LinkProfile> profile = find_profile(name);
+      if (!profile) return 2;
       bench::ProfileSettings s;
       s.profile = *profile;
       s.group_size = group_size;
@@ -179,15 +228,10 @@ int main(int argc, char** argv) {
   nlohmann::json tagging = nlohmann::json::object();
   if (scenario == "tagging" || scenario == "all") {
     std::string error;
-    const std::string path = netcube::apps::LinkProfilesPath();
-    const std::vector<netcube::transport::LinkProfile> known = netcube::apps::LoadLinkProfiles(path, &error);
     std::vector<bench::TagResult> runs;
     for (const char* name : {"lan", "cross-continent", "lossy"}) {
-      const std::optional<netcube::transport::LinkProfile> profile = netcube::transport::FindLinkProfile(known, name);
-      if (!profile) {
-        std::cerr << "netcube-bench: no profile '" << name << "' in " << path << "\n";
-        return 2;
-      }
+      const std::optional<netcube::transport::LinkProfile> profile = find_profile(name);
+      if (!profile) return 2;
       for (const bool on : {true, false}) {
         bench::TagSettings s;
         s.profile = *profile;
@@ -205,31 +249,22 @@ int main(int argc, char** argv) {
     // Server cost: 64 players tagging at the cooldown rate.
     std::vector<bench::ScaleResult> cost;
     for (const bool on : {true, false}) {
-      bench::ScaleSettings s;
+      bench::ScaleSettings s = base;
       s.clients = 64;
-      s.window_s = seconds > 0.0 ? seconds : 10.0;
-      s.cpu_tick_clock = tick_clock == "cpu";
-      s.collisions = scale_collisions == "on";
-      s.bot_path = bot_path;
-      s.seed = seed;
       s.tag_interval_ms = netcube::sim::kTagCooldownMs;
       s.lag_compensation = on;
-      std::fprintf(stderr, "scale: 64 clients tagging, lag compensation %s ...\n", on ? "on" : "off");
-      if (std::optional<bench::ScaleResult> r = bench::RunScale(s, &error)) {
-        cost.push_back(*r);
-      } else {
-        std::fprintf(stderr, "scale run failed: %s\n", error.c_str());
-      }
+      run(on ? "tagging cost, lag compensation on" : "tagging cost, lag compensation off", s, cost);
     }
     bench::PrintTagging(runs, cost);
     tagging = {{"profiles", runs}, {"server_cost", cost}};
   }
 
-  const std::vector<bench::Target> targets = bench::CheckTargets(scale, profiles);
+  const std::vector<bench::Target> targets = bench::CheckTargets(scale, bandwidth, profiles);
   bench::PrintTargets(targets);
   if (!json_path.empty()) {
     std::ofstream file(json_path);
     nlohmann::json all = bench::ToJson(machine, scale, scale_baselines, profiles, targets);
+    all["bandwidth"] = bandwidth;
     all["tagging"] = tagging;
     file << all.dump(2) << "\n";
     file.close();

@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <numeric>
@@ -56,6 +57,26 @@ void PrintScaleRow(const ScaleResult& r) {
               r.wire_down_bytes_per_s, r.wire_up_bytes_per_s, static_cast<unsigned long long>(r.corrections),
               static_cast<unsigned long long>(r.inputs_lost + r.inputs_dropped_rate_limit), r.rtt_ms_mean);
   if (!r.bots_problem.empty()) std::printf("      (bot figures missing: %s)\n", r.bots_problem.c_str());
+}
+
+const ScaleResult* FindBandwidth(const std::vector<ScaleResult>& runs, const std::string& link, double idle,
+                                 bool delta) {
+  for (const ScaleResult& r : runs) {
+    if (r.settings.link_name == link && r.settings.idle_fraction == idle && r.settings.delta_snapshots == delta) return &r;
+  }
+  return nullptr;
+}
+
+// Bytes per snapshot of a cube of the kind the run's idle share says (NaN when it cannot be told): every
+// cube moving, every cube at rest, or half and half, where the resting half costs what the all-idle run
+// of the same link and encoding measured.
+double CubeBytes(const std::vector<ScaleResult>& runs, const ScaleResult& r) {
+  const double bits = r.cube_bits;
+  if (r.settings.idle_fraction == 0.0 || r.settings.idle_fraction == 1.0) return bits / 8;
+  const ScaleResult* idle = FindBandwidth(runs, r.settings.link_name, 1.0, r.settings.delta_snapshots);
+  if (idle == nullptr) return std::nan("");
+  const double moving = 1.0 - r.settings.idle_fraction;
+  return (bits - r.settings.idle_fraction * idle->cube_bits) / moving / 8;
 }
 
 }  // namespace
@@ -132,6 +153,47 @@ void PrintScale(const std::vector<ScaleResult>& runs, const std::vector<ScaleRes
   std::fflush(stdout);
 }
 
+void PrintBandwidth(const std::vector<ScaleResult>& runs) {
+  if (runs.empty()) return;
+  const ScaleSettings& s = runs.front().settings;
+  std::printf("\n== bandwidth: the scale scenario's setup (server here, %d netcube-bot players in child processes, tick %d Hz,\n"
+              "   %d Hz snapshots, collisions %s, %.0f s window), the players moving at random, half of them idle, or all idle,\n"
+              "   both encodings, each link applied by the bots' conditioner in both directions. cube B = the bits a\n"
+              "   snapshot spends on cubes (headers and ack aside) per cube of that kind, bytes: moving (idle 0%%, and\n"
+              "   idle 50%% less the resting cost) or resting (idle 100%%); age = the deltas' mean baseline age, ticks\n",
+              s.clients, s.tick_rate, s.snapshot_rate, s.collisions ? "on" : "off", s.window_s);
+  std::printf("   link             idle enc   delta%%   age |  snap B  cube B | per client per second: snap B   down B  wire down |"
+              " tick us: p50   p99   max | corr  rtt ms\n");
+  for (const ScaleResult& r : runs) {
+    const ScaleSettings& t = r.settings;
+    std::printf("   %-16s %3.0f%% %-5s %5.1f%% %5.1f | %7.1f %7.3f | %29.0f %8.0f %10.0f | %12.0f %5.0f %5.0f | %4llu %7.1f\n",
+                t.link_name.c_str(), t.idle_fraction * 100, t.delta_snapshots ? "delta" : "full", r.delta_share * 100,
+                r.delta_age_ticks, r.snapshot_bytes, CubeBytes(runs, r), r.snapshot_bytes_per_s, r.down_bytes_per_s,
+                r.wire_down_bytes_per_s, r.tick_p50_us, r.tick_p99_us, r.tick_max_us,
+                static_cast<unsigned long long>(r.corrections), r.rtt_ms_mean);
+    if (!r.bots_problem.empty()) std::printf("      (bot figures missing: %s)\n", r.bots_problem.c_str());
+  }
+  for (const ScaleResult& d : runs) {
+    if (!d.settings.delta_snapshots) continue;
+    const ScaleResult* f = FindBandwidth(runs, d.settings.link_name, d.settings.idle_fraction, false);
+    if (f == nullptr) continue;
+    std::printf("   %s, %.0f%% idle: delta / full: down payload %s, wire down %s, snapshot %s\n", d.settings.link_name.c_str(),
+                d.settings.idle_fraction * 100, Ratio(d.down_bytes_per_s, f->down_bytes_per_s).c_str(),
+                Ratio(d.wire_down_bytes_per_s, f->wire_down_bytes_per_s).c_str(),
+                Ratio(d.snapshot_bytes, f->snapshot_bytes).c_str());
+  }
+  // What an older baseline costs: each link's moving cube against the first link's.
+  const ScaleResult* near = FindBandwidth(runs, s.link_name, 0.0, true);
+  for (const ScaleResult& r : runs) {
+    if (near == nullptr || &r == near || !r.settings.delta_snapshots || r.settings.idle_fraction != 0.0) continue;
+    std::printf("   older baseline: a moving cube costs %.3f B at %s (age %.1f ticks) vs %.3f B at %s (age %.1f): %s\n",
+                CubeBytes(runs, r), r.settings.link_name.c_str(), r.delta_age_ticks, CubeBytes(runs, *near),
+                near->settings.link_name.c_str(), near->delta_age_ticks,
+                Ratio(CubeBytes(runs, r), CubeBytes(runs, *near)).c_str());
+  }
+  std::fflush(stdout);
+}
+
 void PrintProfile(const ProfileResult& r) {
   const ProfileSettings& s = r.settings;
   const transport::LinkSettings& l = s.profile.settings;
@@ -177,7 +239,8 @@ void PrintProfile(const ProfileResult& r) {
   std::fflush(stdout);
 }
 
-std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const std::vector<ProfileResult>& profiles) {
+std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const std::vector<ScaleResult>& bandwidth,
+                                 const std::vector<ProfileResult>& profiles) {
   std::vector<Target> targets;
   const auto profile = [&](const std::string& name) -> const ProfileResult* {
     for (const ProfileResult& p : profiles) {
@@ -233,6 +296,56 @@ std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const st
       t.detail += text;
     }
     if (any) t.status = verdict(ok);
+    targets.push_back(t);
+  }
+  // Issue 15's delta snapshot targets.
+  const auto with_cube_bytes = [&](const ScaleResult& r) {
+    char out[160];
+    std::snprintf(out, sizeof out, "%s %.3f B (baseline age %.1f ticks)", r.settings.link_name.c_str(),
+                  CubeBytes(bandwidth, r), r.delta_age_ticks);
+    return std::string(out);
+  };
+  const auto cube_target = [&](const std::string& name, double idle, double limit) {
+    Target t{name, "not run", ""};
+    if (const ScaleResult* lan = FindBandwidth(bandwidth, "lan", idle, true)) {
+      t.status = verdict(CubeBytes(bandwidth, *lan) <= limit);
+      t.detail = with_cube_bytes(*lan);
+    }
+    for (const ScaleResult& r : bandwidth) {
+      if (r.settings.link_name == "lan" || !r.settings.delta_snapshots || r.settings.idle_fraction != idle) continue;
+      t.detail += (t.detail.empty() ? "" : "; ") + with_cube_bytes(r);
+    }
+    targets.push_back(t);
+  };
+  cube_target("moving cube <= 2.5 B per snapshot, delta, lan", 0.0, 2.5);
+  cube_target("resting cube <= 0.25 B per snapshot, delta, lan", 1.0, 0.25);
+  {
+    constexpr double kFullPayload = 2650.0;  // issue 15: 16 players, 20 Hz, every cube in full
+    Target t{"down per client <= 1/3 of 2,650 B/s at 16 players, 20 Hz, all moving, delta, lan", "not run", ""};
+    const ScaleResult* d = FindBandwidth(bandwidth, "lan", 0.0, true);
+    if (d != nullptr && d->settings.clients == 16 && d->settings.snapshot_rate == 20) {
+      t.status = verdict(d->down_bytes_per_s <= kFullPayload / 3);
+      char text[160];
+      std::snprintf(text, sizeof text, "%.0f B/s payload = %.2fx of 2,650", d->down_bytes_per_s,
+                    d->down_bytes_per_s / kFullPayload);
+      t.detail = text;
+      if (const ScaleResult* f = FindBandwidth(bandwidth, "lan", 0.0, false)) {
+        std::snprintf(text, sizeof text, "; full in the same run %.0f B/s", f->down_bytes_per_s);
+        t.detail += text;
+      }
+    }
+    targets.push_back(t);
+  }
+  {
+    Target t{"tick p99 <= 1 ms at 256 clients, 60 Hz snapshots, delta encoding", "not run", ""};
+    for (const ScaleResult& r : scale) {
+      if (r.settings.clients != 256 || r.settings.snapshot_rate != 60 || !r.settings.delta_snapshots) continue;
+      char text[160];
+      std::snprintf(text, sizeof text, "%s%.0f%% idle: p99 %.0f us, %.0f%% deltas", t.detail.empty() ? "" : "; ",
+                    r.settings.idle_fraction * 100, r.tick_p99_us, r.delta_share * 100);
+      t.detail += text;
+      t.status = t.status == "missed" ? t.status : verdict(r.tick_p99_us <= 1000.0);
+    }
     targets.push_back(t);
   }
   return targets;

@@ -17,6 +17,9 @@ struct Machine {
 Machine DescribeMachine();
 
 void PrintScale(const std::vector<ScaleResult>& runs, const std::vector<ScaleResult>& baselines);
+// The bandwidth runs, with each cube's cost: a moving one's from the all-moving runs, a resting one's from
+// the all-idle runs, and a moving one's among idle ones from the half-idle runs less the resting cost.
+void PrintBandwidth(const std::vector<ScaleResult>& runs);
 void PrintProfile(const ProfileResult& result);
 
 struct Target {
@@ -24,7 +27,8 @@ struct Target {
   std::string status;  // "met", "missed" or "not run"
   std::string detail;  // the numbers behind the verdict
 };
-std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const std::vector<ProfileResult>& profiles);
+std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const std::vector<ScaleResult>& bandwidth,
+                                 const std::vector<ProfileResult>& profiles);
 void PrintTargets(const std::vector<Target>& targets);
 
 nlohmann::json ToJson(const Machine& machine, const std::vector<ScaleResult>& scale,

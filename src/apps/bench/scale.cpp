@@ -90,7 +90,9 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
         {"--connect", "127.0.0.1:" + std::to_string(server->port()), "--count", std::to_string(count),
          "--duration", std::to_string(play_s), "--redundancy", std::to_string(settings.redundancy), "--script",
          script, "--seed", std::to_string(settings.seed), "--name", script, "--settle-timeout",
-         std::to_string(kSettleTimeoutS), "--tag-interval-ms", std::to_string(settings.tag_interval_ms)},
+         std::to_string(kSettleTimeoutS), "--tag-interval-ms", std::to_string(settings.tag_interval_ms),
+         "--latency-ms", std::to_string(settings.link.latency_ms), "--jitter-ms", std::to_string(settings.link.jitter_ms),
+         "--loss", std::to_string(settings.link.loss), "--duplicate", std::to_string(settings.link.duplicate)},
         work_prefix + "-" + script, error);
     if (!group) return std::nullopt;
     bots.push_back(std::move(*group));
@@ -176,7 +178,11 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   const auto snapshots = static_cast<double>(end.stats.snapshots_sent - start.stats.snapshots_sent);
   if (snapshots > 0) {
     r.snapshot_bytes = static_cast<double>(end.stats.snapshot_bytes_sent - start.stats.snapshot_bytes_sent) / snapshots;
-    r.delta_share = static_cast<double>(end.stats.delta_snapshots_sent - start.stats.delta_snapshots_sent) / snapshots;
+    const auto deltas = static_cast<double>(end.stats.delta_snapshots_sent - start.stats.delta_snapshots_sent);
+    r.delta_share = deltas / snapshots;
+    if (deltas > 0) r.delta_age_ticks = static_cast<double>(end.stats.delta_age_ticks - start.stats.delta_age_ticks) / deltas;
+    r.cube_bits = static_cast<double>(end.stats.snapshot_cube_bits - start.stats.snapshot_cube_bits) / snapshots /
+                  settings.clients;
   }
   r.bytes_per_cube = r.snapshot_bytes / settings.clients;
   r.snapshot_bytes_per_s = per_client_second(end.stats.snapshot_bytes_sent, start.stats.snapshot_bytes_sent);
@@ -213,6 +219,7 @@ void to_json(nlohmann::json& j, const ScaleResult& r) {
          {"lag_compensation", s.lag_compensation},
          {"snapshot_encoding", s.delta_snapshots ? "delta" : "full"},
          {"idle_fraction", s.idle_fraction},
+         {"link", s.link_name},
          {"seed", s.seed}}},
        {"tick_us", {{"p50", r.tick_p50_us}, {"p99", r.tick_p99_us}, {"max", r.tick_max_us}}},
        {"network_us", {{"p50", r.network_p50_us}, {"p99", r.network_p99_us}}},
@@ -228,6 +235,8 @@ void to_json(nlohmann::json& j, const ScaleResult& r) {
          {"wire_up_bytes", r.wire_up_bytes_per_s}}},
        {"snapshot_bytes", r.snapshot_bytes},
        {"delta_share", r.delta_share},
+       {"delta_age_ticks", r.delta_age_ticks},
+       {"cube_bits_per_snapshot", r.cube_bits},
        {"bytes_per_cube_per_snapshot", r.bytes_per_cube},
        {"corrections", r.corrections},
        {"rtt_ms_mean", r.rtt_ms_mean},

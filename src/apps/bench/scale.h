@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "netcube/transport/link_conditioner.h"
+
 namespace netcube::bench {
 
 struct ScaleSettings {
@@ -21,6 +23,8 @@ struct ScaleSettings {
   bool lag_compensation = true;
   bool delta_snapshots = true;  // the server's snapshot encoding: delta, or every cube in full
   double idle_fraction = 0.0;   // this share of the players (rounded) stand still: the rest play at random
+  std::string link_name = "lan";   // the bots' link conditioner (both directions), from a network profile
+  transport::LinkSettings link;
   std::string bot_path;
   std::uint64_t seed = 1;
 };
@@ -48,6 +52,8 @@ struct ScaleResult {
   double snapshot_bytes = 0.0;
   double bytes_per_cube = 0.0;
   double delta_share = 0.0;  // of the snapshots sent, the share that were deltas
+  double delta_age_ticks = 0.0;   // the mean age of the deltas' baselines
+  double cube_bits = 0.0;         // the mean snapshot's bits spent on cubes (headers and ack aside), per cube
   // From the bots' report (empty when it failed: bots_problem says why) and the server's input counters.
   std::uint64_t corrections = 0;
   double rtt_ms_mean = 0.0;

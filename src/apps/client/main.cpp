@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
   std::string script;
   std::string script2;
   int tag_interval_ms = 0;
+  std::string snapshot_encoding = "delta";
+  int switch_encoding_frame = 0;
   apps::RunOptions run;
 
   CLI::App app{
@@ -71,6 +73,17 @@ int main(int argc, char** argv) {
       ->needs(lab_flag);
   CLI::Option* frames_option = app.add_option("--frames", run.frames, "Render this many frames, then exit")
                                    ->check(CLI::PositiveNumber);
+  CLI::Option* encoding_option =
+      app.add_option("--snapshot-encoding", snapshot_encoding,
+                     "The lab server's snapshots at the start: delta or full (the server panel switches them)")
+          ->check(CLI::IsMember({"full", "delta"}))
+          ->capture_default_str()
+          ->needs(lab_flag);
+  app.add_option("--switch-encoding-frame", switch_encoding_frame,
+                 "Switch the lab server's snapshot encoding (to the other one) at this frame, as the server "
+                 "panel's toggle does")
+      ->check(CLI::PositiveNumber)
+      ->needs(frames_option);
   app.add_option("--screenshot", run.screenshot,
                  "Write the last frame as a PNG (needs --frames; without a display it renders offscreen; the "
                  "lab then runs on a virtual clock, frame i at i/60 s)")
@@ -101,6 +114,7 @@ int main(int argc, char** argv) {
                  "over time to this PNG")
       ->needs(lab_flag);
   compare_option->excludes("--script2");
+  encoding_option->excludes(compare_option)->excludes(replay_option);
   replay_option->excludes("--script")->excludes("--script2")->excludes("--seed");
   app.add_option("--width", run.app.width, "Window width")
       ->check(CLI::Range(320, 8192))
@@ -123,6 +137,7 @@ int main(int argc, char** argv) {
     options.csv = csv;
     options.plot = plot;
     options.scripts = {std::move(script1), std::move(script2_parsed)};
+    options.switch_encoding_frame = switch_encoding_frame;
     if (compare.empty() && replay.empty()) {
       for (std::size_t i = 0; i < options.lab.players.size(); ++i) {
         client::ClientConfig& player = options.lab.players[i].client;
@@ -131,6 +146,8 @@ int main(int argc, char** argv) {
         player.seed = seed + i;
       }
       options.lab.tag_interval_ms = tag_interval_ms;
+      options.lab.server.snapshot_encoding =
+          snapshot_encoding == "full" ? netcube::server::SnapshotEncoding::kFull : netcube::server::SnapshotEncoding::kDelta;
       options.plot_title = "netcube lab";
       return apps::RunLab(std::move(options));
     }

@@ -299,6 +299,12 @@ int RunLab(LabRunOptions options) {
             held[i] = keys[i].Held(now, lab->player(i));
           }
         }
+        if (frame == options.switch_encoding_frame) {
+          server::Server& server = lab->server();
+          server.SetSnapshotEncoding(server.config().snapshot_encoding == server::SnapshotEncoding::kDelta
+                                         ? server::SnapshotEncoding::kFull
+                                         : server::SnapshotEncoding::kDelta);
+        }
         lab->Update(now, held);
         recorder.Frame(frame, now, held, *lab);
       },

@@ -41,6 +41,7 @@ struct LabRunOptions {
   std::string csv;          // one row per frame and player
   std::string plot;         // the comparison's plot, as a PNG, at the end
   std::string plot_title;   // heads the plot
+  int switch_encoding_frame = 0;  // switch the server's snapshot encoding at this frame (0: never)
 };
 
 // Makes `options` a comparison of options.session's entries: their lab (CompareLabConfig on the session's

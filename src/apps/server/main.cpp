@@ -62,6 +62,8 @@ nlohmann::json StatsJson(const netcube::server::ServerStats& stats) {
       {"delta_snapshots_sent", stats.delta_snapshots_sent},
       {"snapshot_encodes", stats.snapshot_encodes},
       {"snapshot_bytes_sent", stats.snapshot_bytes_sent},
+      {"snapshot_cube_bits", stats.snapshot_cube_bits},
+      {"delta_age_ticks", stats.delta_age_ticks},
       {"tick_us_p50", stats.tick_durations.p50.count()},
       {"tick_us_p99", stats.tick_durations.p99.count()},
       {"tick_us_max", stats.tick_durations.max.count()},
