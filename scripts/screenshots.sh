@@ -41,10 +41,10 @@ done
 # player 1's prediction still runs into the cube the server has pushed back.
 "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 \
   --script "R:1000,-:1000" --script2 "-:3000" --frames 80 --screenshot "$out/lab-collision.png"
-# Snapshot encodings: full for the first 5.5 s, then delta (as the server panel's toggle does): each player
+# Snapshot encodings: full for the first 4.5 s, then delta (as the server panel's toggle does): each player
 # panel's "down" plot (its last 5 s) shows the drop. Both players keep moving at random.
 "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 --script random --script2 random \
-  --snapshot-encoding full --switch-encoding-frame 330 --frames 480 --screenshot "$out/lab-bandwidth.png"
+  --snapshot-encoding full --switch-encoding-frame 270 --frames 480 --screenshot "$out/lab-bandwidth.png"
 # The three builds compared under cross-continent (125 ms each way, +-20 ms jitter), the same hands for all:
 # a move, then a pause long enough for every build's drawn cube to stop, so each press is measured.
 readonly compare_script="R:700,-:900,D:500,-:900,L:900,-:900,U:500,-:900,DR:600,-:900,L:700,-:900,UR:500,-:900"

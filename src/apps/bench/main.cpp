@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 60))
       ->capture_default_str();
   app.add_option("--snapshot-encodings", encodings,
-                 "Scale: the server's snapshot encodings, each measured in the same run, comma-separated")
+                 "Scale and profiles: the server's snapshot encodings, each measured in the same run, comma-separated")
       ->delimiter(',')
       ->check(CLI::IsMember({"full", "delta"}))
       ->capture_default_str();
@@ -208,19 +208,22 @@ int main(int argc, char** argv) {
     for (const std::string& name : profile_names) {
       const std::optional<netcube::transport::LinkProfile> profile = find_profile(name);
       if (!profile) return 2;
-      bench::ProfileSettings s;
-      s.profile = *profile;
-      s.group_size = group_size;
-      s.play_s = seconds > 0.0 ? seconds : 20.0;
-      s.key_trials = key_trials;
-      s.fixed_delay_ms = fixed_delay_ms;
-      s.seed = seed;
-      std::fprintf(stderr, "profile %s ...\n", name.c_str());
-      if (std::optional<bench::ProfileResult> r = bench::RunProfile(s, &error)) {
-        bench::PrintProfile(*r);
-        profiles.push_back(*r);
-      } else {
-        std::fprintf(stderr, "profile %s failed: %s\n", name.c_str(), error.c_str());
+      for (const std::string& encoding : encodings) {
+        bench::ProfileSettings s;
+        s.profile = *profile;
+        s.delta_snapshots = encoding == "delta";
+        s.group_size = group_size;
+        s.play_s = seconds > 0.0 ? seconds : 20.0;
+        s.key_trials = key_trials;
+        s.fixed_delay_ms = fixed_delay_ms;
+        s.seed = seed;
+        std::fprintf(stderr, "profile %s, %s snapshots ...\n", name.c_str(), encoding.c_str());
+        if (std::optional<bench::ProfileResult> r = bench::RunProfile(s, &error)) {
+          bench::PrintProfile(*r);
+          profiles.push_back(*r);
+        } else {
+          std::fprintf(stderr, "profile %s failed: %s\n", name.c_str(), error.c_str());
+        }
       }
     }
   }

@@ -230,6 +230,7 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   config.bind_address = "127.0.0.1";
   config.port = 0;
   config.collisions = false;  // solo players: a correction can only come from the network
+  config.snapshot_encoding = settings.delta_snapshots ? server::SnapshotEncoding::kDelta : server::SnapshotEncoding::kFull;
   config.max_clients = static_cast<std::size_t>(3 * settings.group_size + 1);
   config.max_per_address = config.max_clients;  // every player on 127.0.0.1
   std::unique_ptr<server::Server> server = server::Server::Create(config, now, error);
@@ -368,6 +369,7 @@ void to_json(nlohmann::json& j, const ProfileResult& r) {
          {"reorder", link.reorder}}},
        {"settings",
         {{"group_size", r.settings.group_size},
+         {"snapshot_encoding", r.settings.delta_snapshots ? "delta" : "full"},
          {"play_s", r.settings.play_s},
          {"key_trials", r.settings.key_trials},
          {"fixed_delay_ms", r.settings.fixed_delay_ms},

@@ -23,6 +23,7 @@ struct ProfileSettings {
   transport::LinkProfile profile;
   int group_size = 4;
   double play_s = 20.0;  // random play; then the groups settle
+  bool delta_snapshots = true;  // the server's snapshot encoding
   int key_trials = 5;    // key presses with prediction on, and as many with it off
   int fixed_delay_ms = client::Settings{}.interp_delay_ms;  // the fixed-delay group's
   std::uint64_t seed = 1;

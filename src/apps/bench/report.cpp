@@ -198,9 +198,10 @@ void PrintProfile(const ProfileResult& r) {
   const ProfileSettings& s = r.settings;
   const transport::LinkSettings& l = s.profile.settings;
   std::printf("\n== profile %s: %.0f ms one way +-%.0f ms jitter, %.0f%% loss, %.0f%% duplication, both directions\n"
-              "   (client-side conditioner); server 60 Hz tick, 20 Hz snapshots, collisions off (every player solo);\n"
+              "   (client-side conditioner); server 60 Hz tick, 20 Hz %s snapshots, collisions off (every player solo);\n"
               "   3 groups of %d in-process players, %.0f s random play then settling; virtual clock, %.1f s run\n",
-              s.profile.name.c_str(), l.latency_ms, l.jitter_ms, l.loss * 100, l.duplicate * 100, s.group_size, s.play_s,
+              s.profile.name.c_str(), l.latency_ms, l.jitter_ms, l.loss * 100, l.duplicate * 100,
+              s.delta_snapshots ? "delta" : "full", s.group_size, s.play_s,
               r.ran_s);
   std::printf("   group         inputs corr  max(u) | lost ratelim | underruns extrap ms | interp ms  view delay ms"
               " mean/max | remote err mean/p99 step | snap loss   rtt ms | settled match\n");
@@ -244,7 +245,7 @@ std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const st
   std::vector<Target> targets;
   const auto profile = [&](const std::string& name) -> const ProfileResult* {
     for (const ProfileResult& p : profiles) {
-      if (p.settings.profile.name == name) return &p;
+      if (p.settings.profile.name == name && p.settings.delta_snapshots) return &p;  // the default encoding
     }
     return nullptr;
   };
