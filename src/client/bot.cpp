@@ -23,6 +23,8 @@ struct BotRun::Impl {
   std::optional<std::string> failure;
   std::vector<Micros> next_tag;  // per player
   std::vector<std::uint8_t> held;  // per player, at the last Update
+  std::vector<std::size_t> next_hand_tag;  // per player, into its BotPlayer::hand_tags
+  std::vector<sim::Aim> last_hand_aim;     // per player
 
   std::uint64_t SeedOf(std::size_t i) const { return config.same_network ? config.seed : config.seed + i; }
   const InputScript& ScriptOf(std::size_t i) const {
@@ -93,6 +95,16 @@ struct BotRun::Impl {
     next_tag[i] = now + Micros(std::int64_t{std::max(config.tag_interval_ms, sim::kTagCooldownMs)} * 1000);
   }
 
+  // A replay's tags by hand, each once its moment has come.
+  void HandTagsFor(std::size_t i, Micros now) {
+    if (phase != Phase::kPlaying || config.players.empty()) return;
+    const std::vector<BotHandTag>& tags = config.players[i].hand_tags;
+    for (; next_hand_tag[i] < tags.size() && now - play_start >= tags[next_hand_tag[i]].at; ++next_hand_tag[i]) {
+      last_hand_aim[i] = HandAim(*clients[i], tags[next_hand_tag[i]].target, last_hand_aim[i]);
+      clients[i]->Tag(now, last_hand_aim[i]);
+    }
+  }
+
   std::uint8_t ButtonsFor(std::size_t i, Micros now) const {
     if (phase != Phase::kPlaying) return 0;
     return ScriptOf(i).ButtonsAt(now - play_start, SeedOf(i));
@@ -116,6 +128,18 @@ std::optional<sim::Aim> AimAtNearest(const Client& client) {
   if (nearest == nullptr) return std::nullopt;
   const Vec2 toward = nearest->drawn - own.predicted;
   return sim::AimToward(toward.x, toward.y);
+}
+
+sim::Aim HandAim(const Client& client, std::optional<Vec2> target, sim::Aim last) {
+  const LocalView& local = client.local();
+  if (target) {
+    const Vec2 toward = *target - local.predicted;
+    return sim::AimToward(toward.x, toward.y);
+  }
+  if (local.predicted_state.vx != 0 || local.predicted_state.vy != 0) {
+    return sim::AimToward(local.predicted_state.vx, local.predicted_state.vy);
+  }
+  return last;
 }
 
 BotRun::BotRun(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -158,6 +182,8 @@ std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::
   }
   impl->next_tag.assign(impl->clients.size(), Micros{0});
   impl->held.assign(impl->clients.size(), 0);
+  impl->next_hand_tag.assign(impl->clients.size(), 0);
+  impl->last_hand_aim.assign(impl->clients.size(), 0);
   impl->deadline = now + Seconds(config.connect_timeout_s);
   return std::unique_ptr<BotRun>(new BotRun(std::move(impl)));
 }
@@ -171,6 +197,7 @@ bool BotRun::Update(Micros now) {
     r.held[i] = r.ButtonsFor(i, now);
     r.clients[i]->Update(now, r.held[i]);
     r.TagFor(i, now);
+    r.HandTagsFor(i, now);
   }
   return r.phase != Impl::Phase::kDone;
 }

@@ -75,7 +75,9 @@ void ClientScreen::Draw(const ClientLayout& layout, Micros now,
                   title);
   view_.DrawArena(background, layout.arena, *client_, now);
   const bool tag_key_down = TagKeyHeldNow(KeyBinding::kArrowsAndWasd);
-  view_.HandleTagInput(*client_, layout.arena, now, tag_key_down && !tag_key_was_down_);
+  if (const std::optional<TagRequest> tag = view_.TagInput(layout.arena, tag_key_down && !tag_key_was_down_)) {
+    view_.TagByHand(*client_, now, tag->target);
+  }
   tag_key_was_down_ = tag_key_down;
 
   ImGui::SetNextWindowPos(layout.panel.min());

@@ -108,7 +108,8 @@ Lab::Lab(std::unique_ptr<server::Server> server, const LabConfig& config)
       connect_errors_(config.players.size()),
       tag_interval_ms_(config.tag_interval_ms),
       next_scripted_tag_(config.players.size()),
-      tag_key_was_down_(config.players.size()) {
+      tag_key_was_down_(config.players.size()),
+      hand_tags_(config.hand_tags) {
   for (const LabPlayer& player : config.players) {
     players_.push_back(std::make_unique<client::Client>(player.client));
     player_views_.emplace_back(player.title, player.keys_hint);
@@ -140,10 +141,12 @@ void Lab::Draw(const LabLayout& layout, Micros now, std::span<const transport::L
                     ToImU32(kHeaderText), text);
   };
   title(layout.server_column, "Server - the truth");
-  for (std::size_t i = 0; i < players_.size(); ++i) {
+  for (std::size_t i = 0; hand_tags_ && i < players_.size(); ++i) {
     const bool down = TagKeyHeldNow(tag_keys_[i]);
-    player_views_[i].HandleTagInput(*players_[i], layout.arena[layout.ColumnOf(i)], now, down && !tag_key_was_down_[i]);
+    const std::optional<TagRequest> request =
+        player_views_[i].TagInput(layout.arena[layout.ColumnOf(i)], down && !tag_key_was_down_[i]);
     tag_key_was_down_[i] = down;
+    if (request) TagByHand(now, {i, *request});
   }
   for (std::size_t i = 0; i < players_.size(); ++i) {
     title(layout.ColumnOf(i), column_titles_[i]);
@@ -154,6 +157,14 @@ void Lab::Draw(const LabLayout& layout, Micros now, std::span<const transport::L
   BeginPanel("##server", layout.panel[layout.server_column]);
   server_view_.DrawPanel(*server_);
   ImGui::End();
+}
+
+std::vector<LabHandTag> Lab::TakeHandTags() { return std::exchange(hand_tags_fired_, {}); }
+
+void Lab::TagByHand(Micros now, const LabHandTag& tag) {
+  if (tag.player >= players_.size()) return;
+  player_views_[tag.player].TagByHand(*players_[tag.player], now, tag.request.target);
+  hand_tags_fired_.push_back(tag);
 }
 
 void Lab::DrawPlayerColumn(std::size_t index, const LabLayout& layout, Micros now,

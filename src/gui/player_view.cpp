@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "netcube/client/bot.h"
 #include "netcube/gui/theme.h"
 #include "netcube/protocol/messages.h"
 
@@ -250,19 +251,17 @@ void PlayerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const 
   }
 }
 
-void PlayerView::HandleTagInput(client::Client& client, const ArenaMapping& mapping, Micros now, bool key_pressed) {
+std::optional<TagRequest> PlayerView::TagInput(const ArenaMapping& mapping, bool key_pressed) const {
   const ImGuiIO& io = ImGui::GetIO();
   const ImVec2 mouse = io.MousePos;
   const bool over_arena = mapping.Contains(mouse) && !io.WantCaptureMouse;
   const bool clicked = over_arena && ImGui::IsMouseClicked(ImGuiMouseButton_Left);
-  if (!key_pressed && !clicked) return;
-  const client::LocalView& local = client.local();
-  if (over_arena) {
-    const client::Vec2 toward = mapping.ToWorld(mouse) - local.predicted;
-    last_aim_ = sim::AimToward(toward.x, toward.y);
-  } else if (local.predicted_state.vx != 0 || local.predicted_state.vy != 0) {
-    last_aim_ = sim::AimToward(local.predicted_state.vx, local.predicted_state.vy);
-  }
+  if (!key_pressed && !clicked) return std::nullopt;
+  return TagRequest{over_arena ? std::optional(mapping.ToWorld(mouse)) : std::nullopt};
+}
+
+void PlayerView::TagByHand(client::Client& client, Micros now, std::optional<client::Vec2> target) {
+  last_aim_ = client::HandAim(client, target, last_aim_);
   client.Tag(now, last_aim_);
 }
 

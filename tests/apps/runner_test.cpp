@@ -130,6 +130,34 @@ TEST(RunLab, ARecordedComparisonReplaysToTheSameBytes) {
   EXPECT_TRUE(first.csv == recorded.csv) << "the replay differs from the recorded run";
 }
 
+// Tags made by hand are part of the session: a replay fires them at their frames (toward the clicked point,
+// or along the cube's motion), the same on every run, and they show in what the clients sent.
+TEST(RunLab, AReplayFiresTheRecordedTagsByHand) {
+  const Outputs recorded = Record("naive,full", {.latency_ms = 40}, 240);
+  std::string error;
+  Session session = *ParseSession(recorded.session, &error);
+  ASSERT_TRUE(session.hand_tags.empty()) << "nobody pressed a key";
+  session.hand_tags = {{120, 0, client::Vec2{30.0, 10.0}}, {120, 1, std::nullopt}, {180, 1, client::Vec2{5.0, 5.0}}};
+  const std::string tagged = SessionToJson(session);
+  ASSERT_EQ(ParseSession(tagged, &error)->hand_tags, session.hand_tags) << error;
+
+  const Outputs first = Replay(tagged);
+  const Outputs second = Replay(tagged);
+  EXPECT_TRUE(first.csv == second.csv) << "two replays with tags by hand differ";
+  EXPECT_TRUE(first.csv != recorded.csv) << "the tags were not fired";
+  // The rows up to the first tag's frame are the recorded run's: a tag changes only what follows it.
+  const auto with = Rows(first.csv);
+  const auto without = Rows(recorded.csv);
+  ASSERT_EQ(with.size(), without.size());
+  constexpr std::size_t kBytesUp = 15;
+  for (std::size_t i = 1; i < with.size(); ++i) {
+    if (std::stoll(with[i][0]) <= 120) {
+      EXPECT_EQ(with[i], without[i]) << "row " << i;
+    }
+  }
+  EXPECT_NE(with.back()[kBytesUp], without.back()[kBytesUp]) << "a tag is sent to the server";
+}
+
 // Without loss or reordering every input reaches the server at the same tick whatever the techniques (with
 // them, redundancy and reconciliation decide which inputs survive: technique effects too), so replaying with
 // other techniques moves the same cubes on the server at the same times over the same network: only what

@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <limits>
 #include <string>
+#include <vector>
 
 namespace netcube::apps {
 namespace {
@@ -23,6 +26,7 @@ Session Sample() {
   session.RecordInput(0, 11, 8);
   session.RecordInput(0, 40, 9);
   session.RecordInput(0, 70, 0);
+  session.hand_tags = {{20, 1, client::Vec2{3.5, 4.25}}, {20, 2, std::nullopt}, {31, 0, std::nullopt}};
   return session;
 }
 
@@ -64,6 +68,9 @@ TEST(Session, IndependentPlayersKeepTheirOwnKeysAndSeeds) {
       << "three players with their own keys cannot become two";
   EXPECT_NE(error.find("own keys"), std::string::npos) << error;
   EXPECT_TRUE(session.ReplaceEntries(*client::ParseTechniqueSets("naive,full,full", &error), &error)) << error;
+  Session shared = Sample();
+  EXPECT_TRUE(shared.ReplaceEntries(*client::ParseTechniqueSets("naive,full", &error), &error)) << error;
+  EXPECT_EQ(shared.hand_tags.size(), 2U) << "the third entry's tag goes with it";
 }
 
 TEST(Session, RoundTripsThroughItsJson) {
@@ -84,7 +91,7 @@ TEST(Session, BadFilesAreRefusedWithAReason) {
     return text.replace(at, from.size(), to);
   };
   for (const std::string& bad :
-       {std::string("{"), std::string("[]"), with("\"netcube_session\": 2", "\"netcube_session\": 1"),
+       {std::string("{"), std::string("[]"), with("\"netcube_session\": 3", "\"netcube_session\": 2"),
         with("\"compared\": true", "\"compared\": 1"),
         with("\"loss\": 0.02", "\"loss\": 1.5"), with("\"tick_rate\": 30", "\"tick_rate\": 0"),
         with("\"frames\": 600", "\"frames\": 50"), with("\"redundancy\": 4", "\"redundancy\": 0"),
@@ -92,6 +99,17 @@ TEST(Session, BadFilesAreRefusedWithAReason) {
     std::string error;
     EXPECT_FALSE(ParseSession(bad, &error).has_value()) << bad;
     EXPECT_FALSE(error.empty());
+  }
+  // Tags by hand: an entry the session does not have, a frame outside it or out of order, no point.
+  for (const auto& spoil : std::vector<std::function<void(Session&)>>{
+           [](Session& s) { s.hand_tags[0].player = 3; }, [](Session& s) { s.hand_tags[2].frame = 600; },
+           [](Session& s) { s.hand_tags[2].frame = 19; },
+           [](Session& s) { s.hand_tags[0].target->x = std::numeric_limits<double>::infinity(); }}) {
+    Session session = Sample();
+    spoil(session);
+    std::string error;
+    EXPECT_FALSE(ParseSession(SessionToJson(session), &error).has_value());
+    EXPECT_NE(error, "");
   }
 }
 

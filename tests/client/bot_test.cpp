@@ -223,7 +223,8 @@ TEST(BotExecutable, RecordsAndReplaysEveryPlayersHands) {
 }
 
 // Without --connect a replay runs its own server on a virtual clock: the keys land on their very frames,
-// and two runs of one session write the same CSV, byte for byte, under loss and jitter too.
+// and two runs of one session (tags by hand included) write the same CSV, byte for byte, under loss and
+// jitter too.
 TEST(BotExecutable, AReplayWithoutAServerIsTheSameOnEveryRun) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path();
   const std::string tag = std::to_string(::getpid());
@@ -239,6 +240,7 @@ TEST(BotExecutable, AReplayWithoutAServerIsTheSameOnEveryRun) {
   session.RecordInput(0, 40, 0);
   session.RecordInput(0, 70, sim::kDown | sim::kLeft);
   session.RecordInput(0, 120, 0);
+  session.hand_tags = {{50, 1, Vec2{20.0, 8.0}}, {90, 0, std::nullopt}};
   ASSERT_TRUE(apps::WriteFile(session_path.string(), apps::SessionToJson(session), &error)) << error;
 
   std::vector<std::string> csvs;
@@ -262,6 +264,7 @@ TEST(BotExecutable, AReplayWithoutAServerIsTheSameOnEveryRun) {
   for (const apps::InputTimeline& timeline : replays[0].inputs) {
     EXPECT_EQ(timeline, session.inputs[0]) << "every player held the session's keys on their frames";
   }
+  EXPECT_EQ(replays[0].hand_tags, session.hand_tags) << "the tags by hand were replayed and kept";
   EXPECT_TRUE(replays[0] == replays[1]);
 }
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -333,6 +334,57 @@ TEST(GuiClientRender, BadPortIsAnErrorMessage) {
   EXPECT_FALSE(screen.Connect(Micros(0)));
   EXPECT_FALSE(screen.connect_error().empty());
   EXPECT_EQ(screen.client().state(), client::ConnectionState::kDisconnected);
+}
+
+
+// A click in a player's arena is a tag by hand toward the clicked point: that player fires it, and the lab
+// hands it back to be recorded. With hand tags off (a replay) the same click does nothing.
+TEST(GuiLabHandTags, AClickInAnArenaTagsThatPlayerAndIsHandedBack) {
+  std::unique_ptr<App> app = OpenHeadless();
+  ASSERT_NE(app, nullptr);
+  std::string error;
+  for (const bool hand_tags : {true, false}) {
+    LabConfig config = CompareLabConfig(*client::ParseTechniqueSets("naive,full", &error), {.latency_ms = 20}, 3);
+    config.hand_tags = hand_tags;
+    std::unique_ptr<Lab> lab = Lab::Create(config, VirtualFrameTime(0), &error);
+    ASSERT_NE(lab, nullptr) << error;
+    const LabLayout layout = LabLayout::For(app->display_size(), lab->players());
+    const client::Vec2 target{10.0, 5.0};
+    const ImVec2 point = layout.arena[layout.ColumnOf(1)].ToScreen(target);
+    std::vector<LabHandTag> taken;
+    for (int frame = 0; frame < 90; ++frame) {
+      const Micros now = VirtualFrameTime(frame);
+      const std::uint8_t none[] = {0, 0};
+      lab->Update(now, none);
+      EXPECT_TRUE(app->PollEvents());
+      if (frame < 2) {
+        app->BeginFrame();
+      } else {
+        // The SDL backend reads the machine's mouse: here ImGui's own is set instead, over player 2's arena
+        // from frame 87, its button down in frame 88 only.
+        ImGuiIO& io = ImGui::GetIO();
+        io.DeltaTime = 1.0F / 60.0F;
+        io.MousePos = frame >= 87 ? point : ImVec2(-FLT_MAX, -FLT_MAX);
+        io.MouseDown[ImGuiMouseButton_Left] = frame == 88;
+        ImGui::NewFrame();
+      }
+      lab->Draw(layout, now, {});
+      app->DiscardFrame();
+      for (const LabHandTag& tag : lab->TakeHandTags()) taken.push_back(tag);
+    }
+    EXPECT_TRUE(lab->player(0).shots().empty()) << "the click was in the other arena";
+    if (!hand_tags) {
+      EXPECT_TRUE(taken.empty());
+      EXPECT_TRUE(lab->player(1).shots().empty());
+      continue;
+    }
+    ASSERT_EQ(taken.size(), 1U);
+    EXPECT_EQ(taken[0].player, 1U);
+    ASSERT_TRUE(taken[0].request.target.has_value());
+    EXPECT_NEAR(taken[0].request.target->x, target.x, 0.25) << "within a pixel";
+    EXPECT_NEAR(taken[0].request.target->y, target.y, 0.25);
+    EXPECT_EQ(lab->player(1).shots().size(), 1U);
+  }
 }
 
 }  // namespace

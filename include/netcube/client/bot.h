@@ -14,10 +14,17 @@
 
 namespace netcube::client {
 
-// One player of a replay: its techniques and its keys.
+// A tag made by hand, replayed: `at` after the play's start, aimed by HandAim toward `target`.
+struct BotHandTag {
+  Micros at{0};
+  std::optional<Vec2> target;
+};
+
+// One player of a replay: its techniques, its keys and its tags by hand (in order).
 struct BotPlayer {
   Settings settings;
   InputScript script;
+  std::vector<BotHandTag> hand_tags;
 };
 
 struct BotConfig {
@@ -67,6 +74,9 @@ struct BotReport {
 // The aim at the remote cube nearest the own cube (as drawn, centre to centre) that a tag can reach;
 // nullopt when there is none.
 std::optional<sim::Aim> AimAtNearest(const Client& client);
+// The aim of a tag by hand: toward `target` (a point of the arena, units) when there is one, else along
+// the own cube's predicted motion, else `last` (the aim of the tag before).
+sim::Aim HandAim(const Client& client, std::optional<Vec2> target, sim::Aim last);
 
 class BotRun {
  public:

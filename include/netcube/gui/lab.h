@@ -39,6 +39,16 @@ struct LabConfig {
   // Scripted tags (screenshots, demos): each player tags the nearest remote cube as it draws it this
   // often, ms; 0 = by hand only.
   int tag_interval_ms = 0;
+  // Tags by hand (each player's tag key, a click in its arena). A replay turns them off and plays the
+  // recorded ones through Lab::TagByHand instead.
+  bool hand_tags = true;
+};
+
+// A tag by hand that the lab fired: whose, and toward what.
+struct LabHandTag {
+  std::size_t player = 0;
+  TagRequest request;
+  friend bool operator==(const LabHandTag&, const LabHandTag&) = default;
 };
 
 // The defaults show the techniques at once: both players behind a 250 ms round trip (125 ms each way),
@@ -78,9 +88,13 @@ class Lab {
 
   // Advances the server and every player to `now`; `held` are each player's buttons (one per player).
   void Update(Micros now, std::span<const std::uint8_t> held);
-  // The views into the current ImGui frame, after the tags asked for by hand in it: each player's tag key
-  // (Space for the arrow keys, E for W A S D), or a click in a player's arena.
+  // The views into the current ImGui frame, after the tags asked for by hand in it (when hand_tags): each
+  // player's tag key (Space for the arrow keys, E for W A S D), or a click in a player's arena.
   void Draw(const LabLayout& layout, Micros now, std::span<const transport::LinkProfile> profiles);
+  // The tags by hand fired since the last call, in order (to record them).
+  std::vector<LabHandTag> TakeHandTags();
+  // Fires a tag by hand for player `tag.player` as if it were asked for now (a replay's).
+  void TagByHand(Micros now, const LabHandTag& tag);
 
   std::size_t players() const noexcept { return players_.size(); }
   server::Server& server() noexcept { return *server_; }
@@ -102,6 +116,8 @@ class Lab {
   std::vector<Micros> next_scripted_tag_;
   std::vector<KeyBinding> tag_keys_;
   std::vector<bool> tag_key_was_down_;
+  bool hand_tags_ = true;
+  std::vector<LabHandTag> hand_tags_fired_;
 };
 
 }  // namespace netcube::gui

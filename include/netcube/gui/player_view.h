@@ -57,6 +57,12 @@ struct MetricsHistory {
   SampleRing bytes_down_per_s;
 };
 
+// A tag by hand (the tag key, a click), as recorded and replayed.
+struct TagRequest {
+  std::optional<client::Vec2> target;  // the arena point under the mouse (units), when it was over the arena
+  friend bool operator==(const TagRequest&, const TagRequest&) = default;
+};
+
 class PlayerView {
  public:
   // `title` heads the panel ("Player 1"); `keys_hint` says which keys move ("arrow keys").
@@ -70,9 +76,10 @@ class PlayerView {
   // `authoritative`: the server's world when the caller has it (the lab), else empty.
   void DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const client::Client& client, Micros now,
                  std::span<const sim::PlayerCube> authoritative = {}) const;
-  // Tags by hand: when `key_pressed` (this frame) or the mouse was clicked over this arena, tags toward
-  // the mouse if it is over the arena, else along the own cube's motion, else as the last tag did.
-  void HandleTagInput(client::Client& client, const ArenaMapping& mapping, Micros now, bool key_pressed);
+  // A tag asked for by hand in this frame: when `key_pressed` or the mouse was clicked over this arena.
+  std::optional<TagRequest> TagInput(const ArenaMapping& mapping, bool key_pressed) const;
+  // Fires a tag by hand (client::HandAim: toward `target`, else along the motion, else as the last tag).
+  void TagByHand(client::Client& client, Micros now, std::optional<client::Vec2> target);
 
   // Status, presets, link profiles, pending-input strip, controls, readouts and plots, into the current
   // ImGui window. `profiles` may be empty (the profile file could not be read).

@@ -176,7 +176,7 @@ int main(int argc, char** argv) {
       "process on a virtual clock, the same frames on every run");
   app.add_option("--record", record,
                  "Write the session (techniques, link, seed, the server's rates, every player's keys frame by "
-                 "frame) to this file; with --replay, the keys as replayed");
+                 "frame) to this file; with --replay, the keys as replayed and the session's tags by hand");
   app.add_option("--csv", csv, "Write one row per frame (1/60 s of play) and player to this CSV file (the lab's "
                                "columns; the server's are the newest state received)");
   replay_option->excludes("--script")->excludes("--count")->excludes("--seed")->excludes("--duration");
@@ -212,7 +212,11 @@ int main(int argc, char** argv) {
     }
     session = std::move(*read);
     for (std::size_t i = 0; i < session.entries.size(); ++i) {
-      config.players.push_back({session.entries[i].settings, session.Script(i)});
+      config.players.push_back({session.entries[i].settings, session.Script(i), {}});
+    }
+    // Frames count from the script's start, as the keys' do; the session keeps them for --record.
+    for (const netcube::apps::HandTag& tag : session.hand_tags) {
+      config.players[tag.player].hand_tags.push_back({netcube::apps::SessionFrameTime(tag.frame), tag.target});
     }
     config.same_network = session.compared;
     config.link = client_flags.ApplyLink(session.link);

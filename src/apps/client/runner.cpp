@@ -144,6 +144,11 @@ class LabRecorder {
     }
   }
 
+  void HandTags(int frame, const std::vector<gui::LabHandTag>& tags) {
+    if (options_.record.empty()) return;
+    for (const gui::LabHandTag& tag : tags) session_.hand_tags.push_back({frame, tag.player, tag.request.target});
+  }
+
   // Prints the run's figures, writes the session and the plot, and closes the CSV; false (with the reason on
   // stderr) on a failure.
   bool Finish(App& app) {
@@ -164,6 +169,7 @@ class LabRecorder {
       Session session = options_.session;
       session.frames = frames_;
       session.inputs = session_.inputs;
+      session.hand_tags = session_.hand_tags;
       std::string error;
       if (!WriteFile(options_.record, SessionToJson(session), &error)) {
         std::cerr << "netcube-client: " << error << '\n';
@@ -186,7 +192,7 @@ class LabRecorder {
   std::vector<client::FrameSampler> samplers_;
   std::vector<gui::PlotSeries> series_;
   std::ofstream csv_;
-  Session session_;  // only its inputs: the rest comes from the options at the end
+  Session session_;  // only its inputs and tags by hand: the rest comes from the options at the end
   int frames_ = 0;
 };
 
@@ -264,6 +270,7 @@ int RunLab(LabRunOptions options) {
   const Timing timing =
       options.run.app.headless || !options.run.screenshot.empty() ? Timing::kVirtual : Timing::kVirtualPaced;
   std::string error;
+  options.lab.hand_tags = !options.replay;  // a replay's tags by hand are the recorded ones
   std::unique_ptr<Lab> lab = Lab::Create(options.lab, VirtualFrameTime(0), &error);
   if (lab == nullptr) {
     std::cerr << "netcube-client: cannot start the lab: " << error << '\n';
@@ -286,6 +293,8 @@ int RunLab(LabRunOptions options) {
     return 1;
   }
   std::vector<std::uint8_t> held(lab->players(), 0);
+  int frame_now = 0;
+  auto replayed_tag = options.session.hand_tags.cbegin();
 
   const bool written = RunFrames(
       *app, options.run, timing,
@@ -307,8 +316,18 @@ int RunLab(LabRunOptions options) {
         }
         lab->Update(now, held);
         recorder.Frame(frame, now, held, *lab);
+        // Where a live run takes its tags by hand: after the frame's update and sample, before the next.
+        for (; options.replay && replayed_tag != options.session.hand_tags.cend() && replayed_tag->frame <= frame;
+             ++replayed_tag) {
+          lab->TagByHand(now, {replayed_tag->player, {replayed_tag->target}});
+        }
+        frame_now = frame;
       },
-      [&](Micros now) { lab->Draw(LabLayout::For(app->display_size(), lab->players()), now, profiles); }, clock);
+      [&](Micros now) {
+        lab->Draw(LabLayout::For(app->display_size(), lab->players()), now, profiles);
+        recorder.HandTags(frame_now, lab->TakeHandTags());
+      },
+      clock);
   const bool finished = recorder.Finish(*app);
   return written && finished ? 0 : 1;
 }

@@ -1,6 +1,7 @@
 #include "session.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,8 @@ namespace {
 constexpr std::int64_t kMaxFrames = 24LL * 3600 * 60;
 // As --tag-interval-ms allows.
 constexpr double kMaxTagIntervalMs = 60'000.0;
+// A hand tag's target is a point under the mouse over an arena: far beyond any arena is no such point.
+constexpr double kMaxTargetUnits = 1e6;
 
 nlohmann::json SettingsJson(const client::Settings& s) {
   return {{"prediction", s.prediction},         {"reconciliation", s.reconciliation},
@@ -74,6 +77,7 @@ bool Session::ReplaceEntries(std::vector<client::TechniqueSet> replacement, std:
     return false;
   }
   entries = std::move(replacement);
+  std::erase_if(hand_tags, [this](const HandTag& tag) { return tag.player >= entries.size(); });
   return true;
 }
 
@@ -101,6 +105,15 @@ std::string SessionToJson(const Session& session) {
     for (const InputChange& change : timeline) changes.push_back({change.frame, change.buttons});
     inputs.push_back(std::move(changes));
   }
+  nlohmann::json hand_tags = nlohmann::json::array();
+  for (const HandTag& tag : session.hand_tags) {
+    nlohmann::json item = {tag.frame, tag.player};
+    if (tag.target) {
+      item.push_back(tag.target->x);
+      item.push_back(tag.target->y);
+    }
+    hand_tags.push_back(std::move(item));
+  }
   const transport::LinkSettings& link = session.link;
   const nlohmann::json doc = {
       {"netcube_session", kSessionFormat},
@@ -117,7 +130,8 @@ std::string SessionToJson(const Session& session) {
       {"snapshot_rate", session.snapshot_rate},
       {"tag_interval_ms", session.tag_interval_ms},
       {"frames", session.frames},
-      {"inputs", inputs}};
+      {"inputs", inputs},
+      {"hand_tags", hand_tags}};
   return doc.dump(1) + "\n";
 }
 
@@ -190,6 +204,22 @@ std::optional<Session> ParseSession(std::string_view json_text, std::string* err
         }
         timeline.push_back({frame, static_cast<std::uint8_t>(buttons)});
       }
+    }
+    for (const nlohmann::json& item : doc.at("hand_tags")) {
+      HandTag tag;
+      tag.frame = item.at(0).get<std::int64_t>();
+      tag.player = item.at(1).get<std::size_t>();
+      const bool ordered = session.hand_tags.empty() || tag.frame >= session.hand_tags.back().frame;
+      const bool targeted = item.size() == 4;
+      if (targeted) tag.target = client::Vec2{item.at(2).get<double>(), item.at(3).get<double>()};
+      const auto in_reach = [](double v) { return std::isfinite(v) && std::abs(v) <= kMaxTargetUnits; };
+      if (!ordered || tag.frame < 0 || tag.frame >= session.frames || tag.player >= session.entries.size() ||
+          (item.size() != 2 && !targeted) || (tag.target && !(in_reach(tag.target->x) && in_reach(tag.target->y)))) {
+        *error = "hand tag at frame " + std::to_string(tag.frame) + ": [frame, entry] or [frame, entry, x, y], "
+                 "frames in order within the session, x and y finite";
+        return std::nullopt;
+      }
+      session.hand_tags.push_back(tag);
     }
     return session;
   } catch (const std::exception& e) {

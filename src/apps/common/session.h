@@ -3,7 +3,7 @@
 // settings and a conditioner seed: the same for every entry of a comparison, seed + i for the bot's
 // independent players), the server's rates, the scripted tags' interval, and the input timelines, frame by
 // frame: one that drives every entry (a comparison), or one per entry (a bot's players, each with its own
-// keys). --record writes it and --replay reads it back, so the same file replays the same hands on the same
+// keys), and the tags made by hand. --record writes it and --replay reads it back, so the same file replays the same hands on the same
 // network. Replacing the entries (--compare with --replay) replays them with other techniques.
 #include <cstdint>
 #include <optional>
@@ -13,12 +13,13 @@
 
 #include "netcube/client/input_script.h"
 #include "netcube/client/settings.h"
+#include "netcube/client/units.h"
 #include "netcube/sim/time.h"
 #include "netcube/transport/link_conditioner.h"
 
 namespace netcube::apps {
 
-inline constexpr int kSessionFormat = 2;
+inline constexpr int kSessionFormat = 3;
 // A session's frames are the lab's (gui::VirtualFrameTime): frame i starts i/60 s after the start. The bot
 // counts its frames from when its script starts.
 inline constexpr std::int64_t kSessionFramesPerSecond = 60;
@@ -37,6 +38,15 @@ struct InputChange {
   friend bool operator==(const InputChange&, const InputChange&) = default;
 };
 
+// A tag made by hand (the tag key, a click) at `frame` by entry `player`: toward `target` (an arena point,
+// units) when the mouse was over its arena, else along the cube's motion (client::HandAim).
+struct HandTag {
+  std::int64_t frame = 0;
+  std::size_t player = 0;
+  std::optional<client::Vec2> target;
+  friend bool operator==(const HandTag&, const HandTag&) = default;
+};
+
 // One player's buttons: increasing frames, each a change from the one before.
 using InputTimeline = std::vector<InputChange>;
 
@@ -53,6 +63,7 @@ struct Session {
   int tag_interval_ms = 0;              // scripted tags (LabConfig::tag_interval_ms); 0 = none
   std::int64_t frames = 0;              // how long the session ran
   std::vector<InputTimeline> inputs{1};  // one shared by every entry, or one per entry
+  std::vector<HandTag> hand_tags;        // frames in order
 
   // The conditioner seed of entry `index`.
   std::uint64_t SeedOf(std::size_t index) const noexcept { return compared ? seed : seed + index; }
@@ -64,7 +75,7 @@ struct Session {
   // `player`'s timeline as a script of `frames` frames (the bot plays it).
   client::InputScript Script(std::size_t player) const;
   // Replaces the entries (a replay with other techniques); false with `error` set when the session's
-  // players each have their own keys and `entries` are not as many.
+  // players each have their own keys and `entries` are not as many. Fewer entries drop the others' tags.
   bool ReplaceEntries(std::vector<client::TechniqueSet> entries, std::string* error);
 
   friend bool operator==(const Session&, const Session&) = default;
