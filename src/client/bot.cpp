@@ -151,11 +151,17 @@ std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::
     *error = "player count must be within [1, " + std::to_string(protocol::kMaxPlayers) + "]";
     return nullptr;
   }
+  // Every name as it will be, none cut to fit (the last index is the longest).
+  const int count = config.players.empty() ? config.count : static_cast<int>(config.players.size());
+  if (const std::string problem = protocol::NameProblem(config.name_prefix + std::to_string(count - 1));
+      !problem.empty()) {
+    *error = "name prefix '" + config.name_prefix + "' with " + std::to_string(count) + " players: " + problem;
+    return nullptr;
+  }
   auto impl = std::make_unique<Impl>();
   impl->config = config;
   // The play lasts the longest script (a timeline's length, or the duration for endless ones), at most
   // the duration when one is given.
-  const int count = config.players.empty() ? config.count : static_cast<int>(config.players.size());
   std::optional<Micros> script_length = Micros{0};
   for (int i = 0; i < count && script_length; ++i) {
     const std::optional<Micros> length = impl->ScriptOf(static_cast<std::size_t>(i)).length();
@@ -169,7 +175,7 @@ std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::
   }
   for (int i = 0; i < count; ++i) {
     ClientConfig cc;
-    cc.name = (config.name_prefix + std::to_string(i)).substr(0, protocol::kMaxNameLength);
+    cc.name = config.name_prefix + std::to_string(i);
     impl->names.push_back(cc.name);
     cc.link = config.link;
     cc.source_address = config.source_address;

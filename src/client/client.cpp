@@ -310,6 +310,11 @@ bool Client::Connect(const std::string& host, std::uint16_t port, Micros now, st
     *error = "port 0 is not a server's port";
     return false;
   }
+  // Said here, not as a refusal from the server, and never cut to fit.
+  if (const std::string problem = protocol::NameProblem(c.config.name); !problem.empty()) {
+    *error = "bad name: " + problem;
+    return false;
+  }
   transport::HostConfig host_config;
   host_config.bind_address = c.config.source_address;
   host_config.max_peers = 1;

@@ -390,6 +390,21 @@ const char* ToString(LeaveReason reason) noexcept {
   return "unknown reason";
 }
 
+std::string NameProblem(std::string_view name) {
+  if (name.empty()) return "a name needs at least one character";
+  if (name.size() > kMaxNameLength) {
+    return "'" + std::string(name) + "' has " + std::to_string(name.size()) + " characters; at most " +
+           std::to_string(kMaxNameLength);
+  }
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    if (c < 32 || c > 126) {
+      return "character " + std::to_string(i + 1) + " of the name is not printable ASCII (32..126)";
+    }
+  }
+  return {};
+}
+
 const char* ToString(DecodeError error) noexcept {
   switch (error) {
     case DecodeError::kNone:

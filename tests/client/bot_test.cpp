@@ -142,6 +142,18 @@ TEST(BotRun, ARefusalEndsTheRunWithTheReason) {
   EXPECT_NE(run->failure()->find("server full"), std::string::npos) << *run->failure();
 }
 
+TEST(BotRun, NamesThatWouldNotFitAreRefusedNotCut) {
+  BotConfig config;
+  config.port = 7777;
+  config.name_prefix = "abcdefghijklmn";  // player 9's name is 15 characters, player 10's would be 16
+  config.count = 11;
+  std::string error;
+  EXPECT_EQ(BotRun::Start(config, Micros{0}, &error), nullptr);
+  EXPECT_NE(error.find("at most 15"), std::string::npos) << error;
+  config.count = 10;
+  EXPECT_NE(BotRun::Start(config, Micros{0}, &error), nullptr) << error;
+}
+
 testing::CommandResult RunBot(const std::string& args) {
   return testing::RunCommand(std::string(NETCUBE_BOT_EXE) + " " + args);
 }
@@ -273,7 +285,12 @@ TEST(BotExecutable, BadFlagsAndScriptsExitNonZero) {
                            "--connect 127.0.0.1:7777 --script R:", "--connect nohost", "--connect 127.0.0.1:99999",
                            "--connect 127.0.0.1:7777 --preset fast", "--connect 127.0.0.1:7777 --prediction maybe",
                            "--connect 127.0.0.1:7777 --loss 2", "--connect 127.0.0.1:7777 --profile moon",
-                           "--connect 127.0.0.1:7777 --redundancy 65",
+                           "--connect 127.0.0.1:7777 --redundancy 65", "--connect 127.0.0.1:7777 --duration nan",
+                           "--connect 127.0.0.1:7777 --duration inf", "--connect 127.0.0.1:7777 --duration 1e300",
+                           "--connect 127.0.0.1:7777 --settle-timeout nan", "--connect 127.0.0.1:7777 --loss nan",
+                           "--connect 127.0.0.1:7777 --latency-ms inf",
+                           "--connect 127.0.0.1:7777 --name abcdefghijklmn --count 11",
+                           "--connect 127.0.0.1:7777 --name 'tab\there'",
                            "--connect 127.0.0.1:7777 --bogus", "--connect 127.0.0.1:7777 --replay /nonexistent",
                            "--connect 127.0.0.1:7777 --replay x.json --script circle"}) {
     const testing::CommandResult exit = RunBot(args);
@@ -282,6 +299,10 @@ TEST(BotExecutable, BadFlagsAndScriptsExitNonZero) {
   }
   const testing::CommandResult script = RunBot("--connect 127.0.0.1:7777 --script R:100,Q:50");
   EXPECT_NE(script.output.find("segment 2"), std::string::npos) << script.output;
+  // Names are refused as a usage error, never cut to fit: bot10 with this prefix would be 16 characters.
+  const testing::CommandResult name = RunBot("--connect 127.0.0.1:7777 --name abcdefghijklmn --count 11");
+  EXPECT_NE(name.output.find("at most 15"), std::string::npos) << name.output;
+  EXPECT_NE(name.output.find("Usage"), std::string::npos) << name.output;
 }
 
 TEST(BotExecutable, ARefusedConnectionPrintsTheReason) {

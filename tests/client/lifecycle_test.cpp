@@ -48,6 +48,20 @@ TEST(Lifecycle, BadAddressesAreClearErrors) {
   EXPECT_FALSE(error.empty());
 }
 
+// A name the protocol cannot carry is refused before anything is sent, never cut to fit.
+TEST(Lifecycle, ANameThatDoesNotFitIsRefusedBeforeConnecting) {
+  for (const std::string name : {"", "0123456789abcdef", "tab\there", "caf\xc3\xa9"}) {
+    Client client(Named(name));
+    std::string error;
+    EXPECT_FALSE(client.Connect("127.0.0.1", 7777, Micros{0}, &error)) << name;
+    EXPECT_NE(error.find("name"), std::string::npos) << error;
+    EXPECT_EQ(client.state(), ConnectionState::kDisconnected);
+  }
+  Client fifteen(Named("0123456789abcde"));
+  std::string error;
+  EXPECT_TRUE(fifteen.Connect("127.0.0.1", 7777, Micros{0}, &error)) << error;
+}
+
 TEST(Lifecycle, ConnectingTwiceIsRefusedLocally) {
   const auto rig = StartRig();
   Client& a = AddPlayer(*rig, Named("a"));

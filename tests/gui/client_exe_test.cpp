@@ -90,7 +90,9 @@ TEST(ClientExecutable, NoConnectionByTheLastFrameIsAFailure) {
 TEST(ClientExecutable, BadFlagsPrintTheUsageAndExitNonZero) {
   for (const char* args : {"--bogus", "--width 10", "--screenshot x.png", "--connect nohost",
                            "--connect 127.0.0.1:99999", "--lab --connect 127.0.0.1:7777", "--script Q:100",
-                           "--preset fast", "--frames 0", "--lab --compare naive,full --profile moon"}) {
+                           "--preset fast", "--frames 0", "--lab --compare naive,full --profile moon", "--frames 1e300",
+                           "--name ''", "--name 0123456789abcdef", "--name 'tab\there'", "--latency-ms nan",
+                           "--loss inf", "--find-seconds nan"}) {
     const testing::CommandResult run = RunClient(args);
     EXPECT_NE(run.exit_code, 0) << args;
     EXPECT_FALSE(run.output.empty()) << args;

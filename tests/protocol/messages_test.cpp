@@ -455,6 +455,19 @@ TEST(Decode, RejectsThisVersionsRequestNotPaddedToItsSize) {
   EXPECT_EQ(DecodeBytes(bytes), DecodeError::kTrailingData);
 }
 
+TEST(Messages, NameProblemSaysWhyANameCannotBeCarried) {
+  EXPECT_EQ(NameProblem("a"), "");
+  EXPECT_EQ(NameProblem(" ~0123456789abc"), "");  // 15 characters, the printable ends included
+  EXPECT_NE(NameProblem(""), "");
+  EXPECT_NE(NameProblem("0123456789abcdef").find("16 characters"), std::string::npos);
+  EXPECT_NE(NameProblem("ab\x1f").find("character 3"), std::string::npos);
+  EXPECT_NE(NameProblem("\x7f"), "");
+  EXPECT_NE(NameProblem("\xc3\xa9"), "");
+  // Exactly what a ConnectRequest can carry.
+  EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "0123456789abcde"}).size(),
+            kConnectRequestBytes);
+}
+
 TEST(Decode, RejectsNonPrintableNameCharacters) {
   // Characters are sent as c - 32 in 7 bits: 0..94 is ' '..'~'; 95..127 would be DEL and beyond.
   EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 8}, {1, 4}, {94, 7}})), DecodeError::kNone);

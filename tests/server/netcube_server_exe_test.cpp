@@ -156,7 +156,9 @@ TEST(NetcubeServerExe, BadFlagPrintsUsageAndFails) {
 TEST(NetcubeServerExe, OutOfRangeValueFails) {
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"--tick-rate", "0"}, {"--max-rewind-ms", "1001"}, {"--lag-compensation", "maybe"},
-        {"--snapshot-encoding", "zip"}}) {
+        {"--snapshot-encoding", "zip"}, {"--duration", "nan"}, {"--duration", "inf"}, {"--duration", "1e300"},
+        {"--duration", "0"}, {"--loss", "nan"}, {"--reorder", "-nan"}, {"--latency-ms", "inf"},
+        {"--jitter-ms", "1e308"}, {"--stats-json", "/dev/null", "--stats-interval", "nan"}}) {
     std::vector<std::string> command = {NETCUBE_SERVER_EXE};
     command.insert(command.end(), args.begin(), args.end());
     Child child(command);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <variant>
 
@@ -75,6 +76,10 @@ struct ConnectRequest {
   std::string name;  // printable ASCII, at most kMaxNameLength
   friend bool operator==(const ConnectRequest&, const ConnectRequest&) = default;
 };
+
+// What is wrong with `name` as a player's name, empty when nothing: 1..kMaxNameLength printable ASCII
+// characters (32..126), as a ConnectRequest carries it and the server accepts it.
+std::string NameProblem(std::string_view name);
 
 // Server -> client, reliable, followed by a disconnect.
 struct ConnectRefused {

@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include "link_profiles.h"
+#include "flag_checks.h"
 #include "netcube/client/settings.h"
 #include "netcube/protocol/messages.h"
 #include "netcube/transport/link_profile.h"
@@ -62,7 +63,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--seconds", seconds,
                  "Shorten or lengthen the runs: the scale window and the profiles' play time (default 10 and 20)")
-      ->check(CLI::PositiveNumber);
+      ->check(netcube::apps::FiniteRange(0.1, 3600.0));
   app.add_option("--clients", clients, "Scale: player counts, comma-separated")
       ->delimiter(',')
       ->check(CLI::Range(1, static_cast<int>(netcube::protocol::kMaxPlayers)))
@@ -79,7 +80,7 @@ int main(int argc, char** argv) {
   app.add_option("--idle-fractions", idle_fractions,
                  "Scale: shares of the players that stand still (the rest play at random), comma-separated")
       ->delimiter(',')
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(netcube::apps::FiniteRange(0.0, 1.0))
       ->capture_default_str();
   app.add_option("--bandwidth-clients", bandwidth_clients, "Bandwidth: players")
       ->check(CLI::Range(2, static_cast<int>(netcube::protocol::kMaxPlayers)))

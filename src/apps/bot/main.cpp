@@ -17,6 +17,7 @@
 #include "client_flags.h"
 #include "compare_csv.h"
 #include "files.h"
+#include "flag_checks.h"
 #include "find.h"
 #include "session.h"
 #include "version.h"
@@ -149,7 +150,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--duration", config.duration_s,
                  "Seconds of scripted play (default: a timeline's length, else 10)")
-      ->check(CLI::PositiveNumber);
+      ->check(netcube::apps::FiniteRange(0.001, netcube::apps::kMaxRunSeconds));
   client_flags.Register(app, " (default full)", "");
   app.add_option("--seed", config.seed, "Random seed; player i uses seed + i")->capture_default_str();
   app.add_option("--input-rate", config.input_rate, "Input samples per simulation step (2 = a speed hack)")
@@ -159,7 +160,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--name", config.name_prefix, "Player name prefix")->capture_default_str();
   app.add_option("--settle-timeout", config.settle_timeout_s, "Longest wait for the cubes to settle, seconds")
-      ->check(CLI::PositiveNumber)
+      ->check(netcube::apps::FiniteRange(0.001, 3600.0))
       ->capture_default_str();
   app.add_option("--tag-interval-ms", config.tag_interval_ms,
                  "Tag the nearest remote cube as drawn this often, ms (0 = never; at least the 250 ms cooldown)")
@@ -182,6 +183,11 @@ int main(int argc, char** argv) {
   replay_option->excludes("--script")->excludes("--count")->excludes("--seed")->excludes("--duration");
   CLI11_PARSE(app, argc, argv);
   if (find.requested()) return find.Run("netcube-bot");
+  // The longest name, the prefix and the last player's index, must fit as it is: names are never cut.
+  if (const std::string problem = netcube::protocol::NameProblem(config.name_prefix + std::to_string(config.count - 1));
+      !problem.empty()) {
+    return app.exit(CLI::ValidationError("--name", problem + " (the prefix and a player's index)"));
+  }
   if (connect.empty() && replay.empty()) return app.exit(CLI::RequiredError("--connect"));
 
   std::string error;

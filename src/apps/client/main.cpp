@@ -2,11 +2,13 @@
 // (--connect, or the connect panel) or the all-in-one lab (--lab) through runner.h; netcube::gui draws.
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <string>
 
 #include "client_flags.h"
 #include "files.h"
+#include "flag_checks.h"
 #include "find.h"
 #include "runner.h"
 #include "version.h"
@@ -51,7 +53,8 @@ int main(int argc, char** argv) {
       app.add_flag("--lab", lab, "The all-in-one lab: an in-process server and two players over loopback");
   CLI::Option* connect_option =
       app.add_option("--connect", connect, "Connect at once to a server, HOST:PORT");
-  CLI::Option* name_option = app.add_option("--name", name, "Player name")->capture_default_str();
+  CLI::Option* name_option =
+      app.add_option("--name", name, "Player name")->check(netcube::apps::PlayerName())->capture_default_str();
   lab_flag->excludes(connect_option)->excludes(name_option);
   netcube::apps::FindFlags find;
   find.Register(app)->excludes(lab_flag)->excludes(connect_option);
@@ -72,7 +75,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 60'000))
       ->needs(lab_flag);
   CLI::Option* frames_option = app.add_option("--frames", run.frames, "Render this many frames, then exit")
-                                   ->check(CLI::PositiveNumber);
+                                   ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   CLI::Option* encoding_option =
       app.add_option("--snapshot-encoding", snapshot_encoding,
                      "The lab server's snapshots at the start: delta or full (the server panel switches them)")
@@ -82,7 +85,7 @@ int main(int argc, char** argv) {
   app.add_option("--switch-encoding-frame", switch_encoding_frame,
                  "Switch the lab server's snapshot encoding (to the other one) at this frame, as the server "
                  "panel's toggle does")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()))
       ->needs(frames_option);
   app.add_option("--screenshot", run.screenshot,
                  "Write the last frame as a PNG (needs --frames; without a display it renders offscreen; the "

@@ -1,5 +1,6 @@
 #include "client_flags.h"
 
+#include "flag_checks.h"
 #include "link_profiles.h"
 #include "netcube/protocol/messages.h"
 
@@ -40,13 +41,13 @@ void ClientFlags::Register(CLI::App& app, const std::string& preset_note, const 
          "harsh, ...); the single settings below override its values")
       ->type_name("NAME");
   app.add_option("--latency-ms", latency_ms_, "Client-side conditioner: added latency, each direction" + latency_note)
-      ->check(CLI::Range(0.0, 10'000.0));
+      ->check(FiniteRange(0.0, kMaxLinkDelayMs));
   app.add_option("--jitter-ms", jitter_ms_, "Client-side conditioner: latency varies by up to +-this")
-      ->check(CLI::Range(0.0, 10'000.0));
+      ->check(FiniteRange(0.0, kMaxLinkDelayMs));
   app.add_option("--loss", loss_, "Client-side conditioner: packet loss probability [0, 1]")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(FiniteRange(0.0, 1.0));
   app.add_option("--duplicate", duplicate_, "Client-side conditioner: duplication probability [0, 1]")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(FiniteRange(0.0, 1.0));
 }
 
 client::Settings ClientFlags::ApplySettings(client::Settings defaults) const {

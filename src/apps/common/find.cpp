@@ -1,5 +1,6 @@
 #include "find.h"
 
+#include "flag_checks.h"
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -31,7 +32,7 @@ CLI::Option* FindFlags::Register(CLI::App& app) {
                  "Where discovery queries go: broadcast, multicast or one host's address (repeatable; default "
                  "255.255.255.255 and " + std::string(discovery::kMulticastGroup) + ")");
   app.add_option("--find-seconds", seconds_, "How long --find listens")
-      ->check(CLI::Range(0.1, 60.0))
+      ->check(FiniteRange(0.1, 60.0))
       ->capture_default_str();
   return find;
 }

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "files.h"
+#include "flag_checks.h"
 #include "netcube/discovery/responder.h"
 #include "netcube/server/server.h"
 #include "netcube/transport/udp_socket.h"
@@ -207,26 +208,26 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, netcube::protocol::kMaxTagDelayMs))
       ->capture_default_str();
   app.add_option("--duration", duration_s, "Run this many seconds, then exit cleanly (default: until a signal)")
-      ->check(CLI::PositiveNumber);
+      ->check(netcube::apps::FiniteRange(0.001, netcube::apps::kMaxRunSeconds));
   CLI::Option* stats_json = app.add_option(
       "--stats-json", stats_path, "Write the server's statistics to this JSON file at exit (and on SIGUSR1)");
   app.add_option("--stats-interval", stats_interval_s, "Also rewrite the --stats-json file every this many seconds")
-      ->check(CLI::PositiveNumber)
+      ->check(netcube::apps::FiniteRange(0.01, netcube::apps::kMaxRunSeconds))
       ->needs(stats_json);
   app.add_option("--latency-ms", config.link.latency_ms, "Server-side conditioner: one-way added latency")
-      ->check(CLI::NonNegativeNumber)
+      ->check(netcube::apps::FiniteRange(0.0, netcube::apps::kMaxLinkDelayMs))
       ->capture_default_str();
   app.add_option("--jitter-ms", config.link.jitter_ms, "Server-side conditioner: latency varies by up to +-this")
-      ->check(CLI::NonNegativeNumber)
+      ->check(netcube::apps::FiniteRange(0.0, netcube::apps::kMaxLinkDelayMs))
       ->capture_default_str();
   app.add_option("--loss", config.link.loss, "Server-side conditioner: packet loss probability [0, 1]")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(netcube::apps::FiniteRange(0.0, 1.0))
       ->capture_default_str();
   app.add_option("--duplicate", config.link.duplicate, "Server-side conditioner: duplication probability [0, 1]")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(netcube::apps::FiniteRange(0.0, 1.0))
       ->capture_default_str();
   app.add_option("--reorder", config.link.reorder, "Server-side conditioner: reordering probability [0, 1]")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(netcube::apps::FiniteRange(0.0, 1.0))
       ->capture_default_str();
   app.add_option("--seed", config.seed, "Server-side conditioner: random seed")->capture_default_str();
   app.add_option("--peer-timeout-ms", config.peer_timeout_ms, "A silent client is dropped after this")

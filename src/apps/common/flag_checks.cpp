@@ -1,0 +1,35 @@
+#include "flag_checks.h"
+
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+#include <string>
+
+#include "netcube/protocol/messages.h"
+
+namespace netcube::apps {
+
+CLI::Validator FiniteRange(double min, double max) {
+  std::ostringstream range;
+  range << std::setprecision(10);
+  range << "[" << min << ", " << max << "]";
+  const std::string in_range = range.str();
+  return CLI::Validator(
+      [min, max, in_range](std::string& input) -> std::string {
+        double value = 0.0;
+        if (!CLI::detail::lexical_cast(input, value)) return input + " is not a number";
+        if (!std::isfinite(value) || value < min || value > max) {
+          return input + " is not a finite number in " + in_range;
+        }
+        return {};
+      },
+      "NUMBER in " + in_range);
+}
+
+CLI::Validator PlayerName() {
+  return CLI::Validator(
+      [](std::string& name) { return protocol::NameProblem(name); },
+      "1-" + std::to_string(protocol::kMaxNameLength) + " printable ASCII characters");
+}
+
+}  // namespace netcube::apps

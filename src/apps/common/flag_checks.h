@@ -1,0 +1,19 @@
+#pragma once
+// Checks for number and name flags that CLI11's own let through: its Range, PositiveNumber and
+// NonNegativeNumber accept NaN (every comparison with it is false) and PositiveNumber accepts infinity
+// and values so large that a duration made of them overflows.
+#include <CLI/CLI.hpp>
+
+namespace netcube::apps {
+
+// The longest run any executable is asked for, seconds (a year): longer is a typing mistake.
+inline constexpr double kMaxRunSeconds = 366.0 * 24 * 3600;
+// The largest latency or jitter a link conditioner is given, milliseconds.
+inline constexpr double kMaxLinkDelayMs = 10'000.0;
+
+// A finite number in [min, max].
+CLI::Validator FiniteRange(double min, double max);
+// A player's name as the protocol carries it: 1..protocol::kMaxNameLength printable ASCII characters.
+CLI::Validator PlayerName();
+
+}  // namespace netcube::apps
