@@ -49,8 +49,13 @@ std::unique_ptr<App> App::Create(const AppConfig& config, std::string* error) {
     return nullptr;
   }
   SDL_RendererInfo info;
-  if (SDL_GetRendererInfo(app->renderer_, &info) == 0)
-    app->has_vsync_ = (info.flags & SDL_RENDERER_PRESENTVSYNC) != 0;
+  // SDL 2.26's software renderer reports PRESENTVSYNC whatever it was asked, yet its present (a window
+  // surface update, nothing at all offscreen) never waits: only an accelerated renderer asked for vsync
+  // paces the frames.
+  if (SDL_GetRendererInfo(app->renderer_, &info) == 0) {
+    app->has_vsync_ = config.vsync && (info.flags & SDL_RENDERER_PRESENTVSYNC) != 0 &&
+                      (info.flags & SDL_RENDERER_SOFTWARE) == 0;
+  }
 
   // HiDPI: the renderer's output has more pixels than the window has points.
   int output_width = 0;
