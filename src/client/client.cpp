@@ -216,6 +216,7 @@ struct Client::Impl {
       }
     }
     remotes.EndSnapshot();
+    if (snapshot.has_ack) own.OnInputLead(snapshot.ack, snapshot.input_lead, settings);
     return true;
   }
 

@@ -1,6 +1,8 @@
 #include "own_cube.h"
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 
 namespace netcube::client {
 namespace {
@@ -9,20 +11,31 @@ namespace {
 constexpr std::int64_t kMaxCatchUpSamples = 8;
 constexpr int kMaxInputRate = 8;
 
+// Input pacing. The rate changes by kPacingGain per input of smoothed lead, at most kMaxPacing either way
+// (a clock 1% off settles at half an input of lead); a lead counts once the server has applied this many
+// inputs of the current stream, past the wait that fills its buffer.
+constexpr double kPacingGain = 0.02;
+constexpr double kMaxPacing = 0.03;
+constexpr double kLeadSmoothing = 0.1;  // per snapshot: about half a second at 20 snapshots a second
+constexpr int kLeadSettleInputs = 10;
+
 }  // namespace
 
 void OwnCube::Reset() noexcept { *this = OwnCube{}; }
 
 void OwnCube::StartSampling(Micros now) noexcept {
-  sample_origin_ = now;
+  last_sample_call_ = now;
+  sample_clock_us_ = 0.0;
   samples_taken_ = 0;
 }
 
 void OwnCube::Sample(Micros now, std::uint8_t held, int input_rate, int redundancy, const Send& send) {
   const std::int64_t per_second = std::int64_t{sim::kTicksPerSecond} * std::clamp(input_rate, 1, kMaxInputRate);
-  const std::int64_t elapsed_us = (now - sample_origin_).count();
-  if (elapsed_us < 0) return;
-  const std::int64_t due = elapsed_us * per_second / 1'000'000 + 1;  // samples due by now
+  if (now < last_sample_call_) return;
+  sample_clock_us_ += static_cast<double>((now - last_sample_call_).count()) * sample_rate_;
+  last_sample_call_ = now;
+  // Samples due by now (exact in whole microseconds while unpaced).
+  const auto due = static_cast<std::int64_t>(std::floor(sample_clock_us_ * static_cast<double>(per_second) / 1e6)) + 1;
   if (due - samples_taken_ > kMaxCatchUpSamples) samples_taken_ = due - kMaxCatchUpSamples;
   for (; samples_taken_ < due; ++samples_taken_) {
     TakeSample(static_cast<std::uint8_t>(held & sim::kButtonMask), redundancy, send);
@@ -34,7 +47,9 @@ void OwnCube::TakeSample(std::uint8_t buttons, int redundancy, const Send& send)
   if (!present_) return;
   // No key on a cube at rest changes nothing, on either side: skipping it lets the queue drain.
   const bool no_op = buttons == 0 && predicted_.vx == 0 && predicted_.vy == 0;
+  if (no_op) stream_broken_ = true;
   if (!no_op) {
+    if (std::exchange(stream_broken_, false)) stream_start_ = next_seq_;
     const sim::Input input{next_seq_, buttons};
     next_seq_ = static_cast<sim::Seq>(next_seq_ + 1);
     predicted_ = sim::Move(predicted_, input);
@@ -104,6 +119,17 @@ void OwnCube::OnServerState(const sim::CubeState& server, bool has_ack, sim::Seq
   smoother_.OnCorrection(last_correction_, settings.smoothing, settings.smoothing_ms);
 }
 
+void OwnCube::OnInputLead(sim::Seq ack, int lead, const Settings& settings) noexcept {
+  if (!settings.input_pacing) {
+    sample_rate_ = 1.0;
+    lead_average_ = 0.0;
+    return;
+  }
+  if (stream_broken_ || sim::SeqDiff(ack, stream_start_) < kLeadSettleInputs) return;
+  lead_average_ += (static_cast<double>(lead) - lead_average_) * kLeadSmoothing;
+  sample_rate_ = 1.0 - std::clamp(kPacingGain * lead_average_, -kMaxPacing, kMaxPacing);
+}
+
 void OwnCube::RefreshView(Micros elapsed, const Settings& settings) noexcept {
   if (settings.smoothing) {
     smoother_.Advance(elapsed, settings.smoothing_ms);
@@ -132,6 +158,8 @@ bool OwnCube::Settled() const noexcept {
 OwnCubeMetrics OwnCube::metrics() const noexcept {
   OwnCubeMetrics m = metrics_;
   m.pending_inputs = pending_.size();
+  m.input_lead = lead_average_;
+  m.sample_rate = sample_rate_;
   return m;
 }
 

@@ -21,8 +21,8 @@ class OwnCube {
   // The fixed-step sampling starts at `now` (the Welcome's arrival).
   void StartSampling(Micros now) noexcept;
 
-  // Takes every sample due by `now` (`input_rate` per simulation step, at most a few after a stall) of the
-  // `held` buttons, and sends the unacknowledged inputs after each.
+  // Takes every sample due by `now` (`input_rate` per simulation step of the paced sampling clock, at most
+  // a few after a stall) of the `held` buttons, and sends the unacknowledged inputs after each.
   void Sample(Micros now, std::uint8_t held, int input_rate, int redundancy, const Send& send);
 
   // Whether a snapshot's ack names an input this client has sent.
@@ -30,6 +30,12 @@ class OwnCube {
   // The server's state of the own cube, after the input `ack` if `has_ack`: acknowledges, reconciles and,
   // when the prediction is what is drawn, measures the correction.
   void OnServerState(const sim::CubeState& server, bool has_ack, sim::Seq ack, const Settings& settings);
+
+  // The server's input lead after applying `ack` (inputs waiting minus its buffer's target): with
+  // input_pacing, the sampling clock runs a little slow while the lead is positive, fast while negative.
+  void OnInputLead(sim::Seq ack, int lead, const Settings& settings) noexcept;
+  // The sampling clock's rate against the caller's clock (1: unpaced).
+  double sample_rate() const noexcept { return sample_rate_; }
 
   // Lets `elapsed` of smoothing pass and refreshes the view.
   void RefreshView(Micros elapsed, const Settings& settings) noexcept;
@@ -52,8 +58,15 @@ class OwnCube {
   PendingInputs pending_;
   sim::Seq next_seq_ = 0;
   bool any_input_sent_ = false;
-  Micros sample_origin_{0};
+  // The sampling clock: the caller's time since StartSampling, each stretch scaled by sample_rate_.
+  Micros last_sample_call_{0};
+  double sample_clock_us_ = 0.0;
   std::int64_t samples_taken_ = 0;
+  double sample_rate_ = 1.0;
+  double lead_average_ = 0.0;  // the reported input lead, smoothed over snapshots
+  // The first input after the last skipped sample: leads about inputs before it describe an old stream.
+  sim::Seq stream_start_ = 0;
+  bool stream_broken_ = true;
   CorrectionSmoother smoother_;
   Vec2 last_correction_;
   std::optional<PredictionCheck> last_check_;

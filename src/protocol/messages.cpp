@@ -201,23 +201,27 @@ bool SerializeDeltaBody(Stream& stream, DeltaSnapshot& m) {
 
 // The per-receiver part, last on the wire so that the SnapshotWriter can rewrite it in place.
 template <class Stream>
-bool SerializeAck(Stream& stream, bool& has_ack, sim::Seq& ack) {
+bool SerializeAck(Stream& stream, bool& has_ack, sim::Seq& ack, std::int8_t& input_lead) {
   if (!SerializeBool(stream, has_ack)) return false;
-  if (has_ack && !SerializeUnsigned(stream, ack)) return false;
+  if (has_ack && (!SerializeUnsigned(stream, ack) || !SerializeInt(stream, input_lead, kMinInputLead, kMaxInputLead)))
+    return false;
   if constexpr (Stream::kReading) {
-    if (!has_ack) ack = 0;
+    if (!has_ack) {
+      ack = 0;
+      input_lead = 0;
+    }
   }
   return true;
 }
 
 template <class Stream>
 bool Serialize(Stream& stream, Snapshot& m) {
-  return SerializeWorld(stream, m.server_tick, m.players) && SerializeAck(stream, m.has_ack, m.ack);
+  return SerializeWorld(stream, m.server_tick, m.players) && SerializeAck(stream, m.has_ack, m.ack, m.input_lead);
 }
 
 template <class Stream>
 bool Serialize(Stream& stream, DeltaSnapshot& m) {
-  return SerializeDeltaBody(stream, m) && SerializeAck(stream, m.has_ack, m.ack);
+  return SerializeDeltaBody(stream, m) && SerializeAck(stream, m.has_ack, m.ack, m.input_lead);
 }
 
 template <class Stream>
@@ -315,7 +319,8 @@ void EmplaceByIndex(Message& message, std::size_t index, std::index_sequence<I..
 static_assert(std::variant_size_v<Message> == kMessageTypeCount);
 
 bool operator==(const Snapshot& a, const Snapshot& b) noexcept {
-  if (a.server_tick != b.server_tick || a.has_ack != b.has_ack || a.ack != b.ack) return false;
+  if (a.server_tick != b.server_tick || a.has_ack != b.has_ack || a.ack != b.ack || a.input_lead != b.input_lead)
+    return false;
   if (a.players.size() != b.players.size()) return false;
   for (std::size_t i = 0; i < a.players.size(); ++i) {
     if (!SameOnWire(a.players[i], b.players[i])) return false;
@@ -324,7 +329,9 @@ bool operator==(const Snapshot& a, const Snapshot& b) noexcept {
 }
 
 bool operator==(const DeltaSnapshot& a, const DeltaSnapshot& b) noexcept {
-  if (a.server_tick != b.server_tick || a.age != b.age || a.has_ack != b.has_ack || a.ack != b.ack) return false;
+  if (a.server_tick != b.server_tick || a.age != b.age || a.has_ack != b.has_ack || a.ack != b.ack ||
+      a.input_lead != b.input_lead)
+    return false;
   if (!(a.baseline == b.baseline) || a.joined.size() != b.joined.size()) return false;
   for (std::size_t i = 0; i < a.joined.size(); ++i) {
     if (!SameOnWire(a.joined[i], b.joined[i])) return false;
@@ -585,6 +592,7 @@ bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& 
   out.server_tick = delta.server_tick;
   out.has_ack = delta.has_ack;
   out.ack = delta.ack;
+  out.input_lead = delta.input_lead;
   out.players.clear();
   std::size_t j = 0;
   for (std::size_t i = 0; i < baseline.size(); ++i) {
@@ -616,13 +624,14 @@ bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& 
   return true;
 }
 
-std::span<const std::uint8_t> SnapshotWriter::PacketFor(std::optional<sim::Seq> ack) noexcept {
+std::span<const std::uint8_t> SnapshotWriter::PacketFor(std::optional<ReceiverAck> ack) noexcept {
   if (shared_bits_ == 0) return {};
   BitWriter writer(buffer_, shared_bits_);
   bool has_ack = ack.has_value();
-  sim::Seq value = ack.value_or(0);
+  sim::Seq value = ack ? ack->ack : sim::Seq{0};
+  auto lead = static_cast<std::int8_t>(ack ? std::clamp(ack->input_lead, kMinInputLead, kMaxInputLead) : 0);
   // The largest snapshot with an ack fits kMaxPacketBytes, so this cannot fail.
-  static_cast<void>(SerializeAck(writer, has_ack, value));
+  static_cast<void>(SerializeAck(writer, has_ack, value, lead));
   return {buffer_.data(), writer.BytesWritten()};
 }
 

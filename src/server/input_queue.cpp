@@ -9,6 +9,8 @@ InputCounters& InputCounters::operator+=(const InputCounters& other) noexcept {
   duplicate += other.duplicate;
   dropped_rate_limit += other.dropped_rate_limit;
   lost += other.lost;
+  streaming_ticks += other.streaming_ticks;
+  dry_ticks += other.dry_ticks;
   return *this;
 }
 
@@ -44,11 +46,23 @@ void InputQueue::SetTickRate(int tick_rate) noexcept {
   queue_limit_ = kMaxQueuedInputs + static_cast<std::size_t>(StepsPerTick(tick_rate)) - 1;
 }
 
-std::size_t InputQueue::TakeForTick(std::span<sim::Input, kMaxPerTick> out) noexcept {
+std::size_t InputQueue::TakeForTick(std::span<sim::Input, kMaxPerTick> out, bool streaming) noexcept {
   const int max_credit = (kMaxInputBacklogSteps + StepsPerTick(tick_rate_) - 1) * tick_rate_;
   credit_ = std::min(credit_ + sim::kTicksPerSecond, std::max(max_credit, sim::kTicksPerSecond));
-  const auto per_tick = static_cast<std::size_t>(kMaxCatchUpRate * StepsPerTick(tick_rate_));
-  const auto count = std::min({size_, static_cast<std::size_t>(credit_ / tick_rate_), per_tick});
+  const auto steps = static_cast<std::size_t>(StepsPerTick(tick_rate_));
+  const auto target = static_cast<std::size_t>(target_);
+  std::size_t wanted = static_cast<std::size_t>(kMaxCatchUpRate) * steps;  // unbuffered: whatever has arrived
+  if (buffered_) {
+    if (!streaming && size_ == 0) primed_ = false;  // the stream ended: the next one fills the buffer first
+    if (!primed_ && size_ > 0) {
+      // A new stream waits until its target is waiting too, or its first input has waited as many ticks.
+      primed_ = size_ >= steps + target || priming_ticks_++ >= target_;
+      if (primed_) priming_ticks_ = 0;
+    }
+    // One tick's steps; one more while more than the target plus one would be left, so a surplus drains.
+    wanted = !primed_ ? 0 : size_ > steps + target + 1 ? steps + 1 : steps;
+  }
+  const auto count = std::min({size_, static_cast<std::size_t>(credit_ / tick_rate_), wanted});
   for (std::size_t i = 0; i < count; ++i) {
     out[i] = ring_[head_];
     head_ = (head_ + 1) % ring_.size();
@@ -56,7 +70,25 @@ std::size_t InputQueue::TakeForTick(std::span<sim::Input, kMaxPerTick> out) noex
   size_ -= count;
   credit_ -= static_cast<int>(count) * tick_rate_;
   counters_.processed += count;
+  if (streaming) {
+    ++counters_.streaming_ticks;
+    if (count < steps) ++counters_.dry_ticks;
+    if (buffered_) AdaptTarget(count < steps);
+  }
   return count;
+}
+
+void InputQueue::AdaptTarget(bool dry) noexcept {
+  if (dry) {
+    target_ = std::min(target_ + 1, kMaxTarget);
+  } else {
+    window_min_waiting_ = std::min(window_min_waiting_, size_);
+    if (++window_ticks_ < kShrinkWindowTicks) return;
+    // A spare input left at every tick of the window: one fewer would still have left none short.
+    if (window_min_waiting_ >= 1) target_ = std::max(target_ - 1, 0);
+  }
+  window_ticks_ = 0;
+  window_min_waiting_ = kCapacity;
 }
 
 }  // namespace netcube::server

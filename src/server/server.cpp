@@ -402,7 +402,7 @@ void Server::Impl::Accept(Micros now, transport::PeerId peer, Connection& connec
   const auto id = static_cast<sim::PlayerId>(index);
 
   Client client;
-  client.inputs.SetTickRate(config.tick_rate);
+  client.inputs = InputQueue(config.tick_rate, config.input_buffer);
   client.peer = peer;
   client.id = id;
   client.generation = next_generation++;
@@ -513,7 +513,10 @@ bool Server::Impl::RunTick(Micros now) {
   std::size_t used = 0;
   for (std::size_t i = 0; i < clients.size(); ++i) {
     const std::span<sim::Input, InputQueue::kMaxPerTick> out(tick_inputs.data() + used, InputQueue::kMaxPerTick);
-    const std::size_t count = clients[i].inputs.TakeForTick(out);
+    // A cube moving or holding keys is one whose client sends an input every step.
+    const sim::CubeState& cube = world[i].state;
+    const bool streaming = cube.buttons != 0 || cube.vx != 0 || cube.vy != 0;
+    const std::size_t count = clients[i].inputs.TakeForTick(out, streaming);
     if (count > 0) steps.push_back({&world[i], std::span<const sim::Input>(out.data(), count)});
     used += count;
   }
@@ -588,8 +591,9 @@ void Server::Impl::SendSnapshots(Micros now) {
     const std::size_t i = receiver.client;
     Client& client = clients[i];
     const bool has_ack = client.inputs.counters().processed > 0;
-    const auto packet =
-        writers[receiver.group].PacketFor(has_ack ? std::optional(world[i].state.last_input) : std::nullopt);
+    const auto packet = writers[receiver.group].PacketFor(
+        has_ack ? std::optional(protocol::SnapshotWriter::ReceiverAck{world[i].state.last_input, client.inputs.lead()})
+                : std::nullopt);
     if (packet.empty()) continue;
     SendPacket(now, client.peer, &client, kChannel, packet);
     snapshot_bytes_sent += packet.size();
@@ -772,6 +776,7 @@ std::vector<ClientInfo> Server::clients() const {
     info.name = c.name;
     if (inputs.processed > 0) info.last_processed_seq = s.world[i].state.last_input;
     info.queued_inputs = c.inputs.size();
+    info.input_target = c.inputs.target();
     info.inputs = inputs;
     info.bytes_sent = c.bytes_sent;
     info.bytes_received = c.bytes_received;

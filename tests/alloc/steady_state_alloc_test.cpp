@@ -52,7 +52,9 @@ namespace {
 
 constexpr int kClients = 8;
 constexpr int kTicks = 1000;
-constexpr Micros kWarmUp{3'000'000};
+// Long enough for the servers' input buffers and the clients' input pacing to settle: until then the
+// inputs in flight, and so the sizes of the recycled send buffers, are still finding their level.
+constexpr Micros kWarmUp{6'000'000};
 
 // Each client turns a quarter circle every half second, with a different phase, so cubes move, meet and
 // collide all the time.

@@ -329,10 +329,12 @@ TEST(Delta, WriterSharesOneEncodeAndAppendsEachAck) {
   ASSERT_TRUE(MakeDelta(77, world.cubes, world.generations, 3, baseline.cubes, baseline.generations, delta));
   SnapshotWriter writer;
   ASSERT_TRUE(writer.Prepare(delta));
-  for (const std::optional<sim::Seq> ack : {std::optional<sim::Seq>{}, std::optional<sim::Seq>{0},
-                                            std::optional<sim::Seq>{0xFFFF}}) {
+  using ReceiverAck = SnapshotWriter::ReceiverAck;
+  for (const std::optional<ReceiverAck> ack : {std::optional<ReceiverAck>{}, std::optional(ReceiverAck{0, 3}),
+                                               std::optional(ReceiverAck{0xFFFF, -2})}) {
     delta.has_ack = ack.has_value();
-    delta.ack = ack.value_or(0);
+    delta.ack = ack ? ack->ack : sim::Seq{0};
+    delta.input_lead = static_cast<std::int8_t>(ack ? ack->input_lead : 0);
     const auto packet = writer.PacketFor(ack);
     EXPECT_EQ(std::vector<std::uint8_t>(packet.begin(), packet.end()), EncodeToVector(delta));
   }

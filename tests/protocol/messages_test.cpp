@@ -84,8 +84,8 @@ std::vector<SizedMessage> DocumentedSizes() {
       {"input_1", one, 3 + 16 + 6 + 4 + 16},
       {"input_64", full, 3 + 16 + 6 + 64 * 4 + 16},
       {"snapshot_empty", Snapshot{}, 3 + 32 + 9 + 1},
-      {"snapshot_empty_acked", acked, 3 + 32 + 9 + 1 + 16},
-      {"snapshot_256", testing::FullSnapshot(), 3 + 32 + 9 + 256 * (8 + 16 + 16 + 10 + 10 + 4) + 1 + 16},
+      {"snapshot_empty_acked", acked, 3 + 32 + 9 + 1 + 16 + 6},
+      {"snapshot_256", testing::FullSnapshot(), 3 + 32 + 9 + 256 * (8 + 16 + 16 + 10 + 10 + 4) + 1 + 16 + 6},
       {"player_joined", PlayerJoined{1, "bot-1"}, 3 + 8 + 4 + 5 * 7},
       {"player_left", PlayerLeft{}, 3 + 8 + 1},
       {"time_echo", TimeEcho{}, 6 + 1 + 32 + 32},
@@ -94,8 +94,8 @@ std::vector<SizedMessage> DocumentedSizes() {
       {"tag_result_hit", TagResult{1, 2, TagOutcome::kHit, 3, 4, false, 0}, 6 + 8 + 8 + 2 + 10 + 8 + 1},
       {"tag_result_hit_seq", TagResult{1, 2, TagOutcome::kHit, 3, 4, true, 5}, 6 + 8 + 8 + 2 + 10 + 8 + 1 + 16},
       {"delta_empty", DeltaSnapshot{}, 6 + 32 + 8 + 9 + 9 + 1},
-      {"delta_at_rest", AtRest(), 6 + 32 + 8 + 9 + 3 + 9 + 1 + 16},
-      {"delta_uneven", Uneven(), 6 + 32 + 8 + 9 + (2 + 3 + 1 + 1) + (2 + 1 + 1 + 4 + 2 + 1) + 9 + 1 + 16},
+      {"delta_at_rest", AtRest(), 6 + 32 + 8 + 9 + 3 + 9 + 1 + 16 + 6},
+      {"delta_uneven", Uneven(), 6 + 32 + 8 + 9 + (2 + 3 + 1 + 1) + (2 + 1 + 1 + 4 + 2 + 1) + 9 + 1 + 16 + 6},
       {"snapshot_ack", SnapshotAck{}, 6 + 16},
       {"challenge", Challenge{}, 6 + 64},
       {"challenge_response", ChallengeResponse{}, 6 + 64},
@@ -106,7 +106,7 @@ TEST(Messages, EncodedSizesMatchTheDocumentedLayout) {
   for (const SizedMessage& m : DocumentedSizes()) {
     EXPECT_EQ(MeasureBytes(m.message), (m.bits + 7) / 8) << m.name;
   }
-  EXPECT_EQ(MeasureBytes(testing::FullSnapshot()), 2056u);  // the largest full snapshot
+  EXPECT_EQ(MeasureBytes(testing::FullSnapshot()), 2057u);  // the largest full snapshot
   for (const auto& [name, message] : SampleMessages()) {
     if (name == "delta_longest") {
       EXPECT_EQ(MeasureBytes(message), 3915u);  // the largest valid message
@@ -130,6 +130,7 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
   snapshot.players.push_back({7, {sim::kMinX + 5, sim::kMinY + 6, -sim::kMaxSpeed, sim::kMaxSpeed, 0}});
   snapshot.has_ack = true;
   snapshot.ack = 0xBEEF;
+  snapshot.input_lead = -3;
   EXPECT_EQ(EncodeToVector(snapshot), Pack({{4, 3},
                                             {0x01020304, 32},
                                             {1, 9},
@@ -140,7 +141,8 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
                                             {512, 10},
                                             {0, 4},
                                             {1, 1},
-                                            {0xBEEF, 16}}));
+                                            {0xBEEF, 16},
+                                            {-3 - kMinInputLead, 6}}));
 
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, 1, "A"}),
             Pack({{0, 3}, {kProtocolMagic, 32}, {1, 16}, {1, 4}, {'A' - 32, 7}}));
@@ -210,9 +212,10 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   snapshot.players.push_back({0, {sim::kArenaWidth / 2, sim::kArenaHeight / 2, 256, -24, 1, sim::kRight, 0}});
   snapshot.has_ack = true;
   snapshot.ack = 1;
+  snapshot.input_lead = 1;
   EXPECT_EQ(EncodeToVector(snapshot),
             (std::vector<std::uint8_t>{0x80, 0x00, 0x00, 0x96, 0x00, 0x10, 0x07, 0xC0, 0x04, 0x40, 0x08, 0x00,
-                                       0xE8, 0x88, 0x00, 0x08}));
+                                       0xE8, 0x88, 0x00, 0x0C, 0x20}));
 
   // The DeltaSnapshot example: made from the baseline and world it describes (each cube moved by Move, as
   // the server does), and rebuilding that world.
@@ -238,9 +241,10 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   ASSERT_TRUE(MakeDelta(1203, world, world_generations, 3, baseline.players.span(), baseline_generations, delta));
   delta.has_ack = true;
   delta.ack = 4;
+  delta.input_lead = -1;
   const std::vector<std::uint8_t> delta_bytes = {0xEC, 0x00, 0x00, 0x12, 0xCC, 0x08, 0x09, 0x74,
                                                  0x9C, 0x90, 0x41, 0xC0, 0x20, 0x60, 0x80, 0x00,
-                                                 0x80, 0x08, 0x02, 0x00, 0x10, 0x00, 0x40};
+                                                 0x80, 0x08, 0x02, 0x00, 0x10, 0x00, 0x47, 0xC0};
   EXPECT_EQ(EncodeToVector(delta), delta_bytes);
   Message decoded;
   ASSERT_EQ(Decode(delta_bytes, decoded), DecodeError::kNone);
@@ -251,6 +255,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   for (const sim::PlayerCube& cube : world) expected.players.push_back(cube);
   expected.has_ack = true;
   expected.ack = 4;
+  expected.input_lead = -1;
   EXPECT_EQ(rebuilt, expected);
   EXPECT_EQ(EncodeToVector(SnapshotAck{1203}), (std::vector<std::uint8_t>{0xF0, 0x12, 0xCC}));
 
@@ -262,7 +267,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   EXPECT_EQ(EncodeToVector(TagResult{1, 12, TagOutcome::kHit, 183, 0, true, 420}),
             (std::vector<std::uint8_t>{0xE8, 0x04, 0x31, 0x2D, 0xC0, 0x20, 0x34, 0x80}));
 
-  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x00, 0xAB, 0x06, 0x64, 0x98, 0x71, 0x40};
+  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x00, 0xCB, 0x06, 0x64, 0x98, 0x71, 0x40};
   request.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}), request);
   EXPECT_EQ(EncodeToVector(Challenge{0x0123456789ABCDEFull}),

@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <optional>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "netcube/protocol/messages.h"
@@ -23,9 +26,12 @@ Snapshot RandomSnapshot(std::mt19937& rng, std::size_t players) {
   return snapshot;
 }
 
-std::vector<std::uint8_t> FullEncode(Snapshot snapshot, std::optional<sim::Seq> ack) {
+using ReceiverAck = SnapshotWriter::ReceiverAck;
+
+std::vector<std::uint8_t> FullEncode(Snapshot snapshot, std::optional<ReceiverAck> ack) {
   snapshot.has_ack = ack.has_value();
-  snapshot.ack = ack.value_or(0);
+  snapshot.ack = ack ? ack->ack : sim::Seq{0};
+  snapshot.input_lead = static_cast<std::int8_t>(ack ? ack->input_lead : 0);
   std::vector<std::uint8_t> bytes(kMaxPacketBytes);
   bytes.resize(Encode(snapshot, bytes));
   return bytes;
@@ -37,13 +43,31 @@ TEST(SnapshotWriter, EveryReceiversPacketEqualsItsOwnFullEncoding) {
   for (const std::size_t players : {0u, 1u, 2u, 7u, 33u, 255u, 256u}) {
     const Snapshot snapshot = RandomSnapshot(rng, players);
     ASSERT_TRUE(writer.Prepare(snapshot.server_tick, snapshot.players.span()));
-    std::vector<std::optional<sim::Seq>> acks = {std::nullopt, 0, 1, 0x8000, 0xFFFF, 0x7FFF, std::nullopt};
-    for (int i = 0; i < 50; ++i) acks.push_back(static_cast<sim::Seq>(rng()));
-    for (const std::optional<sim::Seq> ack : acks) {
+    std::vector<std::optional<ReceiverAck>> acks = {std::nullopt,           ReceiverAck{0, 0},
+                                                    ReceiverAck{1, kMinInputLead}, ReceiverAck{0x8000, kMaxInputLead},
+                                                    ReceiverAck{0xFFFF, -1}, ReceiverAck{0x7FFF, 1},
+                                                    std::nullopt};
+    for (int i = 0; i < 50; ++i) {
+      const int lead = static_cast<int>(rng() % (kMaxInputLead - kMinInputLead + 1)) + kMinInputLead;
+      acks.push_back(ReceiverAck{static_cast<sim::Seq>(rng()), lead});
+    }
+    for (const std::optional<ReceiverAck> ack : acks) {
       const auto packet = writer.PacketFor(ack);
       const std::vector<std::uint8_t> actual(packet.begin(), packet.end());
-      ASSERT_EQ(actual, FullEncode(snapshot, ack)) << players << " players, ack " << ack.value_or(0);
+      ASSERT_EQ(actual, FullEncode(snapshot, ack)) << players << " players, ack " << (ack ? ack->ack : 0);
     }
+  }
+}
+
+TEST(SnapshotWriter, AnInputLeadBeyondTheWiresRangeIsClampedNotLost) {
+  SnapshotWriter writer;
+  const std::vector<sim::PlayerCube> players = {sim::PlayerCube{1, {}}};
+  ASSERT_TRUE(writer.Prepare(9, players));
+  for (const auto& [given, sent] : {std::pair{100, kMaxInputLead}, std::pair{-100, kMinInputLead}}) {
+    const auto packet = writer.PacketFor(ReceiverAck{5, given});
+    Message decoded;
+    ASSERT_EQ(Decode(packet, decoded), DecodeError::kNone);
+    EXPECT_EQ(std::get<Snapshot>(decoded).input_lead, sent);
   }
 }
 

@@ -52,6 +52,10 @@ struct OwnCubeMetrics {
   std::uint64_t inputs_sent = 0;          // distinct inputs sampled and sent (each at least once)
   std::uint64_t inputs_acked = 0;         // distinct inputs the server acknowledged (from its acks)
   std::uint64_t input_messages_sent = 0;  // InputMessages, each carrying up to `redundancy` inputs
+  // Input pacing: the server's input lead (inputs waiting minus its target), smoothed, and the sampling
+  // clock's rate that follows it (1: unpaced).
+  double input_lead = 0.0;
+  double sample_rate = 1.0;
 
   // Reconciliation. A correction is a server state that moved the predicted state, i.e. the replay (or,
   // with reconciliation off, the overwrite) differs from what was predicted before the snapshot came;

@@ -29,6 +29,10 @@ struct Settings {
   int interp_delay_ms = 100;  // fixed interpolation delay, [0, kMaxInterpDelayMs]
   int smoothing_ms = 100;     // correction smoothing time, [0, kMaxSmoothingMs]
   int redundancy = 32;        // inputs per InputMessage, newest first, [1, protocol::kMaxInputsPerPacket]
+  // Nudge the input sampling rate (a few percent at most) toward the input lead the server reports, so
+  // inputs reach it just in time whatever this machine's clock does (off: exactly 60 a second by the local
+  // clock). Not part of the presets: it is how inputs are timed, not what is drawn.
+  bool input_pacing = true;
   friend bool operator==(const Settings&, const Settings&) = default;
 };
 

@@ -19,7 +19,10 @@
 
 namespace netcube::protocol {
 
-inline constexpr std::uint16_t kProtocolVersion = 5;
+inline constexpr std::uint16_t kProtocolVersion = 6;
+// A snapshot's input_lead, int[kMinInputLead, kMaxInputLead] on the wire (6 bits); the server clamps to it.
+inline constexpr int kMinInputLead = -32;
+inline constexpr int kMaxInputLead = 31;
 inline constexpr std::uint32_t kProtocolMagic = 0x4E435542;  // "NCUB": cheap rejection of stray traffic
 inline constexpr std::size_t kMaxPlayers = 256;              // every sim::PlayerId
 inline constexpr std::size_t kMaxInputsPerPacket = 64;       // the client's redundancy cap
@@ -116,6 +119,9 @@ struct Snapshot {
   FixedVector<sim::PlayerCube, kMaxPlayers> players;
   bool has_ack = false;  // false until the server has applied one of this client's inputs
   sim::Seq ack = 0;
+  // has_ack only: the client's inputs waiting in the server's queue after this tick, minus the number the
+  // server wants waiting (its input buffer's target): > 0 they arrive early, < 0 late (section 7).
+  std::int8_t input_lead = 0;
   friend bool operator==(const Snapshot& a, const Snapshot& b) noexcept;
 };
 
@@ -202,6 +208,7 @@ struct DeltaSnapshot {
   FixedVector<sim::PlayerCube, kMaxPlayers> joined;  // cubes not in the baseline, increasing id
   bool has_ack = false;  // as in Snapshot
   sim::Seq ack = 0;
+  std::int8_t input_lead = 0;
   friend bool operator==(const DeltaSnapshot& a, const DeltaSnapshot& b) noexcept;
 };
 
@@ -317,9 +324,14 @@ class SnapshotWriter {
   std::size_t cube_bits() const noexcept { return cube_bits_; }
   // Those of a full snapshot of `players` cubes: type, tick, count and 64 bits a cube.
   static constexpr std::size_t FullSharedBits(std::size_t players) noexcept { return 3 + 32 + 9 + 64 * players; }
-  // The whole packet for a receiver whose ack is `ack` (empty: none yet); valid until the next call.
+  // The receiver's part of a snapshot: its ack and input lead, once the server has applied an input.
+  struct ReceiverAck {
+    sim::Seq ack = 0;
+    int input_lead = 0;  // clamped to [kMinInputLead, kMaxInputLead]
+  };
+  // The whole packet for a receiver (no ack: none of its inputs applied yet); valid until the next call.
   // Byte for byte what Encode gives for the same Snapshot.
-  std::span<const std::uint8_t> PacketFor(std::optional<sim::Seq> ack) noexcept;
+  std::span<const std::uint8_t> PacketFor(std::optional<ReceiverAck> ack) noexcept;
 
  private:
   std::array<std::uint8_t, kMaxPacketBytes> buffer_{};

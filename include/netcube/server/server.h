@@ -99,6 +99,10 @@ struct ServerConfig {
   bool lag_compensation = true;  // judge tags against the world as the shooter saw it (off: as it is now)
   int max_rewind_ms = kDefaultMaxRewindMs;  // [0, protocol::kMaxTagDelayMs]
   SnapshotEncoding snapshot_encoding = SnapshotEncoding::kDelta;
+  // Each client's inputs wait in a small adaptive buffer, so that a tick applies one step's inputs even
+  // when they arrive unevenly (off: a tick applies whatever has arrived, and a late input leaves a dry
+  // tick). Snapshots tell each client its input lead either way.
+  bool input_buffer = true;
   // Measures tick durations only (empty = not measured). Any monotonic clock.
   std::function<Micros()> work_clock;
   // Where Challenge nonces come from: they must be unpredictable to anyone who does not receive what is
@@ -114,6 +118,10 @@ struct InputCounters {
   std::uint64_t duplicate = 0;           // already queued or applied (redundant resends)
   std::uint64_t dropped_rate_limit = 0;  // arrived with the queue full
   std::uint64_t lost = 0;                // never arrived: a gap in the sequence
+  // Ticks at which the client's cube was moving or holding keys, so its client sends an input every step,
+  // and of those the dry ones: fewer inputs had arrived than the tick applies (the cube stood still).
+  std::uint64_t streaming_ticks = 0;
+  std::uint64_t dry_ticks = 0;
   InputCounters& operator+=(const InputCounters& other) noexcept;
 };
 
@@ -122,6 +130,7 @@ struct ClientInfo {
   std::string name;
   std::optional<sim::Seq> last_processed_seq;  // the ack; empty until one input has been applied
   std::size_t queued_inputs = 0;
+  int input_target = 0;  // inputs the server wants waiting after a tick (its adaptive input buffer)
   InputCounters inputs;
   std::uint64_t bytes_sent = 0;                 // message payload bytes, to this client
   std::uint64_t bytes_received = 0;             // message payload bytes, from this client

@@ -24,7 +24,7 @@ nlohmann::json SettingsJson(const client::Settings& s) {
           {"interpolation", s.interpolation},   {"smoothing", s.smoothing},
           {"extrapolation", s.extrapolation},   {"adaptive_delay", s.adaptive_delay},
           {"interp_delay_ms", s.interp_delay_ms}, {"smoothing_ms", s.smoothing_ms},
-          {"redundancy", s.redundancy}};
+          {"redundancy", s.redundancy},         {"input_pacing", s.input_pacing}};
 }
 
 client::Settings ReadSettings(const nlohmann::json& j) {
@@ -38,6 +38,7 @@ client::Settings ReadSettings(const nlohmann::json& j) {
   s.interp_delay_ms = j.at("interp_delay_ms").get<int>();
   s.smoothing_ms = j.at("smoothing_ms").get<int>();
   s.redundancy = j.at("redundancy").get<int>();
+  s.input_pacing = j.at("input_pacing").get<bool>();
   if (client::Clamped(s) != s) throw std::out_of_range("a setting is out of its range");
   return s;
 }

@@ -74,6 +74,8 @@ nlohmann::json StatsJson(const netcube::server::ServerStats& stats) {
       {"inputs_duplicate", stats.inputs.duplicate},
       {"inputs_dropped_rate_limit", stats.inputs.dropped_rate_limit},
       {"inputs_lost", stats.inputs.lost},
+      {"input_streaming_ticks", stats.inputs.streaming_ticks},
+      {"input_dry_ticks", stats.inputs.dry_ticks},
       {"packets_malformed", stats.packets_malformed},
       {"tags_judged", stats.tags_judged},
       {"tags_hit", stats.tags_hit},
@@ -168,6 +170,7 @@ int main(int argc, char** argv) {
   std::string collisions = "on";
   std::string lag_compensation = "on";
   std::string snapshot_encoding = "delta";
+  std::string input_buffer = "on";
   double duration_s = 0.0;
   std::string stats_path;
   double stats_interval_s = 0.0;
@@ -203,6 +206,11 @@ int main(int argc, char** argv) {
   app.add_option("--snapshot-encoding", snapshot_encoding,
                  "Snapshots as deltas against the newest one each client holds, or every cube in full: delta or full")
       ->check(CLI::IsMember({"full", "delta"}))
+      ->capture_default_str();
+  app.add_option("--input-buffer", input_buffer,
+                 "Hold each client's inputs in a small adaptive buffer so its cube moves every tick (off: a tick "
+                 "applies whatever has arrived): on or off")
+      ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   app.add_option("--max-rewind-ms", config.max_rewind_ms, "Lag compensation rewinds at most this far")
       ->check(CLI::Range(0, netcube::protocol::kMaxTagDelayMs))
@@ -243,6 +251,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   config.collisions = collisions == "on";
   config.lag_compensation = lag_compensation == "on";
+  config.input_buffer = input_buffer == "on";
   config.snapshot_encoding =
       snapshot_encoding == "full" ? netcube::server::SnapshotEncoding::kFull : netcube::server::SnapshotEncoding::kDelta;
   config.work_clock = Now;
