@@ -34,8 +34,15 @@ TestClient* LoopbackRig::Join(const std::string& name, const transport::HostConf
 client::Client* LoopbackRig::AddPlayer(client::ClientConfig config, std::string* error) {
   auto player = std::make_unique<client::Client>(std::move(config));
   if (!player->Connect("127.0.0.1", port_, now_, error)) return nullptr;
-  players_.push_back({std::move(player), nullptr});
+  players_.push_back({std::move(player), nullptr, 1.0, now_, now_});
   return players_.back().client.get();
+}
+
+void LoopbackRig::SetClockRate(std::size_t player, double rate) {
+  Player& p = players_[player];
+  p.clock_origin = p.Now(now_);
+  p.rig_origin = now_;
+  p.clock_rate = rate;
 }
 
 void LoopbackRig::Step(Micros step) {
@@ -43,7 +50,8 @@ void LoopbackRig::Step(Micros step) {
   if (server_) server_->Update(now_);
   for (const auto& client : clients_) client->Poll(now_);
   for (Player& player : players_) {
-    if (player.client) player.client->Update(now_, player.buttons ? player.buttons(now_) : std::uint8_t{0});
+    const Micros now = player.Now(now_);
+    if (player.client) player.client->Update(now, player.buttons ? player.buttons(now) : std::uint8_t{0});
   }
 }
 

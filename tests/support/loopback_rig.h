@@ -43,6 +43,8 @@ class LoopbackRig {
   // could not start.
   client::Client* AddPlayer(client::ClientConfig config, std::string* error);
   void SetButtons(std::size_t player, Buttons buttons) { players_[player].buttons = std::move(buttons); }
+  // The player's clock runs `rate` times as fast as the rig's from now on (a machine whose clock drifts).
+  void SetClockRate(std::size_t player, double rate);
   client::Client& player(std::size_t index) { return *players_[index].client; }
   std::size_t player_count() const { return players_.size(); }
 
@@ -71,6 +73,13 @@ class LoopbackRig {
   struct Player {
     std::unique_ptr<client::Client> client;
     Buttons buttons;
+    // The player's time: clock_origin + (rig time - rig_origin) * clock_rate.
+    double clock_rate = 1.0;
+    Micros rig_origin{0};
+    Micros clock_origin{0};
+    Micros Now(Micros rig_now) const {
+      return clock_origin + Micros(static_cast<std::int64_t>(static_cast<double>((rig_now - rig_origin).count()) * clock_rate));
+    }
   };
 
   explicit LoopbackRig(std::unique_ptr<server::Server> server) : server_(std::move(server)) {}
