@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   std::vector<int> clients = {1, 16, 64, 256};
   std::vector<int> snapshot_rates = {20, 60};
   std::vector<std::string> encodings = {"full", "delta"};
+  std::vector<std::string> input_buffers = {"on", "off"};
   std::vector<double> idle_fractions = {0.0};
   std::vector<std::string> profile_names = {"lan", "cross-continent", "lossy", "harsh"};
   int bandwidth_clients = 16;
@@ -72,6 +73,11 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::Range(1, 60))
       ->capture_default_str();
+  app.add_option("--input-buffers", input_buffers,
+                 "Profiles: the server's input buffer, on (the default) and off (the baseline), each measured in the "
+                 "same run, comma-separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--snapshot-encodings", encodings,
                  "Scale and profiles: the server's snapshot encodings, each measured in the same run, comma-separated")
       ->delimiter(',')
@@ -210,20 +216,24 @@ int main(int argc, char** argv) {
       const std::optional<netcube::transport::LinkProfile> profile = find_profile(name);
       if (!profile) return 2;
       for (const std::string& encoding : encodings) {
-        bench::ProfileSettings s;
-        s.profile = *profile;
-        s.delta_snapshots = encoding == "delta";
-        s.group_size = group_size;
-        s.play_s = seconds > 0.0 ? seconds : 20.0;
-        s.key_trials = key_trials;
-        s.fixed_delay_ms = fixed_delay_ms;
-        s.seed = seed;
-        std::fprintf(stderr, "profile %s, %s snapshots ...\n", name.c_str(), encoding.c_str());
-        if (std::optional<bench::ProfileResult> r = bench::RunProfile(s, &error)) {
-          bench::PrintProfile(*r);
-          profiles.push_back(*r);
-        } else {
-          std::fprintf(stderr, "profile %s failed: %s\n", name.c_str(), error.c_str());
+        for (const std::string& input_buffer : input_buffers) {
+          bench::ProfileSettings s;
+          s.profile = *profile;
+          s.delta_snapshots = encoding == "delta";
+          s.input_buffer = input_buffer == "on";
+          s.group_size = group_size;
+          s.play_s = seconds > 0.0 ? seconds : 20.0;
+          s.key_trials = key_trials;
+          s.fixed_delay_ms = fixed_delay_ms;
+          s.seed = seed;
+          std::fprintf(stderr, "profile %s, %s snapshots, input buffer %s ...\n", name.c_str(),
+                       encoding.c_str(), input_buffer.c_str());
+          if (std::optional<bench::ProfileResult> r = bench::RunProfile(s, &error)) {
+            bench::PrintProfile(*r);
+            profiles.push_back(*r);
+          } else {
+            std::fprintf(stderr, "profile %s failed: %s\n", name.c_str(), error.c_str());
+          }
         }
       }
     }

@@ -213,6 +213,8 @@ GroupResult Summarize(Group& group, const server::Server& server) {
     if (info.name.rfind(group.prefix, 0) != 0) continue;
     g.inputs_lost += info.inputs.lost;
     g.inputs_dropped_rate_limit += info.inputs.dropped_rate_limit;
+    g.streaming_ticks += info.inputs.streaming_ticks;
+    g.dry_ticks += info.inputs.dry_ticks;
   }
   g.view_delay_mean_ms = group.view_delay.mean_ms();
   g.view_delay_max_ms = group.view_delay.max_ms;
@@ -231,6 +233,7 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   config.port = 0;
   config.collisions = false;  // solo players: a correction can only come from the network
   config.snapshot_encoding = settings.delta_snapshots ? server::SnapshotEncoding::kDelta : server::SnapshotEncoding::kFull;
+  config.input_buffer = settings.input_buffer;
   config.max_clients = static_cast<std::size_t>(3 * settings.group_size + 1);
   config.max_per_address = config.max_clients;  // every player on 127.0.0.1
   std::unique_ptr<server::Server> server = server::Server::Create(config, now, error);
@@ -344,6 +347,8 @@ nlohmann::json GroupJson(const GroupResult& g) {
           {"max_correction_units", g.max_correction},
           {"inputs_lost", g.inputs_lost},
           {"inputs_dropped_rate_limit", g.inputs_dropped_rate_limit},
+          {"streaming_ticks", g.streaming_ticks},
+          {"dry_ticks", g.dry_ticks},
           {"interp_underruns", g.interp_underruns},
           {"extrapolation_ms", g.extrapolation_ms},
           {"interp_delay_ms", g.interp_delay_ms},
@@ -370,6 +375,7 @@ void to_json(nlohmann::json& j, const ProfileResult& r) {
        {"settings",
         {{"group_size", r.settings.group_size},
          {"snapshot_encoding", r.settings.delta_snapshots ? "delta" : "full"},
+         {"input_buffer", r.settings.input_buffer},
          {"play_s", r.settings.play_s},
          {"key_trials", r.settings.key_trials},
          {"fixed_delay_ms", r.settings.fixed_delay_ms},

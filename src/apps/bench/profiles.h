@@ -24,6 +24,7 @@ struct ProfileSettings {
   int group_size = 4;
   double play_s = 20.0;  // random play; then the groups settle
   bool delta_snapshots = true;  // the server's snapshot encoding
+  bool input_buffer = true;     // the server's input buffer (off: the baseline, a tick applies what arrived)
   int key_trials = 5;    // key presses with prediction on, and as many with it off
   int fixed_delay_ms = client::Settings{}.interp_delay_ms;  // the fixed-delay group's
   std::uint64_t seed = 1;
@@ -38,6 +39,10 @@ struct GroupResult {
   double max_correction = 0.0;  // units
   std::uint64_t inputs_lost = 0;                // the server saw a gap: never arrived
   std::uint64_t inputs_dropped_rate_limit = 0;  // arrived with the server's queue full
+  // Server ticks at which a player's cube was moving or holding keys, and of those the dry ones (too few of
+  // its inputs had arrived: the cube stood still for a tick).
+  std::uint64_t streaming_ticks = 0;
+  std::uint64_t dry_ticks = 0;
   std::uint64_t interp_underruns = 0;
   double extrapolation_ms = 0.0;  // summed over players and their remote cubes
   double interp_delay_ms = 0.0;   // the delay in use at the end, mean over players
