@@ -47,8 +47,8 @@ class InputQueue {
     return !next_expected_ || sim::SeqDiff(newest, *next_expected_) < kMaxInputJump;
   }
   // Runs one tick: grants the tick's share of real time (the rate limit) and moves the inputs this tick
-  // applies (oldest first) into `out`. Returns how many. `streaming`: the client's cube is moving or holding
-  // keys, so its client sends an input every step (at rest with no key it sends none).
+  // applies (oldest first) into `out`. Returns how many. `streaming`: the client's cube is moving, so its
+  // client sends an input every step (at rest it sends none once it lets go of the keys).
   std::size_t TakeForTick(std::span<sim::Input, kMaxPerTick> out, bool streaming) noexcept;
 
   // Inputs left waiting after the last tick minus the target: > 0 the client's inputs arrive early.

@@ -513,9 +513,10 @@ bool Server::Impl::RunTick(Micros now) {
   std::size_t used = 0;
   for (std::size_t i = 0; i < clients.size(); ++i) {
     const std::span<sim::Input, InputQueue::kMaxPerTick> out(tick_inputs.data() + used, InputQueue::kMaxPerTick);
-    // A cube moving or holding keys is one whose client sends an input every step.
+    // A moving cube is one whose client sends an input every step. One at rest may be holding keys
+    // against a wall, or its client may have let go, which it does not send: not known to be streaming.
     const sim::CubeState& cube = world[i].state;
-    const bool streaming = cube.buttons != 0 || cube.vx != 0 || cube.vy != 0;
+    const bool streaming = cube.vx != 0 || cube.vy != 0;
     const std::size_t count = clients[i].inputs.TakeForTick(out, streaming);
     if (count > 0) steps.push_back({&world[i], std::span<const sim::Input>(out.data(), count)});
     used += count;

@@ -118,8 +118,8 @@ struct InputCounters {
   std::uint64_t duplicate = 0;           // already queued or applied (redundant resends)
   std::uint64_t dropped_rate_limit = 0;  // arrived with the queue full
   std::uint64_t lost = 0;                // never arrived: a gap in the sequence
-  // Ticks at which the client's cube was moving or holding keys, so its client sends an input every step,
-  // and of those the dry ones: fewer inputs had arrived than the tick applies (the cube stood still).
+  // Ticks at which the client's cube was moving, so its client sends an input every step, and of those the
+  // dry ones: fewer inputs had arrived than the tick applies (the cube stood still).
   std::uint64_t streaming_ticks = 0;
   std::uint64_t dry_ticks = 0;
   InputCounters& operator+=(const InputCounters& other) noexcept;

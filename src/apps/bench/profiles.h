@@ -39,7 +39,7 @@ struct GroupResult {
   double max_correction = 0.0;  // units
   std::uint64_t inputs_lost = 0;                // the server saw a gap: never arrived
   std::uint64_t inputs_dropped_rate_limit = 0;  // arrived with the server's queue full
-  // Server ticks at which a player's cube was moving or holding keys, and of those the dry ones (too few of
+  // Server ticks at which a player's cube was moving, and of those the dry ones (too few of
   // its inputs had arrived: the cube stood still for a tick).
   std::uint64_t streaming_ticks = 0;
   std::uint64_t dry_ticks = 0;
