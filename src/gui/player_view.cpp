@@ -357,6 +357,10 @@ void PlayerView::DrawTechniques(client::Client& client) const {
   Tooltip(
       "Size the interpolation delay from the measured snapshot interval, loss and jitter instead of the "
       "fixed value.");
+  changed |= ImGui::Checkbox("input pacing", &s.input_pacing);
+  Tooltip(
+      "Sample the keys a few percent slower or faster, by the input lead the server reports, so inputs "
+      "arrive just in time whatever this machine's clock does (off: 60 a second by the local clock).");
 
   ItemRow row(3);
   row.Next();
@@ -426,6 +430,9 @@ void PlayerView::DrawReadouts(const client::Client& client) const {
               m.snapshots_per_second, m.snapshot_loss * 100.0);
   ImGui::Text("inputs sent %" PRIu64 ", acked %" PRIu64 ", last ack #%u", m.inputs_sent, m.inputs_acked,
               static_cast<unsigned>(m.last_acked_input));
+  ImGui::Text("input lead %+.2f at the server, sampling x%.3f", m.input_lead, m.sample_rate);
+  Tooltip("How many more of this player's inputs wait at the server than it wants waiting (smoothed), and the "
+          "rate input pacing samples the keys at to bring that to 0.");
   ImGui::Text("corrections %" PRIu64 ", max %.2f, mean %.2f units", m.corrections, m.max_correction,
               m.mean_correction);
   ImGui::Text("interp delay %.0f ms, buffer %.1f, underruns %" PRIu64, m.interp_delay_ms, m.buffer_depth,

@@ -110,18 +110,25 @@ void ServerView::DrawPanel(server::Server& server) {
   }
   Tooltip("Send each client only what changed since the newest snapshot it acknowledged (a bit for a cube "
           "doing what its held keys make it do), instead of every cube in full. Watch the players' bandwidth.");
+  ImGui::SameLine();
+  bool input_buffer = config.input_buffer;
+  if (ImGui::Checkbox("input buffer", &input_buffer)) server.SetInputBuffer(input_buffer);
+  Tooltip("Keep a few of each client's inputs waiting, so its cube moves one step every tick however unevenly "
+          "its packets arrive (off: a tick applies whatever has arrived, and a late packet leaves a dry tick). "
+          "Add jitter to a player's link and watch the dry ticks.");
 
   ImGui::Separator();
   ImGui::TextUnformatted("Clients (last processed input = the ack in every snapshot)");
   constexpr ImGuiTableFlags kTableFlags =
       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
-  if (ImGui::BeginTable("clients", 6, kTableFlags)) {
+  if (ImGui::BeginTable("clients", 7, kTableFlags)) {
     ImGui::TableSetupColumn("id");
     ImGui::TableSetupColumn("name");
     ImGui::TableSetupColumn("last input");
-    ImGui::TableSetupColumn("queued");
+    ImGui::TableSetupColumn("queued/target");
     ImGui::TableSetupColumn("processed");
     ImGui::TableSetupColumn("dup/lost");
+    ImGui::TableSetupColumn("dry ticks");
     ImGui::TableHeadersRow();
     for (const server::ClientInfo& info : server.clients()) {
       ImGui::TableNextColumn();
@@ -136,11 +143,17 @@ void ServerView::DrawPanel(server::Server& server) {
         ImGui::TextDisabled("none");
       }
       ImGui::TableNextColumn();
-      ImGui::Text("%zu", info.queued_inputs);
+      ImGui::Text("%zu/%d", info.queued_inputs, info.input_target);
+      Tooltip("Inputs waiting in the client's input buffer, and how many the server wants waiting after a tick "
+              "(raised by a dry tick, lowered after 5 s that always kept one to spare).");
       ImGui::TableNextColumn();
       ImGui::Text("%" PRIu64, info.inputs.processed);
       ImGui::TableNextColumn();
       ImGui::Text("%" PRIu64 "/%" PRIu64, info.inputs.duplicate, info.inputs.lost);
+      ImGui::TableNextColumn();
+      ImGui::Text("%" PRIu64, info.inputs.dry_ticks);
+      Tooltip("Ticks at which this client's cube was moving but none of its inputs had arrived: the cube "
+              "stood still for a tick while the others moved.");
     }
     ImGui::EndTable();
   }

@@ -51,9 +51,12 @@ class InputQueue {
   // client sends an input every step (at rest it sends none once it lets go of the keys).
   std::size_t TakeForTick(std::span<sim::Input, kMaxPerTick> out, bool streaming) noexcept;
 
+  // Switches the jitter buffer on or off; its target is kept for when it comes back.
+  void SetBuffered(bool buffered) noexcept { buffered_ = buffered; }
   // Inputs left waiting after the last tick minus the target: > 0 the client's inputs arrive early.
-  int lead() const noexcept { return static_cast<int>(size_) - target_; }
-  int target() const noexcept { return target_; }
+  int lead() const noexcept { return static_cast<int>(size_) - target(); }
+  // Inputs the buffer wants waiting after a tick (0 unbuffered: a tick applies whatever has arrived).
+  int target() const noexcept { return buffered_ ? target_ : 0; }
   std::size_t size() const noexcept { return size_; }
   const InputCounters& counters() const noexcept { return counters_; }
 

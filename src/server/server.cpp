@@ -742,6 +742,11 @@ void Server::SetCollisions(bool collisions) { impl_->config.collisions = collisi
 
 void Server::SetLagCompensation(bool on) { impl_->config.lag_compensation = on; }
 
+void Server::SetInputBuffer(bool on) {
+  impl_->config.input_buffer = on;
+  for (Client& client : impl_->clients) client.inputs.SetBuffered(on);
+}
+
 void Server::SetSnapshotEncoding(SnapshotEncoding encoding) { impl_->config.snapshot_encoding = encoding; }
 
 const char* ToString(SnapshotEncoding encoding) noexcept {

@@ -250,6 +250,7 @@ class Server {
   void SetLagCompensation(bool on);
   bool SetMaxRewindMs(int max_rewind_ms);  // false (unchanged) outside [0, protocol::kMaxTagDelayMs]
   void SetSnapshotEncoding(SnapshotEncoding encoding);
+  void SetInputBuffer(bool on);
   const ServerConfig& config() const;  // with the live settings
 
   // Read-only views.
