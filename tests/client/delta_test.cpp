@@ -2,6 +2,7 @@
 // lose, duplicate and reorder packets. Whatever arrives, the world a client shows (its own cube's server
 // state and every remote cube's latest state) is the server's world at that snapshot's tick, bit for bit.
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <vector>
 
@@ -159,6 +160,40 @@ TEST(DeltaSnapshotsLive, IdleClientsAcknowledgeWithoutInputsAndCostABitPerCube) 
   // No input was ever applied either: no ack.
   EXPECT_EQ((after.snapshot_bytes_sent - before.snapshot_bytes_sent) / snapshots, (65u + 3 + 1 + 7) / 8);
   EXPECT_EQ(after.inputs.processed, before.inputs.processed);
+}
+
+// A round trip longer than the worlds a client keeps: at 60 snapshots a second and 300 ms each way, the
+// baseline the server picks (the newest the client has told it of) is about 36 snapshots old when its
+// delta arrives, and the client keeps 32. Such deltas are dropped and counted, never applied to the wrong
+// world; the next snapshot the client can use recovers (a full one, which the server sends whenever a delta
+// against so old a baseline would be longer, or a delta against a world it still holds), and every world
+// the client shows is still the server's.
+TEST(DeltaSnapshotsLive, ADeltaWhoseBaselineTheClientNoLongerHoldsIsDroppedAndAFullOneRecovers) {
+  server::ServerConfig config;
+  config.snapshot_rate = 60;
+  const auto rig = StartRig(config);
+  ClientConfig far = Named("far");
+  far.link.latency_ms = 300;
+  AddPlayer(*rig, far);
+  AddPlayer(*rig, Named("near"));
+  ASSERT_TRUE(rig->ConnectAll());
+  for (std::size_t p = 0; p < rig->player_count(); ++p) rig->SetButtons(p, Random(p + 40));
+  WorldChecker checker(*rig);
+  const Metrics before = rig->player(0).metrics();
+  rig->StepFor(seconds(10), [&] { checker.Step(); });
+  const Metrics m = rig->player(0).metrics();
+  std::printf("far player, 10 s: %llu deltas, %llu full, %llu dropped without their baseline\n",
+              static_cast<unsigned long long>(m.snapshots_delta - before.snapshots_delta),
+              static_cast<unsigned long long>(m.snapshots_full - before.snapshots_full),
+              static_cast<unsigned long long>(m.snapshots_no_baseline - before.snapshots_no_baseline));
+  EXPECT_GT(m.snapshots_no_baseline - before.snapshots_no_baseline, 10u);
+  EXPECT_GT(m.snapshots_full - before.snapshots_full, 0u);
+  EXPECT_GT(m.snapshots_delta - before.snapshots_delta, 0u);
+  EXPECT_EQ(m.packets_malformed, 0u);
+  EXPECT_EQ(checker.mismatched(), 0);
+  EXPECT_GT(checker.compared(), 10000);
+  const Metrics near = rig->player(1).metrics();
+  EXPECT_EQ(near.snapshots_no_baseline, 0u);
 }
 
 }  // namespace
