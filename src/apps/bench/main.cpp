@@ -77,7 +77,8 @@ int main(int argc, char** argv) {
                  "Profiles: the server's input buffer, on (the default) and off (the baseline), each measured in the "
                  "same run, comma-separated")
       ->delimiter(',')
-      ->check(CLI::IsMember({"on", "off"}));
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
   app.add_option("--snapshot-encodings", encodings,
                  "Scale and profiles: the server's snapshot encodings, each measured in the same run, comma-separated")
       ->delimiter(',')
