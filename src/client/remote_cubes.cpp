@@ -11,6 +11,18 @@ namespace {
 constexpr double kDelayGrowRate = 0.1;
 constexpr double kDelayShrinkRate = 0.05;
 constexpr double kDryGrowRate = 0.5;
+// Smoothing: how far a cube can move in one tick, and the gap beyond which a cube is not chased but drawn
+// where it is (a respawn, a cube pushed across a wall: not a correction worth easing).
+constexpr double kTopSpeedUnitsPerTick = static_cast<double>(sim::kMaxSpeed) / sim::kSubUnitsPerUnit;
+constexpr double kMaxChaseUnits = 4.0;
+
+// `target`, or as far toward it from `from` as `budget` units allow.
+Vec2 StepToward(const Vec2& from, const Vec2& target, double budget) noexcept {
+  const Vec2 gap = target - from;
+  const double distance = Length(gap);
+  if (distance <= budget || distance > kMaxChaseUnits) return target;
+  return from + gap * (budget / distance);
+}
 
 }  // namespace
 
@@ -89,6 +101,9 @@ void RemoteCubes::RefreshViews(Micros now, double elapsed_ms, const ServerClock&
   metrics_.interp_delay_ms = delay_ms_;
   const double period_ms = clock.tick_period_ms();
   render_ = std::max(render_, clock.ServerTicks(now) - delay_ms_ / period_ms);
+  // By the time that passed, not the render time: the render clock runs a little fast while the delay
+  // shrinks, and jumps when the server clock's estimate does, and neither should show as a faster cube.
+  const double step_budget = kTopSpeedUnitsPerTick * elapsed_ms / period_ms;
 
   // Extrapolation bridges one missing snapshot, no more: beyond that a guess drifts too far from the truth.
   const double max_extrapolation_ticks = settings.extrapolation ? clock.nominal_interval_ms() / period_ms : 0.0;
@@ -104,7 +119,8 @@ void RemoteCubes::RefreshViews(Micros now, double elapsed_ms, const ServerClock&
     view.latest = PositionOf(cube.latest);
     if (settings.interpolation) {
       const Sample sample = cube.buffer.SampleAt(render_, max_extrapolation_ticks);
-      view.drawn = sample.position;
+      view.drawn = settings.smoothing && cube.was_drawn ? StepToward(cube.drawn, sample.position, step_budget)
+                                                        : sample.position;
       view.sample = sample.kind;
       dry = dry || sample.ticks_past_newest > 0.0;
       underrun = underrun || sample.ticks_past_newest > max_extrapolation_ticks;
@@ -115,7 +131,9 @@ void RemoteCubes::RefreshViews(Micros now, double elapsed_ms, const ServerClock&
       view.drawn = view.latest;
       view.sample = SampleKind::kLatest;
     }
-    if (view.sample != SampleKind::kBeforeOldest) views_.push_back(std::move(view));
+    cube.was_drawn = view.sample != SampleKind::kBeforeOldest;
+    cube.drawn = view.drawn;
+    if (cube.was_drawn) views_.push_back(std::move(view));
   }
   if (underrun && !underrun_) ++metrics_.interp_underruns;
   underrun_ = underrun;

@@ -1,7 +1,9 @@
 #pragma once
 // The client's room for the other players' cubes: their names, an interpolation buffer each, the
 // interpolation delay (fixed, or adapted to the measured snapshot interval, loss and jitter) and the
-// render time it sets, and the views drawn from them.
+// render time it sets, and the views drawn from them. With smoothing, a drawn cube never moves faster
+// than a cube can: when a late snapshot corrects an extrapolation, the difference is made up over the
+// next frames instead of in one jump.
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,6 +48,8 @@ class RemoteCubes {
     InterpolationBuffer buffer;
     sim::CubeState latest;
     bool seen = false;  // present in the snapshot being processed
+    Vec2 drawn;              // where it was drawn at the last refresh
+    bool was_drawn = false;  // it had a view at the last refresh
   };
 
   const std::string* NameOf(sim::PlayerId id) const;

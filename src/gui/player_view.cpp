@@ -346,7 +346,9 @@ void PlayerView::DrawTechniques(client::Client& client) const {
   changed |= ImGui::Checkbox("interpolation", &s.interpolation);
   Tooltip("Draw remote cubes slightly in the past, between two snapshots, so they glide instead of jumping.");
   changed |= ImGui::Checkbox("smoothing", &s.smoothing);
-  Tooltip("Blend a correction of your cube in over the smoothing time instead of snapping to it.");
+  Tooltip("Blend a correction of your cube in over the smoothing time instead of snapping to it, and never "
+          "draw a remote cube moving faster than a cube can (a late snapshot's correction is made up over the "
+          "next frames).");
   ImGui::SameLine();
   changed |= ImGui::Checkbox("extrapolation", &s.extrapolation);
   Tooltip(

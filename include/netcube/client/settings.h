@@ -20,7 +20,9 @@ struct Settings {
   // Draw remote cubes interpolated between buffered snapshots, interp delay in the past (off: at the
   // latest state received).
   bool interpolation = true;
-  // Blend reconciliation corrections of the own cube over smoothing_ms instead of snapping.
+  // Blend reconciliation corrections of the own cube over smoothing_ms instead of snapping, and never draw
+  // a remote cube moving faster than its top speed (a correction of its extrapolation is made up over the
+  // next frames).
   bool smoothing = true;
   // When the interpolation buffer runs dry continue the last motion (capped), rather than stop.
   bool extrapolation = true;

@@ -234,7 +234,7 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   config.collisions = false;  // solo players: a correction can only come from the network
   config.snapshot_encoding = settings.delta_snapshots ? server::SnapshotEncoding::kDelta : server::SnapshotEncoding::kFull;
   config.input_buffer = settings.input_buffer;
-  config.max_clients = static_cast<std::size_t>(3 * settings.group_size + 1);
+  config.max_clients = static_cast<std::size_t>(4 * settings.group_size + 1);
   config.max_per_address = config.max_clients;  // every player on 127.0.0.1
   std::unique_ptr<server::Server> server = server::Server::Create(config, now, error);
   if (!server) return std::nullopt;
@@ -246,10 +246,13 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   client::Settings fixed_delay;
   fixed_delay.adaptive_delay = false;
   fixed_delay.interp_delay_ms = settings.fixed_delay_ms;
+  client::Settings unsmoothed;
+  unsmoothed.smoothing = false;
   std::vector<Group> groups;
   groups.push_back({"default", "def", client::Settings{}, nullptr, false, {}, {}});
   groups.push_back({"redundancy-1", "red", redundancy_1, nullptr, false, {}, {}});
   groups.push_back({"fixed-delay", "fix", fixed_delay, nullptr, false, {}, {}});
+  groups.push_back({"unsmoothed", "uns", unsmoothed, nullptr, false, {}, {}});
   std::uint64_t seed = settings.seed;
   for (Group& group : groups) {
     client::BotConfig bot;

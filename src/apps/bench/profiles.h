@@ -1,10 +1,11 @@
 #pragma once
 // The network-profile scenario, on a virtual clock (1 ms steps; the loopback sockets are real): one server
-// with collisions off, so that every player is solo and any correction comes from the network, and three
+// with collisions off, so that every player is solo and any correction comes from the network, and four
 // groups of in-process players with the profile's link, random input and different settings:
-//   default       the client's defaults (redundancy 32, adaptive interpolation delay)
+//   default       the client's defaults (redundancy 32, adaptive interpolation delay, smoothing)
 //   redundancy-1  one input per packet: the baseline for redundancy
 //   fixed-delay   a fixed interpolation delay (100 ms, the client's default): the adaptive delay's baseline
+//   unsmoothed    smoothing off: remote cubes drawn exactly where the buffer says, however fast that is
 // plus a probe client, drawn at 60 fps, that idles and presses a key at a known frame, with prediction on
 // and then off, counting the frames until its drawn cube moves.
 #include <cstdint>

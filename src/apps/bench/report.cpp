@@ -200,7 +200,7 @@ void PrintProfile(const ProfileResult& r) {
   std::printf("\n== profile %s: %.0f ms one way +-%.0f ms jitter, %.0f%% loss, %.0f%% duplication, both directions\n"
               "   (client-side conditioner); server 60 Hz tick, 20 Hz %s snapshots, input buffer %s, collisions off\n"
               "   (every player solo);\n"
-              "   3 groups of %d in-process players, %.0f s random play then settling; virtual clock, %.1f s run\n",
+              "   4 groups of %d in-process players, %.0f s random play then settling; virtual clock, %.1f s run\n",
               s.profile.name.c_str(), l.latency_ms, l.jitter_ms, l.loss * 100, l.duplicate * 100,
               s.delta_snapshots ? "delta" : "full", s.input_buffer ? "on" : "off", s.group_size, s.play_s,
               r.ran_s);
@@ -229,16 +229,19 @@ void PrintProfile(const ProfileResult& r) {
   const GroupResult* def = FindGroup(r, "default");
   const GroupResult* red = FindGroup(r, "redundancy-1");
   const GroupResult* fix = FindGroup(r, "fixed-delay");
-  if (def != nullptr && red != nullptr && fix != nullptr) {
+  const GroupResult* uns = FindGroup(r, "unsmoothed");
+  if (def != nullptr && red != nullptr && fix != nullptr && uns != nullptr) {
     std::printf("   baselines: redundancy 1 / default: corrections %s, inputs lost %s\n"
                 "              fixed %d ms / adaptive delay: underruns %s, extrapolation %s, view delay %s\n"
+                "              unsmoothed / smoothed: largest remote step %.3f vs %.3f units, remote error p99 %.3f vs %.3f\n"
                 "              prediction off / on: key press frames %s\n",
                 Ratio(static_cast<double>(red->corrections), static_cast<double>(def->corrections)).c_str(),
                 Ratio(static_cast<double>(red->inputs_lost + red->inputs_dropped_rate_limit),
                       static_cast<double>(def->inputs_lost + def->inputs_dropped_rate_limit)).c_str(),
                 s.fixed_delay_ms, Ratio(static_cast<double>(fix->interp_underruns), static_cast<double>(def->interp_underruns)).c_str(),
                 Ratio(fix->extrapolation_ms, def->extrapolation_ms).c_str(),
-                Ratio(fix->view_delay_mean_ms, def->view_delay_mean_ms).c_str(),
+                Ratio(fix->view_delay_mean_ms, def->view_delay_mean_ms).c_str(), uns->remote_max_step,
+                def->remote_max_step, uns->remote_error_p99, def->remote_error_p99,
                 Ratio(Mean(k.frames_without_prediction), Mean(k.frames_with_prediction)).c_str());
   }
   std::fflush(stdout);
