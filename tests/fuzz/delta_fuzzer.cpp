@@ -68,6 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   remade.has_ack = rebuilt.has_ack;
   remade.ack = rebuilt.ack;
+  remade.input_lead = rebuilt.input_lead;
   if (Encode(remade, buffer) == 0) Fail("the encoder's delta does not encode");
   static Snapshot again;
   if (!ApplyDelta(baseline.players.span(), remade, again)) Fail("the encoder's delta does not apply");

@@ -9,6 +9,7 @@ Snapshot FullSnapshot() {
   s.server_tick = 0xFFFFFFFFu;
   s.has_ack = true;
   s.ack = 65535;
+  s.input_lead = kMaxInputLead;
   for (int id = 0; id < static_cast<int>(kMaxPlayers); ++id) {
     sim::PlayerCube p;
     p.id = static_cast<sim::PlayerId>(id);
@@ -75,6 +76,7 @@ std::vector<NamedMessage> SampleMessages() {
   small.players.push_back({200, {sim::kMaxX, sim::kMinY, 0, -1, 0}});
   small.has_ack = true;
   small.ack = 0;
+  small.input_lead = -1;
   out.push_back({"snapshot_two", small});
   out.push_back({"snapshot_full", FullSnapshot()});
 
@@ -112,6 +114,7 @@ std::vector<NamedMessage> SampleMessages() {
   delta.joined.push_back({255, {sim::kMaxX, sim::kMinY, 0, 5, 0}});
   delta.has_ack = true;
   delta.ack = 65535;
+  delta.input_lead = kMinInputLead;
   out.push_back({"delta_mixed", delta});
   // Every cube of the largest world changed by the most: the longest delta.
   DeltaSnapshot longest;
@@ -122,6 +125,7 @@ std::vector<NamedMessage> SampleMessages() {
                                       sim::kButtonMask, 0));
   }
   longest.has_ack = true;
+  longest.input_lead = kMaxInputLead;
   out.push_back({"delta_longest", longest});
   out.push_back({"snapshot_ack", SnapshotAck{0}});
   out.push_back({"snapshot_ack_max", SnapshotAck{65535}});
