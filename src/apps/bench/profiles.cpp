@@ -186,7 +186,17 @@ struct Group {
   bool done = false;
   ViewDelay view_delay;
   RemoteError remote_error;
+  std::optional<std::uint64_t> underruns_early;  // the players' underruns in the first kEarlyPhase
 };
+
+// Underruns while the adaptive delay is still finding its level are expected; after it, none should be.
+constexpr Micros kEarlyPhase{5'000'000};
+
+std::uint64_t Underruns(const Group& group) {
+  std::uint64_t sum = 0;
+  for (const auto& c : group.run->clients()) sum += c->metrics().interp_underruns;
+  return sum;
+}
 
 GroupResult Summarize(Group& group, const server::Server& server) {
   GroupResult g;
@@ -216,6 +226,14 @@ GroupResult Summarize(Group& group, const server::Server& server) {
     g.streaming_ticks += info.inputs.streaming_ticks;
     g.dry_ticks += info.inputs.dry_ticks;
   }
+  g.underruns_after_early = g.interp_underruns - group.underruns_early.value_or(g.interp_underruns);
+  // The share of the packets the incoming conditioner dropped (reliable ones, never dropped, are a few).
+  double loss_sum = 0.0;
+  for (const auto& c : group.run->clients()) {
+    const transport::LinkConditionerCounters& in = c->transport_counters().incoming;
+    if (in.pushed > 0) loss_sum += static_cast<double>(in.dropped) / static_cast<double>(in.pushed);
+  }
+  g.link_loss = group.run->clients().empty() ? 0.0 : loss_sum / static_cast<double>(group.run->clients().size());
   g.view_delay_mean_ms = group.view_delay.mean_ms();
   g.view_delay_max_ms = group.view_delay.max_ms;
   g.remote_error_mean = group.remote_error.mean();
@@ -249,10 +267,10 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   client::Settings unsmoothed;
   unsmoothed.smoothing = false;
   std::vector<Group> groups;
-  groups.push_back({"default", "def", client::Settings{}, nullptr, false, {}, {}});
-  groups.push_back({"redundancy-1", "red", redundancy_1, nullptr, false, {}, {}});
-  groups.push_back({"fixed-delay", "fix", fixed_delay, nullptr, false, {}, {}});
-  groups.push_back({"unsmoothed", "uns", unsmoothed, nullptr, false, {}, {}});
+  groups.push_back({"default", "def", client::Settings{}, nullptr, false, {}, {}, std::nullopt});
+  groups.push_back({"redundancy-1", "red", redundancy_1, nullptr, false, {}, {}, std::nullopt});
+  groups.push_back({"fixed-delay", "fix", fixed_delay, nullptr, false, {}, {}, std::nullopt});
+  groups.push_back({"unsmoothed", "uns", unsmoothed, nullptr, false, {}, {}, std::nullopt});
   std::uint64_t seed = settings.seed;
   for (Group& group : groups) {
     client::BotConfig bot;
@@ -305,6 +323,7 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
           group.view_delay.Sample(*c, now, tick_period_us);
           group.remote_error.Sample(*c, path);
         }
+        if (!group.underruns_early && now >= kEarlyPhase) group.underruns_early = Underruns(group);
       }
     }
     const bool groups_done = std::all_of(groups.begin(), groups.end(), [](const Group& g) { return g.done; });
@@ -359,6 +378,8 @@ nlohmann::json GroupJson(const GroupResult& g) {
           {"remote_error_units", {{"mean", g.remote_error_mean}, {"p99", g.remote_error_p99}}},
           {"remote_max_step_units", g.remote_max_step},
           {"snapshot_loss", g.snapshot_loss},
+          {"link_loss", g.link_loss},
+          {"interp_underruns_after_5s", g.underruns_after_early},
           {"rtt_ms", g.rtt_ms},
           {"all_settled", g.all_settled},
           {"all_final_match", g.all_final_match}};

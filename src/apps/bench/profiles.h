@@ -58,7 +58,9 @@ struct GroupResult {
   // The largest move of a drawn remote cube from one frame to the next, units (its top speed allows
   // sim::kMaxSpeed per tick).
   double remote_max_step = 0.0;
-  double snapshot_loss = 0.0;  // mean over players
+  double snapshot_loss = 0.0;  // mean over players: the snapshots the client measured missing
+  double link_loss = 0.0;      // mean over players: the packets their incoming conditioner dropped
+  std::uint64_t underruns_after_early = 0;  // interp_underruns after the first 5 s
   double rtt_ms = 0.0;         // mean over players
   bool all_settled = false;
   bool all_final_match = false;

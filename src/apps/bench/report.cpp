@@ -204,21 +204,22 @@ void PrintProfile(const ProfileResult& r) {
               s.profile.name.c_str(), l.latency_ms, l.jitter_ms, l.loss * 100, l.duplicate * 100,
               s.delta_snapshots ? "delta" : "full", s.input_buffer ? "on" : "off", s.group_size, s.play_s,
               r.ran_s);
-  std::printf("   group         inputs corr  max(u) | lost ratelim   dry ticks | underruns extrap ms | interp ms  view delay ms"
-              " mean/max | remote err mean/p99 step | snap loss   rtt ms | settled match\n");
+  std::printf("   group         inputs corr  max(u) | lost ratelim   dry ticks | underruns (after 5 s) extrap ms | interp ms  view delay ms"
+              " mean/max | remote err mean/p99 step | loss seen/real   rtt ms | settled match\n");
   for (const GroupResult& g : r.groups) {
     const double dry_percent =
         g.streaming_ticks > 0 ? 100.0 * static_cast<double>(g.dry_ticks) / static_cast<double>(g.streaming_ticks) : 0.0;
-    std::printf("   %-12s %7llu %4llu %7.3f | %4llu %7llu %5llu %4.1f%% | %9llu %9.0f | %9.1f %10.1f %8.1f | %10.3f %5.3f %5.3f |"
-                " %8.1f%% %8.1f | %-7s %s\n",
+    std::printf("   %-12s %7llu %4llu %7.3f | %4llu %7llu %5llu %4.1f%% | %9llu (%llu) %9.0f | %9.1f %10.1f %8.1f | %10.3f %5.3f %5.3f |"
+                " %5.1f%% %5.1f%% %8.1f | %-7s %s\n",
                 g.name.c_str(), static_cast<unsigned long long>(g.inputs_sent),
                 static_cast<unsigned long long>(g.corrections), g.max_correction,
                 static_cast<unsigned long long>(g.inputs_lost),
                 static_cast<unsigned long long>(g.inputs_dropped_rate_limit),
                 static_cast<unsigned long long>(g.dry_ticks), dry_percent,
-                static_cast<unsigned long long>(g.interp_underruns), g.extrapolation_ms, g.interp_delay_ms,
+                static_cast<unsigned long long>(g.interp_underruns),
+                static_cast<unsigned long long>(g.underruns_after_early), g.extrapolation_ms, g.interp_delay_ms,
                 g.view_delay_mean_ms, g.view_delay_max_ms, g.remote_error_mean, g.remote_error_p99, g.remote_max_step,
-                g.snapshot_loss * 100, g.rtt_ms, g.all_settled ? "yes" : "NO",
+                g.snapshot_loss * 100, g.link_loss * 100, g.rtt_ms, g.all_settled ? "yes" : "NO",
                 g.all_final_match ? "yes" : "NO");
   }
   const KeyPressResult& k = r.key_press;
