@@ -13,9 +13,10 @@ namespace netcube::client {
 
 class Baselines {
  public:
-  // Over half a second of snapshots at 60 Hz: the server uses the newest one the client acknowledged,
-  // at most a round trip old, so an older one is only ever named after a long loss of acknowledgements.
-  static constexpr std::size_t kSlots = 32;
+  // Over a second of snapshots at 60 Hz: the server uses the newest one the client acknowledged, about a
+  // round trip old when its delta arrives, so a round trip of up to a second finds it still here (32 lost
+  // every delta past 530 ms); an older one is only named after a long loss of acknowledgements.
+  static constexpr std::size_t kSlots = 64;
 
   void Reset() noexcept;
   // The world at `tick`, or nullptr when it is not held.

@@ -16,9 +16,10 @@ TEST(Baselines, KeepsTheNewestAndForgetsWhatIsOlderThanTheRing) {
   EXPECT_EQ(baselines.Find(0), nullptr);
   // Across the 32-bit wrap: ticks are the client's unwrapped 64-bit ones.
   const Tick first = 0xFFFFFFF0;
-  for (Tick t = first; t < first + 40; ++t) baselines.Store(t, WorldAt(t));
+  constexpr Tick kStored = Baselines::kSlots + 8;
+  for (Tick t = first; t < first + kStored; ++t) baselines.Store(t, WorldAt(t));
   for (Tick t = first; t < first + 8; ++t) EXPECT_EQ(baselines.Find(t), nullptr) << t;  // older than the ring
-  for (Tick t = first + 8; t < first + 40; ++t) {
+  for (Tick t = first + 8; t < first + kStored; ++t) {
     const auto* world = baselines.Find(t);
     ASSERT_NE(world, nullptr) << t;
     EXPECT_EQ((*world)[0].state.x, 1024 + t % 1000);
@@ -27,7 +28,7 @@ TEST(Baselines, KeepsTheNewestAndForgetsWhatIsOlderThanTheRing) {
   baselines.Store(first + 2, WorldAt(first + 2));
   EXPECT_EQ(baselines.Find(first + 2), nullptr);
   baselines.Reset();
-  EXPECT_EQ(baselines.Find(first + 39), nullptr);
+  EXPECT_EQ(baselines.Find(first + kStored - 1), nullptr);
 }
 
 TEST(Baselines, ADuplicateKeepsTheFirstCopy) {
