@@ -34,8 +34,6 @@ class OwnCube {
   // The server's input lead after applying `ack` (inputs waiting minus its buffer's target): with
   // input_pacing, the sampling clock runs a little slow while the lead is positive, fast while negative.
   void OnInputLead(sim::Seq ack, int lead, const Settings& settings) noexcept;
-  // The sampling clock's rate against the caller's clock (1: unpaced).
-  double sample_rate() const noexcept { return sample_rate_; }
 
   // Lets `elapsed` of smoothing pass and refreshes the view.
   void RefreshView(Micros elapsed, const Settings& settings) noexcept;
@@ -62,7 +60,7 @@ class OwnCube {
   Micros last_sample_call_{0};
   double sample_clock_us_ = 0.0;
   std::int64_t samples_taken_ = 0;
-  double sample_rate_ = 1.0;
+  double sample_rate_ = 1.0;   // the sampling clock's rate against the caller's clock (1: unpaced)
   double lead_average_ = 0.0;  // the reported input lead, smoothed over snapshots
   // The first input after the last skipped sample: leads about inputs before it describe an old stream.
   sim::Seq stream_start_ = 0;
