@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "loopback_test.h"
 
