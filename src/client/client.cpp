@@ -7,6 +7,7 @@
 #include "link_stats.h"
 #include "netcube/client/server_clock.h"
 #include "own_cube.h"
+#include "rate_chooser.h"
 #include "remote_cubes.h"
 #include "tagging.h"
 
@@ -52,6 +53,7 @@ struct Client::Impl {
   Baselines baselines;
   protocol::Snapshot rebuilt;  // a delta snapshot's world, rebuilt in place
   ServerClock clock;
+  SnapshotRateChooser snapshot_rate;
   Micros last_view{0};
   std::uint64_t packets_malformed = 0;
 
@@ -175,6 +177,7 @@ struct Client::Impl {
     state = ConnectionState::kConnected;
     newest_tick = w.server_tick;
     clock.Reset(w.tick_rate, w.snapshot_rate, newest_tick, now);
+    snapshot_rate.Reset(w.snapshot_rate, w.tick_rate);
     own.StartSampling(now);
   }
 
@@ -193,7 +196,7 @@ struct Client::Impl {
   bool OnSnapshot(const protocol::Snapshot& snapshot, bool delta, Micros now) {
     const Tick tick = UnwrapTick(snapshot.server_tick, newest_tick);
     if (!own.AckPlausible(snapshot.has_ack, snapshot.ack)) return false;
-    if (!link.OnSnapshot(tick, welcome.tick_rate, welcome.snapshot_rate)) return true;  // a duplicate
+    if (!link.OnSnapshot(tick, welcome.tick_rate, snapshot_rate.rate())) return true;  // a duplicate
     link.OnEncoding(delta);
     baselines.Store(tick, snapshot.players.span());
     if (have_snapshot && tick < newest_tick) {
@@ -216,7 +219,7 @@ struct Client::Impl {
       }
     }
     remotes.EndSnapshot();
-    if (snapshot.has_ack) own.OnInputLead(snapshot.ack, snapshot.input_lead, settings);
+    if (snapshot.has_ack) own.OnInputLead(snapshot.ack, snapshot.input_lead, snapshot_rate.rate(), settings);
     return true;
   }
 
@@ -228,6 +231,21 @@ struct Client::Impl {
     if (state != ConnectionState::kConnected || !have_snapshot || told_tick == newest_tick) return;
     if (!own.pending().empty()) return;
     if (Send(now, protocol::SnapshotAck{static_cast<std::uint16_t>(newest_tick)})) told_tick = newest_tick;
+  }
+
+  // Asks the server for another snapshot rate when the link calls for one (rate_chooser.h).
+  void ChooseSnapshotRate(Micros now) {
+    if (state != ConnectionState::kConnected) return;
+    const std::optional<int> rate = snapshot_rate.Decide(clock, settings.adaptive_snapshot_rate);
+    if (!rate || !Send(now, protocol::SnapshotRate{static_cast<std::uint8_t>(*rate)})) return;
+    snapshot_rate.Asked(*rate);
+    // The server switches when the request arrives: about a round trip (and its jitter) past the newest
+    // snapshot. Snapshots before that come at the old rate.
+    const LinkMetrics& m = link.metrics();
+    const Tick from_tick =
+        newest_tick + static_cast<Tick>((m.rtt_ms + 4.0 * m.rtt_jitter_ms) / clock.tick_period_ms()) + 1;
+    clock.SetSnapshotRate(*rate, from_tick);
+    link.CountLossFrom(from_tick);
   }
 
   void RefreshViews(Micros now) {
@@ -271,6 +289,7 @@ struct Client::Impl {
         if (!host) break;  // the session ended
       }
       if (host) AcknowledgeSnapshots(now);
+      if (host) ChooseSnapshotRate(now);
       if (host && now - last_heard > std::chrono::milliseconds(config.timeout_ms)) {
         EndSession(ConnectionState::kLost, state == ConnectionState::kConnecting
                                                ? "no answer from the server"
@@ -384,6 +403,8 @@ double Client::render_tick() const noexcept { return impl_->remotes.render_tick(
 Metrics Client::metrics() const {
   Metrics m;
   static_cast<LinkMetrics&>(m) = impl_->link.metrics();
+  m.snapshot_rate = impl_->snapshot_rate.rate();
+  m.snapshot_rate_asked = impl_->snapshot_rate.asked();
   static_cast<OwnCubeMetrics&>(m) = impl_->own.metrics();
   static_cast<RemoteCubeMetrics&>(m) = impl_->remotes.metrics();
   static_cast<TagMetrics&>(m) = impl_->tagging.metrics();

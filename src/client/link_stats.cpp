@@ -74,7 +74,8 @@ bool LinkStats::OnSnapshot(Tick tick, int tick_rate, int snapshot_rate) noexcept
 void LinkStats::UpdateLoss(int tick_rate, int snapshot_rate) noexcept {
   const double ticks_per_snapshot = static_cast<double>(tick_rate) / std::min(snapshot_rate, tick_rate);
   const double end = static_cast<double>(newest_) - kLateAllowance * ticks_per_snapshot;
-  const double start = std::max(static_cast<double>(first_), end - kLossHorizon * ticks_per_snapshot);
+  const double start = std::max({static_cast<double>(first_), static_cast<double>(count_from_),
+                                 end - kLossHorizon * ticks_per_snapshot});
   const double span = end - start;  // ticks
   if (span < kMinLossSpan * ticks_per_snapshot) return;
   const std::size_t held = std::min(recent_count_, kRecent);

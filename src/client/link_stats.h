@@ -1,6 +1,7 @@
 #pragma once
 // The client's room for the link's statistics: the round trip (TimeEcho requests and replies), snapshot
 // arrivals and loss, and the traffic totals and one-second rates from the transport's counters.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <optional>
@@ -25,6 +26,9 @@ class LinkStats {
   // A snapshot of server tick `tick` arrived from a server with these rates. False for one to drop (a
   // duplicate, or too old to tell); true for one not seen before, the newest or a late one.
   bool OnSnapshot(Tick tick, int tick_rate, int snapshot_rate) noexcept;
+  // The snapshot rate changes at about `tick` (the client asked for another): loss is counted from there,
+  // since the snapshots expected before it came at the old rate.
+  void CountLossFrom(Tick tick) noexcept { count_from_ = std::max(count_from_, tick); }
   // One that arrived before the Welcome.
   void OnEarlySnapshot() noexcept { ++metrics_.snapshots_early; }
   // How an accepted snapshot was encoded; a delta dropped for want of its baseline.
@@ -51,6 +55,7 @@ class LinkStats {
   std::size_t recent_count_ = 0;  // received so far (the ring holds the last kRecent)
   Tick newest_ = 0;
   Tick first_ = 0;
+  Tick count_from_ = 0;
   Micros next_echo_{0};
   Micros rate_window_start_{0};
   transport::TransportCounters rate_counters_;

@@ -16,7 +16,7 @@ constexpr int kMaxInputRate = 8;
 // inputs of the current stream, past the wait that fills its buffer.
 constexpr double kPacingGain = 0.02;
 constexpr double kMaxPacing = 0.03;
-constexpr double kLeadSmoothing = 0.1;  // per snapshot: about half a second at 20 snapshots a second
+constexpr double kLeadSmoothingPerSecond = 2.0;  // weight per snapshot = this / snapshot rate: 0.1 at 20 a second
 constexpr int kLeadSettleInputs = 10;
 
 }  // namespace
@@ -119,14 +119,16 @@ void OwnCube::OnServerState(const sim::CubeState& server, bool has_ack, sim::Seq
   smoother_.OnCorrection(last_correction_, settings.smoothing, settings.smoothing_ms);
 }
 
-void OwnCube::OnInputLead(sim::Seq ack, int lead, const Settings& settings) noexcept {
+void OwnCube::OnInputLead(sim::Seq ack, int lead, int snapshot_rate, const Settings& settings) noexcept {
   if (!settings.input_pacing) {
     sample_rate_ = 1.0;
     lead_average_ = 0.0;
     return;
   }
   if (stream_broken_ || sim::SeqDiff(ack, stream_start_) < kLeadSettleInputs) return;
-  lead_average_ += (static_cast<double>(lead) - lead_average_) * kLeadSmoothing;
+  // Weighted by the time a snapshot stands for, so the average spans about half a second at any rate.
+  const double weight = std::min(1.0, kLeadSmoothingPerSecond / std::max(1, snapshot_rate));
+  lead_average_ += (static_cast<double>(lead) - lead_average_) * weight;
   sample_rate_ = 1.0 - std::clamp(kPacingGain * lead_average_, -kMaxPacing, kMaxPacing);
 }
 

@@ -33,7 +33,8 @@ class OwnCube {
 
   // The server's input lead after applying `ack` (inputs waiting minus its buffer's target): with
   // input_pacing, the sampling clock runs a little slow while the lead is positive, fast while negative.
-  void OnInputLead(sim::Seq ack, int lead, const Settings& settings) noexcept;
+  // Snapshots come at `snapshot_rate` a second: each weighs in for the time it stands for.
+  void OnInputLead(sim::Seq ack, int lead, int snapshot_rate, const Settings& settings) noexcept;
 
   // Lets `elapsed` of smoothing pass and refreshes the view.
   void RefreshView(Micros elapsed, const Settings& settings) noexcept;

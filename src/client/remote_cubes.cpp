@@ -100,10 +100,15 @@ void RemoteCubes::RefreshViews(Micros now, double elapsed_ms, const ServerClock&
   }
   metrics_.interp_delay_ms = delay_ms_;
   const double period_ms = clock.tick_period_ms();
+  const double render_before = render_;
   render_ = std::max(render_, clock.ServerTicks(now) - delay_ms_ / period_ms);
-  // By the time that passed, not the render time: the render clock runs a little fast while the delay
-  // shrinks, and jumps when the server clock's estimate does, and neither should show as a faster cube.
-  const double step_budget = kTopSpeedUnitsPerTick * elapsed_ms / period_ms;
+  // By the render clock, which runs at most kDelayShrinkRate fast while the delay shrinks (time dilation: a
+  // cube is drawn moving that much faster, or it would fall behind its path for good), but no faster: a
+  // jump of the server clock's estimate should not show as a faster cube.
+  const double elapsed_ticks = elapsed_ms / period_ms;
+  const double step_budget =
+      kTopSpeedUnitsPerTick *
+      std::max(elapsed_ticks, std::min(render_ - render_before, (1.0 + kDelayShrinkRate) * elapsed_ticks));
 
   // Extrapolation bridges one missing snapshot, no more: beyond that a guess drifts too far from the truth.
   const double max_extrapolation_ticks = settings.extrapolation ? clock.nominal_interval_ms() / period_ms : 0.0;

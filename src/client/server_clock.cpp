@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace netcube::client {
 namespace {
@@ -46,6 +47,13 @@ void ServerClock::OnSnapshot(Tick tick, Micros now) noexcept {
   lateness_dev_ms_ += (std::abs(lateness_ms - lateness_mean_ms_) - lateness_dev_ms_) * kLatenessGain;
   lateness_mean_ms_ += (lateness_ms - lateness_mean_ms_) * kLatenessGain;
 
+  if (next_rate_ > 0 && tick >= next_rate_tick_) {
+    held_delay_ms_ = AdaptiveDelayMs();
+    nominal_interval_ms_ = std::max(tick_period_ms(), 1000.0 / std::exchange(next_rate_, 0));
+    staleness_ring_ = {};
+    staleness_bins_ = {};
+    staleness_count_ = 0;
+  }
   if (tick > last_tick_) {
     const double spacing_ms = static_cast<double>(tick - last_tick_) * tick_period_us_ / 1000.0;
     interval_ms_ += (spacing_ms - interval_ms_) * kIntervalGain;
@@ -70,9 +78,22 @@ void ServerClock::Observe(Micros now) noexcept {
   ++staleness_count_;
 }
 
+void ServerClock::SetSnapshotRate(int snapshot_rate, Tick from_tick) noexcept {
+  next_rate_ = std::max(1, snapshot_rate);
+  next_rate_tick_ = from_tick;
+}
+
 double ServerClock::AdaptiveDelayMs() const noexcept {
-  const std::size_t samples = std::min(staleness_count_, kStalenessSamples);
-  if (samples == 0) return std::clamp(2.0 * nominal_interval_ms_, kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
+  if (held_delay_ms_ > 0.0 && !settled()) return held_delay_ms_;
+  if (staleness_count_ == 0) return std::clamp(2.0 * nominal_interval_ms_, kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
+  const double quantile_ms = StalenessQuantileMs();
+  const double margin_ms = std::clamp(quantile_ms - nominal_interval_ms_, 0.0, 2.0 * nominal_interval_ms_);
+  return std::clamp(std::max(quantile_ms + margin_ms, nominal_interval_ms_), kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
+}
+
+double ServerClock::StalenessQuantileMs() const noexcept {
+  const std::size_t samples = staleness_samples();
+  if (samples == 0) return 0.0;
   const auto wanted = static_cast<std::size_t>(std::ceil(kStalenessQuantile * static_cast<double>(samples)));
   std::size_t seen = 0;
   std::size_t bin = 0;
@@ -80,8 +101,7 @@ double ServerClock::AdaptiveDelayMs() const noexcept {
     seen += staleness_bins_[bin];
     if (seen >= wanted) break;
   }
-  const double quantile_ms = static_cast<double>(bin + 1) * kStalenessBinMs;  // the bin's upper edge
-  return std::clamp(std::max(quantile_ms, nominal_interval_ms_), kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
+  return static_cast<double>(bin + 1) * kStalenessBinMs;  // the bin's upper edge
 }
 
 }  // namespace netcube::client

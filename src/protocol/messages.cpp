@@ -41,6 +41,11 @@ bool Serialize(Stream& stream, ChallengeResponse& m) {
 }
 
 template <class Stream>
+bool Serialize(Stream& stream, SnapshotRate& m) {
+  return SerializeInt(stream, m.rate, 1, kMaxRate);
+}
+
+template <class Stream>
 bool Serialize(Stream& stream, ConnectRefused& m) {
   return SerializeInt(stream, m.reason, 0, kRefuseReasonCount - 1) &&
          SerializeUnsigned(stream, m.server_version);
@@ -344,7 +349,8 @@ MessageType TypeOf(const Message& message) noexcept { return static_cast<Message
 const char* ToString(MessageType type) noexcept {
   static constexpr std::array<const char*, kMessageTypeCount> kNames = {
       "connect_request", "connect_refused", "welcome", "input", "snapshot", "player_joined", "player_left",
-      "time_echo", "tag", "tag_result", "delta_snapshot", "snapshot_ack", "challenge", "challenge_response"};
+      "time_echo", "tag", "tag_result", "delta_snapshot", "snapshot_ack", "challenge", "challenge_response",
+      "snapshot_rate"};
   const auto i = static_cast<std::size_t>(type);
   return i < kNames.size() ? kNames[i] : "unknown";
 }
@@ -454,6 +460,7 @@ template std::size_t Encode(const DeltaSnapshot&, std::span<std::uint8_t>) noexc
 template std::size_t Encode(const SnapshotAck&, std::span<std::uint8_t>) noexcept;
 template std::size_t Encode(const Challenge&, std::span<std::uint8_t>) noexcept;
 template std::size_t Encode(const ChallengeResponse&, std::span<std::uint8_t>) noexcept;
+template std::size_t Encode(const SnapshotRate&, std::span<std::uint8_t>) noexcept;
 
 std::size_t MeasureBytes(const Message& message) noexcept {
   BitMeasurer measurer;

@@ -73,6 +73,11 @@ struct Client {
   std::uint64_t tags_given = 0;
   std::uint64_t tags_taken = 0;
   std::uint64_t tags_refused = 0;
+  // The snapshot rate the client asked for (SnapshotRate; it gets the tick rate at most), 0 while it takes
+  // the server's. Its own credit, as the server's snapshot_credit; due: it gets this tick's snapshot.
+  int snapshot_rate = 0;
+  int snapshot_credit = 0;
+  bool snapshot_due = false;
 };
 
 std::string CheckConfig(const ServerConfig& config) {
@@ -196,6 +201,7 @@ struct Server::Impl {
   // The baseline tick of a client's next snapshot, kNoBaseline for a full one.
   std::uint64_t BaselineFor(const Client& client) const;
   // Groups the clients by baseline and encodes each group's snapshot once, into writers[group].
+  bool MarkSnapshotsDue();  // advances the snapshot credits; false if no client gets a snapshot this tick
   bool PrepareSnapshots();
   // Prepares `writer` for receivers of `baseline`; true for a delta, false for a full snapshot.
   bool PrepareSnapshot(std::uint64_t baseline, protocol::SnapshotWriter& writer);
@@ -316,6 +322,11 @@ void Server::Impl::OnReceived(Micros now, const transport::Event& event) {
     if (const auto* tag = std::get_if<protocol::Tag>(&message); tag != nullptr && client != nullptr) {
       connection.last_heard = now;
       OnTag(now, *client, *tag);
+      return;
+    }
+    if (const auto* rate = std::get_if<protocol::SnapshotRate>(&message); rate != nullptr && client != nullptr) {
+      connection.last_heard = now;
+      client->snapshot_rate = rate->rate;
       return;
     }
     if (const auto* echo = std::get_if<protocol::TimeEcho>(&message);
@@ -529,10 +540,26 @@ bool Server::Impl::RunTick(Micros now) {
                  [this](std::size_t i) { return clients[i].generation; });
   JudgeDueTags(now);
 
-  snapshot_credit += config.snapshot_rate;
-  if (snapshot_credit < schedule.rate()) return false;
-  snapshot_credit %= schedule.rate();
-  return !clients.empty() && PrepareSnapshots();
+  return MarkSnapshotsDue() && PrepareSnapshots();
+}
+
+bool Server::Impl::MarkSnapshotsDue() {
+  const int tick_rate = schedule.rate();
+  const auto take_credit = [tick_rate](int& credit, int rate) {
+    credit += rate;
+    if (credit < tick_rate) return false;
+    credit %= tick_rate;
+    return true;
+  };
+  const bool server_due = take_credit(snapshot_credit, config.snapshot_rate);
+  bool any_due = false;
+  for (Client& client : clients) {
+    client.snapshot_due = client.snapshot_rate > 0
+                              ? take_credit(client.snapshot_credit, std::min(client.snapshot_rate, tick_rate))
+                              : server_due;
+    any_due = any_due || client.snapshot_due;
+  }
+  return any_due;
 }
 
 void Server::Impl::OnSeen(Client& client, std::uint16_t seen_tick) {
@@ -554,7 +581,9 @@ std::uint64_t Server::Impl::BaselineFor(const Client& client) const {
 bool Server::Impl::PrepareSnapshots() {
   for (std::size_t i = 0; i < clients.size(); ++i) generations[i] = clients[i].generation;
   receivers.clear();
-  for (std::size_t i = 0; i < clients.size(); ++i) receivers.push_back({BaselineFor(clients[i]), i, 0});
+  for (std::size_t i = 0; i < clients.size(); ++i) {
+    if (clients[i].snapshot_due) receivers.push_back({BaselineFor(clients[i]), i, 0});
+  }
   std::sort(receivers.begin(), receivers.end());
   std::size_t groups = 0;
   for (std::size_t k = 0; k < receivers.size(); ++k) {
@@ -604,7 +633,7 @@ void Server::Impl::SendSnapshots(Micros now) {
       delta_age_ticks += tick - receiver.baseline;
     }
   }
-  snapshots_sent += clients.size();
+  snapshots_sent += receivers.size();
 }
 
 // --- Tags ------------------------------------------------------------------------------------------------
@@ -729,6 +758,7 @@ bool Server::SetTickRate(int tick_rate) {
   s.config.tick_rate = tick_rate;
   for (Client& client : s.clients) client.inputs.SetTickRate(tick_rate);
   s.snapshot_credit = std::min(s.snapshot_credit, tick_rate - 1);
+  for (Client& client : s.clients) client.snapshot_credit = std::min(client.snapshot_credit, tick_rate - 1);
   return true;
 }
 
@@ -783,6 +813,8 @@ std::vector<ClientInfo> Server::clients() const {
     if (inputs.processed > 0) info.last_processed_seq = s.world[i].state.last_input;
     info.queued_inputs = c.inputs.size();
     info.input_target = c.inputs.target();
+    info.snapshot_rate = std::min(c.snapshot_rate > 0 ? c.snapshot_rate : s.config.snapshot_rate, s.config.tick_rate);
+    info.own_snapshot_rate = c.snapshot_rate > 0;
     info.inputs = inputs;
     info.bytes_sent = c.bytes_sent;
     info.bytes_received = c.bytes_received;

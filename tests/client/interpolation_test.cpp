@@ -93,6 +93,7 @@ UnderrunRun WatchOverABadLink(bool adaptive, int fixed_delay_ms) {
   Settings settings = PresetSettings(Preset::kFull);
   settings.adaptive_delay = adaptive;
   settings.interp_delay_ms = fixed_delay_ms;
+  settings.adaptive_snapshot_rate = false;  // both at the server's rate: the delay is the one difference
   ClientConfig config = Named("observer", settings);
   config.link.latency_ms = 50;
   config.link.jitter_ms = 20;

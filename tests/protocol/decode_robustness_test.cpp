@@ -96,6 +96,8 @@ bool InRange(const Message& message) {
           // Fields not sent read as zero.
           if (m.outcome != TagOutcome::kHit) return m.target == 0 && !m.target_has_input && m.target_seq == 0;
           return m.target_has_input || m.target_seq == 0;
+        } else if constexpr (std::is_same_v<T, SnapshotRate>) {
+          return m.rate >= 1 && m.rate <= kMaxRate;
         } else {
           static_assert(std::is_same_v<T, TimeEcho> || std::is_same_v<T, SnapshotAck> ||
                         std::is_same_v<T, Challenge> || std::is_same_v<T, ChallengeResponse>);
@@ -203,9 +205,10 @@ TEST(DecodeRobustness, EveryTypeHeaderWithEveryShortBody) {
       ASSERT_TRUE(CheckDecode({static_cast<std::uint8_t>(a), static_cast<std::uint8_t>(b)}, tally));
     }
   }
-  // Only two messages fit in two bytes: PlayerLeft (12 bits: any id, either reason, zero padding) and
-  // PlayerJoined with an empty name (15 bits: any id, length 0, one zero padding bit).
-  EXPECT_EQ(tally.accepted, 256 * 2 + 256);
+  // Only three messages fit in two bytes: PlayerLeft (12 bits: any id, either reason, zero padding),
+  // PlayerJoined with an empty name (15 bits: any id, length 0, one zero padding bit) and SnapshotRate
+  // (14 bits: 240 rates, two zero padding bits).
+  EXPECT_EQ(tally.accepted, 256 * 2 + 256 + 240);
 }
 
 }  // namespace

@@ -99,6 +99,7 @@ std::vector<SizedMessage> DocumentedSizes() {
       {"snapshot_ack", SnapshotAck{}, 6 + 16},
       {"challenge", Challenge{}, 6 + 64},
       {"challenge_response", ChallengeResponse{}, 6 + 64},
+      {"snapshot_rate", SnapshotRate{}, 6 + 8},
   };
 }
 
@@ -267,13 +268,14 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   EXPECT_EQ(EncodeToVector(TagResult{1, 12, TagOutcome::kHit, 183, 0, true, 420}),
             (std::vector<std::uint8_t>{0xE8, 0x04, 0x31, 0x2D, 0xC0, 0x20, 0x34, 0x80}));
 
-  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x00, 0xCB, 0x06, 0x64, 0x98, 0x71, 0x40};
+  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x00, 0xEB, 0x06, 0x64, 0x98, 0x71, 0x40};
   request.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}), request);
   EXPECT_EQ(EncodeToVector(Challenge{0x0123456789ABCDEFull}),
             (std::vector<std::uint8_t>{0xF4, 0x04, 0x8D, 0x15, 0x9E, 0x26, 0xAF, 0x37, 0xBC}));
   EXPECT_EQ(EncodeToVector(ChallengeResponse{0x0123456789ABCDEFull}),
             (std::vector<std::uint8_t>{0xF8, 0x04, 0x8D, 0x15, 0x9E, 0x26, 0xAF, 0x37, 0xBC}));
+  EXPECT_EQ(EncodeToVector(SnapshotRate{60}), (std::vector<std::uint8_t>{0xFC, 0xEC}));
 }
 
 TEST(Messages, ChannelsFollowReliability) {
@@ -505,10 +507,12 @@ TEST(Decode, RejectsBadEnumsAndSettings) {
 }
 
 TEST(Decode, RejectsUnusedTypesAndOutOfRangeTagFields) {
-  // Type 7 is followed by 3 bits: 7 + 0..6 name TimeEcho, Tag, TagResult, DeltaSnapshot, SnapshotAck,
-  // Challenge and ChallengeResponse; 7 + 7 is unused.
+  // Type 7 is followed by 3 bits: 7 + 0..7 name TimeEcho, Tag, TagResult, DeltaSnapshot, SnapshotAck,
+  // Challenge, ChallengeResponse and SnapshotRate, whose rate 1..240 is sent as 0..239 in 8 bits.
   EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 8}, {0, 8}, {0, 2}, {0, 10}})), DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {7, 3}, {0, 32}, {0, 32}, {0, 8}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {7, 3}, {239, 8}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {7, 3}, {240, 8}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {7, 3}, {0, 32}, {0, 32}, {0, 8}})), DecodeError::kTrailingData);
   EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 8}, {0, 8}, {3, 2}, {0, 10}})), DecodeError::kMalformed);
   EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 8}, {0, 8}, {0, 2}, {1001, 10}})), DecodeError::kMalformed);
   const auto tag = [](std::uint32_t delay) {

@@ -9,8 +9,11 @@
 //
 // The adaptive interpolation delay is measured, not modelled: how stale the newest snapshot is (estimated
 // server time minus its tick) is sampled every 10 ms, and the delay is the 99th percentile of that over
-// the last 10 s. Loss, jitter and reordering all show in it at once, and with the capped extrapolation of
-// one snapshot interval on top, the buffer runs dry beyond it only in the rare worst 1% of moments.
+// the last 10 s, plus a margin. The staleness is one snapshot interval of regular spacing plus what loss,
+// jitter and reordering add; that added part has a tail a 10 s window underestimates (the next bad run can
+// be worse than any in the window), so it is counted twice, up to two more intervals. With the capped
+// extrapolation of one snapshot interval on top, the buffer runs dry beyond it only in rare moments.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -33,6 +36,11 @@ class ServerClock {
   // Starts over from a Welcome: the server was at `server_tick` (unwrapped) when it arrived at `now`.
   void Reset(int tick_rate, int snapshot_rate, Tick server_tick, Micros now) noexcept;
 
+  // Snapshots come at `snapshot_rate` from about `from_tick` on (the client asked the server for it). At
+  // the first snapshot of that tick or later, the staleness window starts over, and until it holds 1 s of
+  // samples the delay stays what it was.
+  void SetSnapshotRate(int snapshot_rate, Tick from_tick) noexcept;
+
   // A snapshot of `tick` arrived at `now`. Only snapshots newer than every previous one should be given.
   void OnSnapshot(Tick tick, Micros now) noexcept;
   // Samples the staleness of the newest snapshot at `now` (at most every 10 ms; call it every frame).
@@ -50,14 +58,21 @@ class ServerClock {
   double lateness_mean_ms() const noexcept { return lateness_mean_ms_; }
   double lateness_deviation_ms() const noexcept { return lateness_dev_ms_; }
 
-  // The 99th percentile of the staleness sampled over the last 10 s (2 ms resolution), at least one
-  // snapshot interval, clamped to [kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs]; two intervals before the
-  // first sample.
+  // The 99th percentile q of the staleness sampled over the last 10 s (2 ms resolution), plus the margin
+  // clamp(q - interval, 0, 2 intervals), at least one snapshot interval, clamped to [kMinAdaptiveDelayMs,
+  // kMaxAdaptiveDelayMs]; two intervals before the first sample, the delay before a rate change until 2 s
+  // of samples at the new rate.
   double AdaptiveDelayMs() const noexcept;
+  // q alone (0 before the first sample), and how many samples it is taken over (at most 1000).
+  double StalenessQuantileMs() const noexcept;
+  std::size_t staleness_samples() const noexcept { return std::min(staleness_count_, kStalenessSamples); }
+  // The window holds 1 s of samples (since the connection, or since the last rate change).
+  bool settled() const noexcept { return staleness_count_ >= kSettledSamples; }
 
  private:
   static constexpr std::size_t kStalenessSamples = 1000;  // 10 s at one per 10 ms
   static constexpr std::size_t kStalenessBins = 500;      // 2 ms each, up to kMaxAdaptiveDelayMs
+  static constexpr std::size_t kSettledSamples = 100;     // 1 s: enough to trust a new window
 
   double tick_period_us_ = 1e6 / 60.0;
   double nominal_interval_ms_ = 50.0;
@@ -71,6 +86,9 @@ class ServerClock {
   std::array<std::uint16_t, kStalenessBins> staleness_bins_{};
   std::size_t staleness_count_ = 0;
   Micros next_staleness_sample_{0};
+  double held_delay_ms_ = 0.0;  // the delay kept while a new window fills; 0: none
+  int next_rate_ = 0;           // a rate change to come at next_rate_tick_; 0: none
+  Tick next_rate_tick_ = 0;
 };
 
 }  // namespace netcube::client

@@ -35,6 +35,10 @@ struct Settings {
   // inputs reach it just in time whatever this machine's clock does (off: exactly 60 a second by the local
   // clock). Not part of the presets: it is how inputs are timed, not what is drawn.
   bool input_pacing = true;
+  // Ask the server for snapshots at its tick rate while the link loses or delays them enough to cost view
+  // delay, and for its own rate back once it does not (off: the server's rate). Not part of the presets
+  // either: it is what the link needs, not a way of drawing.
+  bool adaptive_snapshot_rate = true;
   friend bool operator==(const Settings&, const Settings&) = default;
 };
 

@@ -19,7 +19,7 @@
 
 namespace netcube::protocol {
 
-inline constexpr std::uint16_t kProtocolVersion = 6;
+inline constexpr std::uint16_t kProtocolVersion = 7;
 // A snapshot's input_lead, int[kMinInputLead, kMaxInputLead] on the wire (6 bits); the server clamps to it.
 inline constexpr int kMinInputLead = -32;
 inline constexpr int kMaxInputLead = 31;
@@ -47,8 +47,9 @@ enum class MessageType : std::uint8_t {
   kSnapshotAck = 11,
   kChallenge = 12,
   kChallengeResponse = 13,
+  kSnapshotRate = 14,
 };
-inline constexpr int kMessageTypeCount = 14;
+inline constexpr int kMessageTypeCount = 15;
 // The type field: 3 bits name types 0..6; the value 7 is followed by 3 more bits, and the type is 7 plus
 // them. ConnectRequest keeps its 3-bit type, so its magic and version stay where every version reads them.
 inline constexpr int kShortTypeBits = 3;
@@ -232,9 +233,18 @@ struct ChallengeResponse {
   friend bool operator==(const ChallengeResponse&, const ChallengeResponse&) = default;
 };
 
+// Client -> server, reliable: send me snapshots at this rate from now on, instead of the server's (its
+// Welcome's snapshot_rate); the server gives at most its tick rate. A link that loses or delays snapshots
+// costs the client a snapshot interval of view delay per snapshot it must ride out: more, closer snapshots
+// make each one cheaper.
+struct SnapshotRate {
+  std::uint8_t rate = 20;  // [1, kMaxRate] per second
+  friend bool operator==(const SnapshotRate&, const SnapshotRate&) = default;
+};
+
 using Message = std::variant<ConnectRequest, ConnectRefused, Welcome, InputMessage, Snapshot, PlayerJoined,
                              PlayerLeft, TimeEcho, Tag, TagResult, DeltaSnapshot, SnapshotAck, Challenge,
-                             ChallengeResponse>;
+                             ChallengeResponse, SnapshotRate>;
 
 namespace detail {
 template <class M, class... Ts>

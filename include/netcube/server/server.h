@@ -131,6 +131,8 @@ struct ClientInfo {
   std::optional<sim::Seq> last_processed_seq;  // the ack; empty until one input has been applied
   std::size_t queued_inputs = 0;
   int input_target = 0;  // inputs the server wants waiting after a tick (its adaptive input buffer)
+  int snapshot_rate = 0;           // snapshots a second it gets
+  bool own_snapshot_rate = false;  // the rate it asked for (SnapshotRate), not the server's
   InputCounters inputs;
   std::uint64_t bytes_sent = 0;                 // message payload bytes, to this client
   std::uint64_t bytes_received = 0;             // message payload bytes, from this client

@@ -1,0 +1,36 @@
+#include "rate_chooser.h"
+
+#include <algorithm>
+
+namespace netcube::client {
+namespace {
+
+// Staleness beyond the regular spacing, as a share of the server's snapshot interval: above kAskMore,
+// losses and jitter cost enough delay to be worth three times the packets; below kAskLess, the link is
+// clean at any rate. Far apart, so that a link near one threshold does not flip between the rates.
+constexpr double kAskMore = 0.5;
+constexpr double kAskLess = 0.1;
+
+}  // namespace
+
+void SnapshotRateChooser::Reset(int server_rate, int tick_rate) noexcept {
+  tick_rate_ = std::max(1, tick_rate);
+  server_rate_ = std::clamp(server_rate, 1, tick_rate_);
+  rate_ = server_rate_;
+}
+
+std::optional<int> SnapshotRateChooser::Decide(const ServerClock& clock, bool adaptive) noexcept {
+  int wanted = rate_;
+  if (!adaptive) {
+    wanted = server_rate_;
+  } else if (clock.settled()) {
+    const double server_interval_ms = 1000.0 / server_rate_;
+    const double added_ms = clock.StalenessQuantileMs() - 1000.0 / rate_;
+    if (rate_ < tick_rate_ && added_ms > kAskMore * server_interval_ms) wanted = tick_rate_;
+    if (rate_ > server_rate_ && added_ms < kAskLess * server_interval_ms) wanted = server_rate_;
+  }
+  if (wanted == rate_) return std::nullopt;
+  return wanted;
+}
+
+}  // namespace netcube::client

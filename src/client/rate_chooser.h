@@ -1,0 +1,36 @@
+#pragma once
+// The client's room for the snapshot rate it asks the server for (protocol section 7, "Snapshot rate").
+//
+// Each snapshot the interpolation buffer must ride out (lost, or late past the next) costs a snapshot
+// interval of view delay: at the server's 20 a second, 50 ms each. On a link that loses or delays
+// snapshots, the client asks for the tick rate instead, so each costs a third of that and the buffer can
+// be both shorter and safer; on a clean link the server's rate is enough and costs a third of the packets.
+// The measure is the staleness of the newest snapshot (ServerClock): its 99th percentile beyond one
+// interval of regular spacing is what loss and jitter add.
+#include <optional>
+
+#include "netcube/client/server_clock.h"
+
+namespace netcube::client {
+
+class SnapshotRateChooser {
+ public:
+  // A new connection: snapshots come at `server_rate` (the Welcome's), at most `tick_rate`.
+  void Reset(int server_rate, int tick_rate) noexcept;
+
+  // The rate to ask for now, if it is not the one asked (or given) so far; `adaptive` off asks for the
+  // server's rate back. A decision waits until the clock has 2 s of staleness samples at the current rate.
+  std::optional<int> Decide(const ServerClock& clock, bool adaptive) noexcept;
+  // Records that `rate` was asked for.
+  void Asked(int rate) noexcept { rate_ = rate; }
+
+  int rate() const noexcept { return rate_; }  // the rate snapshots come at: asked for, or the server's
+  bool asked() const noexcept { return rate_ != server_rate_; }
+
+ private:
+  int server_rate_ = 20;
+  int tick_rate_ = 60;
+  int rate_ = 20;
+};
+
+}  // namespace netcube::client
