@@ -363,6 +363,12 @@ void PlayerView::DrawTechniques(client::Client& client) const {
   Tooltip(
       "Sample the keys a few percent slower or faster, by the input lead the server reports, so inputs "
       "arrive just in time whatever this machine's clock does (off: 60 a second by the local clock).");
+  ImGui::SameLine();
+  changed |= ImGui::Checkbox("adaptive snapshot rate", &s.adaptive_snapshot_rate);
+  Tooltip(
+      "Ask the server for a snapshot every tick while the link loses or delays snapshots (each one the "
+      "buffer must ride out then costs a third of the delay), and for the server's rate back once it does "
+      "not (off: the server's rate).");
 
   ItemRow row(3);
   row.Next();
@@ -428,8 +434,11 @@ void PlayerView::DrawOverlayToggles() {
 
 void PlayerView::DrawReadouts(const client::Client& client) const {
   const client::Metrics m = client.metrics();
-  ImGui::Text("RTT %.0f ms (jitter %.1f), snapshots %.1f/s, loss %.0f%%", m.rtt_ms, m.rtt_jitter_ms,
-              m.snapshots_per_second, m.snapshot_loss * 100.0);
+  ImGui::Text("RTT %.0f ms (jitter %.1f), snapshots %.1f/s of %d (%s), loss %.0f%%", m.rtt_ms, m.rtt_jitter_ms,
+              m.snapshots_per_second, m.snapshot_rate, m.snapshot_rate_asked ? "asked" : "the server's",
+              m.snapshot_loss * 100.0);
+  Tooltip("Snapshots received a second, of the rate the server sends this player: its own, or the one this "
+          "player asked for (adaptive snapshot rate); loss counts only the snapshots that never came.");
   ImGui::Text("inputs sent %" PRIu64 ", acked %" PRIu64 ", last ack #%u", m.inputs_sent, m.inputs_acked,
               static_cast<unsigned>(m.last_acked_input));
   ImGui::Text("input lead %+.2f at the server, sampling x%.3f", m.input_lead, m.sample_rate);

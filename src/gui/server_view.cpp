@@ -121,7 +121,7 @@ void ServerView::DrawPanel(server::Server& server) {
   ImGui::TextUnformatted("Clients (last processed input = the ack in every snapshot)");
   constexpr ImGuiTableFlags kTableFlags =
       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
-  if (ImGui::BeginTable("clients", 7, kTableFlags)) {
+  if (ImGui::BeginTable("clients", 8, kTableFlags)) {
     ImGui::TableSetupColumn("id");
     ImGui::TableSetupColumn("name");
     ImGui::TableSetupColumn("last input");
@@ -129,6 +129,7 @@ void ServerView::DrawPanel(server::Server& server) {
     ImGui::TableSetupColumn("processed");
     ImGui::TableSetupColumn("dup/lost");
     ImGui::TableSetupColumn("dry ticks");
+    ImGui::TableSetupColumn("snapshots/s");
     ImGui::TableHeadersRow();
     for (const server::ClientInfo& info : server.clients()) {
       ImGui::TableNextColumn();
@@ -154,6 +155,10 @@ void ServerView::DrawPanel(server::Server& server) {
       ImGui::Text("%" PRIu64, info.inputs.dry_ticks);
       Tooltip("Ticks at which this client's cube was moving but none of its inputs had arrived: the cube "
               "stood still for a tick while the others moved.");
+      ImGui::TableNextColumn();
+      ImGui::Text(info.own_snapshot_rate ? "%d asked" : "%d", info.snapshot_rate);
+      Tooltip("The snapshot rate this client gets: the server's, or the one it asked for (at most the tick "
+              "rate).");
     }
     ImGui::EndTable();
   }

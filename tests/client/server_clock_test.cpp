@@ -1,5 +1,7 @@
 #include "netcube/client/server_clock.h"
 
+#include "rate_chooser.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -50,28 +52,32 @@ TEST(ServerClock, TracksTheFastestPathAndIsNotResetByEachSnapshot) {
   EXPECT_LT(clock.lateness_mean_ms(), 20.0);
 }
 
-// Runs `clock` over `seconds` of snapshots every 3 ticks, each lost with probability `loss` and delayed by
-// 10 ms plus up to `jitter_us`, observing it every millisecond as a client's frames would.
-void Play(ServerClock& clock, double seconds, double loss, double jitter_us, unsigned seed) {
-  clock.Reset(60, 20, 0, ArrivalOf(0, 10'000));
-  std::mt19937 rng(seed);
+// Gives `clock` the snapshots of every `spacing`-th tick in (from, to], each lost with probability `loss`
+// and delayed by 10 ms plus up to `jitter_us`, observing it every millisecond as a client's frames would.
+void Feed(ServerClock& clock, Tick from, Tick to, Tick spacing, double loss, double jitter_us, std::mt19937& rng) {
   std::uniform_real_distribution<double> jitter(0, jitter_us);
   std::bernoulli_distribution lost(loss);
   std::vector<std::pair<Micros, Tick>> arrivals;
-  const auto ticks = static_cast<Tick>(seconds * 60);
-  for (Tick t = 3; t < ticks; t += 3) {
+  for (Tick t = from + spacing; t <= to; t += spacing) {
     if (!lost(rng)) arrivals.emplace_back(ArrivalOf(t, 10'000 + jitter(rng)), t);
   }
   std::sort(arrivals.begin(), arrivals.end());
-  Tick newest = 0;
+  Tick newest = from;
   std::size_t next = 0;
-  for (Micros now = ArrivalOf(0, 10'000); now < ArrivalOf(ticks, 10'000); now += Micros(1000)) {
+  for (Micros now = ArrivalOf(from, 10'000); now < ArrivalOf(to, 10'000); now += Micros(1000)) {
     for (; next < arrivals.size() && arrivals[next].first <= now; ++next) {
       if (arrivals[next].second > newest) clock.OnSnapshot(arrivals[next].second, arrivals[next].first);
       newest = std::max(newest, arrivals[next].second);
     }
     clock.Observe(now);
   }
+}
+
+// A fresh clock over `seconds` of 20 snapshots a second at 60 ticks.
+void Play(ServerClock& clock, double seconds, double loss, double jitter_us, unsigned seed) {
+  clock.Reset(60, 20, 0, ArrivalOf(0, 10'000));
+  std::mt19937 rng(seed);
+  Feed(clock, 0, static_cast<Tick>(seconds * 60), 3, loss, jitter_us, rng);
 }
 
 TEST(ServerClock, AdaptiveDelayCoversWhatTheNetworkMeasurablyNeeds) {
@@ -90,7 +96,67 @@ TEST(ServerClock, AdaptiveDelayCoversWhatTheNetworkMeasurablyNeeds) {
   Play(rough, 20, 0.05, 40'000, 3);
   EXPECT_GT(rough.AdaptiveDelayMs(), 100.0);
   EXPECT_LT(rough.AdaptiveDelayMs(), 150.0 + 40.0);
+}
 
+TEST(ServerClock, AddsAMarginForTheTailOfWhatLossAndJitterAdd) {
+  for (const double loss : {0.0, 0.05, 0.25}) {
+    ServerClock clock;
+    Play(clock, 20, loss, loss * 400'000, 5);
+    const double quantile = clock.StalenessQuantileMs();
+    const double added = std::clamp(quantile - 50.0, 0.0, 100.0);  // beyond one interval, at most two more
+    EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), std::max(quantile + added, 50.0)) << "loss " << loss;
+  }
+}
+
+TEST(ServerClock, ARateChangeStartsTheWindowOverWhenItArrivesAndHoldsTheDelayMeanwhile) {
+  ServerClock clock;
+  Play(clock, 10, 0.05, 40'000, 3);
+  const double before = clock.AdaptiveDelayMs();
+  ASSERT_GT(before, 100.0);
+  std::mt19937 rng(4);
+  // Asked at tick 600 for every tick from 630 on: until then snapshots come as before.
+  clock.SetSnapshotRate(60, 630);
+  Feed(clock, 600, 627, 3, 0.0, 0.0, rng);
+  EXPECT_DOUBLE_EQ(clock.nominal_interval_ms(), 50.0);
+  EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), before);
+  // A clean link at the new rate: the old delay holds for the first second of samples, then the new
+  // window's own takes over.
+  Feed(clock, 627, 627 + 50, 1, 0.0, 0.0, rng);
+  EXPECT_NEAR(clock.nominal_interval_ms(), 1000.0 / 60, 1e-9);
+  EXPECT_FALSE(clock.settled());
+  EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), before);
+  Feed(clock, 677, 677 + 120, 1, 0.0, 0.0, rng);
+  EXPECT_TRUE(clock.settled());
+  EXPECT_LT(clock.AdaptiveDelayMs(), 35.0);
+}
+
+TEST(SnapshotRateChooser, AsksForTheTickRateWhileLossAndJitterCostDelayAndBackOnceTheyDoNot) {
+  SnapshotRateChooser chooser;
+  chooser.Reset(20, 60);
+  ServerClock clean;
+  Play(clean, 10, 0.0, 0.0, 1);
+  EXPECT_EQ(chooser.Decide(clean, true), std::nullopt) << "the server's rate is enough on a clean link";
+
+  ServerClock rough;
+  rough.Reset(60, 20, 0, ArrivalOf(0, 10'000));
+  std::mt19937 rng(2);
+  Feed(rough, 0, 30, 3, 0.05, 40'000, rng);
+  EXPECT_FALSE(rough.settled());
+  EXPECT_EQ(chooser.Decide(rough, true), std::nullopt) << "no decision on half a second of samples";
+  Feed(rough, 30, 600, 3, 0.05, 40'000, rng);
+  ASSERT_EQ(chooser.Decide(rough, true), 60);
+  chooser.Asked(60);
+  EXPECT_TRUE(chooser.asked());
+  EXPECT_EQ(chooser.rate(), 60);
+  EXPECT_EQ(chooser.Decide(rough, false), 20) << "switched off: the server's rate back";
+
+  // At the tick rate, the same jitter still adds more than half a server interval's worth: it stays.
+  rough.SetSnapshotRate(60, 601);
+  Feed(rough, 600, 1200, 1, 0.05, 40'000, rng);
+  EXPECT_EQ(chooser.Decide(rough, true), std::nullopt);
+  // The link turns clean: nothing is added to the regular spacing any more, and the server's rate is asked.
+  Feed(rough, 1200, 2400, 1, 0.0, 0.0, rng);
+  EXPECT_EQ(chooser.Decide(rough, true), 20);
 }
 
 TEST(ServerClock, FollowsALatencyIncreaseWithinSeconds) {

@@ -24,7 +24,8 @@ nlohmann::json SettingsJson(const client::Settings& s) {
           {"interpolation", s.interpolation},   {"smoothing", s.smoothing},
           {"extrapolation", s.extrapolation},   {"adaptive_delay", s.adaptive_delay},
           {"interp_delay_ms", s.interp_delay_ms}, {"smoothing_ms", s.smoothing_ms},
-          {"redundancy", s.redundancy},         {"input_pacing", s.input_pacing}};
+          {"redundancy", s.redundancy},         {"input_pacing", s.input_pacing},
+          {"adaptive_snapshot_rate", s.adaptive_snapshot_rate}};
 }
 
 client::Settings ReadSettings(const nlohmann::json& j) {
@@ -39,6 +40,7 @@ client::Settings ReadSettings(const nlohmann::json& j) {
   s.smoothing_ms = j.at("smoothing_ms").get<int>();
   s.redundancy = j.at("redundancy").get<int>();
   s.input_pacing = j.at("input_pacing").get<bool>();
+  s.adaptive_snapshot_rate = j.at("adaptive_snapshot_rate").get<bool>();
   if (client::Clamped(s) != s) throw std::out_of_range("a setting is out of its range");
   return s;
 }

@@ -19,7 +19,7 @@
 
 namespace netcube::apps {
 
-inline constexpr int kSessionFormat = 4;  // 4: settings carry input_pacing
+inline constexpr int kSessionFormat = 5;  // 5: settings carry adaptive_snapshot_rate
 // A session's frames are the lab's (gui::VirtualFrameTime): frame i starts i/60 s after the start. The bot
 // counts its frames from when its script starts.
 inline constexpr std::int64_t kSessionFramesPerSecond = 60;

@@ -1,0 +1,82 @@
+// Snapshot rates: each client gets snapshots at the rate it asked for (SnapshotRate), at most the tick
+// rate, and one that never asked gets the server's.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "netcube/server/server.h"
+#include "support/loopback_rig.h"
+
+namespace netcube::server {
+namespace {
+
+using testing::LoopbackRig;
+using testing::TestClient;
+
+TEST(ServerSnapshotRate, EachClientGetsTheRateItAskedForUpToTheTickRate) {
+  ServerConfig config;  // 60 ticks and 20 snapshots a second
+  std::string error;
+  auto rig = LoopbackRig::Create(config, &error);
+  ASSERT_NE(rig, nullptr) << error;
+  struct Asker {
+    const char* name;
+    int asked;  // 0: never asks
+    int expected_rate;
+  };
+  constexpr std::array<Asker, 4> kAskers = {
+      {{"steady", 0, 20}, {"eager", 60, 60}, {"greedy", 240, 60}, {"frugal", 5, 5}}};
+  std::vector<TestClient*> clients;
+  for (const Asker& asker : kAskers) {
+    clients.push_back(rig->Join(asker.name));
+    ASSERT_NE(clients.back(), nullptr);
+    if (asker.asked > 0) {
+      ASSERT_TRUE(clients.back()->Send(rig->now(), protocol::SnapshotRate{static_cast<std::uint8_t>(asker.asked)}));
+    }
+  }
+  rig->StepFor(std::chrono::seconds(1));  // the requests arrive
+
+  std::vector<std::size_t> before;
+  for (TestClient* client : clients) before.push_back(client->inbox().snapshots);
+  constexpr int kSeconds = 3;
+  rig->StepFor(std::chrono::seconds(kSeconds));
+
+  const std::vector<ClientInfo> infos = rig->server().clients();
+  ASSERT_EQ(infos.size(), kAskers.size());
+  for (std::size_t i = 0; i < kAskers.size(); ++i) {
+    SCOPED_TRACE(kAskers[i].name);
+    const auto received = static_cast<int>(clients[i]->inbox().snapshots - before[i]);
+    EXPECT_NEAR(received, kAskers[i].expected_rate * kSeconds, 2);
+    EXPECT_EQ(infos[i].snapshot_rate, kAskers[i].expected_rate);
+    EXPECT_EQ(infos[i].own_snapshot_rate, kAskers[i].asked > 0);
+  }
+  EXPECT_EQ(rig->server().stats().packets_malformed, 0u);
+}
+
+TEST(ServerSnapshotRate, ARequestOutOfTurnOrOnTheWrongChannelChangesNothing) {
+  std::string error;
+  auto rig = LoopbackRig::Create({}, &error);
+  ASSERT_NE(rig, nullptr) << error;
+  TestClient* ann = rig->Join("ann");
+  TestClient* early = rig->AddClient();
+  ASSERT_TRUE(ann && early);
+  ASSERT_TRUE(rig->StepUntil([&] { return early->inbox().connected; }));
+
+  // Not a player yet: its first reliable message must be a ConnectRequest.
+  early->Send(rig->now(), protocol::SnapshotRate{60});
+  ASSERT_TRUE(rig->StepUntil([&] { return early->inbox().refused.has_value(); }));
+  EXPECT_EQ(early->inbox().refused->reason, protocol::RefuseReason::kMalformedRequest);
+
+  // A player's request on the unreliable channel is dropped and counted.
+  std::array<std::uint8_t, protocol::kMaxPacketBytes> bytes{};
+  const std::size_t size = protocol::Encode(protocol::SnapshotRate{60}, bytes);
+  ann->SendRaw(rig->now(), protocol::Channel::kUnreliable, std::span(bytes.data(), size));
+  ASSERT_TRUE(rig->StepUntil([&] { return rig->server().stats().packets_malformed == 2; }));
+  EXPECT_EQ(rig->server().clients()[0].snapshot_rate, 20);
+  EXPECT_FALSE(rig->server().clients()[0].own_snapshot_rate);
+}
+
+}  // namespace
+}  // namespace netcube::server
