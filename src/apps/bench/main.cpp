@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
   app.add_option("--profiles", profile_names, "Profiles: names from assets/link_profiles.json, comma-separated")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--group-size", group_size, "Profiles: players in each of the three groups")
+  app.add_option("--group-size", group_size, "Profiles: players in each group")
       ->check(CLI::Range(1, 32))
       ->capture_default_str();
   app.add_option("--key-trials", key_trials, "Profiles: key presses with prediction on, and as many off")

@@ -178,6 +178,39 @@ struct RemoteError {
   }
 };
 
+// A group's downstream traffic over its play: its players' totals when the play started and when it ended
+// (the settling after it, idle and long, would water the play's figure down).
+struct PlayDown {
+  struct Totals {
+    Micros at{0};
+    std::uint64_t payload = 0;
+    std::uint64_t wire = 0;
+  };
+  std::optional<Totals> start;
+  std::optional<Totals> end;
+
+  // After the players' update at `now`.
+  void Sample(const client::BotRun& run, Micros now, Micros play_length) {
+    const std::optional<Micros> play_start = run.play_start();
+    if (!play_start || end) return;
+    if (!start) {
+      start = TotalsOf(run, now);
+    } else if (now - *play_start >= play_length) {
+      end = TotalsOf(run, now);
+    }
+  }
+
+ private:
+  static Totals TotalsOf(const client::BotRun& run, Micros now) {
+    Totals t{now, 0, 0};
+    for (const auto& c : run.clients()) {
+      t.payload += c->metrics().bytes_down;
+      t.wire += c->metrics().wire_bytes_down;
+    }
+    return t;
+  }
+};
+
 struct Group {
   std::string name;
   std::string prefix;
@@ -187,6 +220,7 @@ struct Group {
   ViewDelay view_delay;
   RemoteError remote_error;
   std::optional<std::uint64_t> underruns_early;  // the players' underruns in the first kEarlyPhase
+  PlayDown play_down;
 };
 
 // Underruns while the adaptive delay is still finding its level are expected; after it, none should be.
@@ -216,6 +250,7 @@ GroupResult Summarize(Group& group, const server::Server& server) {
     g.interp_delay_ms += m.interp_delay_ms / g.players;
     g.snapshot_loss += m.snapshot_loss / g.players;
     g.rtt_ms += m.rtt_ms_mean / g.players;
+    g.snapshot_rate += static_cast<double>(m.snapshot_rate) / g.players;
     g.all_settled = g.all_settled && p.settled;
     g.all_final_match = g.all_final_match && p.final_match;
   }
@@ -239,26 +274,17 @@ GroupResult Summarize(Group& group, const server::Server& server) {
   g.remote_error_mean = group.remote_error.mean();
   g.remote_error_p99 = group.remote_error.p99();
   g.remote_max_step = group.remote_error.max_step;
+  if (const PlayDown& down = group.play_down; down.start && down.end) {
+    const double player_seconds = static_cast<double>((down.end->at - down.start->at).count()) / 1e6 * g.players;
+    g.down_bytes_per_s = static_cast<double>(down.end->payload - down.start->payload) / player_seconds;
+    g.wire_down_bytes_per_s = static_cast<double>(down.end->wire - down.start->wire) / player_seconds;
+  }
   return g;
 }
 
 }  // namespace
 
 std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::string* error) {
-  Micros now{0};
-  server::ServerConfig config;
-  config.bind_address = "127.0.0.1";
-  config.port = 0;
-  config.collisions = false;  // solo players: a correction can only come from the network
-  config.snapshot_encoding = settings.delta_snapshots ? server::SnapshotEncoding::kDelta : server::SnapshotEncoding::kFull;
-  config.input_buffer = settings.input_buffer;
-  config.max_clients = static_cast<std::size_t>(4 * settings.group_size + 1);
-  config.max_per_address = config.max_clients;  // every player on 127.0.0.1
-  std::unique_ptr<server::Server> server = server::Server::Create(config, now, error);
-  if (!server) return std::nullopt;
-  const double tick_period_us = 1e6 / config.tick_rate;
-  const transport::LinkSettings& link = settings.profile.settings;
-
   client::Settings redundancy_1;
   redundancy_1.redundancy = 1;
   client::Settings fixed_delay;
@@ -266,11 +292,29 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   fixed_delay.interp_delay_ms = settings.fixed_delay_ms;
   client::Settings unsmoothed;
   unsmoothed.smoothing = false;
+  client::Settings server_rate;
+  server_rate.adaptive_snapshot_rate = false;
   std::vector<Group> groups;
-  groups.push_back({"default", "def", client::Settings{}, nullptr, false, {}, {}, std::nullopt});
-  groups.push_back({"redundancy-1", "red", redundancy_1, nullptr, false, {}, {}, std::nullopt});
-  groups.push_back({"fixed-delay", "fix", fixed_delay, nullptr, false, {}, {}, std::nullopt});
-  groups.push_back({"unsmoothed", "uns", unsmoothed, nullptr, false, {}, {}, std::nullopt});
+  groups.push_back({"default", "def", client::Settings{}, nullptr, false, {}, {}, std::nullopt, {}});
+  groups.push_back({"redundancy-1", "red", redundancy_1, nullptr, false, {}, {}, std::nullopt, {}});
+  groups.push_back({"fixed-delay", "fix", fixed_delay, nullptr, false, {}, {}, std::nullopt, {}});
+  groups.push_back({"unsmoothed", "uns", unsmoothed, nullptr, false, {}, {}, std::nullopt, {}});
+  groups.push_back({"server-rate", "srv", server_rate, nullptr, false, {}, {}, std::nullopt, {}});
+
+  Micros now{0};
+  server::ServerConfig config;
+  config.bind_address = "127.0.0.1";
+  config.port = 0;
+  config.collisions = false;  // solo players: a correction can only come from the network
+  config.snapshot_encoding = settings.delta_snapshots ? server::SnapshotEncoding::kDelta : server::SnapshotEncoding::kFull;
+  config.input_buffer = settings.input_buffer;
+  config.max_clients = groups.size() * static_cast<std::size_t>(settings.group_size) + 1;  // and the probe
+  config.max_per_address = config.max_clients;  // every player on 127.0.0.1
+  std::unique_ptr<server::Server> server = server::Server::Create(config, now, error);
+  if (!server) return std::nullopt;
+  const double tick_period_us = 1e6 / config.tick_rate;
+  const transport::LinkSettings& link = settings.profile.settings;
+
   std::uint64_t seed = settings.seed;
   for (Group& group : groups) {
     client::BotConfig bot;
@@ -295,7 +339,8 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   KeyPressProbe probe(probe_config);
   if (!probe.client().Connect("127.0.0.1", server->port(), now, error)) return std::nullopt;
 
-  const Micros limit = Micros(static_cast<std::int64_t>(settings.play_s * 1e6)) + kExtraTime;
+  const Micros play_length = Micros(static_cast<std::int64_t>(settings.play_s * 1e6));
+  const Micros limit = play_length + kExtraTime;
   const auto real_start = std::chrono::steady_clock::now();
   std::int64_t frame = 1;
   ServerPath path;
@@ -309,6 +354,7 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
         *error = group.name + " players: " + *group.run->failure();
         return std::nullopt;
       }
+      group.play_down.Sample(*group.run, now, play_length);
     }
     if (now == FrameTime(frame)) {
       ++frame;
@@ -357,7 +403,8 @@ nlohmann::json SettingsJson(const client::Settings& s) {
   return {{"prediction", s.prediction},         {"reconciliation", s.reconciliation},
           {"interpolation", s.interpolation},   {"smoothing", s.smoothing},
           {"extrapolation", s.extrapolation},   {"adaptive_delay", s.adaptive_delay},
-          {"interp_delay_ms", s.interp_delay_ms}, {"redundancy", s.redundancy}};
+          {"interp_delay_ms", s.interp_delay_ms}, {"redundancy", s.redundancy},
+          {"adaptive_snapshot_rate", s.adaptive_snapshot_rate}};
 }
 
 nlohmann::json GroupJson(const GroupResult& g) {
@@ -381,6 +428,8 @@ nlohmann::json GroupJson(const GroupResult& g) {
           {"link_loss", g.link_loss},
           {"interp_underruns_after_5s", g.underruns_after_early},
           {"rtt_ms", g.rtt_ms},
+          {"per_player_per_s", {{"payload_down_bytes", g.down_bytes_per_s}, {"wire_down_bytes", g.wire_down_bytes_per_s}}},
+          {"snapshot_rate_end", g.snapshot_rate},
           {"all_settled", g.all_settled},
           {"all_final_match", g.all_final_match}};
 }

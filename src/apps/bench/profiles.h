@@ -1,11 +1,13 @@
 #pragma once
 // The network-profile scenario, on a virtual clock (1 ms steps; the loopback sockets are real): one server
-// with collisions off, so that every player is solo and any correction comes from the network, and four
+// with collisions off, so that every player is solo and any correction comes from the network, and five
 // groups of in-process players with the profile's link, random input and different settings:
-//   default       the client's defaults (redundancy 32, adaptive interpolation delay, smoothing)
+//   default       the client's defaults (redundancy 32, adaptive interpolation delay, smoothing, adaptive
+//                 snapshot rate)
 //   redundancy-1  one input per packet: the baseline for redundancy
 //   fixed-delay   a fixed interpolation delay (100 ms, the client's default): the adaptive delay's baseline
 //   unsmoothed    smoothing off: remote cubes drawn exactly where the buffer says, however fast that is
+//   server-rate   snapshots at the server's rate whatever the link: the adaptive snapshot rate's baseline
 // plus a probe client, drawn at 60 fps, that idles and presses a key at a known frame, with prediction on
 // and then off, counting the frames until its drawn cube moves.
 #include <cstdint>
@@ -62,6 +64,11 @@ struct GroupResult {
   double link_loss = 0.0;      // mean over players: the packets their incoming conditioner dropped
   std::uint64_t underruns_after_early = 0;  // interp_underruns after the first 5 s
   double rtt_ms = 0.0;         // mean over players
+  // Downstream per player over the play, bytes per second: protocol payload, and ENet's UDP payload
+  // (headers, acks and pings included).
+  double down_bytes_per_s = 0.0;
+  double wire_down_bytes_per_s = 0.0;
+  double snapshot_rate = 0.0;  // the rate the server sent at when the run ended, per second, mean over players
   bool all_settled = false;
   bool all_final_match = false;
 };

@@ -21,6 +21,13 @@ std::string Ratio(double a, double b) {
   return text;
 }
 
+// A figure that is never negative, rounded and in thousands: 12345.6 -> "12,346".
+std::string Grouped(double value) {
+  std::string text = std::to_string(std::llround(value));
+  for (std::size_t i = text.size(); i > 3; i -= 3) text.insert(i - 3, ",");
+  return text;
+}
+
 std::string Join(const std::vector<int>& values) {
   std::string out;
   for (const int v : values) {
@@ -198,19 +205,20 @@ void PrintProfile(const ProfileResult& r) {
   const ProfileSettings& s = r.settings;
   const transport::LinkSettings& l = s.profile.settings;
   std::printf("\n== profile %s: %.0f ms one way +-%.0f ms jitter, %.0f%% loss, %.0f%% duplication, both directions\n"
-              "   (client-side conditioner); server 60 Hz tick, 20 Hz %s snapshots, input buffer %s, collisions off\n"
-              "   (every player solo);\n"
-              "   4 groups of %d in-process players, %.0f s random play then settling; virtual clock, %.1f s run\n",
+              "   (client-side conditioner); server 60 Hz tick, 20 Hz %s snapshots (60 Hz to a client that asks),\n"
+              "   input buffer %s, collisions off (every player solo);\n"
+              "   %zu groups of %d in-process players, %.0f s random play then settling; virtual clock, %.1f s run;\n"
+              "   down: per player per second of play; snap rate: the server's to each player as the run ended, mean\n",
               s.profile.name.c_str(), l.latency_ms, l.jitter_ms, l.loss * 100, l.duplicate * 100,
-              s.delta_snapshots ? "delta" : "full", s.input_buffer ? "on" : "off", s.group_size, s.play_s,
-              r.ran_s);
+              s.delta_snapshots ? "delta" : "full", s.input_buffer ? "on" : "off", r.groups.size(), s.group_size,
+              s.play_s, r.ran_s);
   std::printf("   group         inputs corr  max(u) | lost ratelim   dry ticks | underruns (after 5 s) extrap ms | interp ms  view delay ms"
-              " mean/max | remote err mean/p99 step | loss seen/real   rtt ms | settled match\n");
+              " mean/max | remote err mean/p99 step | loss seen/real   rtt ms | down B/s wire B/s snap rate | settled match\n");
   for (const GroupResult& g : r.groups) {
     const double dry_percent =
         g.streaming_ticks > 0 ? 100.0 * static_cast<double>(g.dry_ticks) / static_cast<double>(g.streaming_ticks) : 0.0;
     std::printf("   %-12s %7llu %4llu %7.3f | %4llu %7llu %5llu %4.1f%% | %9llu (%llu) %9.0f | %9.1f %10.1f %8.1f | %10.3f %5.3f %5.3f |"
-                " %5.1f%% %5.1f%% %8.1f | %-7s %s\n",
+                " %5.1f%% %5.1f%% %8.1f | %8.0f %8.0f %7.0f/s | %-7s %s\n",
                 g.name.c_str(), static_cast<unsigned long long>(g.inputs_sent),
                 static_cast<unsigned long long>(g.corrections), g.max_correction,
                 static_cast<unsigned long long>(g.inputs_lost),
@@ -219,7 +227,8 @@ void PrintProfile(const ProfileResult& r) {
                 static_cast<unsigned long long>(g.interp_underruns),
                 static_cast<unsigned long long>(g.underruns_after_early), g.extrapolation_ms, g.interp_delay_ms,
                 g.view_delay_mean_ms, g.view_delay_max_ms, g.remote_error_mean, g.remote_error_p99, g.remote_max_step,
-                g.snapshot_loss * 100, g.link_loss * 100, g.rtt_ms, g.all_settled ? "yes" : "NO",
+                g.snapshot_loss * 100, g.link_loss * 100, g.rtt_ms, g.down_bytes_per_s, g.wire_down_bytes_per_s,
+                g.snapshot_rate, g.all_settled ? "yes" : "NO",
                 g.all_final_match ? "yes" : "NO");
   }
   const KeyPressResult& k = r.key_press;
@@ -231,10 +240,13 @@ void PrintProfile(const ProfileResult& r) {
   const GroupResult* red = FindGroup(r, "redundancy-1");
   const GroupResult* fix = FindGroup(r, "fixed-delay");
   const GroupResult* uns = FindGroup(r, "unsmoothed");
-  if (def != nullptr && red != nullptr && fix != nullptr && uns != nullptr) {
+  const GroupResult* srv = FindGroup(r, "server-rate");
+  if (def != nullptr && red != nullptr && fix != nullptr && uns != nullptr && srv != nullptr) {
     std::printf("   baselines: redundancy 1 / default: corrections %s, inputs lost %s\n"
                 "              fixed %d ms / adaptive delay: underruns %s, extrapolation %s, view delay %s\n"
                 "              unsmoothed / smoothed: largest remote step %.3f vs %.3f units, remote error p99 %.3f vs %.3f\n"
+                "              server rate / adaptive rate: view delay %s, underruns %llu vs %llu, down %s vs %s B/s per"
+                " player (wire %s vs %s)\n"
                 "              prediction off / on: key press frames %s\n",
                 Ratio(static_cast<double>(red->corrections), static_cast<double>(def->corrections)).c_str(),
                 Ratio(static_cast<double>(red->inputs_lost + red->inputs_dropped_rate_limit),
@@ -243,6 +255,11 @@ void PrintProfile(const ProfileResult& r) {
                 Ratio(fix->extrapolation_ms, def->extrapolation_ms).c_str(),
                 Ratio(fix->view_delay_mean_ms, def->view_delay_mean_ms).c_str(), uns->remote_max_step,
                 def->remote_max_step, uns->remote_error_p99, def->remote_error_p99,
+                Ratio(srv->view_delay_mean_ms, def->view_delay_mean_ms).c_str(),
+                static_cast<unsigned long long>(srv->interp_underruns),
+                static_cast<unsigned long long>(def->interp_underruns), Grouped(srv->down_bytes_per_s).c_str(),
+                Grouped(def->down_bytes_per_s).c_str(), Grouped(srv->wire_down_bytes_per_s).c_str(),
+                Grouped(def->wire_down_bytes_per_s).c_str(),
                 Ratio(Mean(k.frames_without_prediction), Mean(k.frames_with_prediction)).c_str());
   }
   std::fflush(stdout);
@@ -269,12 +286,41 @@ std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const st
     }
     targets.push_back(t);
   }
-  {
-    Target t{"zero interpolation underruns under lossy, adaptive delay", "not run", ""};
-    if (const ProfileResult* p = profile("lossy")) {
+  // Issue 13's targets for remote cubes, each for the default group.
+  const auto fixed = [](double value, int decimals) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return std::string(text);
+  };
+  for (const auto& [name, max_delay_ms] : {std::pair{"lan", 70.0}, std::pair{"cross-continent", 200.0},
+                                           std::pair{"lossy", 190.0}, std::pair{"harsh", 650.0}}) {
+    Target t{std::string("remote view delay mean <= ") + fixed(max_delay_ms, 0) + " ms under " + name, "not run", ""};
+    if (const ProfileResult* p = profile(name)) {
       const GroupResult* g = FindGroup(*p, "default");
-      t.status = verdict(g->interp_underruns == 0);
-      t.detail = std::to_string(g->interp_underruns) + " underruns, delay " + std::to_string(g->interp_delay_ms) + " ms";
+      t.status = verdict(g->view_delay_mean_ms <= max_delay_ms);
+      t.detail = fixed(g->view_delay_mean_ms, 1) + " ms";
+    }
+    targets.push_back(t);
+  }
+  for (const char* name : {"lan", "cross-continent", "lossy"}) {
+    Target t{std::string("zero underruns and remote error p99 <= 0.25 units under ") + name, "not run", ""};
+    if (const ProfileResult* p = profile(name)) {
+      const GroupResult* g = FindGroup(*p, "default");
+      t.status = verdict(g->interp_underruns == 0 && g->remote_error_p99 <= 0.25);
+      t.detail = std::to_string(g->interp_underruns) + " underruns, p99 " + fixed(g->remote_error_p99, 3) + " units";
+    }
+    targets.push_back(t);
+  }
+  {
+    Target t{"under harsh: <= 20 underruns, none after 5 s; snapshot loss seen within 3 points of the real", "not run",
+             ""};
+    if (const ProfileResult* p = profile("harsh")) {
+      const GroupResult* g = FindGroup(*p, "default");
+      const double gap_points = std::abs(g->snapshot_loss - g->link_loss) * 100.0;
+      t.status = verdict(g->interp_underruns <= 20 && g->underruns_after_early == 0 && gap_points <= 3.0);
+      t.detail = std::to_string(g->interp_underruns) + " underruns (" + std::to_string(g->underruns_after_early) +
+                 " after 5 s), loss seen " + fixed(g->snapshot_loss * 100.0, 1) + "% vs " +
+                 fixed(g->link_loss * 100.0, 1) + "%";
     }
     targets.push_back(t);
   }
