@@ -7,7 +7,7 @@ namespace {
 
 // Staleness beyond the regular spacing, as a share of the server's snapshot interval: above kAskMore,
 // losses and jitter cost enough delay to be worth three times the packets; below kAskLess, the link is
-// clean at any rate. Far apart, so that a link near one threshold does not flip between the rates.
+// clean at any rate.
 constexpr double kAskMore = 0.5;
 constexpr double kAskLess = 0.1;
 
@@ -25,9 +25,14 @@ std::optional<int> SnapshotRateChooser::Decide(const ServerClock& clock, bool ad
     wanted = server_rate_;
   } else if (clock.settled()) {
     const double server_interval_ms = 1000.0 / server_rate_;
-    const double added_ms = clock.StalenessQuantileMs() - 1000.0 / rate_;
+    const double interval_ms = 1000.0 / rate_;
+    // More: at the 99th percentile, losses and jitter add enough. Less: even the stalest moment in the
+    // window adds next to nothing. A loss at the tick rate adds a third of what it adds at the server's,
+    // so the 99th percentile both ways would flip a link with 2% loss back and forth.
+    const double added_ms = clock.StalenessQuantileMs(ServerClock::kStalenessQuantile) - interval_ms;
+    const double worst_added_ms = clock.StalenessQuantileMs(1.0) - interval_ms;
     if (rate_ < tick_rate_ && added_ms > kAskMore * server_interval_ms) wanted = tick_rate_;
-    if (rate_ > server_rate_ && added_ms < kAskLess * server_interval_ms) wanted = server_rate_;
+    if (rate_ > server_rate_ && worst_added_ms < kAskLess * server_interval_ms) wanted = server_rate_;
   }
   if (wanted == rate_) return std::nullopt;
   return wanted;

@@ -5,8 +5,9 @@
 // interval of view delay: at the server's 20 a second, 50 ms each. On a link that loses or delays
 // snapshots, the client asks for the tick rate instead, so each costs a third of that and the buffer can
 // be both shorter and safer; on a clean link the server's rate is enough and costs a third of the packets.
-// The measure is the staleness of the newest snapshot (ServerClock): its 99th percentile beyond one
-// interval of regular spacing is what loss and jitter add.
+// The measure is the staleness of the newest snapshot (ServerClock) beyond one interval of regular
+// spacing: what loss and jitter add. Its 99th percentile decides for more snapshots, its largest value in
+// the window for fewer.
 #include <optional>
 
 #include "netcube/client/server_clock.h"

@@ -15,7 +15,6 @@ constexpr double kIntervalGain = 1.0 / 16.0;
 constexpr double kLatenessGain = 1.0 / 16.0;
 constexpr Micros kStalenessSampleEvery{10'000};
 constexpr double kStalenessBinMs = 2.0;
-constexpr double kStalenessQuantile = 0.99;
 
 }  // namespace
 
@@ -48,8 +47,10 @@ void ServerClock::OnSnapshot(Tick tick, Micros now) noexcept {
   lateness_mean_ms_ += (lateness_ms - lateness_mean_ms_) * kLatenessGain;
 
   if (next_rate_ > 0 && tick >= next_rate_tick_) {
-    held_delay_ms_ = AdaptiveDelayMs();
+    const double delay_ms = AdaptiveDelayMs();
     nominal_interval_ms_ = std::max(tick_period_ms(), 1000.0 / std::exchange(next_rate_, 0));
+    // At a lower rate the old delay may be too short: at least two of the new intervals, as at the start.
+    held_delay_ms_ = std::max(delay_ms, 2.0 * nominal_interval_ms_);
     staleness_ring_ = {};
     staleness_bins_ = {};
     staleness_count_ = 0;
@@ -86,15 +87,15 @@ void ServerClock::SetSnapshotRate(int snapshot_rate, Tick from_tick) noexcept {
 double ServerClock::AdaptiveDelayMs() const noexcept {
   if (held_delay_ms_ > 0.0 && !settled()) return held_delay_ms_;
   if (staleness_count_ == 0) return std::clamp(2.0 * nominal_interval_ms_, kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
-  const double quantile_ms = StalenessQuantileMs();
+  const double quantile_ms = StalenessQuantileMs(kStalenessQuantile);
   const double margin_ms = std::clamp(quantile_ms - nominal_interval_ms_, 0.0, 2.0 * nominal_interval_ms_);
   return std::clamp(std::max(quantile_ms + margin_ms, nominal_interval_ms_), kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
 }
 
-double ServerClock::StalenessQuantileMs() const noexcept {
+double ServerClock::StalenessQuantileMs(double quantile) const noexcept {
   const std::size_t samples = staleness_samples();
   if (samples == 0) return 0.0;
-  const auto wanted = static_cast<std::size_t>(std::ceil(kStalenessQuantile * static_cast<double>(samples)));
+  const auto wanted = static_cast<std::size_t>(std::ceil(quantile * static_cast<double>(samples)));
   std::size_t seen = 0;
   std::size_t bin = 0;
   for (; bin + 1 < kStalenessBins; ++bin) {

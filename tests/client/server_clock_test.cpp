@@ -102,7 +102,7 @@ TEST(ServerClock, AddsAMarginForTheTailOfWhatLossAndJitterAdd) {
   for (const double loss : {0.0, 0.05, 0.25}) {
     ServerClock clock;
     Play(clock, 20, loss, loss * 400'000, 5);
-    const double quantile = clock.StalenessQuantileMs();
+    const double quantile = clock.StalenessQuantileMs(ServerClock::kStalenessQuantile);
     const double added = std::clamp(quantile - 50.0, 0.0, 100.0);  // beyond one interval, at most two more
     EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), std::max(quantile + added, 50.0)) << "loss " << loss;
   }

@@ -110,6 +110,19 @@ std::vector<std::pair<std::string, Script>> ServerSessions() {
     out.emplace_back("input_flood_and_gap", s);
   }
   {
+    Script s = Joined("eager");
+    s.Connect();
+    s.Message(1, SnapshotRate{60});  // out of turn: before the ConnectRequest
+    s.Message(0, SnapshotRate{60});
+    s.Advance(20);
+    s.Message(0, SnapshotRate{kMaxRate});  // above the tick rate
+    s.Packet(0, Channel::kUnreliable, EncodeToVector(SnapshotRate{1}));  // the wrong channel
+    s.Advance(40);
+    s.Message(0, SnapshotRate{1});
+    s.Advance(120);
+    out.emplace_back("snapshot_rates", s);
+  }
+  {
     Script s;
     s.Connect();
     for (int i = 0; i < 13; ++i) s.Advance(255);  // past the pending timeout without a request

@@ -60,11 +60,13 @@ class ServerClock {
 
   // The 99th percentile q of the staleness sampled over the last 10 s (2 ms resolution), plus the margin
   // clamp(q - interval, 0, 2 intervals), at least one snapshot interval, clamped to [kMinAdaptiveDelayMs,
-  // kMaxAdaptiveDelayMs]; two intervals before the first sample, the delay before a rate change until 2 s
-  // of samples at the new rate.
+  // kMaxAdaptiveDelayMs]; two intervals before the first sample; after a rate change, until 1 s of samples
+  // at the new rate, the delay before it (at least two of the new intervals).
   double AdaptiveDelayMs() const noexcept;
-  // q alone (0 before the first sample), and how many samples it is taken over (at most 1000).
-  double StalenessQuantileMs() const noexcept;
+  // A quantile of the staleness samples (0.99: q; 1: the largest), 0 before the first sample, and how many
+  // samples it is taken over (at most 1000).
+  static constexpr double kStalenessQuantile = 0.99;
+  double StalenessQuantileMs(double quantile) const noexcept;
   std::size_t staleness_samples() const noexcept { return std::min(staleness_count_, kStalenessSamples); }
   // The window holds 1 s of samples (since the connection, or since the last rate change).
   bool settled() const noexcept { return staleness_count_ >= kSettledSamples; }

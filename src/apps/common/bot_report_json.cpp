@@ -48,6 +48,8 @@ std::string BotReportJson(const client::BotReport& report) {
                             {"rtt_jitter_ms", m.rtt_jitter_ms},
                             {"snapshot_loss", m.snapshot_loss},
                             {"snapshots_received", m.snapshots_received},
+                            {"snapshot_rate", m.snapshot_rate},
+                            {"snapshot_rate_asked", m.snapshot_rate_asked},
                             {"snapshots_stale", m.snapshots_stale},
                             {"snapshots_full", m.snapshots_full},
                             {"snapshots_delta", m.snapshots_delta},
