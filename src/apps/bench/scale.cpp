@@ -80,7 +80,8 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   const double play_s = ToSeconds(kWarmup) + settings.window_s + kPlayMarginS;
   const std::string work_prefix = (std::filesystem::temp_directory_path() /
                                    ("netcube-bench-" + std::to_string(getpid()) + "-scale")).string();
-  // The players who play at random, and those who stand still, each in their own netcube-bot process.
+  // The players who play at random, and those who stand still, each in their own netcube-bot process,
+  // at the snapshot rate the scenario sets (a bot asking for its own would change what is measured).
   const int idle = static_cast<int>(std::lround(settings.idle_fraction * settings.clients));
   std::vector<BotProcess> bots;
   for (const auto& [count, script] : {std::pair{settings.clients - idle, "random"}, std::pair{idle, "idle"}}) {
@@ -88,7 +89,8 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
     std::optional<BotProcess> group = BotProcess::Spawn(
         settings.bot_path,
         {"--connect", "127.0.0.1:" + std::to_string(server->port()), "--count", std::to_string(count),
-         "--duration", std::to_string(play_s), "--redundancy", std::to_string(settings.redundancy), "--script",
+         "--duration", std::to_string(play_s), "--redundancy", std::to_string(settings.redundancy),
+         "--adaptive-snapshot-rate", "off", "--script",
          script, "--seed", std::to_string(settings.seed), "--name", script, "--settle-timeout",
          std::to_string(kSettleTimeoutS), "--tag-interval-ms", std::to_string(settings.tag_interval_ms),
          "--latency-ms", std::to_string(settings.link.latency_ms), "--jitter-ms", std::to_string(settings.link.jitter_ms),

@@ -15,7 +15,8 @@ namespace netcube::apps {
 
 class ClientFlags {
  public:
-  // Adds --preset, --prediction, --reconciliation, --interpolation, --smoothing, --redundancy, --profile,
+  // Adds --preset, --prediction, --reconciliation, --interpolation, --smoothing, --adaptive-snapshot-rate,
+  // --redundancy, --profile,
   // --latency-ms, --jitter-ms, --loss and --duplicate; the notes extend the help of --preset and
   // --latency-ms with the program's own defaults. An unknown --profile is a usage error naming the known.
   void Register(CLI::App& app, const std::string& preset_note, const std::string& latency_note);
@@ -33,6 +34,7 @@ class ClientFlags {
   std::string reconciliation_;
   std::string interpolation_;
   std::string smoothing_;
+  std::string adaptive_snapshot_rate_;
   std::optional<int> redundancy_;
   std::optional<transport::LinkSettings> profile_;
   std::optional<double> latency_ms_;
