@@ -8,7 +8,7 @@ namespace {
 // Staleness beyond the regular spacing, as a share of the server's snapshot interval: above kAskMore,
 // losses and jitter cost enough delay to be worth three times the packets; below kAskLess, the link is
 // clean at any rate.
-constexpr double kAskMore = 0.5;
+constexpr double kAskMore = 0.25;
 constexpr double kAskLess = 0.1;
 
 }  // namespace

@@ -150,7 +150,7 @@ TEST(SnapshotRateChooser, AsksForTheTickRateWhileLossAndJitterCostDelayAndBackOn
   EXPECT_EQ(chooser.rate(), 60);
   EXPECT_EQ(chooser.Decide(rough, false), 20) << "switched off: the server's rate back";
 
-  // At the tick rate, the same jitter still adds more than half a server interval's worth: it stays.
+  // At the tick rate, the same jitter still adds more than a tenth of a server interval at its worst: it stays.
   rough.SetSnapshotRate(60, 601);
   Feed(rough, 600, 1200, 1, 0.05, 40'000, rng);
   EXPECT_EQ(chooser.Decide(rough, true), std::nullopt);
