@@ -67,6 +67,7 @@ struct Client::Impl {
   void StartSession(Micros now) {
     status.clear();
     welcome = {};
+    snapshot_rate.Reset(welcome.snapshot_rate, welcome.tick_rate);
     last_heard = now;
     have_snapshot = false;
     newest_tick = 0;

@@ -200,8 +200,8 @@ struct Server::Impl {
   void OnSeen(Client& client, std::uint16_t seen_tick);
   // The baseline tick of a client's next snapshot, kNoBaseline for a full one.
   std::uint64_t BaselineFor(const Client& client) const;
-  // Groups the clients by baseline and encodes each group's snapshot once, into writers[group].
   bool MarkSnapshotsDue();  // advances the snapshot credits; false if no client gets a snapshot this tick
+  // Groups the clients due a snapshot by baseline and encodes each group's snapshot once, into writers[group].
   bool PrepareSnapshots();
   // Prepares `writer` for receivers of `baseline`; true for a delta, false for a full snapshot.
   bool PrepareSnapshot(std::uint64_t baseline, protocol::SnapshotWriter& writer);
@@ -756,9 +756,11 @@ bool Server::SetTickRate(int tick_rate) {
   Impl& s = *impl_;
   s.schedule.Rebase(s.tick, tick_rate);
   s.config.tick_rate = tick_rate;
-  for (Client& client : s.clients) client.inputs.SetTickRate(tick_rate);
   s.snapshot_credit = std::min(s.snapshot_credit, tick_rate - 1);
-  for (Client& client : s.clients) client.snapshot_credit = std::min(client.snapshot_credit, tick_rate - 1);
+  for (Client& client : s.clients) {
+    client.inputs.SetTickRate(tick_rate);
+    client.snapshot_credit = std::min(client.snapshot_credit, tick_rate - 1);
+  }
   return true;
 }
 
