@@ -16,7 +16,8 @@ constexpr int kMaxInputRate = 8;
 // inputs of the current stream, past the wait that fills its buffer.
 constexpr double kPacingGain = 0.02;
 constexpr double kMaxPacing = 0.03;
-constexpr double kLeadSmoothingPerSecond = 2.0;  // weight per snapshot = this / snapshot rate: 0.1 at 20 a second
+// The lead's average weighs each snapshot by this over the snapshot rate: 0.1 at 20 a second.
+constexpr double kLeadSmoothingPerSecond = 2.0;
 constexpr int kLeadSettleInputs = 10;
 
 }  // namespace

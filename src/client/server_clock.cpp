@@ -86,10 +86,12 @@ void ServerClock::SetSnapshotRate(int snapshot_rate, Tick from_tick) noexcept {
 
 double ServerClock::AdaptiveDelayMs() const noexcept {
   if (held_delay_ms_ > 0.0 && !settled()) return held_delay_ms_;
-  if (staleness_count_ == 0) return std::clamp(2.0 * nominal_interval_ms_, kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
+  if (staleness_count_ == 0)
+    return std::clamp(2.0 * nominal_interval_ms_, kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
   const double quantile_ms = StalenessQuantileMs(kStalenessQuantile);
   const double margin_ms = std::clamp(quantile_ms - nominal_interval_ms_, 0.0, 2.0 * nominal_interval_ms_);
-  return std::clamp(std::max(quantile_ms + margin_ms, nominal_interval_ms_), kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
+  return std::clamp(std::max(quantile_ms + margin_ms, nominal_interval_ms_), kMinAdaptiveDelayMs,
+                    kMaxAdaptiveDelayMs);
 }
 
 double ServerClock::StalenessQuantileMs(double quantile) const noexcept {

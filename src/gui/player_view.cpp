@@ -434,11 +434,12 @@ void PlayerView::DrawOverlayToggles() {
 
 void PlayerView::DrawReadouts(const client::Client& client) const {
   const client::Metrics m = client.metrics();
-  ImGui::Text("RTT %.0f ms (jitter %.1f), snapshots %.1f/s of %d (%s), loss %.0f%%", m.rtt_ms, m.rtt_jitter_ms,
-              m.snapshots_per_second, m.snapshot_rate, m.snapshot_rate_asked ? "asked" : "the server's",
-              m.snapshot_loss * 100.0);
-  Tooltip("Snapshots received a second, of the rate the server sends this player: its own, or the one this "
-          "player asked for (adaptive snapshot rate); loss counts only the snapshots that never came.");
+  ImGui::Text("RTT %.0f ms (jitter %.1f), snapshots %.1f/s of %d (%s), loss %.0f%%", m.rtt_ms,
+              m.rtt_jitter_ms, m.snapshots_per_second, m.snapshot_rate,
+              m.snapshot_rate_asked ? "asked" : "the server's", m.snapshot_loss * 100.0);
+  Tooltip(
+      "Snapshots received a second, of the rate the server sends this player: its own, or the one this "
+      "player asked for (adaptive snapshot rate); loss counts only the snapshots that never came.");
   ImGui::Text("inputs sent %" PRIu64 ", acked %" PRIu64 ", last ack #%u", m.inputs_sent, m.inputs_acked,
               static_cast<unsigned>(m.last_acked_input));
   ImGui::Text("input lead %+.2f at the server, sampling x%.3f", m.input_lead, m.sample_rate);

@@ -157,8 +157,9 @@ void ServerView::DrawPanel(server::Server& server) {
               "stood still for a tick while the others moved.");
       ImGui::TableNextColumn();
       ImGui::Text(info.own_snapshot_rate ? "%d asked" : "%d", info.snapshot_rate);
-      Tooltip("The snapshot rate this client gets: the server's, or the one it asked for (at most the tick "
-              "rate).");
+      Tooltip(
+          "The snapshot rate this client gets: the server's, or the one it asked for (at most the tick "
+          "rate).");
     }
     ImGui::EndTable();
   }

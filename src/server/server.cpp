@@ -201,7 +201,8 @@ struct Server::Impl {
   // The baseline tick of a client's next snapshot, kNoBaseline for a full one.
   std::uint64_t BaselineFor(const Client& client) const;
   bool MarkSnapshotsDue();  // advances the snapshot credits; false if no client gets a snapshot this tick
-  // Groups the clients due a snapshot by baseline and encodes each group's snapshot once, into writers[group].
+  // Groups the clients due a snapshot by baseline and encodes each group's snapshot once, into
+  // writers[group].
   bool PrepareSnapshots();
   // Prepares `writer` for receivers of `baseline`; true for a delta, false for a full snapshot.
   bool PrepareSnapshot(std::uint64_t baseline, protocol::SnapshotWriter& writer);
@@ -324,7 +325,8 @@ void Server::Impl::OnReceived(Micros now, const transport::Event& event) {
       OnTag(now, *client, *tag);
       return;
     }
-    if (const auto* rate = std::get_if<protocol::SnapshotRate>(&message); rate != nullptr && client != nullptr) {
+    if (const auto* rate = std::get_if<protocol::SnapshotRate>(&message);
+        rate != nullptr && client != nullptr) {
       connection.last_heard = now;
       client->snapshot_rate = rate->rate;
       return;
@@ -815,7 +817,8 @@ std::vector<ClientInfo> Server::clients() const {
     if (inputs.processed > 0) info.last_processed_seq = s.world[i].state.last_input;
     info.queued_inputs = c.inputs.size();
     info.input_target = c.inputs.target();
-    info.snapshot_rate = std::min(c.snapshot_rate > 0 ? c.snapshot_rate : s.config.snapshot_rate, s.config.tick_rate);
+    info.snapshot_rate =
+        std::min(c.snapshot_rate > 0 ? c.snapshot_rate : s.config.snapshot_rate, s.config.tick_rate);
     info.own_snapshot_rate = c.snapshot_rate > 0;
     info.inputs = inputs;
     info.bytes_sent = c.bytes_sent;

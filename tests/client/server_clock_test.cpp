@@ -1,13 +1,13 @@
 #include "netcube/client/server_clock.h"
 
-#include "rate_chooser.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 #include <utility>
 #include <vector>
+
+#include "rate_chooser.h"
 
 namespace netcube::client {
 namespace {
@@ -54,7 +54,8 @@ TEST(ServerClock, TracksTheFastestPathAndIsNotResetByEachSnapshot) {
 
 // Gives `clock` the snapshots of every `spacing`-th tick in (from, to], each lost with probability `loss`
 // and delayed by 10 ms plus up to `jitter_us`, observing it every millisecond as a client's frames would.
-void Feed(ServerClock& clock, Tick from, Tick to, Tick spacing, double loss, double jitter_us, std::mt19937& rng) {
+void Feed(ServerClock& clock, Tick from, Tick to, Tick spacing, double loss, double jitter_us,
+          std::mt19937& rng) {
   std::uniform_real_distribution<double> jitter(0, jitter_us);
   std::bernoulli_distribution lost(loss);
   std::vector<std::pair<Micros, Tick>> arrivals;
@@ -150,7 +151,8 @@ TEST(SnapshotRateChooser, AsksForTheTickRateWhileLossAndJitterCostDelayAndBackOn
   EXPECT_EQ(chooser.rate(), 60);
   EXPECT_EQ(chooser.Decide(rough, false), 20) << "switched off: the server's rate back";
 
-  // At the tick rate, the same jitter still adds more than a tenth of a server interval at its worst: it stays.
+  // At the tick rate, the same jitter still adds more than a tenth of a server interval at its worst: it
+  // stays.
   rough.SetSnapshotRate(60, 601);
   Feed(rough, 600, 1200, 1, 0.05, 40'000, rng);
   EXPECT_EQ(chooser.Decide(rough, true), std::nullopt);

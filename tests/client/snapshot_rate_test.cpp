@@ -59,8 +59,9 @@ TEST(SnapshotRate, AnObserverBehindABadLinkAsksForEveryTickAndGivesItBackWhenThe
   EXPECT_GT(a.snapshots_per_second, 45.0);
   // Each snapshot the buffer must ride out costs a third of the delay.
   EXPECT_LT(a.interp_delay_ms, 0.8 * s.interp_delay_ms);
-  std::printf("bad link: delay %.1f ms at %d/s, %.1f ms at %d/s; loss seen %.3f and %.3f\n", a.interp_delay_ms,
-              a.snapshot_rate, s.interp_delay_ms, s.snapshot_rate, a.snapshot_loss, s.snapshot_loss);
+  std::printf("bad link: delay %.1f ms at %d/s, %.1f ms at %d/s; loss seen %.3f and %.3f\n",
+              a.interp_delay_ms, a.snapshot_rate, s.interp_delay_ms, s.snapshot_rate, a.snapshot_loss,
+              s.snapshot_loss);
 
   // Healed: once the bad samples have left the 10 s window, the server's rate is enough again.
   asker.SetLink({});

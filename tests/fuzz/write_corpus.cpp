@@ -115,7 +115,7 @@ std::vector<std::pair<std::string, Script>> ServerSessions() {
     s.Message(1, SnapshotRate{60});  // out of turn: before the ConnectRequest
     s.Message(0, SnapshotRate{60});
     s.Advance(20);
-    s.Message(0, SnapshotRate{kMaxRate});  // above the tick rate
+    s.Message(0, SnapshotRate{kMaxRate});                                // above the tick rate
     s.Packet(0, Channel::kUnreliable, EncodeToVector(SnapshotRate{1}));  // the wrong channel
     s.Advance(40);
     s.Message(0, SnapshotRate{1});

@@ -77,7 +77,8 @@ std::vector<SizedMessage> DocumentedSizes() {
   Snapshot acked;
   acked.has_ack = true;
   return {
-      {"connect_request", ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}, kConnectRequestBytes * 8},
+      {"connect_request", ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"},
+       kConnectRequestBytes * 8},
       {"connect_request_version_1", ConnectRequest{kProtocolMagic, 1, "alice"}, 3 + 32 + 16 + 4 + 5 * 7},
       {"connect_refused", ConnectRefused{}, 3 + 2 + 16},
       {"welcome", Welcome{}, 3 + 8 + 8 + 8 + 8 + 1 + 24 + 24 + 32},
@@ -92,7 +93,8 @@ std::vector<SizedMessage> DocumentedSizes() {
       {"tag", Tag{}, 6 + 8 + 16 + 32 + 8 + 32 + 10 + 16},
       {"tag_result_miss", TagResult{}, 6 + 8 + 8 + 2 + 10},
       {"tag_result_hit", TagResult{1, 2, TagOutcome::kHit, 3, 4, false, 0}, 6 + 8 + 8 + 2 + 10 + 8 + 1},
-      {"tag_result_hit_seq", TagResult{1, 2, TagOutcome::kHit, 3, 4, true, 5}, 6 + 8 + 8 + 2 + 10 + 8 + 1 + 16},
+      {"tag_result_hit_seq", TagResult{1, 2, TagOutcome::kHit, 3, 4, true, 5},
+       6 + 8 + 8 + 2 + 10 + 8 + 1 + 16},
       {"delta_empty", DeltaSnapshot{}, 6 + 32 + 8 + 9 + 9 + 1},
       {"delta_at_rest", AtRest(), 6 + 32 + 8 + 9 + 3 + 9 + 1 + 16 + 6},
       {"delta_uneven", Uneven(), 6 + 32 + 8 + 9 + (2 + 3 + 1 + 1) + (2 + 1 + 1 + 4 + 2 + 1) + 9 + 1 + 16 + 6},

@@ -33,7 +33,8 @@ TEST(ServerSnapshotRate, EachClientGetsTheRateItAskedForUpToTheTickRate) {
     clients.push_back(rig->Join(asker.name));
     ASSERT_NE(clients.back(), nullptr);
     if (asker.asked > 0) {
-      ASSERT_TRUE(clients.back()->Send(rig->now(), protocol::SnapshotRate{static_cast<std::uint8_t>(asker.asked)}));
+      ASSERT_TRUE(
+          clients.back()->Send(rig->now(), protocol::SnapshotRate{static_cast<std::uint8_t>(asker.asked)}));
     }
   }
   rig->StepFor(std::chrono::seconds(1));  // the requests arrive

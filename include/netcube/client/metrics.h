@@ -22,8 +22,8 @@ struct LinkMetrics {
   // never came count as lost.
   double snapshot_loss = 0.0;  // [0, 1]; 0 until 20 intervals have been seen
   double snapshots_per_second = 0.0;
-  int snapshot_rate = 0;             // the rate the server sends at (its Welcome's, or the one asked for)
-  bool snapshot_rate_asked = false;  // this client asked for it (SnapshotRate)
+  int snapshot_rate = 0;                 // the rate the server sends at (its Welcome's, or the one asked for)
+  bool snapshot_rate_asked = false;      // this client asked for it (SnapshotRate)
   std::uint64_t snapshots_received = 0;  // distinct, accepted: the newest so far, or late but still new
   std::uint64_t snapshots_late = 0;      // of those, the ones that arrived after a newer one
   std::uint64_t snapshots_stale = 0;     // duplicates, and arrivals too old to tell apart, dropped

@@ -62,14 +62,16 @@ class BotClock {
 void PrintSummary(const client::BotReport& report) {
   for (const client::BotPlayerReport& p : report.players) {
     const client::Metrics& m = p.metrics;
-    std::printf("%-10s id %3d | inputs sent %llu acked %llu | reconciliations %llu corrections %llu "
-                "(max %.3f) | rtt %.1f ms | up %llu B down %llu B | snapshots %d/s%s | underruns %llu | %s%s\n",
-                p.name.c_str(), p.player_id, static_cast<unsigned long long>(m.inputs_sent),
-                static_cast<unsigned long long>(m.inputs_acked), static_cast<unsigned long long>(m.reconciliations),
-                static_cast<unsigned long long>(m.corrections), m.max_correction, m.rtt_ms_mean,
-                static_cast<unsigned long long>(m.bytes_up), static_cast<unsigned long long>(m.bytes_down),
-                m.snapshot_rate, m.snapshot_rate_asked ? " asked" : "", static_cast<unsigned long long>(m.interp_underruns), p.settled ? "settled" : "NOT settled",
-                p.final_match ? ", final state matches the server" : ", final state DIFFERS from the server");
+    std::printf(
+        "%-10s id %3d | inputs sent %llu acked %llu | reconciliations %llu corrections %llu "
+        "(max %.3f) | rtt %.1f ms | up %llu B down %llu B | snapshots %d/s%s | underruns %llu | %s%s\n",
+        p.name.c_str(), p.player_id, static_cast<unsigned long long>(m.inputs_sent),
+        static_cast<unsigned long long>(m.inputs_acked), static_cast<unsigned long long>(m.reconciliations),
+        static_cast<unsigned long long>(m.corrections), m.max_correction, m.rtt_ms_mean,
+        static_cast<unsigned long long>(m.bytes_up), static_cast<unsigned long long>(m.bytes_down),
+        m.snapshot_rate, m.snapshot_rate_asked ? " asked" : "",
+        static_cast<unsigned long long>(m.interp_underruns), p.settled ? "settled" : "NOT settled",
+        p.final_match ? ", final state matches the server" : ", final state DIFFERS from the server");
   }
 }
 
