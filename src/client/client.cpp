@@ -237,7 +237,7 @@ struct Client::Impl {
   // Asks the server for another snapshot rate when the link calls for one (rate_chooser.h).
   void ChooseSnapshotRate(Micros now) {
     if (state != ConnectionState::kConnected) return;
-    const std::optional<int> rate = snapshot_rate.Decide(clock, settings.adaptive_snapshot_rate);
+    const std::optional<int> rate = snapshot_rate.Decide(clock, settings.adaptive_snapshot_rate, now);
     if (!rate || !Send(now, protocol::SnapshotRate{static_cast<std::uint8_t>(*rate)})) return;
     snapshot_rate.Asked(*rate);
     // The server switches when the request arrives: about a round trip (and its jitter) past the newest

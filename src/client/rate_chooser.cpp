@@ -10,6 +10,8 @@ namespace {
 // clean at any rate.
 constexpr double kAskMore = 0.25;
 constexpr double kAskLess = 0.1;
+// The quantiles change little between samples; judging once a second spares every frame two scans.
+constexpr Micros kJudgementInterval{1'000'000};
 
 }  // namespace
 
@@ -19,11 +21,12 @@ void SnapshotRateChooser::Reset(int server_rate, int tick_rate) noexcept {
   rate_ = server_rate_;
 }
 
-std::optional<int> SnapshotRateChooser::Decide(const ServerClock& clock, bool adaptive) noexcept {
+std::optional<int> SnapshotRateChooser::Decide(const ServerClock& clock, bool adaptive, Micros now) noexcept {
   int wanted = rate_;
   if (!adaptive) {
     wanted = server_rate_;
-  } else if (clock.settled()) {
+  } else if (now >= next_judgement_ && clock.settled()) {
+    next_judgement_ = now + kJudgementInterval;
     const double server_interval_ms = 1000.0 / server_rate_;
     const double interval_ms = 1000.0 / rate_;
     // More: at the 99th percentile, losses and jitter add enough. Less: even the stalest moment in the

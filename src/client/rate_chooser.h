@@ -19,9 +19,10 @@ class SnapshotRateChooser {
   // A new connection: snapshots come at `server_rate` (the Welcome's), at most `tick_rate`.
   void Reset(int server_rate, int tick_rate) noexcept;
 
-  // The rate to ask for now, if it is not the one asked (or given) so far; `adaptive` off asks for the
-  // server's rate back. A decision waits until the clock has 2 s of staleness samples at the current rate.
-  std::optional<int> Decide(const ServerClock& clock, bool adaptive) noexcept;
+  // The rate to ask for at `now`, if it is not the one asked (or given) so far; `adaptive` off asks for the
+  // server's rate back at once. The link is judged at most once a second (a call in between returns
+  // nothing), and only once the clock has 1 s of staleness samples at the current rate.
+  std::optional<int> Decide(const ServerClock& clock, bool adaptive, Micros now) noexcept;
   // Records that `rate` was asked for.
   void Asked(int rate) noexcept { rate_ = rate; }
 
@@ -32,6 +33,7 @@ class SnapshotRateChooser {
   int server_rate_ = 20;
   int tick_rate_ = 60;
   int rate_ = 20;
+  Micros next_judgement_{0};
 };
 
 }  // namespace netcube::client

@@ -132,33 +132,38 @@ TEST(ServerClock, ARateChangeStartsTheWindowOverWhenItArrivesAndHoldsTheDelayMea
 }
 
 TEST(SnapshotRateChooser, AsksForTheTickRateWhileLossAndJitterCostDelayAndBackOnceTheyDoNot) {
-  SnapshotRateChooser chooser;
-  chooser.Reset(20, 60);
+  const auto at = [](Tick tick) { return ArrivalOf(tick, 0); };
+  SnapshotRateChooser calm;
+  calm.Reset(20, 60);
   ServerClock clean;
   Play(clean, 10, 0.0, 0.0, 1);
-  EXPECT_EQ(chooser.Decide(clean, true), std::nullopt) << "the server's rate is enough on a clean link";
+  EXPECT_EQ(calm.Decide(clean, true, at(600)), std::nullopt) << "the server's rate is enough on a clean link";
 
+  SnapshotRateChooser chooser;
+  chooser.Reset(20, 60);
   ServerClock rough;
   rough.Reset(60, 20, 0, ArrivalOf(0, 10'000));
   std::mt19937 rng(2);
   Feed(rough, 0, 30, 3, 0.05, 40'000, rng);
   EXPECT_FALSE(rough.settled());
-  EXPECT_EQ(chooser.Decide(rough, true), std::nullopt) << "no decision on half a second of samples";
+  EXPECT_EQ(chooser.Decide(rough, true, at(30)), std::nullopt) << "no decision on half a second of samples";
   Feed(rough, 30, 600, 3, 0.05, 40'000, rng);
-  ASSERT_EQ(chooser.Decide(rough, true), 60);
+  ASSERT_EQ(chooser.Decide(rough, true, at(600)), 60);
   chooser.Asked(60);
   EXPECT_TRUE(chooser.asked());
   EXPECT_EQ(chooser.rate(), 60);
-  EXPECT_EQ(chooser.Decide(rough, false), 20) << "switched off: the server's rate back";
+  EXPECT_EQ(chooser.Decide(rough, false, at(600)), 20) << "switched off: the server's rate back at once";
 
   // At the tick rate, the same jitter still adds more than a tenth of a server interval at its worst: it
   // stays.
   rough.SetSnapshotRate(60, 601);
   Feed(rough, 600, 1200, 1, 0.05, 40'000, rng);
-  EXPECT_EQ(chooser.Decide(rough, true), std::nullopt);
-  // The link turns clean: nothing is added to the regular spacing any more, and the server's rate is asked.
+  EXPECT_EQ(chooser.Decide(rough, true, at(1200)), std::nullopt);
+  // The link turns clean: nothing is added to the regular spacing any more, and the server's rate is asked,
+  // at the next judgement (one a second).
   Feed(rough, 1200, 2400, 1, 0.0, 0.0, rng);
-  EXPECT_EQ(chooser.Decide(rough, true), 20);
+  EXPECT_EQ(chooser.Decide(rough, true, at(1200) + Micros(999'000)), std::nullopt);
+  EXPECT_EQ(chooser.Decide(rough, true, at(2400)), 20);
 }
 
 TEST(ServerClock, FollowsALatencyIncreaseWithinSeconds) {
