@@ -255,6 +255,7 @@ struct Client::Impl {
     own.RefreshView(elapsed, settings);
     if (state != ConnectionState::kConnected) return;
     clock.Observe(now);
+    clock.SetSnapshotLoss(link.metrics().snapshot_loss);
     remotes.RefreshViews(now, static_cast<double>(elapsed.count()) / 1000.0, clock, settings);
   }
 

@@ -10,8 +10,9 @@ namespace {
 // clean at any rate.
 constexpr double kAskMore = 0.25;
 constexpr double kAskLess = 0.1;
-// The quantiles change little between samples; judging once a second spares every frame two scans.
-constexpr Micros kJudgementInterval{1'000'000};
+// A judgement scans the staleness histogram twice: every 100 ms (ten new samples) is soon enough to
+// follow the first loss the window shows, and spares the frames in between.
+constexpr Micros kJudgementInterval{100'000};
 
 }  // namespace
 

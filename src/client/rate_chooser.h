@@ -20,7 +20,7 @@ class SnapshotRateChooser {
   void Reset(int server_rate, int tick_rate) noexcept;
 
   // The rate to ask for at `now`, if it is not the one asked (or given) so far; `adaptive` off asks for the
-  // server's rate back at once. The link is judged at most once a second (a call in between returns
+  // server's rate back at once. The link is judged at most every 100 ms (a call in between returns
   // nothing), and only once the clock has 1 s of staleness samples at the current rate.
   std::optional<int> Decide(const ServerClock& clock, bool adaptive, Micros now) noexcept;
   // Records that `rate` was asked for.

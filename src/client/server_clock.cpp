@@ -15,6 +15,7 @@ constexpr double kIntervalGain = 1.0 / 16.0;
 constexpr double kLatenessGain = 1.0 / 16.0;
 constexpr Micros kStalenessSampleEvery{10'000};
 constexpr double kStalenessBinMs = 2.0;
+constexpr double kRareRun = 1e-5;  // per snapshot: at 60 a second, once in half an hour
 
 }  // namespace
 
@@ -48,9 +49,12 @@ void ServerClock::OnSnapshot(Tick tick, Micros now) noexcept {
 
   if (next_rate_ > 0 && tick >= next_rate_tick_) {
     const double delay_ms = AdaptiveDelayMs();
-    nominal_interval_ms_ = std::max(tick_period_ms(), 1000.0 / std::exchange(next_rate_, 0));
-    // At a lower rate the old delay may be too short: at least two of the new intervals, as at the start.
-    held_delay_ms_ = std::max(delay_ms, 2.0 * nominal_interval_ms_);
+    const double old_interval_ms = std::exchange(
+        nominal_interval_ms_, std::max(tick_period_ms(), 1000.0 / std::exchange(next_rate_, 0)));
+    // Until the new window speaks: the old delay, shorter or longer by the change of interval (the
+    // regular spacing it covered), at least two of the new intervals, as at the start.
+    held_delay_ms_ =
+        std::max(delay_ms - (old_interval_ms - nominal_interval_ms_), 2.0 * nominal_interval_ms_);
     staleness_ring_ = {};
     staleness_bins_ = {};
     staleness_count_ = 0;
@@ -89,9 +93,17 @@ double ServerClock::AdaptiveDelayMs() const noexcept {
   if (staleness_count_ == 0)
     return std::clamp(2.0 * nominal_interval_ms_, kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
   const double quantile_ms = StalenessQuantileMs(kStalenessQuantile);
-  const double margin_ms = std::clamp(quantile_ms - nominal_interval_ms_, 0.0, 2.0 * nominal_interval_ms_);
-  return std::clamp(std::max(quantile_ms + margin_ms, nominal_interval_ms_), kMinAdaptiveDelayMs,
-                    kMaxAdaptiveDelayMs);
+  // Runs of losses too rare for a 10 s window to show: k in a row leave the newest snapshot k + 1
+  // intervals old and extrapolation bridges one, so the run rarer than kRareRun needs k and a half.
+  double loss_run_ms = 0.0;
+  if (snapshot_loss_ > 0.0) {
+    const double run = std::ceil(std::log(kRareRun) / std::log(std::min(snapshot_loss_, 0.5)));
+    loss_run_ms = (run + 0.5) * nominal_interval_ms_;
+  }
+  const double margin_ms =
+      std::clamp(3.0 * (quantile_ms - nominal_interval_ms_), 0.0, 2.0 * nominal_interval_ms_);
+  return std::clamp(std::max({quantile_ms + margin_ms, loss_run_ms, nominal_interval_ms_}),
+                    kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
 }
 
 double ServerClock::StalenessQuantileMs(double quantile) const noexcept {

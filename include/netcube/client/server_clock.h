@@ -11,8 +11,10 @@
 // server time minus its tick) is sampled every 10 ms, and the delay is the 99th percentile of that over
 // the last 10 s, plus a margin. The staleness is one snapshot interval of regular spacing plus what loss,
 // jitter and reordering add; that added part has a tail a 10 s window underestimates (the next bad run can
-// be worse than any in the window), so it is counted twice, up to two more intervals. With the capped
-// extrapolation of one snapshot interval on top, the buffer runs dry beyond it only in rare moments.
+// be worse than any in the window), so the margin is three times it, up to two intervals. And the delay
+// rides out the run of lost snapshots the measured loss makes rarer than once in 100,000 snapshots, which
+// no window shows. With the capped extrapolation of one snapshot interval on top, the buffer runs dry
+// beyond it only in rare moments.
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -43,6 +45,8 @@ class ServerClock {
 
   // A snapshot of `tick` arrived at `now`. Only snapshots newer than every previous one should be given.
   void OnSnapshot(Tick tick, Micros now) noexcept;
+  // The share of snapshots lost, as the link's statistics measure it.
+  void SetSnapshotLoss(double loss) noexcept { snapshot_loss_ = loss; }
   // Samples the staleness of the newest snapshot at `now` (at most every 10 ms; call it every frame).
   void Observe(Micros now) noexcept;
 
@@ -59,9 +63,11 @@ class ServerClock {
   double lateness_deviation_ms() const noexcept { return lateness_dev_ms_; }
 
   // The 99th percentile q of the staleness sampled over the last 10 s (2 ms resolution), plus the margin
-  // clamp(q - interval, 0, 2 intervals), at least one snapshot interval, clamped to [kMinAdaptiveDelayMs,
-  // kMaxAdaptiveDelayMs]; two intervals before the first sample; after a rate change, until 1 s of samples
-  // at the new rate, the delay before it (at least two of the new intervals).
+  // clamp(3 (q - interval), 0, 2 intervals); at least (k + 1/2) intervals for the k losses in a row that
+  // the snapshot loss p makes rarer than 1e-5 (p^k < 1e-5), and one interval; clamped to
+  // [kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs]. Two intervals before the first sample; after a rate
+  // change, until 1 s of samples at the new rate, the delay before it less the change of interval (at
+  // least two of the new intervals).
   double AdaptiveDelayMs() const noexcept;
   // A quantile of the staleness samples (0.99: q; 1: the largest), 0 before the first sample, and how many
   // samples it is taken over (at most 1000).
@@ -89,6 +95,7 @@ class ServerClock {
   std::size_t staleness_count_ = 0;
   Micros next_staleness_sample_{0};
   double held_delay_ms_ = 0.0;  // the delay kept while a new window fills; 0: none
+  double snapshot_loss_ = 0.0;
   int next_rate_ = 0;           // a rate change to come at next_rate_tick_; 0: none
   Tick next_rate_tick_ = 0;
 };
