@@ -54,6 +54,8 @@ struct Client::Impl {
   protocol::Snapshot rebuilt;  // a delta snapshot's world, rebuilt in place
   ServerClock clock;
   SnapshotRateChooser snapshot_rate;
+  Micros challenged_at{0};
+  double handshake_rtt_ms = 0.0;  // Challenge to Welcome: the first round trip known
   Micros last_view{0};
   std::uint64_t packets_malformed = 0;
 
@@ -139,6 +141,7 @@ struct Client::Impl {
       // Proves this address receives what the server sends it; the Welcome follows the echo.
       expected = state == ConnectionState::kConnecting;
       if (expected) Send(now, protocol::ChallengeResponse{challenge->nonce});
+      challenged_at = now;
     } else if (const auto* refused = std::get_if<protocol::ConnectRefused>(&message)) {
       expected = state == ConnectionState::kConnecting;
       if (expected) EndSession(ConnectionState::kRefused, protocol::ToString(refused->reason));
@@ -176,6 +179,7 @@ struct Client::Impl {
   void OnWelcome(const protocol::Welcome& w, Micros now) {
     welcome = w;
     state = ConnectionState::kConnected;
+    handshake_rtt_ms = static_cast<double>((now - challenged_at).count()) / 1000.0;
     newest_tick = w.server_tick;
     clock.Reset(w.tick_rate, w.snapshot_rate, newest_tick, now);
     snapshot_rate.Reset(w.snapshot_rate, w.tick_rate);
@@ -241,10 +245,11 @@ struct Client::Impl {
     if (!rate || !Send(now, protocol::SnapshotRate{static_cast<std::uint8_t>(*rate)})) return;
     snapshot_rate.Asked(*rate);
     // The server switches when the request arrives: about a round trip (and its jitter) past the newest
-    // snapshot. Snapshots before that come at the old rate.
+    // snapshot. Snapshots before that come at the old rate. Before the first TimeEcho reply, the
+    // handshake's round trip stands in, with RFC 6298's first jitter of half of it.
     const LinkMetrics& m = link.metrics();
-    const Tick from_tick =
-        newest_tick + static_cast<Tick>((m.rtt_ms + 4.0 * m.rtt_jitter_ms) / clock.tick_period_ms()) + 1;
+    const double rtt_ms = m.rtt_samples > 0 ? m.rtt_ms + 4.0 * m.rtt_jitter_ms : 3.0 * handshake_rtt_ms;
+    const Tick from_tick = newest_tick + static_cast<Tick>(rtt_ms / clock.tick_period_ms()) + 1;
     clock.SetSnapshotRate(*rate, from_tick);
     link.CountLossFrom(from_tick);
   }
@@ -255,7 +260,7 @@ struct Client::Impl {
     own.RefreshView(elapsed, settings);
     if (state != ConnectionState::kConnected) return;
     clock.Observe(now);
-    clock.SetSnapshotLoss(link.metrics().snapshot_loss);
+    clock.SetSnapshotLoss(link.metrics().snapshot_loss, link.loss_measured());
     remotes.RefreshViews(now, static_cast<double>(elapsed.count()) / 1000.0, clock, settings);
   }
 

@@ -10,7 +10,8 @@ constexpr Micros kTimeEchoInterval{100'000};
 constexpr Micros kRateWindow{1'000'000};
 // Snapshot loss is measured over the last kLossHorizon snapshot intervals of server time (ten seconds at 20
 // per second: 2% loss is four snapshots), leaving out the newest kLateAllowance, where a late one may still
-// come. Until the horizon holds kMinLossSpan intervals the loss reads 0.
+// come. Until the horizon holds kMinLossSpan intervals the loss reads 0; until it has held all of them, it
+// is not yet measured.
 constexpr double kLossHorizon = 200.0;
 constexpr double kLateAllowance = 10.0;
 constexpr double kMinLossSpan = 20.0;
@@ -57,13 +58,13 @@ bool LinkStats::OnSnapshot(Tick tick, int tick_rate, int snapshot_rate) noexcept
     ++metrics_.snapshots_stale;
     return false;
   }
-  if (recent_count_ == 0) {
-    first_ = tick;
-    newest_ = tick;
-  }
+  if (recent_count_ == 0) newest_ = tick;
   if (tick < newest_) ++metrics_.snapshots_late;
   newest_ = std::max(newest_, tick);
-  first_ = std::min(first_, tick);
+  if (tick >= count_from_ && (!counting_ || tick < first_counted_)) {
+    first_counted_ = tick;
+    counting_ = true;
+  }
   recent_[recent_count_ % kRecent] = tick;
   ++recent_count_;
   ++metrics_.snapshots_received;
@@ -71,11 +72,18 @@ bool LinkStats::OnSnapshot(Tick tick, int tick_rate, int snapshot_rate) noexcept
   return true;
 }
 
+void LinkStats::CountLossFrom(Tick tick) noexcept {
+  if (tick <= count_from_) return;
+  count_from_ = tick;
+  counting_ = false;
+}
+
 void LinkStats::UpdateLoss(int tick_rate, int snapshot_rate) noexcept {
+  if (!counting_) return;
   const double ticks_per_snapshot = static_cast<double>(tick_rate) / std::min(snapshot_rate, tick_rate);
   const double end = static_cast<double>(newest_) - kLateAllowance * ticks_per_snapshot;
-  const double start = std::max({static_cast<double>(first_), static_cast<double>(count_from_),
-                                 end - kLossHorizon * ticks_per_snapshot});
+  const double start =
+      std::max(static_cast<double>(first_counted_), end - kLossHorizon * ticks_per_snapshot);
   const double span = end - start;  // ticks
   if (span < kMinLossSpan * ticks_per_snapshot) return;
   const std::size_t held = std::min(recent_count_, kRecent);
@@ -84,6 +92,7 @@ void LinkStats::UpdateLoss(int tick_rate, int snapshot_rate) noexcept {
     const auto tick = static_cast<double>(recent_[i]);
     if (tick >= start && tick < end) ++received;
   }
+  loss_measured_ = loss_measured_ || span >= (kLossHorizon - 0.5) * ticks_per_snapshot;
   metrics_.snapshot_loss = std::clamp(1.0 - static_cast<double>(received) / (span / ticks_per_snapshot), 0.0, 1.0);
 }
 

@@ -28,7 +28,7 @@ class LinkStats {
   bool OnSnapshot(Tick tick, int tick_rate, int snapshot_rate) noexcept;
   // The snapshot rate changes at about `tick` (the client asked for another): loss is counted from there,
   // since the snapshots expected before it came at the old rate.
-  void CountLossFrom(Tick tick) noexcept { count_from_ = std::max(count_from_, tick); }
+  void CountLossFrom(Tick tick) noexcept;
   // One that arrived before the Welcome.
   void OnEarlySnapshot() noexcept { ++metrics_.snapshots_early; }
   // How an accepted snapshot was encoded; a delta dropped for want of its baseline.
@@ -41,6 +41,9 @@ class LinkStats {
   void UpdateRates(Micros now) noexcept;
 
   const LinkMetrics& metrics() const noexcept { return metrics_; }
+  // The snapshot loss has been measured over its full horizon (since Reset): before that, a few percent
+  // cannot be told from none.
+  bool loss_measured() const noexcept { return loss_measured_; }
   const transport::TransportCounters& counters() const noexcept { return counters_; }
 
  private:
@@ -54,8 +57,12 @@ class LinkStats {
   std::array<Tick, kRecent> recent_{};
   std::size_t recent_count_ = 0;  // received so far (the ring holds the last kRecent)
   Tick newest_ = 0;
-  Tick first_ = 0;
+  // Loss is counted from the oldest snapshot received at or after count_from_ (so a span starts in step
+  // with the rate's spacing); none yet: not counting.
   Tick count_from_ = 0;
+  Tick first_counted_ = 0;
+  bool counting_ = false;
+  bool loss_measured_ = false;
   Micros next_echo_{0};
   Micros rate_window_start_{0};
   transport::TransportCounters rate_counters_;

@@ -20,23 +20,30 @@ void SnapshotRateChooser::Reset(int server_rate, int tick_rate) noexcept {
   tick_rate_ = std::max(1, tick_rate);
   server_rate_ = std::clamp(server_rate, 1, tick_rate_);
   rate_ = server_rate_;
+  judged_ = false;
 }
 
 std::optional<int> SnapshotRateChooser::Decide(const ServerClock& clock, bool adaptive, Micros now) noexcept {
   int wanted = rate_;
   if (!adaptive) {
     wanted = server_rate_;
+  } else if (!judged_) {
+    judged_ = true;
+    wanted = tick_rate_;  // an unmeasured link: its snapshots as cheap in delay as they come
   } else if (now >= next_judgement_ && clock.settled()) {
     next_judgement_ = now + kJudgementInterval;
     const double server_interval_ms = 1000.0 / server_rate_;
     const double interval_ms = 1000.0 / rate_;
-    // More: at the 99th percentile, losses and jitter add enough. Less: even the stalest moment in the
-    // window adds next to nothing. A loss at the tick rate adds a third of what it adds at the server's,
-    // so the 99th percentile both ways would flip a link with 2% loss back and forth.
+    // More: at the 99th percentile, losses and jitter add enough. Less: even the stalest moment in a full
+    // window (10 s) adds next to nothing. A loss at the tick rate adds a third of what it adds at the
+    // server's, so the 99th percentile both ways would flip a link with 2% loss back and forth, and a
+    // shorter window would let it go back after a lucky second.
     const double added_ms = clock.StalenessQuantileMs(ServerClock::kStalenessQuantile) - interval_ms;
     const double worst_added_ms = clock.StalenessQuantileMs(1.0) - interval_ms;
     if (rate_ < tick_rate_ && added_ms > kAskMore * server_interval_ms) wanted = tick_rate_;
-    if (rate_ > server_rate_ && worst_added_ms < kAskLess * server_interval_ms) wanted = server_rate_;
+    if (rate_ > server_rate_ && clock.window_full() && worst_added_ms < kAskLess * server_interval_ms) {
+      wanted = server_rate_;
+    }
   }
   if (wanted == rate_) return std::nullopt;
   return wanted;

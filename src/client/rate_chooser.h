@@ -7,7 +7,8 @@
 // be both shorter and safer; on a clean link the server's rate is enough and costs a third of the packets.
 // The measure is the staleness of the newest snapshot (ServerClock) beyond one interval of regular
 // spacing: what loss and jitter add. Its 99th percentile decides for more snapshots, its largest value in
-// the window for fewer.
+// a full window for fewer. A new connection starts at the tick rate: its link is not measured yet, the
+// delay has to assume the worst, and at the tick rate the worst costs a third as much.
 #include <optional>
 
 #include "netcube/client/server_clock.h"
@@ -20,8 +21,9 @@ class SnapshotRateChooser {
   void Reset(int server_rate, int tick_rate) noexcept;
 
   // The rate to ask for at `now`, if it is not the one asked (or given) so far; `adaptive` off asks for the
-  // server's rate back at once. The link is judged at most every 100 ms (a call in between returns
-  // nothing), and only once the clock has 1 s of staleness samples at the current rate.
+  // server's rate back at once. The first call with `adaptive` on asks for the tick rate; after it, the
+  // link is judged at most every 100 ms (a call in between returns nothing), and only once the clock has
+  // 1 s of staleness samples at the current rate (10 s to go back to the server's).
   std::optional<int> Decide(const ServerClock& clock, bool adaptive, Micros now) noexcept;
   // Records that `rate` was asked for.
   void Asked(int rate) noexcept { rate_ = rate; }
@@ -33,6 +35,7 @@ class SnapshotRateChooser {
   int server_rate_ = 20;
   int tick_rate_ = 60;
   int rate_ = 20;
+  bool judged_ = false;  // the start's tick rate has been asked for
   Micros next_judgement_{0};
 };
 

@@ -48,7 +48,7 @@ void ServerClock::OnSnapshot(Tick tick, Micros now) noexcept {
   lateness_mean_ms_ += (lateness_ms - lateness_mean_ms_) * kLatenessGain;
 
   if (next_rate_ > 0 && tick >= next_rate_tick_) {
-    const double delay_ms = AdaptiveDelayMs();
+    const double delay_ms = MeasuredDelayMs();
     const double old_interval_ms = std::exchange(
         nominal_interval_ms_, std::max(tick_period_ms(), 1000.0 / std::exchange(next_rate_, 0)));
     // Until the new window speaks: the old delay, shorter or longer by the change of interval (the
@@ -88,11 +88,20 @@ void ServerClock::SetSnapshotRate(int snapshot_rate, Tick from_tick) noexcept {
   next_rate_tick_ = from_tick;
 }
 
-double ServerClock::AdaptiveDelayMs() const noexcept {
+void ServerClock::SetSnapshotLoss(double loss, bool measured) noexcept {
+  snapshot_loss_ = measured ? loss : std::max(loss, kUnmeasuredLoss);
+}
+
+double ServerClock::MeasuredDelayMs() const noexcept {
   if (held_delay_ms_ > 0.0 && !settled()) return held_delay_ms_;
-  if (staleness_count_ == 0)
-    return std::clamp(2.0 * nominal_interval_ms_, kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
+  if (staleness_count_ == 0) return 2.0 * nominal_interval_ms_;
   const double quantile_ms = StalenessQuantileMs(kStalenessQuantile);
+  const double margin_ms =
+      std::clamp(3.0 * (quantile_ms - nominal_interval_ms_), 0.0, 2.0 * nominal_interval_ms_);
+  return std::max(quantile_ms + margin_ms, nominal_interval_ms_);
+}
+
+double ServerClock::AdaptiveDelayMs() const noexcept {
   // Runs of losses too rare for a 10 s window to show: k in a row leave the newest snapshot k + 1
   // intervals old and extrapolation bridges one, so the run rarer than kRareRun needs k and a half.
   double loss_run_ms = 0.0;
@@ -100,10 +109,7 @@ double ServerClock::AdaptiveDelayMs() const noexcept {
     const double run = std::ceil(std::log(kRareRun) / std::log(std::min(snapshot_loss_, 0.5)));
     loss_run_ms = (run + 0.5) * nominal_interval_ms_;
   }
-  const double margin_ms =
-      std::clamp(3.0 * (quantile_ms - nominal_interval_ms_), 0.0, 2.0 * nominal_interval_ms_);
-  return std::clamp(std::max({quantile_ms + margin_ms, loss_run_ms, nominal_interval_ms_}),
-                    kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
+  return std::clamp(std::max(MeasuredDelayMs(), loss_run_ms), kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
 }
 
 double ServerClock::StalenessQuantileMs(double quantile) const noexcept {

@@ -65,7 +65,7 @@ void Feed(ServerClock& clock, Tick from, Tick to, Tick spacing, double loss, dou
   std::sort(arrivals.begin(), arrivals.end());
   Tick newest = from;
   std::size_t next = 0;
-  for (Micros now = ArrivalOf(from, 10'000); now < ArrivalOf(to, 10'000); now += Micros(1000)) {
+  for (Micros now = ArrivalOf(from, 10'000); now <= ArrivalOf(to, 10'000); now += Micros(1000)) {
     for (; next < arrivals.size() && arrivals[next].first <= now; ++next) {
       if (arrivals[next].second > newest) clock.OnSnapshot(arrivals[next].second, arrivals[next].first);
       newest = std::max(newest, arrivals[next].second);
@@ -81,23 +81,23 @@ void Play(ServerClock& clock, double seconds, double loss, double jitter_us, uns
   Feed(clock, 0, static_cast<Tick>(seconds * 60), 3, loss, jitter_us, rng);
 }
 
-TEST(ServerClock, AdaptiveDelayCoversWhatTheNetworkMeasurablyNeeds) {
+TEST(ServerClock, MeasuredDelayCoversWhatTheNetworkMeasurablyNeeds) {
   ServerClock fresh;
   fresh.Reset(60, 20, 0, ArrivalOf(0, 10'000));
-  EXPECT_DOUBLE_EQ(fresh.AdaptiveDelayMs(), 100.0);  // before any measurement: two intervals
+  EXPECT_DOUBLE_EQ(fresh.MeasuredDelayMs(), 100.0);  // before any measurement: two intervals
 
   // A clean link: the newest snapshot is at most one interval old.
   ServerClock calm;
   Play(calm, 20, 0.0, 0.0, 1);
-  EXPECT_NEAR(calm.AdaptiveDelayMs(), 50.0, 2.5);
+  EXPECT_NEAR(calm.MeasuredDelayMs(), 50.0, 2.5);
 
   // Loss and jitter: one lost snapshot in a row is common at 5%, two are rare (1 in 400); jitter adds up
   // to 40 ms. The margin on top is two intervals at most.
   ServerClock rough;
   Play(rough, 20, 0.05, 40'000, 3);
-  EXPECT_GT(rough.AdaptiveDelayMs(), 100.0);
+  EXPECT_GT(rough.MeasuredDelayMs(), 100.0);
   EXPECT_LT(rough.StalenessQuantileMs(ServerClock::kStalenessQuantile), 150.0 + 40.0);
-  EXPECT_LE(rough.AdaptiveDelayMs(), rough.StalenessQuantileMs(ServerClock::kStalenessQuantile) + 100.0);
+  EXPECT_LE(rough.MeasuredDelayMs(), rough.StalenessQuantileMs(ServerClock::kStalenessQuantile) + 100.0);
 }
 
 TEST(ServerClock, AddsAMarginForTheTailOfWhatLossAndJitterAdd) {
@@ -107,80 +107,102 @@ TEST(ServerClock, AddsAMarginForTheTailOfWhatLossAndJitterAdd) {
     const double quantile = clock.StalenessQuantileMs(ServerClock::kStalenessQuantile);
     // Three times what loss and jitter add beyond one interval, at most two intervals.
     const double margin = std::clamp(3.0 * (quantile - 50.0), 0.0, 100.0);
-    EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), std::max(quantile + margin, 50.0)) << "loss " << loss;
+    EXPECT_DOUBLE_EQ(clock.MeasuredDelayMs(), std::max(quantile + margin, 50.0)) << "loss " << loss;
   }
 }
 
 TEST(ServerClock, CoversTheRunOfLossesExpectedLessThanOnceInAHundredThousandSnapshots) {
   ServerClock clock;
   Play(clock, 20, 0.0, 0.0, 1);
-  EXPECT_NEAR(clock.AdaptiveDelayMs(), 50.0, 2.5);
-  // 2%: three in a row (8 in a million) leave the newest snapshot four intervals old, extrapolation
-  // bridges one: three intervals and a half.
-  clock.SetSnapshotLoss(0.02);
+  // Until the loss is measured, 1% is assumed: three in a row (1 in a million) leave the newest snapshot
+  // four intervals old, extrapolation bridges one: three intervals and a half.
   EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), 3.5 * 50.0);
-  // 25%: nine in a row (4 in a million).
-  clock.SetSnapshotLoss(0.25);
-  EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), 9.5 * 50.0);
-  clock.SetSnapshotLoss(0.0);
+  clock.SetSnapshotLoss(0.0, false);
+  EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), 3.5 * 50.0);
+  clock.SetSnapshotLoss(0.0, true);
+  EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), clock.MeasuredDelayMs());
   EXPECT_NEAR(clock.AdaptiveDelayMs(), 50.0, 2.5);
+  // 2%: three in a row (8 in a million).
+  clock.SetSnapshotLoss(0.02, true);
+  EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), 3.5 * 50.0);
+  // 25%: nine in a row (4 in a million), measured or not.
+  clock.SetSnapshotLoss(0.25, true);
+  EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), 9.5 * 50.0);
+  clock.SetSnapshotLoss(0.25, false);
+  EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), 9.5 * 50.0);
+  // At the tick rate each interval costs a third: the cautious start is 58 ms, not 175.
+  ServerClock fast;
+  fast.Reset(60, 60, 0, ArrivalOf(0, 10'000));
+  EXPECT_DOUBLE_EQ(fast.AdaptiveDelayMs(), 3.5 * 1000.0 / 60);
 }
 
 TEST(ServerClock, ARateChangeStartsTheWindowOverWhenItArrivesAndHoldsTheDelayMeanwhile) {
   ServerClock clock;
   Play(clock, 10, 0.05, 40'000, 3);
-  const double before = clock.AdaptiveDelayMs();
+  const double before = clock.MeasuredDelayMs();
   ASSERT_GT(before, 100.0);
   std::mt19937 rng(4);
   // Asked at tick 600 for every tick from 630 on: until then snapshots come as before.
   clock.SetSnapshotRate(60, 630);
   Feed(clock, 600, 627, 3, 0.0, 0.0, rng);
   EXPECT_DOUBLE_EQ(clock.nominal_interval_ms(), 50.0);
-  EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), before);
+  EXPECT_DOUBLE_EQ(clock.MeasuredDelayMs(), before);
   // A clean link at the new rate: the old delay, less the 33 ms of regular spacing it no longer needs,
   // holds for the first second of samples, then the new window's own takes over.
   Feed(clock, 627, 627 + 50, 1, 0.0, 0.0, rng);
   EXPECT_NEAR(clock.nominal_interval_ms(), 1000.0 / 60, 1e-9);
   EXPECT_FALSE(clock.settled());
-  EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), before - (50.0 - 1000.0 / 60));
+  EXPECT_DOUBLE_EQ(clock.MeasuredDelayMs(), before - (50.0 - 1000.0 / 60));
   Feed(clock, 677, 677 + 120, 1, 0.0, 0.0, rng);
   EXPECT_TRUE(clock.settled());
-  EXPECT_LT(clock.AdaptiveDelayMs(), 35.0);
+  EXPECT_LT(clock.MeasuredDelayMs(), 35.0);
 }
 
-TEST(SnapshotRateChooser, AsksForTheTickRateWhileLossAndJitterCostDelayAndBackOnceTheyDoNot) {
+TEST(SnapshotRateChooser, StartsAtTheTickRateAndGoesBackOnlyAfterAFullCleanWindow) {
   const auto at = [](Tick tick) { return ArrivalOf(tick, 0); };
-  SnapshotRateChooser calm;
-  calm.Reset(20, 60);
-  ServerClock clean;
-  Play(clean, 10, 0.0, 0.0, 1);
-  EXPECT_EQ(calm.Decide(clean, true, at(600)), std::nullopt) << "the server's rate is enough on a clean link";
-
+  std::mt19937 rng(2);
+  // A new connection's link is not measured yet: the tick rate first, before any sample.
   SnapshotRateChooser chooser;
   chooser.Reset(20, 60);
-  ServerClock rough;
-  rough.Reset(60, 20, 0, ArrivalOf(0, 10'000));
-  std::mt19937 rng(2);
-  Feed(rough, 0, 30, 3, 0.05, 40'000, rng);
-  EXPECT_FALSE(rough.settled());
-  EXPECT_EQ(chooser.Decide(rough, true, at(30)), std::nullopt) << "no decision on half a second of samples";
-  Feed(rough, 30, 600, 3, 0.05, 40'000, rng);
-  ASSERT_EQ(chooser.Decide(rough, true, at(600)), 60);
+  ServerClock clock;
+  clock.Reset(60, 20, 0, ArrivalOf(0, 10'000));
+  ASSERT_EQ(chooser.Decide(clock, true, at(0)), 60);
   chooser.Asked(60);
   EXPECT_TRUE(chooser.asked());
   EXPECT_EQ(chooser.rate(), 60);
-  EXPECT_EQ(chooser.Decide(rough, false, at(600)), 20) << "switched off: the server's rate back at once";
+  clock.SetSnapshotRate(60, 1);
+  // Two clean seconds are not enough to go back: 2% loss leaves one in three such seconds clean.
+  Feed(clock, 0, 120, 1, 0.0, 0.0, rng);
+  ASSERT_TRUE(clock.settled());
+  EXPECT_EQ(chooser.Decide(clock, true, at(120)), std::nullopt);
+  // Loss and jitter at the tick rate: at their worst they still add more than a tenth of a server
+  // interval, and it stays.
+  Feed(clock, 120, 1200, 1, 0.05, 40'000, rng);
+  EXPECT_EQ(chooser.Decide(clock, true, at(1200)), std::nullopt);
+  // The link turns clean: once a full window (10 s) shows nothing added to the regular spacing, the
+  // server's rate is asked, at the next judgement (every 100 ms).
+  Feed(clock, 1200, 1740, 1, 0.0, 0.0, rng);
+  EXPECT_EQ(chooser.Decide(clock, true, at(1740)), std::nullopt) << "9 s: the window still holds losses";
+  Feed(clock, 1740, 1860, 1, 0.0, 0.0, rng);
+  EXPECT_EQ(chooser.Decide(clock, true, at(1740) + Micros(99'000)), std::nullopt);
+  EXPECT_EQ(chooser.Decide(clock, false, at(1860)), 20) << "switched off: the server's rate back at once";
+  ASSERT_EQ(chooser.Decide(clock, true, at(1860)), 20);
+  chooser.Asked(20);
+  EXPECT_FALSE(chooser.asked());
 
-  // At the tick rate, the same jitter still adds more than a tenth of a server interval at its worst: it
-  // stays.
-  rough.SetSnapshotRate(60, 601);
-  Feed(rough, 600, 1200, 1, 0.05, 40'000, rng);
-  EXPECT_EQ(chooser.Decide(rough, true, at(1200)), std::nullopt);
-  // The link turns clean: nothing is added to the regular spacing any more, and the server's rate is asked,
-  // at the next judgement (every 100 ms).
-  Feed(rough, 1200, 2400, 1, 0.0, 0.0, rng);
-  EXPECT_EQ(chooser.Decide(rough, true, at(1200) + Micros(99'000)), std::nullopt);
-  EXPECT_EQ(chooser.Decide(rough, true, at(2400)), 20);
+  // At the server's rate, 5% loss and 40 ms of jitter add more than a quarter of its interval at the
+  // 99th percentile: the tick rate again, judged once 1 s of samples is in.
+  clock.SetSnapshotRate(20, 1861);
+  Feed(clock, 1860, 1890, 3, 0.05, 40'000, rng);
+  EXPECT_FALSE(clock.settled());
+  EXPECT_EQ(chooser.Decide(clock, true, at(1890)), std::nullopt) << "no decision on half a second of samples";
+  Feed(clock, 1890, 2460, 3, 0.05, 40'000, rng);
+  EXPECT_EQ(chooser.Decide(clock, true, at(2460)), 60);
+
+  // On a clean link at the server's rate, the server's rate is enough.
+  ServerClock clean;
+  Play(clean, 10, 0.0, 0.0, 1);
+  EXPECT_EQ(chooser.Decide(clean, true, at(3000)), std::nullopt);
 }
 
 TEST(ServerClock, FollowsALatencyIncreaseWithinSeconds) {

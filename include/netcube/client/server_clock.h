@@ -13,7 +13,8 @@
 // jitter and reordering add; that added part has a tail a 10 s window underestimates (the next bad run can
 // be worse than any in the window), so the margin is three times it, up to two intervals. And the delay
 // rides out the run of lost snapshots the measured loss makes rarer than once in 100,000 snapshots, which
-// no window shows. With the capped extrapolation of one snapshot interval on top, the buffer runs dry
+// no window shows; until the loss is measured it assumes 1% (the start is when the delay is thinnest, and
+// 2% loss brings a run of three about once a minute across 32 players). With the capped extrapolation of one snapshot interval on top, the buffer runs dry
 // beyond it only in rare moments.
 #include <algorithm>
 #include <array>
@@ -45,8 +46,10 @@ class ServerClock {
 
   // A snapshot of `tick` arrived at `now`. Only snapshots newer than every previous one should be given.
   void OnSnapshot(Tick tick, Micros now) noexcept;
-  // The share of snapshots lost, as the link's statistics measure it.
-  void SetSnapshotLoss(double loss) noexcept { snapshot_loss_ = loss; }
+  // The share of snapshots lost, as the link's statistics measure it; until `measured` (over their full
+  // horizon), at least kUnmeasuredLoss is assumed. A fresh clock assumes it.
+  static constexpr double kUnmeasuredLoss = 0.01;
+  void SetSnapshotLoss(double loss, bool measured) noexcept;
   // Samples the staleness of the newest snapshot at `now` (at most every 10 ms; call it every frame).
   void Observe(Micros now) noexcept;
 
@@ -62,12 +65,13 @@ class ServerClock {
   double lateness_mean_ms() const noexcept { return lateness_mean_ms_; }
   double lateness_deviation_ms() const noexcept { return lateness_dev_ms_; }
 
-  // The 99th percentile q of the staleness sampled over the last 10 s (2 ms resolution), plus the margin
-  // clamp(3 (q - interval), 0, 2 intervals); at least (k + 1/2) intervals for the k losses in a row that
-  // the snapshot loss p makes rarer than 1e-5 (p^k < 1e-5), and one interval; clamped to
-  // [kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs]. Two intervals before the first sample; after a rate
-  // change, until 1 s of samples at the new rate, the delay before it less the change of interval (at
-  // least two of the new intervals).
+  // The delay the staleness calls for: its 99th percentile q over the last 10 s (2 ms resolution), plus
+  // the margin clamp(3 (q - interval), 0, 2 intervals), and at least one interval. Two intervals before
+  // the first sample; after a rate change, until 1 s of samples at the new rate, the one before it less
+  // the change of interval (at least two of the new intervals).
+  double MeasuredDelayMs() const noexcept;
+  // That, and at least (k + 1/2) intervals for the k losses in a row that the snapshot loss p makes rarer
+  // than 1e-5 (p^k < 1e-5), clamped to [kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs].
   double AdaptiveDelayMs() const noexcept;
   // A quantile of the staleness samples (0.99: q; 1: the largest), 0 before the first sample, and how many
   // samples it is taken over (at most 1000).
@@ -76,6 +80,8 @@ class ServerClock {
   std::size_t staleness_samples() const noexcept { return std::min(staleness_count_, kStalenessSamples); }
   // The window holds 1 s of samples (since the connection, or since the last rate change).
   bool settled() const noexcept { return staleness_count_ >= kSettledSamples; }
+  // It holds its full 10 s.
+  bool window_full() const noexcept { return staleness_count_ >= kStalenessSamples; }
 
  private:
   static constexpr std::size_t kStalenessSamples = 1000;  // 10 s at one per 10 ms
@@ -95,7 +101,7 @@ class ServerClock {
   std::size_t staleness_count_ = 0;
   Micros next_staleness_sample_{0};
   double held_delay_ms_ = 0.0;  // the delay kept while a new window fills; 0: none
-  double snapshot_loss_ = 0.0;
+  double snapshot_loss_ = kUnmeasuredLoss;
   int next_rate_ = 0;           // a rate change to come at next_rate_tick_; 0: none
   Tick next_rate_tick_ = 0;
 };
