@@ -20,15 +20,15 @@ void SnapshotRateChooser::Reset(int server_rate, int tick_rate) noexcept {
   tick_rate_ = std::max(1, tick_rate);
   server_rate_ = std::clamp(server_rate, 1, tick_rate_);
   rate_ = server_rate_;
-  judged_ = false;
+  started_ = false;
 }
 
 std::optional<int> SnapshotRateChooser::Decide(const ServerClock& clock, bool adaptive, Micros now) noexcept {
   int wanted = rate_;
   if (!adaptive) {
     wanted = server_rate_;
-  } else if (!judged_) {
-    judged_ = true;
+  } else if (!started_) {
+    started_ = true;
     wanted = tick_rate_;  // an unmeasured link: its snapshots as cheap in delay as they come
   } else if (now >= next_judgement_ && clock.settled()) {
     next_judgement_ = now + kJudgementInterval;

@@ -35,7 +35,7 @@ class SnapshotRateChooser {
   int server_rate_ = 20;
   int tick_rate_ = 60;
   int rate_ = 20;
-  bool judged_ = false;  // the start's tick rate has been asked for
+  bool started_ = false;  // the start's tick rate has been asked for
   Micros next_judgement_{0};
 };
 

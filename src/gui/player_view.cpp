@@ -366,9 +366,9 @@ void PlayerView::DrawTechniques(client::Client& client) const {
   ImGui::SameLine();
   changed |= ImGui::Checkbox("adaptive snapshot rate", &s.adaptive_snapshot_rate);
   Tooltip(
-      "Ask the server for a snapshot every tick while the link loses or delays snapshots (each one the "
-      "buffer must ride out then costs a third of the delay), and for the server's rate back once it does "
-      "not (off: the server's rate).");
+      "Ask the server for a snapshot every tick from the start and while the link loses or delays "
+      "snapshots (each one the buffer must ride out then costs a third of the delay), and for the server's "
+      "rate back once 10 s show it does not (off: the server's rate).");
 
   ItemRow row(3);
   row.Next();

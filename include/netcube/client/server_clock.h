@@ -14,8 +14,8 @@
 // be worse than any in the window), so the margin is three times it, up to two intervals. And the delay
 // rides out the run of lost snapshots the measured loss makes rarer than once in 100,000 snapshots, which
 // no window shows; until the loss is measured it assumes 1% (the start is when the delay is thinnest, and
-// 2% loss brings a run of three about once a minute across 32 players). With the capped extrapolation of one snapshot interval on top, the buffer runs dry
-// beyond it only in rare moments.
+// 2% loss brings a run of three about once a minute across 32 players). With the capped extrapolation of
+// one snapshot interval on top, the buffer runs dry beyond it only in rare moments.
 #include <algorithm>
 #include <array>
 #include <cstddef>

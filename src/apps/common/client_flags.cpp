@@ -23,8 +23,8 @@ void ClientFlags::Register(CLI::App& app, const std::string& preset_note, const 
   app.add_option("--smoothing", smoothing_, "Override the preset: on or off")->check(on_off);
   app.add_option(
          "--adaptive-snapshot-rate", adaptive_snapshot_rate_,
-         "Ask the server for a snapshot every tick while the link loses or delays them: on (the default) "
-         "or off (the server's rate)")
+         "Ask the server for a snapshot every tick from the start and while the link loses or delays "
+         "them: on (the default) or off (the server's rate)")
       ->check(on_off);
   app.add_option("--redundancy", redundancy_, "Inputs per input packet (default 32)")
       ->check(CLI::Range(1, static_cast<int>(protocol::kMaxInputsPerPacket)));
