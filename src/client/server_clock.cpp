@@ -49,8 +49,8 @@ void ServerClock::OnSnapshot(Tick tick, Micros now) noexcept {
 
   if (next_rate_ > 0 && tick >= next_rate_tick_) {
     const double delay_ms = MeasuredDelayMs();
-    const double old_interval_ms = std::exchange(
-        nominal_interval_ms_, std::max(tick_period_ms(), 1000.0 / std::exchange(next_rate_, 0)));
+    const double old_interval_ms =
+        std::exchange(nominal_interval_ms_, IntervalOfRate(std::exchange(next_rate_, 0)));
     // Until the new window speaks: the old delay, shorter or longer by the change of interval (the
     // regular spacing it covered), at least two of the new intervals, as at the start.
     held_delay_ms_ =
@@ -83,6 +83,10 @@ void ServerClock::Observe(Micros now) noexcept {
   ++staleness_count_;
 }
 
+double ServerClock::IntervalOfRate(int snapshot_rate) const noexcept {
+  return std::max(tick_period_ms(), 1000.0 / snapshot_rate);
+}
+
 void ServerClock::SetSnapshotRate(int snapshot_rate, Tick from_tick) noexcept {
   next_rate_ = std::max(1, snapshot_rate);
   next_rate_tick_ = from_tick;
@@ -103,11 +107,15 @@ double ServerClock::MeasuredDelayMs() const noexcept {
 
 double ServerClock::AdaptiveDelayMs() const noexcept {
   // Runs of losses too rare for a 10 s window to show: k in a row leave the newest snapshot k + 1
-  // intervals old and extrapolation bridges one, so the run rarer than kRareRun needs k and a half.
+  // intervals old and extrapolation bridges one, so the run rarer than kRareRun needs k and a half. While
+  // a faster rate is on its way, the run is one of its intervals: the few snapshots still to come at the
+  // old rate are too few for a run that rare.
   double loss_run_ms = 0.0;
   if (snapshot_loss_ > 0.0) {
     const double run = std::ceil(std::log(kRareRun) / std::log(std::min(snapshot_loss_, 0.5)));
-    loss_run_ms = (run + 0.5) * nominal_interval_ms_;
+    const double interval_ms =
+        next_rate_ > 0 ? std::min(nominal_interval_ms_, IntervalOfRate(next_rate_)) : nominal_interval_ms_;
+    loss_run_ms = (run + 0.5) * interval_ms;
   }
   return std::clamp(std::max(MeasuredDelayMs(), loss_run_ms), kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
 }

@@ -134,6 +134,13 @@ TEST(ServerClock, CoversTheRunOfLossesExpectedLessThanOnceInAHundredThousandSnap
   ServerClock fast;
   fast.Reset(60, 60, 0, ArrivalOf(0, 10'000));
   EXPECT_DOUBLE_EQ(fast.AdaptiveDelayMs(), 3.5 * 1000.0 / 60);
+  // Asked for the tick rate at the start: the few snapshots still to come at 20 a second need no cover
+  // for a run that rare, only the two intervals of a clock with no sample yet.
+  ServerClock asking;
+  asking.Reset(60, 20, 0, ArrivalOf(0, 10'000));
+  EXPECT_DOUBLE_EQ(asking.AdaptiveDelayMs(), 3.5 * 50.0);
+  asking.SetSnapshotRate(60, 30);
+  EXPECT_DOUBLE_EQ(asking.AdaptiveDelayMs(), 100.0);
 }
 
 TEST(ServerClock, ARateChangeStartsTheWindowOverWhenItArrivesAndHoldsTheDelayMeanwhile) {

@@ -71,7 +71,8 @@ class ServerClock {
   // the change of interval (at least two of the new intervals).
   double MeasuredDelayMs() const noexcept;
   // That, and at least (k + 1/2) intervals for the k losses in a row that the snapshot loss p makes rarer
-  // than 1e-5 (p^k < 1e-5), clamped to [kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs].
+  // than 1e-5 (p^k < 1e-5; the intervals of a faster rate asked for, until it comes), clamped to
+  // [kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs].
   double AdaptiveDelayMs() const noexcept;
   // A quantile of the staleness samples (0.99: q; 1: the largest), 0 before the first sample, and how many
   // samples it is taken over (at most 1000).
@@ -87,6 +88,8 @@ class ServerClock {
   static constexpr std::size_t kStalenessSamples = 1000;  // 10 s at one per 10 ms
   static constexpr std::size_t kStalenessBins = 500;      // 2 ms each, up to kMaxAdaptiveDelayMs
   static constexpr std::size_t kSettledSamples = 100;     // 1 s: enough to trust a new window
+
+  double IntervalOfRate(int snapshot_rate) const noexcept;  // ms, at least a tick
 
   double tick_period_us_ = 1e6 / 60.0;
   double nominal_interval_ms_ = 50.0;
