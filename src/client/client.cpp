@@ -140,8 +140,10 @@ struct Client::Impl {
     } else if (const auto* challenge = std::get_if<protocol::Challenge>(&message)) {
       // Proves this address receives what the server sends it; the Welcome follows the echo.
       expected = state == ConnectionState::kConnecting;
-      if (expected) Send(now, protocol::ChallengeResponse{challenge->nonce});
-      challenged_at = now;
+      if (expected) {
+        Send(now, protocol::ChallengeResponse{challenge->nonce});
+        challenged_at = now;
+      }
     } else if (const auto* refused = std::get_if<protocol::ConnectRefused>(&message)) {
       expected = state == ConnectionState::kConnecting;
       if (expected) EndSession(ConnectionState::kRefused, protocol::ToString(refused->reason));
