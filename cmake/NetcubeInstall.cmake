@@ -1,7 +1,8 @@
 # The installed tree and the Debian package (CPack):
 #   bin/                       the executables
 #   share/netcube/             data (the link profiles); each program looks here relative to itself first
-#   share/doc/netcube/         README, docs/*.md and their images
+#   share/doc/netcube/         README, docs/*.md and their images, copyright (Debian's machine-readable
+#                              format: netcube's MIT licence and the code linked in)
 #   lib/systemd/system/        netcube-server.service (installed, not enabled)
 #   <sysconfdir>/default/      netcube-server: the service's flags
 # The build tree mirrors share/netcube/ next to its bin/, so programs run from the build find their data
@@ -27,7 +28,8 @@ function(netcube_install_executables)
 endfunction()
 
 install(FILES "${PROJECT_SOURCE_DIR}/assets/link_profiles.json" DESTINATION "${NETCUBE_DATA_SUBDIR}")
-install(FILES "${PROJECT_SOURCE_DIR}/README.md" DESTINATION "${CMAKE_INSTALL_DOCDIR}")
+install(FILES "${PROJECT_SOURCE_DIR}/README.md" "${PROJECT_SOURCE_DIR}/packaging/copyright"
+        DESTINATION "${CMAKE_INSTALL_DOCDIR}")
 file(GLOB netcube_docs "${PROJECT_SOURCE_DIR}/docs/*.md")
 install(FILES ${netcube_docs} DESTINATION "${CMAKE_INSTALL_DOCDIR}/docs")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/images" DESTINATION "${CMAKE_INSTALL_DOCDIR}/docs")
@@ -43,7 +45,7 @@ install(FILES "${PROJECT_SOURCE_DIR}/packaging/netcube-server.default" DESTINATI
 set(CPACK_GENERATOR "DEB")
 set(CPACK_PACKAGE_NAME "netcube")
 set(CPACK_PACKAGE_VENDOR "netcube")
-set(CPACK_PACKAGE_CONTACT "netcube maintainers <netcube@localhost>")
+set(CPACK_PACKAGE_CONTACT "netcube authors <netcube@users.noreply.github.com>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Networked multiplayer demo: client prediction, reconciliation, interpolation")
 set(CPACK_PACKAGE_DESCRIPTION "netcube shows the techniques of fast-paced multiplayer games live: an authoritative
 server, clients that predict and reconcile, interpolated remote players, a link conditioner, LAN discovery.

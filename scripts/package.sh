@@ -15,5 +15,7 @@ cpack --preset package
 deb=$(ls build/package/netcube_*.deb)
 echo
 echo "$deb: $(du -k "$deb" | cut -f1) KiB"
-dpkg-deb --field "$deb" Package Version Architecture Installed-Size Depends
+dpkg-deb --field "$deb" Package Version Architecture Installed-Size Maintainer Depends
+dpkg-deb --contents "$deb" | grep -q ' ./usr/share/doc/netcube/copyright$' ||
+  { echo "package.sh: the package has no /usr/share/doc/netcube/copyright" >&2; exit 1; }
 dpkg-deb --contents "$deb" | awk '{print $6}'

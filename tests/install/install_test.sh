@@ -14,10 +14,23 @@ cmake --install "$build" --prefix "$work/prefix" >"$work/install.log"
 mv "$work/prefix" "$work/moved"
 root=$work/moved
 for file in bin/netcube-server bin/netcube-bot bin/netcube-bench share/netcube/link_profiles.json \
-            share/doc/netcube/README.md share/doc/netcube/docs/PROTOCOL.md lib/systemd/system/netcube-server.service \
+            share/doc/netcube/README.md share/doc/netcube/docs/PROTOCOL.md share/doc/netcube/copyright \
+            lib/systemd/system/netcube-server.service \
             etc/default/netcube-server; do
   [[ -e $root/$file ]] || { echo "not installed: $file"; exit 1; }
 done
+
+# The copyright file in Debian's machine-readable format: the format line, netcube's own stanza under the
+# MIT (Expat) licence, and every License named in a stanza given its text in a standalone paragraph.
+copyright=$root/share/doc/netcube/copyright
+head -1 "$copyright" | grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
+  { echo "copyright: not in the machine-readable format"; exit 1; }
+grep -Pzq 'Files: \*\nCopyright: 2026 the netcube authors\nLicense: Expat\n' "$copyright" ||
+  { echo "copyright: no stanza for netcube's own files under Expat"; exit 1; }
+for license in $(sed -n 's/^License: //p' "$copyright" | sort -u); do
+  grep -Pzq "\n\nLicense: $license\n [^\n]" "$copyright" || { echo "copyright: no text for License: $license"; exit 1; }
+done
+echo "copyright: $(grep -c '^Files:' "$copyright") stanzas, licences $(sed -n 's/^License: //p' "$copyright" | sort -u | xargs)"
 
 version=$(sed -n 's/^project(netcube VERSION \([0-9.]*\).*/\1/p' "$(dirname "$0")/../../CMakeLists.txt")
 for program in netcube-server netcube-bot netcube-bench $([[ -e $root/bin/netcube-client ]] && echo netcube-client); do

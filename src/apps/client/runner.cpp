@@ -308,7 +308,7 @@ int RunLab(LabRunOptions options) {
             held[i] = keys[i].Held(now, lab->player(i));
           }
         }
-        if (frame == options.switch_encoding_frame) {
+        if (options.switch_encoding_frame > 0 && frame == options.switch_encoding_frame) {
           server::Server& server = lab->server();
           server.SetSnapshotEncoding(server.config().snapshot_encoding == server::SnapshotEncoding::kDelta
                                          ? server::SnapshotEncoding::kFull
