@@ -7,11 +7,13 @@ namespace netcube::client {
 namespace {
 
 const sim::PlayerCube* Find(std::span<const sim::PlayerCube> world, sim::PlayerId id) {
-  const auto it = std::find_if(world.begin(), world.end(), [id](const sim::PlayerCube& c) { return c.id == id; });
+  const auto it =
+      std::find_if(world.begin(), world.end(), [id](const sim::PlayerCube& c) { return c.id == id; });
   return it == world.end() ? nullptr : &*it;
 }
 
-Spread SpreadOf(std::span<const FrameSample> samples, std::optional<double> (*value)(const FrameSample&) noexcept) {
+Spread SpreadOf(std::span<const FrameSample> samples,
+                std::optional<double> (*value)(const FrameSample&) noexcept) {
   std::vector<double> values;
   for (const FrameSample& sample : samples) {
     if (const std::optional<double> v = value(sample)) values.push_back(*v);
@@ -29,6 +31,27 @@ Spread SpreadOf(std::span<const FrameSample> samples, std::optional<double> (*va
   return spread;
 }
 
+// Whether the server's `truth` has applied input `seq`. Inputs count from 0 and a first input always holds
+// a key (a keyless sample of a cube at rest is never sent), so last_input 0 with no buttons means none yet.
+bool Applied(sim::Seq seq, const sim::CubeState& truth) noexcept {
+  if (seq == truth.last_input) return seq != 0 || truth.buttons != 0;
+  return sim::SeqGreater(truth.last_input, seq);
+}
+
+// Where the keys pressed so far put the cube: the server's state now, with the inputs it has not applied
+// yet replayed on top, as the server will apply them.
+Vec2 KeysPosition(const sim::CubeState& truth, const PendingInputs& pending) noexcept {
+  sim::CubeState state = truth;
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    if (!Applied(pending[i].input.seq, truth)) state = sim::Move(state, pending[i].input);
+  }
+  return PositionOf(state);
+}
+
+bool IsJump(Vec2 step, double seconds) noexcept {
+  return Length(step) > kJumpFactor * kTopSpeedUnitsPerS * seconds;
+}
+
 }  // namespace
 
 std::optional<double> OwnError(const FrameSample& sample) noexcept {
@@ -37,9 +60,41 @@ std::optional<double> OwnError(const FrameSample& sample) noexcept {
 }
 std::optional<double> RemoteError(const FrameSample& sample) noexcept { return sample.remote_error; }
 std::optional<double> PressDelayMs(const FrameSample& sample) noexcept { return sample.press_delay_ms; }
+std::optional<double> KeysError(const FrameSample& sample) noexcept { return sample.keys_error; }
+std::optional<double> Drift(const FrameSample& sample) noexcept { return sample.drift; }
+std::optional<double> RemoteJumpsPerS(const FrameSample& sample) noexcept {
+  return sample.remote_jumps_per_s;
+}
 
 SampleSummary Summarize(std::span<const FrameSample> samples) {
-  return {SpreadOf(samples, &OwnError), SpreadOf(samples, &RemoteError), SpreadOf(samples, &PressDelayMs)};
+  SampleSummary summary;
+  summary.own_error = SpreadOf(samples, &OwnError);
+  summary.remote_error = SpreadOf(samples, &RemoteError);
+  summary.press_delay_ms = SpreadOf(samples, &PressDelayMs);
+  summary.keys_error = SpreadOf(samples, &KeysError);
+  summary.drift = SpreadOf(samples, &Drift);
+  summary.remote_jumps_per_s = SpreadOf(samples, &RemoteJumpsPerS);
+  double remote_seconds = 0.0;
+  double own_seconds = 0.0;
+  int remote_jumps = 0;
+  int frozen = 0;
+  int moving = 0;
+  int own_jumps = 0;
+  std::optional<Micros> last_time;
+  for (const FrameSample& sample : samples) {
+    remote_seconds += sample.remote_seconds;
+    remote_jumps += sample.remote_jumps.value_or(0);
+    frozen += sample.remote_frozen.value_or(0);
+    moving += sample.remote_moving;
+    if (sample.present && last_time)
+      own_seconds += static_cast<double>((sample.time - *last_time).count()) / 1e6;
+    if (sample.own_jump) ++own_jumps;
+    last_time = sample.time;
+  }
+  if (remote_seconds > 0.0) summary.remote_jumps_rate = remote_jumps / remote_seconds;
+  if (moving > 0) summary.remote_frozen_share = static_cast<double>(frozen) / moving;
+  if (own_seconds > 0.0) summary.own_jumps_rate = own_jumps / own_seconds;
+  return summary;
 }
 
 std::vector<sim::PlayerCube> NewestReceived(const Client& client) {
@@ -70,21 +125,62 @@ FrameSample FrameSampler::Sample(std::int64_t frame, Micros now, std::uint8_t he
   const sim::PlayerCube* own = id ? Find(truth, *id) : nullptr;
   const LocalView& local = client.local();
   s.present = own != nullptr && local.present;
+  const double seconds = last_time_ ? static_cast<double>((now - *last_time_).count()) / 1e6 : 0.0;
+  last_time_ = now;
   if (s.present) {
     s.drawn = local.drawn;
     s.server = PositionOf(own->state);
     s.own_error = Length(s.drawn - s.server);
+    const Vec2 keys = KeysPosition(own->state, client.pending());
+    s.keys_error = Length(s.drawn - keys);
+    if (client.settings().prediction) s.drift = Length(local.predicted - keys);
+    s.own_jump = last_drawn_ && seconds > 0.0 && IsJump(s.drawn - *last_drawn_, seconds);
   }
   double remote_sum = 0.0;
   int remote_count = 0;
+  int jumps = 0;
+  int frozen = 0;
+  next_tracks_.clear();
   for (const RemoteView& remote : client.remotes()) {
     if (remote.sample == SampleKind::kEmpty) continue;  // not drawn yet
-    if (const sim::PlayerCube* cube = Find(truth, remote.id)) {
-      remote_sum += Length(remote.drawn - PositionOf(cube->state));
-      ++remote_count;
+    const sim::PlayerCube* cube = Find(truth, remote.id);
+    if (cube == nullptr) continue;
+    const Vec2 true_position = PositionOf(cube->state);
+    remote_sum += Length(remote.drawn - true_position);
+    ++remote_count;
+    const auto last =
+        std::find_if(tracks_.begin(), tracks_.end(), [&](const RemoteTrack& t) { return t.id == remote.id; });
+    RemoteTrack& track =
+        next_tracks_.emplace_back(RemoteTrack{remote.id, remote.drawn, true_position, false});
+    if (last == tracks_.end() || seconds <= 0.0) continue;
+    s.remote_seconds += seconds;
+    const bool drawn_moved = !(remote.drawn == last->drawn);
+    const bool truth_moved = !(true_position == last->truth);
+    if (IsJump(remote.drawn - last->drawn, seconds)) ++jumps;
+    // A stall: a cube drawn in motion stands still while its true cube goes on. The wait before a drawn cube
+    // starts is its delay, counted in the remote error, not here.
+    track.in_motion = truth_moved && (drawn_moved || last->in_motion);
+    if (truth_moved) {
+      ++s.remote_moving;
+      if (!drawn_moved && last->in_motion) ++frozen;
     }
   }
-  if (remote_count > 0) s.remote_error = remote_sum / remote_count;
+  tracks_.swap(next_tracks_);
+  if (remote_count > 0) {
+    s.remote_error = remote_sum / remote_count;
+    s.remote_jumps = jumps;
+    s.remote_frozen = frozen;
+  }
+  window_jumps_[window_next_] = jumps;
+  window_seconds_[window_next_] = s.remote_seconds;
+  window_next_ = (window_next_ + 1) % kSmoothnessWindow;
+  double window_seconds = 0.0;
+  int window_jumps = 0;
+  for (std::size_t i = 0; i < kSmoothnessWindow; ++i) {
+    window_seconds += window_seconds_[i];
+    window_jumps += window_jumps_[i];
+  }
+  if (remote_count > 0 && window_seconds > 0.0) s.remote_jumps_per_s = window_jumps / window_seconds;
 
   // A press is a key going down while none was held and the drawn cube stood still; the delay runs until
   // the drawn cube first moves.

@@ -9,14 +9,30 @@ namespace netcube::gui {
 namespace {
 
 constexpr float kMargin = 12.0F;
-constexpr float kAxisWidth = 64.0F;   // room for the value labels left of each panel
+constexpr float kAxisWidth = 64.0F;  // room for the value labels left of each panel
 constexpr float kLegendHeight = 24.0F;
 constexpr Rgb kAxis{110, 116, 130};
 constexpr Rgb kGrid{40, 44, 56};
 
-// A panel's value per frame (client::OwnError and the like: none when the frame lacks it) and its summary.
+// A panel's value per frame (client::OwnError and the like: none when the frame lacks it), and the figures
+// its header gives for an entry (empty: none).
 using Value = std::optional<double> (*)(const client::FrameSample&) noexcept;
-using Figure = client::Spread client::SampleSummary::*;
+using Figures = std::string (*)(const client::SampleSummary&);
+
+std::string MeanAndP99(const client::Spread& spread) {
+  if (spread.count == 0) return "";
+  char text[96];
+  std::snprintf(text, sizeof text, "mean %.2f, p99 %.2f", spread.mean, spread.p99);
+  return text;
+}
+
+std::string Smoothness(const client::SampleSummary& summary) {
+  if (summary.remote_jumps_per_s.count == 0) return "";
+  char text[96];
+  std::snprintf(text, sizeof text, "%.1f jumps/s, frozen %.0f%%", summary.remote_jumps_rate,
+                100.0 * summary.remote_frozen_share);
+  return text;
+}
 
 // A round number at or above `value`: 1, 2 or 5 times a power of ten.
 double NiceCeiling(double value) {
@@ -36,7 +52,7 @@ std::string Format(double value) {
 
 // One panel: a title, a y axis from 0 to a round maximum, time on x; `dots` draws points instead of lines.
 void DrawPanel(ImDrawList& draw, const Rect& area, const std::string& title, const std::string& unit,
-               std::span<const PlotSeries> series, double end_s, Value value, Figure figure, bool dots) {
+               std::span<const PlotSeries> series, double end_s, Value value, Figures figures) {
   double top = 0.0;
   for (const PlotSeries& s : series) {
     for (const client::FrameSample& sample : s.samples) {
@@ -51,12 +67,10 @@ void DrawPanel(ImDrawList& draw, const Rect& area, const std::string& title, con
   // Each entry's mean and 99th percentile, in its colour, after the title.
   float x = area.x + ImGui::CalcTextSize(heading.c_str()).x + 24.0F;
   for (std::size_t i = 0; i < series.size(); ++i) {
-    const client::Spread& spread = series[i].summary.*figure;
-    if (spread.count == 0) continue;
-    char stats[96];
-    std::snprintf(stats, sizeof stats, "mean %.2f, p99 %.2f", spread.mean, spread.p99);
-    draw.AddText(ImVec2(x, area.y), ToImU32(SeriesColour(i)), stats);
-    x += ImGui::CalcTextSize(stats).x + 24.0F;
+    const std::string stats = figures(series[i].summary);
+    if (stats.empty()) continue;
+    draw.AddText(ImVec2(x, area.y), ToImU32(SeriesColour(i)), stats.c_str());
+    x += ImGui::CalcTextSize(stats.c_str()).x + 24.0F;
   }
   const auto to_screen = [&](double t_s, double v) {
     return ImVec2(plot.x + static_cast<float>(t_s / end_s) * plot.w,
@@ -67,8 +81,9 @@ void DrawPanel(ImDrawList& draw, const Rect& area, const std::string& title, con
     const ImVec2 at = to_screen(0.0, v);
     draw.AddLine(at, ImVec2(plot.x + plot.w, at.y), ToImU32(kGrid));
     const std::string label = Format(v);
-    draw.AddText(ImVec2(plot.x - 6.0F - ImGui::CalcTextSize(label.c_str()).x, at.y - ImGui::GetFontSize() / 2.0F),
-                 ToImU32(kAxis), label.c_str());
+    draw.AddText(
+        ImVec2(plot.x - 6.0F - ImGui::CalcTextSize(label.c_str()).x, at.y - ImGui::GetFontSize() / 2.0F),
+        ToImU32(kAxis), label.c_str());
   }
   for (int second = 0; second <= static_cast<int>(end_s); ++second) {
     const ImVec2 at = to_screen(second, 0.0);
@@ -84,15 +99,14 @@ void DrawPanel(ImDrawList& draw, const Rect& area, const std::string& title, con
     for (const client::FrameSample& sample : series[i].samples) {
       const std::optional<double> v = value(sample);
       if (!v) {
-        if (!dots) previous.reset();
+        previous.reset();
         continue;
       }
       const ImVec2 point = to_screen(static_cast<double>(sample.time.count()) / 1e6, *v);
-      // Earlier entries are drawn wider, so an entry whose values equal a later one's shows as a rim around it.
+      // Earlier entries are drawn wider, so an entry whose values equal a later one's shows as a rim around
+      // it.
       const auto wider = static_cast<float>(series.size() - 1 - i);
-      if (dots) {
-        draw.AddCircleFilled(point, 4.0F + 2.0F * wider, colour);
-      } else if (previous) {
+      if (previous) {
         draw.AddLine(*previous, point, colour, 1.5F + 2.0F * wider);
       }
       previous = point;
@@ -104,7 +118,8 @@ void DrawPanel(ImDrawList& draw, const Rect& area, const std::string& title, con
 
 Rgb SeriesColour(std::size_t index) noexcept { return PlayerColour(static_cast<sim::PlayerId>(index)); }
 
-void DrawComparePlot(ImDrawList& draw, const Rect& area, std::span<const PlotSeries> series, const std::string& title) {
+void DrawComparePlot(ImDrawList& draw, const Rect& area, std::span<const PlotSeries> series,
+                     const std::string& title) {
   draw.AddRectFilled(area.min(), area.max(), ToImU32(kBackground));
   double end_s = 1.0;
   for (const PlotSeries& s : series) {
@@ -115,21 +130,30 @@ void DrawComparePlot(ImDrawList& draw, const Rect& area, std::span<const PlotSer
   float x = area.x + kMargin;
   const float legend_y = area.y + kMargin + ImGui::GetFontSize() + 6.0F;
   for (std::size_t i = 0; i < series.size(); ++i) {
-    draw.AddRectFilled(ImVec2(x, legend_y + 2.0F), ImVec2(x + 14.0F, legend_y + 14.0F), ToImU32(SeriesColour(i)));
+    draw.AddRectFilled(ImVec2(x, legend_y + 2.0F), ImVec2(x + 14.0F, legend_y + 14.0F),
+                       ToImU32(SeriesColour(i)));
     draw.AddText(ImVec2(x + 20.0F, legend_y), ToImU32(kLabelText), series[i].label.c_str());
     x += 40.0F + ImGui::CalcTextSize(series[i].label.c_str()).x;
   }
   const float top = legend_y + kLegendHeight;
-  const float panel_h = (area.y + area.h - kMargin - top) / 3.0F;
+  constexpr int kPanels = 5;
+  const float panel_h = (area.y + area.h - kMargin - top) / kPanels;
   const auto panel = [&](int index) {
-    return Rect{area.x + kMargin, top + static_cast<float>(index) * panel_h, area.w - 2.0F * kMargin, panel_h - 6.0F};
+    return Rect{area.x + kMargin, top + static_cast<float>(index) * panel_h, area.w - 2.0F * kMargin,
+                panel_h - 6.0F};
   };
-  DrawPanel(draw, panel(0), "Own cube: drawn vs server", "units", series, end_s, &client::OwnError,
-            &client::SampleSummary::own_error, false);
-  DrawPanel(draw, panel(1), "Remote cubes: drawn vs truth, mean", "units", series, end_s, &client::RemoteError,
-            &client::SampleSummary::remote_error, false);
-  DrawPanel(draw, panel(2), "Key press to motion", "ms", series, end_s, &client::PressDelayMs,
-            &client::SampleSummary::press_delay_ms, true);
+  // What each technique buys beside what it costs: prediction (the first two), reconciliation (the third:
+  // prediction without it drifts from the keys), interpolation (the last two).
+  DrawPanel(draw, panel(0), "Prediction buys: own cube behind your keys", "units", series, end_s,
+            &client::KeysError, [](const client::SampleSummary& s) { return MeanAndP99(s.keys_error); });
+  DrawPanel(draw, panel(1), "Prediction costs: own cube away from the server now", "units", series, end_s,
+            &client::OwnError, [](const client::SampleSummary& s) { return MeanAndP99(s.own_error); });
+  DrawPanel(draw, panel(2), "Reconciliation buys: prediction's drift from your keys", "units", series, end_s,
+            &client::Drift, [](const client::SampleSummary& s) { return MeanAndP99(s.drift); });
+  DrawPanel(draw, panel(3), "Interpolation buys: remote cubes' jumps (last second)", "per cube and s", series,
+            end_s, &client::RemoteJumpsPerS, &Smoothness);
+  DrawPanel(draw, panel(4), "Interpolation costs: remote cubes drawn vs truth, mean", "units", series, end_s,
+            &client::RemoteError, [](const client::SampleSummary& s) { return MeanAndP99(s.remote_error); });
 }
 
 }  // namespace netcube::gui

@@ -30,7 +30,15 @@ TEST(CompareFigures, AFrameWithoutAValueCountsNowhereAndIsAnEmptyCell) {
     samples[i].own_error = static_cast<double>(i);  // 1, 2, 3
   }
   samples[2].remote_error = 4.0;
+  samples[2].remote_jumps = 1;
+  samples[2].remote_frozen = 0;
+  samples[2].remote_moving = 1;
+  samples[2].remote_seconds = 0.5;
+  samples[2].remote_jumps_per_s = 2.0;
   samples[3].press_delay_ms = 16.667;
+  samples[1].keys_error = 0.0;  // predicted: on the keys
+  samples[2].keys_error = 0.5;
+  samples[2].drift = 0.25;
 
   const client::SampleSummary summary = client::Summarize(samples);
   EXPECT_EQ(summary.own_error.count, 3U);
@@ -40,6 +48,11 @@ TEST(CompareFigures, AFrameWithoutAValueCountsNowhereAndIsAnEmptyCell) {
   EXPECT_EQ(summary.remote_error.count, 1U);
   EXPECT_DOUBLE_EQ(summary.remote_error.mean, 4.0);
   EXPECT_EQ(summary.press_delay_ms.count, 1U);
+  EXPECT_EQ(summary.keys_error.count, 2U) << "a 0 on the keys counts; a frame without the cube does not";
+  EXPECT_DOUBLE_EQ(summary.keys_error.mean, 0.25);
+  EXPECT_EQ(summary.drift.count, 1U);
+  EXPECT_DOUBLE_EQ(summary.remote_jumps_rate, 2.0) << "one jump in half a cube-second";
+  EXPECT_DOUBLE_EQ(summary.remote_frozen_share, 0.0);
 
   const std::vector<std::string> header = Cells(CompareCsvHeader());
   const auto column = [&](const std::string& name) {
@@ -55,6 +68,11 @@ TEST(CompareFigures, AFrameWithoutAValueCountsNowhereAndIsAnEmptyCell) {
     EXPECT_EQ(cells[column("drawn_x")].empty(), !sample.present);
     EXPECT_EQ(cells[column("remote_error")].empty(), !sample.remote_error.has_value());
     EXPECT_EQ(cells[column("press_delay_ms")].empty(), !sample.press_delay_ms.has_value());
+    EXPECT_EQ(cells[column("keys_error")].empty(), !sample.keys_error.has_value());
+    EXPECT_EQ(cells[column("drift")].empty(), !sample.drift.has_value());
+    EXPECT_EQ(cells[column("own_jump")].empty(), !sample.present);
+    EXPECT_EQ(cells[column("remote_jumps")].empty(), !sample.remote_jumps.has_value());
+    EXPECT_EQ(cells[column("remote_jumps_per_s")].empty(), !sample.remote_jumps_per_s.has_value());
     if (!own.empty()) {
       sum += std::stod(own);
       ++count;

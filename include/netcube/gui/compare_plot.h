@@ -23,8 +23,9 @@ struct PlotSeries {
 // The colour of entry `index` in the plot (PlayerColour of ids 0, 1, ...).
 Rgb SeriesColour(std::size_t index) noexcept;
 
-// Draws the three panels, their axes and the legend into `area`; each panel's header gives each entry's
-// mean and 99th percentile from its summary.
-void DrawComparePlot(ImDrawList& draw, const Rect& area, std::span<const PlotSeries> series, const std::string& title);
+// Draws the five panels (what prediction, reconciliation and interpolation buy and cost), their axes and
+// the legend into `area`; each panel's header gives each entry's figures from its summary.
+void DrawComparePlot(ImDrawList& draw, const Rect& area, std::span<const PlotSeries> series,
+                     const std::string& title);
 
 }  // namespace netcube::gui
