@@ -2,7 +2,7 @@
 # Renders the README's screenshots: the lab (netcube-client --lab) under a 250 ms round trip (125 ms each
 # way for both players) with each technique preset, into docs/images/lab-{naive,predicted,full}.png, with
 # tags (lab-tagging.png), with a collision (lab-collision.png), with the snapshot encoding switched from full
-# to delta mid-run (lab-bandwidth.png), and the comparison of the three builds under the cross-continent
+# to delta mid-run (lab-bandwidth.png), and the comparison of four builds under the cross-continent
 # profile, into docs/images/compare-cross-continent.png.
 # No display needed: without one the client renders offscreen. The lab runs on a virtual clock (frame i
 # at i/60 s) with scripted keys, so the pictures come out the same on every run.
@@ -45,9 +45,7 @@ done
 # panel's "down" plot (its last 5 s) shows the drop. Both players keep moving at random.
 "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 --script random --script2 random \
   --snapshot-encoding full --switch-encoding-frame 270 --frames 480 --screenshot "$out/lab-bandwidth.png"
-# The three builds compared under cross-continent (125 ms each way, +-20 ms jitter), the same hands for all:
-# a move, then a pause long enough for every build's drawn cube to stop, so each press is measured.
-readonly compare_script="R:700,-:900,D:500,-:900,L:900,-:900,U:500,-:900,DR:600,-:900,L:700,-:900,UR:500,-:900"
-SDL_VIDEODRIVER=offscreen "$client" --lab --compare naive,predicted,full --profile cross-continent \
-  --script "$compare_script" --frames 720 --width 1600 --height 900 --plot "$out/compare-cross-continent.png"
+# The comparison under cross-continent (docs/COMPARE.md): the command and its figures are doc-figures.sh's,
+# which the test Docs.figures checks the docs against.
+NETCUBE_BUILD_DIR="$build" scripts/doc-figures.sh --plot "$out/compare-cross-continent.png" >/dev/null
 ls -l "$out"/lab-*.png "$out"/compare-*.png

@@ -1,6 +1,6 @@
 #pragma once
 // The comparison's CSV (--csv): a header, then one row per frame and client. The columns are listed in
-// the README ("Compare the builds"). And the run's figures as printed at its end.
+// docs/COMPARE.md ("The CSV"). And the run's figures as printed at its end.
 #include <string>
 
 #include "netcube/client/frame_sample.h"
