@@ -60,8 +60,7 @@ Samples Compare() {
     for (std::size_t i = 0; i < builds.size(); ++i) {
       const Client& player = rig->player(i);
       const std::uint8_t held = frame < 90 ? sim::kRight : 0;  // only the press detector reads it
-      run.of[i].push_back(
-          samplers[i].Sample(frame, rig->now() - start, held, player, rig->server().world()));
+      run.of[i].push_back(samplers[i].Sample(frame, rig->now() - start, held, player, rig->server().world()));
     }
   }
   return run;
