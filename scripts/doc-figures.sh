@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# The figures the docs quote from the comparison, and a check of the docs against them. The comparison
-# (netcube-client --lab --compare under cross-continent, docs/COMPARE.md) runs on the lab's virtual clock,
-# so it prints the same figures on every run and machine, in about 4 s. (The bench's profiles, also on a
-# virtual clock, take over a minute: docs/BENCHMARKS.md quotes them with their command, unchecked.)
+# The figures the docs quote from deterministic runs, and a check of the docs against them: the comparison
+# (netcube-client --lab --compare under cross-continent, docs/COMPARE.md) and the bench's cross-continent
+# profile with its defaults (delta snapshots, the input buffer on: one of the sixteen combinations
+# `netcube-bench --scenario profiles` runs, which take over a minute). Both run on a virtual clock, so they
+# print the same figures on every run and machine, in a few seconds together. The other profiles' figures
+# in docs/BENCHMARKS.md are quoted with their command, not checked.
 #   scripts/doc-figures.sh [--plot FILE.png] [--csv FILE.csv]   prints "key value" lines (and draws the run)
 #   scripts/doc-figures.sh --check [FILE...]                    fails when a tagged figure in FILE differs
 #                                                               (by default README.md and docs/*.md)
 # A figure in the docs is tagged by an HTML comment right after it, which Markdown does not show:
 #   naive trails them by 1.99<!-- fig compare.naive.keys_error.mean --> units
 # Keys: compare.ENTRY.FIGURE.{mean,p99,min,max,count} for FIGURE own_error, remote_error, press_delay_ms,
-# keys_error, drift; compare.ENTRY.{remote_jumps_per_s,remote_frozen_pct,own_snaps_per_s}.
+# keys_error, drift; compare.ENTRY.{remote_jumps_per_s,remote_frozen_pct,own_snaps_per_s};
+# profiles.cross-continent.GROUP.{inputs,corrections,lost,dry_ticks,interp_ms,view_delay_mean,
+# view_delay_max,remote_error_mean,remote_error_p99,down_bytes_per_s} (integers with thousands commas, as
+# the tables write them).
 # Environment: NETCUBE_BUILD_DIR (default build/release).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -50,14 +55,29 @@ figures() {
     done
 }
 
+# The bench's rows for each group, e.g.
+#   default  4584 0 0.000 | 0 0 7 0.2% | 0 (0) 483 | 81.3 191.3 242.9 | 0.009 0.115 0.263 | ... | 3879 4753 60/s | yes yes
+profile_figures() {
+  "$build/bin/netcube-bench" --scenario profiles --profiles cross-continent --snapshot-encodings delta \
+    --input-buffers on 2>/dev/null |
+    awk '$5 == "|" && $10 == "|" && $14 == "|" && $2 ~ /^[0-9]+$/ {
+      key = "profiles.cross-continent." $1 "."
+      print key "inputs " $2; print key "corrections " $3; print key "lost " $6; print key "dry_ticks " $8
+      print key "interp_ms " $15; print key "view_delay_mean " $16; print key "view_delay_max " $17
+      print key "remote_error_mean " $19; print key "remote_error_p99 " $20; print key "down_bytes_per_s " $27
+    }' |
+    sed -E ':a;s/ ([0-9]+)([0-9]{3})$/ \1,\2/;ta'
+}
+
 if [[ ${1:-} != --check ]]; then
   figures "$@"
+  profile_figures
   exit 0
 fi
 shift
 [[ $# -gt 0 ]] || set -- "$repo/README.md" "$repo"/docs/*.md
 declare -A value
-while read -r key figure; do value[$key]=$figure; done < <(figures)
+while read -r key figure; do value[$key]=$figure; done < <(figures; profile_figures)
 [[ ${#value[@]} -gt 0 ]] || { echo "doc-figures.sh: $client printed no figures" >&2; exit 1; }
 checked=0
 failed=0
@@ -74,8 +94,8 @@ for file in "$@"; do
       echo "$file:$line: $key is ${value[$key]}, the text says $quoted"
       failed=1
     fi
-  done < <(grep -noE '[0-9.]*<!-- fig [^ ]+ -->' "$file")
+  done < <(grep -noE '[0-9.,]*<!-- fig [^ ]+ -->' "$file")
 done
 [[ $checked -gt 0 ]] || { echo "doc-figures.sh: no tagged figure in $*" >&2; exit 1; }
-echo "doc-figures.sh: $checked figures checked against the comparison"
+echo "doc-figures.sh: $checked figures checked against the comparison and the cross-continent profile"
 exit "$failed"
