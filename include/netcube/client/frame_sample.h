@@ -13,6 +13,7 @@
 
 #include "netcube/client/client.h"
 #include "netcube/client/units.h"
+#include "netcube/sim/move.h"
 #include "netcube/sim/world.h"
 
 namespace netcube::client {
