@@ -46,7 +46,7 @@ double NiceCeiling(double value) {
 
 std::string Format(double value) {
   char text[32];
-  std::snprintf(text, sizeof text, value >= 10.0 || value == 0.0 ? "%.0f" : "%.2g", value);
+  std::snprintf(text, sizeof text, value >= 10.0 || value == 0.0 ? "%.0f" : "%.3g", value);
   return text;
 }
 
