@@ -33,6 +33,13 @@ constexpr std::size_t kMaxEnetPacketBytes = protocol::kMaxPacketBytes;
 constexpr std::size_t kMaxWaitingBytesPerPeer = 64 * protocol::kMaxPacketBytes;
 // A reliable or fragmented message open at once per peer: each costs ENet its total length until done.
 constexpr std::size_t kMaxOpenReassemblies = 8;
+// Commands ENet may hold back for one peer at once (about 200 bytes each, whatever their data). An honest
+// peer's wait only for a lost reliable command on their channel to be resent: the reliable messages sent
+// meanwhile (rare control messages and tags), or on the unreliable channel, where ENet sends a reliable
+// command only when the unreliable sequence wraps (every 65,535 packets), about a round trip's packets.
+// Each parked command makes ENet's sorted insert walk one step further, so the bound is also the longest
+// walk a command can cost.
+constexpr std::size_t kMaxParkedCommands = 256;
 // The kernel's receive buffer (ENet asks for 256 KiB): room for bursts and floods between two services.
 // Linux caps it at net.core.rmem_max.
 constexpr int kSocketReceiveBufferBytes = 4 * 1024 * 1024;
@@ -237,7 +244,7 @@ struct Host::Impl {
   std::vector<ENetPacket*> received;
   // Per ENet peer slot: when this Host first saw a connection from outside in its handshake there.
   std::vector<std::optional<Micros>> handshake_seen;
-  FilterLimits filter{protocol::kMaxPacketBytes, kMaxOpenReassemblies};
+  FilterLimits filter{protocol::kMaxPacketBytes, kMaxOpenReassemblies, kMaxParkedCommands};
 
   // The Impl whose ENet host this thread is servicing: ENet's intercept callback has no user pointer.
   static thread_local Impl* servicing;
