@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 
 #include "hostile/attacker.h"
 #include "netcube/server/server.h"
@@ -42,6 +43,7 @@ enum class Order { kAscending, kDescending };
 
 struct Figures {
   std::size_t growth_bytes = 0;       // the process's resident set, at worst
+  Micros cpu_time{0};                 // the process's (the server's, mostly) while attacked
   Micros longest_network_service{0};  // the server's, between two ticks, by the wall clock
   Micros worst_round_trip{0};         // of the honest player's TimeEcho requests, by the wall clock
   std::uint64_t datagrams_sent = 0;
@@ -90,6 +92,7 @@ void Attack(std::size_t commands, Order order, Figures& out) {
   };
 
   const std::size_t resident_before = ResidentBytes();
+  const std::clock_t cpu_before = std::clock();
   std::size_t sent = 0;
   int bursts = 0;
   int steps = 0;
@@ -132,6 +135,8 @@ void Attack(std::size_t commands, Order order, Figures& out) {
         }
       });
   EXPECT_TRUE(settled);
+  rig->StepFor(Micros(20'000));  // a tick, which records the network service before it
+  out.cpu_time = Micros((std::clock() - cpu_before) * 1'000'000LL / CLOCKS_PER_SEC);
   const server::ServerStats stats = rig->server().stats();
   out.longest_network_service = stats.network_durations.max;
   out.datagrams_filtered = stats.datagrams_filtered;
