@@ -144,11 +144,11 @@ void Attack(std::size_t commands, Order order, Figures& out) {
   out.honest_in_sync =
       sim::SamePhysics(rig->server().world()[0].state, testing::Replay(start, driver.sent()));
   std::printf(
-      "%zu %s commands in %llu datagrams: resident set +%zu kB; longest network service %lld ms; honest "
-      "round trip "
-      "at worst %lld ms; %llu datagrams filtered\n",
+      "%zu %s commands in %llu datagrams: resident set +%zu kB; CPU %lld ms; longest network service %lld "
+      "ms; honest round trip at worst %lld ms; %llu datagrams filtered\n",
       commands, order == Order::kAscending ? "ascending" : "descending",
       static_cast<unsigned long long>(out.datagrams_sent), out.growth_bytes / 1024,
+      static_cast<long long>(out.cpu_time.count() / 1000),
       static_cast<long long>(out.longest_network_service.count() / 1000),
       static_cast<long long>(out.worst_round_trip.count() / 1000),
       static_cast<unsigned long long>(out.datagrams_filtered));
