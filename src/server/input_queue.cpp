@@ -22,8 +22,11 @@ void InputQueue::Receive(const sim::Input& input) noexcept {
     return;
   }
   // Inputs between the expected one and this one will never come back (each packet carries the newest
-  // inputs, so a gap means they fell out of every packet): skip them.
-  counters_.lost += static_cast<std::uint64_t>(ahead);
+  // inputs, so a gap means they fell out of every packet): skip them, and count as lost as many as the
+  // client can have made meanwhile.
+  const int lost = std::min(ahead, loss_allowance_ / tick_rate_);
+  loss_allowance_ -= lost * tick_rate_;
+  counters_.lost += static_cast<std::uint64_t>(lost);
   // Past this input for good, queued or not, so a resend of a dropped input cannot sneak in later.
   next_expected_ = static_cast<sim::Seq>(input.seq + 1);
   if (size_ >= queue_limit_) {
@@ -40,8 +43,9 @@ int StepsPerTick(int tick_rate) noexcept { return (sim::kTicksPerSecond + tick_r
 }  // namespace
 
 void InputQueue::SetTickRate(int tick_rate) noexcept {
-  // Keep the credit's value in inputs across the change of unit.
+  // Keep the credit's and the allowance's values in inputs across the change of unit.
   credit_ = credit_ / tick_rate_ * tick_rate;
+  loss_allowance_ = loss_allowance_ / tick_rate_ * tick_rate;
   tick_rate_ = tick_rate;
   queue_limit_ = kMaxQueuedInputs + static_cast<std::size_t>(StepsPerTick(tick_rate)) - 1;
 }
@@ -49,6 +53,7 @@ void InputQueue::SetTickRate(int tick_rate) noexcept {
 std::size_t InputQueue::TakeForTick(std::span<sim::Input, kMaxPerTick> out, bool streaming) noexcept {
   const int max_credit = (kMaxInputBacklogSteps + StepsPerTick(tick_rate_) - 1) * tick_rate_;
   credit_ = std::min(credit_ + sim::kTicksPerSecond, std::max(max_credit, sim::kTicksPerSecond));
+  loss_allowance_ = std::min(loss_allowance_ + sim::kTicksPerSecond, kMaxInputJump * tick_rate_);
   const auto steps = static_cast<std::size_t>(StepsPerTick(tick_rate_));
   const auto target = static_cast<std::size_t>(target_);
   std::size_t wanted = static_cast<std::size_t>(kMaxCatchUpRate) * steps;  // unbuffered: whatever has arrived

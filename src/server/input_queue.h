@@ -33,7 +33,8 @@ class InputQueue {
   static constexpr int kMaxTarget = 8;
   static constexpr int kShrinkWindowTicks = 5 * sim::kTicksPerSecond;
 
-  explicit InputQueue(int tick_rate = sim::kTicksPerSecond, bool buffered = true) noexcept : buffered_(buffered) {
+  explicit InputQueue(int tick_rate = sim::kTicksPerSecond, bool buffered = true) noexcept
+      : buffered_(buffered) {
     SetTickRate(tick_rate);
   }
   // The server's tick rate, [1, protocol::kMaxRate]: how much real time one tick stands for.
@@ -73,13 +74,18 @@ class InputQueue {
   // arithmetic stays exact at every rate.
   int tick_rate_ = sim::kTicksPerSecond;
   int credit_ = 0;
+  // How many inputs a gap may still count as lost, in the same unit: real time grants one a step, kept up
+  // to kMaxInputJump (a few steps to start with, for the jitter of the first packets). An honest client
+  // makes one input a step, so it cannot lose more; a peer that jumps its sequence ahead faster than time
+  // passes does not inflate the count.
+  int loss_allowance_ = kMaxInputBacklogSteps * sim::kTicksPerSecond;
   std::size_t queue_limit_ = kMaxQueuedInputs;
   // The jitter buffer (buffered_ only; unbuffered, a tick applies whatever has arrived).
   bool buffered_ = true;
   int target_ = kInitialTarget;
-  bool primed_ = false;     // the current stream filled the buffer once, and ticks apply from it
-  int priming_ticks_ = 0;   // ticks the current stream's first input has waited for the buffer to fill
-  int window_ticks_ = 0;    // streaming ticks in the current shrink window
+  bool primed_ = false;    // the current stream filled the buffer once, and ticks apply from it
+  int priming_ticks_ = 0;  // ticks the current stream's first input has waited for the buffer to fill
+  int window_ticks_ = 0;   // streaming ticks in the current shrink window
   std::size_t window_min_waiting_ = kCapacity;  // fewest inputs left waiting after a tick of the window
   InputCounters counters_;
 };

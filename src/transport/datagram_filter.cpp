@@ -2,6 +2,9 @@
 
 #include <enet/enet.h>
 
+#include <array>
+#include <optional>
+
 namespace netcube::transport {
 namespace {
 
@@ -9,6 +12,8 @@ namespace {
 // park it (and its data) until the gap fills, and accepts up to seven 4096-command windows ahead. Our
 // senders never have that much reliable traffic in flight.
 constexpr std::uint16_t kMaxReliableAhead = 4096;
+// A sequence number half the 16-bit space or more "ahead" of another is behind it.
+constexpr std::uint16_t kHalfSequenceSpace = 0x8000;
 
 std::uint16_t ReadU16(std::span<const std::uint8_t> bytes, std::size_t at) {
   return static_cast<std::uint16_t>(bytes[at] << 8 | bytes[at + 1]);
@@ -19,9 +24,9 @@ std::uint32_t ReadU32(std::span<const std::uint8_t> bytes, std::size_t at) {
 }
 
 // The offsets inside ENet's packed command structs, after the 4-byte command header.
-constexpr std::size_t kSendReliableLength = 4;     // ENetProtocolSendReliable::dataLength
-constexpr std::size_t kSendUnreliableLength = 6;   // ...SendUnreliable and ...SendUnsequenced::dataLength
-constexpr std::size_t kFragmentStart = 4;          // ENetProtocolSendFragment::startSequenceNumber
+constexpr std::size_t kSendReliableLength = 4;    // ENetProtocolSendReliable::dataLength
+constexpr std::size_t kSendUnreliableLength = 6;  // ...SendUnreliable and ...SendUnsequenced::dataLength
+constexpr std::size_t kFragmentStart = 4;         // ENetProtocolSendFragment::startSequenceNumber
 constexpr std::size_t kFragmentLength = 6;
 constexpr std::size_t kFragmentCount = 8;
 constexpr std::size_t kFragmentNumber = 12;
@@ -41,7 +46,8 @@ const ENetPeer* TargetPeer(const ENetHost& host, std::uint16_t peer_id) {
 
 bool IsFragment(const ENetIncomingCommand& command) {
   const auto type = command.command.header.command & ENET_PROTOCOL_COMMAND_MASK;
-  return type == ENET_PROTOCOL_COMMAND_SEND_FRAGMENT || type == ENET_PROTOCOL_COMMAND_SEND_UNRELIABLE_FRAGMENT;
+  return type == ENET_PROTOCOL_COMMAND_SEND_FRAGMENT ||
+         type == ENET_PROTOCOL_COMMAND_SEND_UNRELIABLE_FRAGMENT;
 }
 
 // Counts the peer's incomplete reassemblies and whether one of them is (channel, start): the message a
@@ -56,12 +62,14 @@ void CountIn(const ENetList& list, bool reliable, bool same_channel, std::uint16
     const auto& command = *reinterpret_cast<const ENetIncomingCommand*>(node);
     if (!IsFragment(command) || command.fragmentsRemaining == 0) continue;
     ++out.open;
-    const std::uint16_t its_start = reliable ? command.reliableSequenceNumber : command.unreliableSequenceNumber;
+    const std::uint16_t its_start =
+        reliable ? command.reliableSequenceNumber : command.unreliableSequenceNumber;
     if (same_channel && its_start == start) out.includes_start = true;
   }
 }
 
-Reassemblies OpenReassemblies(const ENetPeer& peer, std::uint8_t channel_id, bool reliable, std::uint16_t start) {
+Reassemblies OpenReassemblies(const ENetPeer& peer, std::uint8_t channel_id, bool reliable,
+                              std::uint16_t start) {
   Reassemblies out;
   for (std::size_t c = 0; c < peer.channelCount; ++c) {
     const ENetChannel& channel = peer.channels[c];
@@ -77,13 +85,82 @@ bool TooFarAhead(const ENetPeer& peer, std::uint8_t channel_id, std::uint16_t re
   const auto ahead =
       static_cast<std::uint16_t>(reliable_seq - peer.channels[channel_id].incomingReliableSequenceNumber);
   // Half the sequence space or more "ahead" is behind: a duplicate, which ENet acknowledges and discards.
-  return ahead >= kMaxReliableAhead && ahead < 0x8000;
+  return ahead >= kMaxReliableAhead && ahead < kHalfSequenceSpace;
 }
+
+std::size_t CountNodes(const ENetList& list) {
+  std::size_t count = 0;
+  for (const ENetListNode* node = list.sentinel.next; node != &list.sentinel; node = node->next) ++count;
+  return count;
+}
+
+// What ENet holds back for the peer: the commands in its channels' incoming lists. A delivered command
+// leaves them at once; the rest wait for a reliable number still to come (sequenced ones), for whatever
+// waits before them (unsequenced ones) or for their other fragments.
+std::size_t ParkedCommands(const ENetPeer& peer) {
+  std::size_t parked = 0;
+  for (std::size_t c = 0; c < peer.channelCount; ++c) {
+    parked += CountNodes(peer.channels[c].incomingReliableCommands);
+    parked += CountNodes(peer.channels[c].incomingUnreliableCommands);
+  }
+  return parked;
+}
+
+// Follows a datagram's commands through the peer's channels as ENet will process them, in order, and
+// counts the commands ENet will have parked for the peer after each. It never counts fewer than ENet
+// parks; it may count more (a reliable command that releases others parked behind a gap is taken to
+// release none).
+class ParkingForecast {
+ public:
+  explicit ParkingForecast(const ENetPeer& peer) : peer_(peer), parked_(ParkedCommands(peer)) {
+    for (std::size_t c = 0; c < peer.channelCount; ++c) {
+      delivered_[c] = peer.channels[c].incomingReliableSequenceNumber;
+    }
+  }
+
+  std::size_t Note(std::uint8_t type, std::uint8_t channel, std::uint16_t reliable_seq) {
+    if (channel >= peer_.channelCount) return parked_;  // ENet refuses it and the rest of the datagram
+    const auto ahead = static_cast<std::uint16_t>(reliable_seq - delivered_[channel]);
+    const bool beyond_next = ahead > 1 && ahead < kHalfSequenceSpace;
+    switch (type) {
+      case ENET_PROTOCOL_COMMAND_SEND_RELIABLE:
+        if (ahead == 1) {
+          delivered_[channel] = reliable_seq;
+        } else if (beyond_next) {
+          ++parked_;
+        }
+        break;
+      case ENET_PROTOCOL_COMMAND_SEND_FRAGMENT:
+        // A message's later fragments, or a start beyond a gap.
+        if (beyond_next) ++parked_;
+        break;
+      case ENET_PROTOCOL_COMMAND_SEND_UNRELIABLE:
+      case ENET_PROTOCOL_COMMAND_SEND_UNRELIABLE_FRAGMENT:
+        // Delivered only once the channel has delivered the reliable number it names.
+        if (ahead != 0 && ahead < kHalfSequenceSpace) ++parked_;
+        break;
+      case ENET_PROTOCOL_COMMAND_SEND_UNSEQUENCED:
+        // Queued behind whatever the channel has parked, and dispatched with it; netcube sends none.
+        ++parked_;
+        break;
+      default:
+        break;
+    }
+    return parked_;
+  }
+
+ private:
+  const ENetPeer& peer_;
+  std::size_t parked_;
+  // Per channel: the newest reliable number delivered, once the commands noted so far are processed.
+  std::array<std::uint16_t, ENET_PROTOCOL_MAXIMUM_CHANNEL_COUNT> delivered_{};
+};
 
 }  // namespace
 
 bool FragmentConsistent(const FragmentClaim& f, std::size_t max_message_bytes) noexcept {
-  if (f.count == 0 || f.number >= f.count || f.length == 0 || f.total_length > max_message_bytes) return false;
+  if (f.count == 0 || f.number >= f.count || f.length == 0 || f.total_length > max_message_bytes)
+    return false;
   if (f.offset >= f.total_length || f.length > f.total_length - f.offset) return false;
   const std::uint32_t last = f.count - 1;
   if (f.number < last) {
@@ -97,7 +174,8 @@ bool FragmentConsistent(const FragmentClaim& f, std::size_t max_message_bytes) n
   return f.offset % last == 0 && f.length <= f.offset / last;
 }
 
-bool AcceptDatagram(const ENetHost& host, std::span<const std::uint8_t> datagram, const FilterLimits& limits) {
+bool AcceptDatagram(const ENetHost& host, std::span<const std::uint8_t> datagram,
+                    const FilterLimits& limits) {
   if (datagram.size() < 2) return false;
   const std::uint16_t header = ReadU16(datagram, 0);
   // netcube never compresses: ENet could not read a compressed datagram anyway.
@@ -108,6 +186,8 @@ bool AcceptDatagram(const ENetHost& host, std::span<const std::uint8_t> datagram
       header & ~(ENET_PROTOCOL_HEADER_FLAG_MASK | ENET_PROTOCOL_HEADER_SESSION_MASK));
   const ENetPeer* peer = TargetPeer(host, peer_id);
   std::size_t new_reassemblies = 0;
+  std::optional<ParkingForecast> parking;
+  if (peer != nullptr) parking.emplace(*peer);
 
   // Every byte must belong to a whole command, as ENet frames them: a real ENet sends nothing else.
   while (at < datagram.size()) {
@@ -133,16 +213,18 @@ bool AcceptDatagram(const ENetHost& host, std::span<const std::uint8_t> datagram
         break;
       case ENET_PROTOCOL_COMMAND_SEND_FRAGMENT:
       case ENET_PROTOCOL_COMMAND_SEND_UNRELIABLE_FRAGMENT: {
-        const FragmentClaim fragment{ReadU32(datagram, at + kFragmentCount), ReadU32(datagram, at + kFragmentNumber),
-                                     ReadU32(datagram, at + kFragmentTotal), ReadU32(datagram, at + kFragmentOffset),
-                                     ReadU16(datagram, at + kFragmentLength)};
+        const FragmentClaim fragment{
+            ReadU32(datagram, at + kFragmentCount), ReadU32(datagram, at + kFragmentNumber),
+            ReadU32(datagram, at + kFragmentTotal), ReadU32(datagram, at + kFragmentOffset),
+            ReadU16(datagram, at + kFragmentLength)};
         if (!FragmentConsistent(fragment, limits.max_message_bytes)) return false;
         data_length = fragment.length;
         if (peer != nullptr) {
           const bool reliable = type == ENET_PROTOCOL_COMMAND_SEND_FRAGMENT;
           const Reassemblies open =
               OpenReassemblies(*peer, channel, reliable, ReadU16(datagram, at + kFragmentStart));
-          if (!open.includes_start && open.open + new_reassemblies >= limits.max_open_reassemblies) return false;
+          if (!open.includes_start && open.open + new_reassemblies >= limits.max_open_reassemblies)
+            return false;
           if (!open.includes_start) ++new_reassemblies;
         }
         break;
@@ -152,6 +234,7 @@ bool AcceptDatagram(const ENetHost& host, std::span<const std::uint8_t> datagram
         break;
     }
     if (peer != nullptr && sequenced && TooFarAhead(*peer, channel, reliable_seq)) return false;
+    if (parking && parking->Note(type, channel, reliable_seq) > limits.max_parked_commands) return false;
     if (datagram.size() - at - size < data_length) return false;
     at += size + data_length;
   }

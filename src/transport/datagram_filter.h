@@ -3,7 +3,11 @@
 // flaws of ENet 1.3.17 (Debian 12's): a SEND_FRAGMENT start makes ENet allocate the claimed total length
 // and a bitmap of the claimed fragment count (1.3.17 accepts 1,048,576 fragments of a 1-byte packet: a
 // 128 KiB bitmap per start), and nothing bounds how many reassemblies a peer keeps open. ENet >= 1.3.18
-// refuses the worst of these itself; the filter stays on with any version.
+// refuses the worst of these itself; the filter stays on with any version. In every version (upstream's
+// head too), a command ENet must hold back (a sequenced one naming a reliable number its channel has not
+// delivered yet, say) is parked in a sorted list, charged only its data, and placed by walking the list
+// from its end: zero-length ones cost memory without limit, and in descending order each walks the whole
+// list. The filter bounds what one peer may have parked.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -13,8 +17,9 @@ struct _ENetHost;
 namespace netcube::transport {
 
 struct FilterLimits {
-  std::size_t max_message_bytes = 0;          // the largest payload a fragmented message may claim
-  std::size_t max_open_reassemblies = 0;      // incomplete fragmented messages per peer
+  std::size_t max_message_bytes = 0;      // the largest payload a fragmented message may claim
+  std::size_t max_open_reassemblies = 0;  // incomplete fragmented messages per peer
+  std::size_t max_parked_commands = 0;    // commands ENet holds back for one peer at once
 };
 
 // One fragment command's claims. Consistent when they describe a real split of `total_length` bytes into
@@ -30,8 +35,10 @@ struct FragmentClaim {
 bool FragmentConsistent(const FragmentClaim& fragment, std::size_t max_message_bytes) noexcept;
 
 // Whether ENet may process this datagram: its commands are framed as ENet frames them, every fragment is
-// consistent, and no fragment opens a reassembly beyond the peer's limit. `host` gives the peer's state
-// (its open reassemblies); a datagram for no known peer is only parsed.
-bool AcceptDatagram(const _ENetHost& host, std::span<const std::uint8_t> datagram, const FilterLimits& limits);
+// consistent, no fragment opens a reassembly beyond the peer's limit, and ENet would park no more commands
+// for the peer than its limit. `host` gives the peer's state (its channels' sequence numbers and parked
+// commands); a datagram for no known peer is only parsed.
+bool AcceptDatagram(const _ENetHost& host, std::span<const std::uint8_t> datagram,
+                    const FilterLimits& limits);
 
 }  // namespace netcube::transport

@@ -33,6 +33,16 @@ constexpr std::size_t kMaxEnetPacketBytes = protocol::kMaxPacketBytes;
 constexpr std::size_t kMaxWaitingBytesPerPeer = 64 * protocol::kMaxPacketBytes;
 // A reliable or fragmented message open at once per peer: each costs ENet its total length until done.
 constexpr std::size_t kMaxOpenReassemblies = 8;
+// Commands ENet may hold back for one peer at once: 176 bytes each whatever their data, and each makes
+// ENet's sorted insert walk one step further, so the bound is also the longest walk one command costs.
+// A listening host's peers are strangers. An honest one parks commands only while a lost reliable command
+// is resent: the few reliable messages it sent meanwhile, or on the unreliable channel (where ENet sends
+// a reliable command only when the unreliable sequence wraps, every 65,535 packets) a round trip's packets.
+constexpr std::size_t kMaxParkedCommandsPerStranger = 256;
+// An outgoing host's one peer is the server it chose, whose reliable messages can be many while a lost one
+// is resent: every tag's result goes to every player (64 players tagging 4 times a second, on a 1 s round
+// trip, park about 500).
+constexpr std::size_t kMaxParkedCommandsFromServer = 4096;
 // The kernel's receive buffer (ENet asks for 256 KiB): room for bursts and floods between two services.
 // Linux caps it at net.core.rmem_max.
 constexpr int kSocketReceiveBufferBytes = 4 * 1024 * 1024;
@@ -183,7 +193,8 @@ struct Host::Impl {
   Impl& operator=(const Impl&) = delete;
 
   static std::unique_ptr<Impl> Create(const HostConfig& config, const ENetAddress& address,
-                                      std::size_t peer_count, std::string* error);
+                                      std::size_t peer_count, std::size_t max_parked_commands,
+                                      std::string* error);
 
   PeerRecord* FindConnection(PeerId id) {
     const auto it = peers.find(id);
@@ -237,7 +248,7 @@ struct Host::Impl {
   std::vector<ENetPacket*> received;
   // Per ENet peer slot: when this Host first saw a connection from outside in its handshake there.
   std::vector<std::optional<Micros>> handshake_seen;
-  FilterLimits filter{protocol::kMaxPacketBytes, kMaxOpenReassemblies};
+  FilterLimits filter;
 
   // The Impl whose ENet host this thread is servicing: ENet's intercept callback has no user pointer.
   static thread_local Impl* servicing;
@@ -256,8 +267,10 @@ int Host::Impl::Intercept(ENetHost* enet, ENetEvent* /*event*/) {
 }
 
 std::unique_ptr<Host::Impl> Host::Impl::Create(const HostConfig& config, const ENetAddress& address,
-                                               std::size_t peer_count, std::string* error) {
+                                               std::size_t peer_count, std::size_t max_parked_commands,
+                                               std::string* error) {
   auto impl = std::make_unique<Impl>(config);
+  impl->filter = {protocol::kMaxPacketBytes, kMaxOpenReassemblies, max_parked_commands};
   if (!impl->library.ready()) {
     *error = "enet_initialize failed";
     return nullptr;
@@ -465,7 +478,8 @@ std::unique_ptr<Host> Host::Listen(const HostConfig& config, std::string* error)
     *error = "invalid bind address '" + config.bind_address + "' (expected a numeric IPv4 address)";
     return nullptr;
   }
-  std::unique_ptr<Impl> impl = Impl::Create(config, address, config.max_peers, error);
+  std::unique_ptr<Impl> impl =
+      Impl::Create(config, address, config.max_peers, kMaxParkedCommandsPerStranger, error);
   if (impl == nullptr) return nullptr;
   return std::unique_ptr<Host>(new Host(std::move(impl)));
 }
@@ -479,7 +493,7 @@ std::unique_ptr<Host> Host::Outgoing(const HostConfig& config, std::string* erro
   }
   HostConfig source = config;
   source.port = 0;
-  std::unique_ptr<Impl> impl = Impl::Create(source, address, 1, error);
+  std::unique_ptr<Impl> impl = Impl::Create(source, address, 1, kMaxParkedCommandsFromServer, error);
   if (impl == nullptr) return nullptr;
   return std::unique_ptr<Host>(new Host(std::move(impl)));
 }

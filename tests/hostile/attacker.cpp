@@ -177,6 +177,15 @@ std::vector<std::uint8_t> EnetIntruder::Encode(const Fragment& f) {
   return out;
 }
 
+void EnetIntruder::AppendEmptyUnreliable(std::vector<std::uint8_t>& out, std::uint8_t channel,
+                                         std::uint16_t reliable_seq, std::uint16_t unreliable_seq) {
+  out.push_back(ENET_PROTOCOL_COMMAND_SEND_UNRELIABLE);
+  out.push_back(channel);
+  PutU16(out, reliable_seq);
+  PutU16(out, unreliable_seq);
+  PutU16(out, 0);  // data length
+}
+
 std::size_t ResidentBytes() {
   std::ifstream statm("/proc/self/statm");
   std::size_t pages = 0;

@@ -66,6 +66,10 @@ class EnetIntruder {
   // Sends one datagram on the connection's socket with this peer's ENet header, then `commands`.
   void SendCommands(std::span<const std::uint8_t> commands);
   static std::vector<std::uint8_t> Encode(const Fragment& fragment);
+  // Appends one ENet SEND_UNRELIABLE command with no data: a sequenced packet on `channel` to be delivered
+  // once the channel has delivered reliable number `reliable_seq`.
+  static void AppendEmptyUnreliable(std::vector<std::uint8_t>& out, std::uint8_t channel,
+                                    std::uint16_t reliable_seq, std::uint16_t unreliable_seq);
 
  private:
   EnetIntruder(_ENetHost* host, _ENetPeer* peer) : host_(host), peer_(peer) {}

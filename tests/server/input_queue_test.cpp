@@ -55,9 +55,36 @@ TEST(InputQueue, GapSkipsAheadAndCountsLostInputs) {
   EXPECT_EQ(Tick(queue), std::vector<sim::Seq>{5});
 }
 
+TEST(InputQueue, AnOutageCountsEveryInputMadeMeanwhileAsLost) {
+  InputQueue queue(sim::kTicksPerSecond, kUnbuffered);
+  sim::Seq seq = 1;
+  for (; seq <= 100; ++seq) {
+    queue.Receive({seq, 0});
+    Tick(queue);
+  }
+  // Two seconds without a packet: the client went on making an input a step.
+  for (int i = 0; i < 2 * sim::kTicksPerSecond; ++i) Tick(queue);
+  queue.Receive({static_cast<sim::Seq>(seq + 2 * sim::kTicksPerSecond), 0});
+  EXPECT_EQ(queue.counters().lost, static_cast<std::uint64_t>(2 * sim::kTicksPerSecond));
+}
+
+TEST(InputQueue, ASequenceJumpingAheadFasterThanTimeCountsNoMoreLostThanTimeAllows) {
+  // Issue 27: +999 a packet, 60 packets a second, counted 60,000 inputs lost a second.
+  InputQueue queue(sim::kTicksPerSecond, kUnbuffered);
+  sim::Seq seq = 1;
+  for (int i = 0; i < sim::kTicksPerSecond; ++i) {
+    queue.Receive({seq, 0});
+    seq = static_cast<sim::Seq>(seq + 999);
+    Tick(queue);
+  }
+  // A second of real time: a client makes 60 inputs in it (and may have had a few in hand).
+  EXPECT_LE(queue.counters().lost, static_cast<std::uint64_t>(sim::kTicksPerSecond + kMaxInputBacklogSteps));
+}
+
 TEST(InputQueue, SequenceWrapsAround) {
   InputQueue queue(sim::kTicksPerSecond, kUnbuffered);
-  for (const sim::Seq seq : {sim::Seq{65534}, sim::Seq{65535}, sim::Seq{0}, sim::Seq{1}}) queue.Receive({seq, 0});
+  for (const sim::Seq seq : {sim::Seq{65534}, sim::Seq{65535}, sim::Seq{0}, sim::Seq{1}})
+    queue.Receive({seq, 0});
   queue.Receive({65535, 0});
   std::vector<sim::Seq> applied;
   for (int i = 0; i < 4; ++i) {
@@ -192,7 +219,8 @@ TEST(InputQueueBuffer, InputsArrivingLateStillMoveTheCubeEveryTick) {
     for (int tick = 3; tick < 603; ++tick) {
       const int phase = tick % 10;
       if (phase == 2) {
-        for (int late = tick - 2; late <= tick; ++late) queue.Receive({static_cast<sim::Seq>(late), sim::kRight});
+        for (int late = tick - 2; late <= tick; ++late)
+          queue.Receive({static_cast<sim::Seq>(late), sim::kRight});
       } else if (phase != 0 && phase != 1) {
         queue.Receive({static_cast<sim::Seq>(tick), sim::kRight});
       }
