@@ -97,8 +97,13 @@ std::unique_ptr<Lab> Lab::Create(const LabConfig& config, Micros now, std::strin
   if (server == nullptr) return nullptr;
   std::unique_ptr<Lab> lab(new Lab(std::move(server), config));
   for (std::size_t i = 0; i < lab->players_.size(); ++i) {
-    // Cannot fail for a numeric host and a bound port; a failure would show in the player's panel.
-    lab->players_[i]->Connect(kLabHost, lab->server_->port(), now, &lab->connect_errors_[i]);
+    // Not an invariant: the name comes from the caller and the socket from the OS. A lab missing a player
+    // is not the lab asked for, so it says why instead.
+    std::string why;
+    if (!lab->players_[i]->Connect(kLabHost, lab->server_->port(), now, &why)) {
+      *error = "lab player " + std::to_string(i + 1) + ": " + why;
+      return nullptr;
+    }
   }
   return lab;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cassert>
 #include <cstdlib>
 #include <type_traits>
 
@@ -637,8 +638,8 @@ std::span<const std::uint8_t> SnapshotWriter::PacketFor(std::optional<ReceiverAc
   bool has_ack = ack.has_value();
   sim::Seq value = ack ? ack->ack : sim::Seq{0};
   auto lead = static_cast<std::int8_t>(ack ? std::clamp(ack->input_lead, kMinInputLead, kMaxInputLead) : 0);
-  // The largest snapshot with an ack fits kMaxPacketBytes, so this cannot fail.
-  static_cast<void>(SerializeAck(writer, has_ack, value, lead));
+  [[maybe_unused]] const bool written = SerializeAck(writer, has_ack, value, lead);
+  assert(written && "the largest snapshot with an ack fits kMaxPacketBytes");
   return {buffer_.data(), writer.BytesWritten()};
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -95,6 +96,20 @@ std::string CheckConfig(const ServerConfig& config) {
     return "max per address must be in [1, " + std::to_string(kMaxPerAddress) + "]";
   }
   return {};
+}
+
+transport::HostConfig HostConfigFor(const ServerConfig& config) {
+  transport::HostConfig host_config;
+  host_config.bind_address = config.bind_address;
+  host_config.port = config.port;
+  host_config.max_peers = config.max_clients + kSpareConnectionSlots + kHandshakeSlots;
+  host_config.handshake_timeout_ms = static_cast<std::uint32_t>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(kHandshakeTimeout).count());
+  host_config.max_peers_per_address = config.max_per_address;
+  host_config.link = config.link;
+  host_config.seed = config.seed;
+  host_config.timeout_ms = config.peer_timeout_ms;
+  return host_config;
 }
 
 }  // namespace
@@ -612,8 +627,8 @@ bool Server::Impl::PrepareSnapshot(std::uint64_t baseline, protocol::SnapshotWri
       writer.Prepare(delta) && writer.shared_bits() <= full_bits) {
     return true;
   }
-  // The server's world is always encodable, so this cannot fail; an empty packet would be skipped.
-  static_cast<void>(writer.Prepare(server_tick, world));
+  [[maybe_unused]] const bool encoded = writer.Prepare(server_tick, world);
+  assert(encoded && "the server's world is always encodable: ids increasing, states in range");
   return false;
 }
 
@@ -701,22 +716,14 @@ void Server::Impl::SendTagResults(Micros now) {
 // --- Server ----------------------------------------------------------------------------------------------
 
 std::unique_ptr<Server> Server::Create(const ServerConfig& config, Micros now, std::string* error) {
-  if (std::string problem = CheckConfig(config); !problem.empty()) {
+  // `error` is optional; the transport's is not, so its reason goes through `problem`.
+  std::string problem = CheckConfig(config);
+  std::unique_ptr<transport::Host> host;
+  if (problem.empty()) host = transport::Host::Listen(HostConfigFor(config), &problem);
+  if (host == nullptr) {
     if (error != nullptr) *error = std::move(problem);
     return nullptr;
   }
-  transport::HostConfig host_config;
-  host_config.bind_address = config.bind_address;
-  host_config.port = config.port;
-  host_config.max_peers = config.max_clients + kSpareConnectionSlots + kHandshakeSlots;
-  host_config.handshake_timeout_ms = static_cast<std::uint32_t>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(kHandshakeTimeout).count());
-  host_config.max_peers_per_address = config.max_per_address;
-  host_config.link = config.link;
-  host_config.seed = config.seed;
-  host_config.timeout_ms = config.peer_timeout_ms;
-  auto host = transport::Host::Listen(host_config, error);
-  if (host == nullptr) return nullptr;
   return std::unique_ptr<Server>(new Server(std::make_unique<Impl>(config, std::move(host), now)));
 }
 

@@ -1,5 +1,6 @@
 // A comparison in the lab (CompareLabConfig): every client behind the same network, driven by the same
-// keys, on a server where the compared cubes never touch. Over real loopback on the virtual clock.
+// keys, on a server where the compared cubes never touch. Over real loopback on the virtual clock. And a
+// lab whose player cannot connect, which fails with the reason.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -91,6 +92,16 @@ TEST(GuiCompare, ComparedCubesStartAlikeAndNeverPushEachOther) {
     EXPECT_EQ(lab->player(i).state(), client::ConnectionState::kConnected);
     EXPECT_EQ(lab->player(i).settings(), config.players[i].client.settings);
   }
+}
+
+// A player the lab cannot connect (here a name no server would take) fails the lab with the reason, rather
+// than leaving an empty column.
+TEST(GuiCompare, APlayerThatCannotConnectFailsTheLabWithTheReason) {
+  LabConfig config = CompareLabConfig(ThreeBuilds(), {}, 1);
+  config.players[1].client.name = "tab\there";
+  std::string error;
+  EXPECT_EQ(Lab::Create(config, VirtualFrameTime(0), &error), nullptr);
+  EXPECT_NE(error.find("lab player 2: bad name"), std::string::npos) << error;
 }
 
 }  // namespace

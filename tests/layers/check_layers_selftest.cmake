@@ -1,7 +1,9 @@
 # Proves check_layers.cmake catches what it is for: builds a small tree under WORK with one planted
 # violation of each kind next to code that must pass (comments, snprintf, a folder-local header, an
-# injected clock), runs both checks over it and expects exactly the planted violations.
-#   cmake -DWORK=<scratch dir> -DCHECKER=<check_layers.cmake> -P check_layers_selftest.cmake
+# injected clock), runs both checks over it and expects exactly the planted violations. Then the same
+# for check_documented.cmake, over that tree and a planted docs/ARCHITECTURE.md.
+#   cmake -DWORK=<scratch dir> -DCHECKER=<check_layers.cmake> -DDOCUMENTED=<check_documented.cmake>
+#         -P check_layers_selftest.cmake
 cmake_minimum_required(VERSION 3.25)
 
 file(REMOVE_RECURSE "${WORK}")
@@ -62,3 +64,36 @@ expect(no_io 7
   "src/gui/env.cpp:2: gui uses the environment"
   "src/gui/env.cpp:3: gui uses sleeping"
   "src/gui/env.cpp:3: gui uses a file write")
+
+# Named in its own library's section only: clean.cpp is under "### client:", not "### protocol:"; a file of
+# a library with no section, and a public header named nowhere, are missing.
+plant(docs/ARCHITECTURE.md "# Architecture
+### sim: the simulation
+| `upward.cpp` | planted |
+### protocol: the bits
+| `messages.h` | another file |
+### server: the authority
+| `server.cpp`, `private.h` | planted |
+### client: the client
+| `clean.cpp` | planted |
+## A walk
+`server.h` is named here, outside its section
+")
+execute_process(COMMAND "${CMAKE_COMMAND}" -DROOT=${WORK} -P "${DOCUMENTED}"
+                RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(result EQUAL 0)
+  message(FATAL_ERROR "the documented check passed a tree with undocumented files:\n${out}")
+endif()
+foreach(expected
+    "5 source file(s) not named"
+    "include/netcube/server/server.h: not named in docs/ARCHITECTURE.md (add `server.h` to a row of the table under '### server:')"
+    "src/protocol/clean.cpp: not named in docs/ARCHITECTURE.md (add `clean.cpp` to a row of the table under '### protocol:')"
+    "src/transport/sdl.cpp: docs/ARCHITECTURE.md has no section '### transport:'"
+    "src/gui/env.cpp: docs/ARCHITECTURE.md has no section '### gui:'"
+    "src/newlib/x.cpp: docs/ARCHITECTURE.md has no section '### newlib:'")
+  string(FIND "${out}" "${expected}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "the documented check missed '${expected}':\n${out}")
+  endif()
+endforeach()
+message(STATUS "documented: caught all 5")

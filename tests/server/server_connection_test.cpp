@@ -361,5 +361,29 @@ TEST(ServerTicks, BadConfigIsRefusedWithAReason) {
   }
 }
 
+// The reason is optional: a failure without somewhere to write it is still just nullptr.
+TEST(ServerTicks, FailsWithoutAnErrorString) {
+  ServerConfig bad;
+  bad.port = 0;
+  bad.tick_rate = 0;
+  EXPECT_EQ(Server::Create(bad, Micros(0), nullptr), nullptr);
+
+  ServerConfig unbindable;
+  unbindable.bind_address = "not-an-address";
+  unbindable.port = 0;
+  EXPECT_EQ(Server::Create(unbindable, Micros(0), nullptr), nullptr);
+
+  ServerConfig config;
+  config.bind_address = "127.0.0.1";
+  config.port = 0;
+  std::string error;
+  auto first = Server::Create(config, Micros(0), &error);
+  ASSERT_NE(first, nullptr) << error;
+  config.port = first->port();  // taken
+  EXPECT_EQ(Server::Create(config, Micros(0), nullptr), nullptr);
+  EXPECT_EQ(Server::Create(config, Micros(0), &error), nullptr);
+  EXPECT_FALSE(error.empty());
+}
+
 }  // namespace
 }  // namespace netcube::server

@@ -79,8 +79,8 @@ struct LabLayout {
 
 class Lab {
  public:
-  // Starts the server and connects every player. nullptr with `error` set if the server cannot start or
-  // the config has no players or too many.
+  // Starts the server and connects every player. nullptr with `error` set if the server cannot start, a
+  // player cannot connect (a bad name, no socket), or the config has no players or too many.
   static std::unique_ptr<Lab> Create(const LabConfig& config, Micros now, std::string* error);
   ~Lab();
   Lab(const Lab&) = delete;

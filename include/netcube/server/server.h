@@ -222,7 +222,8 @@ struct ServerStats {
 
 class Server {
  public:
-  // Binds the server. nullptr and `error` set on a bad config or a socket failure. Tick 0 is at `now`.
+  // Binds the server. nullptr on a bad config or a socket failure, with the reason in `error` unless it is
+  // null. Tick 0 is at `now`.
   static std::unique_ptr<Server> Create(const ServerConfig& config, Micros now, std::string* error);
   ~Server();
   Server(const Server&) = delete;
