@@ -21,6 +21,13 @@ namespace {
 constexpr int kMaxDatagramsPerService = 256;
 // Source addresses with a bucket of their own at most; a new one takes the place of the longest idle.
 constexpr std::size_t kMaxTrackedSources = 256;
+// Regulars: sources answered recently, which may spend the part of the bucket of all sources that newcomers
+// leave (a share of the burst). A flood from many forged sources is all newcomers, or holds a few regular
+// places at most, each within its own rate: it cannot spend a browser's replies once the browser has been
+// answered. A regular not answered for kRegularTimeout (a browser asks once a second) gives its place up.
+constexpr std::size_t kMaxRegulars = 8;
+constexpr Micros kRegularTimeout{3'000'000};
+constexpr double kRegularShareOfBurst = 0.5;
 
 struct TokenBucket {
   double tokens = 0.0;
@@ -28,14 +35,14 @@ struct TokenBucket {
 
   static TokenBucket Full(double burst, Micros now) { return {burst, now}; }
 
-  // True (and a token spent) if a reply may go out now.
-  bool Take(Micros now, double burst, double per_second) {
+  // True (and a token spent) if a reply may go out now, leaving at least `kept` tokens.
+  bool Take(Micros now, double burst, double per_second, double kept = 0.0) {
     if (now > refilled_at) {
       const double seconds = std::chrono::duration<double>(now - refilled_at).count();
       tokens = std::min(burst, tokens + seconds * per_second);
       refilled_at = now;
     }
-    if (tokens < 1.0) return false;
+    if (tokens < kept + 1.0) return false;
     tokens -= 1.0;
     return true;
   }
@@ -44,6 +51,11 @@ struct TokenBucket {
 struct SourceBucket {
   std::uint32_t address = 0;
   TokenBucket bucket;
+};
+
+struct Regular {
+  std::uint32_t address = 0;
+  Micros answered_at{0};
 };
 
 }  // namespace
@@ -55,6 +67,7 @@ struct Responder::Impl {
   ResponderCounters counters;
   std::optional<TokenBucket> all_sources;  // full at the first query
   std::vector<SourceBucket> sources;
+  std::vector<Regular> regulars;  // at most kMaxRegulars
 
   TokenBucket& SourceBucketOf(std::uint32_t address, Micros now) {
     const auto known = std::ranges::find(sources, address, &SourceBucket::address);
@@ -68,12 +81,32 @@ struct Responder::Impl {
     return idlest.bucket;
   }
 
+  Regular* RegularOf(std::uint32_t address, Micros now) {
+    const auto it = std::ranges::find(regulars, address, &Regular::address);
+    return it != regulars.end() && now - it->answered_at <= kRegularTimeout ? &*it : nullptr;
+  }
+
+  // An answered source is a regular from now on, if there is a place: a free one or one given up.
+  void Answered(std::uint32_t address, Micros now) {
+    if (Regular* regular = RegularOf(address, now)) {
+      regular->answered_at = now;
+      return;
+    }
+    if (regulars.size() < kMaxRegulars) {
+      regulars.push_back({address, now});
+      return;
+    }
+    Regular& stalest = *std::ranges::min_element(regulars, {}, &Regular::answered_at);
+    if (now - stalest.answered_at > kRegularTimeout) stalest = {address, now};
+  }
+
   // True (and a token spent from both buckets) if a reply to `address` may go out now.
   bool MayReply(std::uint32_t address, Micros now) {
     if (!all_sources) all_sources = TokenBucket::Full(config.burst, now);
     TokenBucket& own = SourceBucketOf(address, now);
     if (!own.Take(now, config.burst_per_source, config.replies_per_second_per_source)) return false;
-    return all_sources->Take(now, config.burst, config.replies_per_second);
+    const double kept = RegularOf(address, now) != nullptr ? 0.0 : config.burst * kRegularShareOfBurst;
+    return all_sources->Take(now, config.burst, config.replies_per_second, kept);
   }
 };
 
@@ -84,7 +117,7 @@ std::unique_ptr<Responder> Responder::Open(const ResponderConfig& config, std::s
   std::optional<UdpSocket> socket = UdpSocket::Open({config.bind_address, config.port, /*shared=*/true,
                                                      /*broadcast=*/false}, error);
   if (!socket) return nullptr;
-  auto impl = std::make_unique<Impl>(Impl{config, std::move(*socket), {}, {}, std::nullopt, {}});
+  auto impl = std::make_unique<Impl>(Impl{config, std::move(*socket), {}, {}, std::nullopt, {}, {}});
   if (config.multicast) {
     impl->socket.JoinMulticastGroup(*ParseIpv4(kMulticastGroup), &impl->multicast_error);
   }
@@ -118,6 +151,7 @@ void Responder::Service(Micros now, const protocol::DiscoveryReply& info) {
     const std::size_t bytes = protocol::EncodeDiscoveryReply(reply, out);
     if (bytes == 0 || bytes > *length) continue;  // an invalid `info`: the caller's bug, nothing to send
     if (s.socket.SendTo(from, std::span(out.data(), bytes))) {
+      s.Answered(from.address, now);
       ++s.counters.queries_answered;
       s.counters.bytes_sent += bytes;
     }

@@ -46,6 +46,9 @@ struct Connection {
   std::uint64_t nonce = 0;   // kChallenged only
   std::string name;          // kChallenged only: the name asked for
   sim::PlayerId player = 0;  // kAccepted only
+  // Its nonce came back: the address receives what the server sends it. Until then whatever the server
+  // says to it is said once (transport::Host::DisconnectUnproven).
+  bool proven = false;
   RateBudget packets{kMaxPacketsPerSecond, kMaxPacketsPerSecond};
   RateBudget time_echoes{kTimeEchoBurst, kMaxTimeEchoesPerSecond};
   RateBudget offences{kMaxOffenceBurst, 1};
@@ -106,6 +109,7 @@ transport::HostConfig HostConfigFor(const ServerConfig& config) {
   host_config.handshake_timeout_ms = static_cast<std::uint32_t>(
       std::chrono::duration_cast<std::chrono::milliseconds>(kHandshakeTimeout).count());
   host_config.max_peers_per_address = config.max_per_address;
+  host_config.make_room_for_connections = true;
   host_config.link = config.link;
   host_config.seed = config.seed;
   host_config.timeout_ms = config.peer_timeout_ms;
@@ -206,6 +210,7 @@ struct Server::Impl {
   void RemovePlayer(Micros now, sim::PlayerId player, protocol::LeaveReason reason);
   void Offend(Micros now, transport::PeerId peer, Connection& connection, protocol::DisconnectReason reason);
   void Kick(Micros now, transport::PeerId peer, Connection& connection, protocol::DisconnectReason reason);
+  void Close(Micros now, transport::PeerId peer, Connection& connection, std::uint32_t data);
   void ResetSilentPeers(Micros now);
   void RunDueTicks(Micros now);
   // One simulation step; true when this tick's snapshot is encoded and due to every client.
@@ -307,8 +312,8 @@ void Server::Impl::OnReceived(Micros now, const transport::Event& event) {
   if (client != nullptr) client->bytes_received += event.data.size();
 
   protocol::Message& message = decoded;
-  const bool valid = protocol::Decode(event.data, message) == protocol::DecodeError::kNone &&
-                     protocol::ChannelOf(protocol::TypeOf(message)) == event.channel;
+  const bool decodable = protocol::Decode(event.data, message) == protocol::DecodeError::kNone;
+  const bool valid = decodable && protocol::ChannelOf(protocol::TypeOf(message)) == event.channel;
   const bool pending = connection.state == PeerState::kPending;
   const bool challenged = connection.state == PeerState::kChallenged;
 
@@ -364,7 +369,15 @@ void Server::Impl::OnReceived(Micros now, const transport::Event& event) {
   ++packets_malformed;
   // A pending peer's first reliable message has to be its ConnectRequest, a challenged one's the nonce.
   if ((pending || challenged) && event.channel == protocol::Channel::kReliable) {
-    Refuse(now, event.peer, connection, protocol::RefuseReason::kMalformedRequest);
+    if (decodable) {
+      Refuse(now, event.peer, connection, protocol::RefuseReason::kMalformedRequest);
+    } else {
+      // Not a netcube message at all (a request of any version is readable as far as its version): the
+      // sender is not a client to be told why, and its address is unproven. Reset in silence.
+      host->Drop(event.peer);
+      connections.erase(it);
+      ++peers_reset;
+    }
     return;
   }
   Offend(now, event.peer, connection, protocol::DisconnectReason::kMalformed);
@@ -382,9 +395,20 @@ void Server::Impl::Kick(Micros now, transport::PeerId peer, Connection& connecti
   if (connection.state == PeerState::kAccepted) {
     RemovePlayer(now, connection.player, silent ? protocol::LeaveReason::kTimedOut : protocol::LeaveReason::kDisconnected);
   }
-  host->Disconnect(now, peer, static_cast<std::uint32_t>(reason));
-  connection.state = PeerState::kClosing;
+  Close(now, peer, connection, static_cast<std::uint32_t>(reason));
   ++(silent ? peers_reset : peers_kicked);
+}
+
+// The goodbye, after whatever is queued for the peer. To an unproven address (it may be forged) that is
+// said once and never resent: a client that hears it is told why, one that does not times out, and the
+// address gets no more than it sent.
+void Server::Impl::Close(Micros now, transport::PeerId peer, Connection& connection, std::uint32_t data) {
+  if (connection.proven) {
+    host->Disconnect(now, peer, data);
+  } else {
+    host->DisconnectUnproven(now, peer, data);
+  }
+  connection.state = PeerState::kClosing;
 }
 
 void Server::Impl::OnConnectRequest(Micros now, transport::PeerId peer, Connection& connection,
@@ -408,6 +432,8 @@ void Server::Impl::OnConnectRequest(Micros now, transport::PeerId peer, Connecti
 // The nonce came back: the client receives what is sent to its address.
 void Server::Impl::OnChallengeResponse(Micros now, transport::PeerId peer, Connection& connection) {
   ++challenges_confirmed;
+  connection.proven = true;
+  host->MarkProven(peer);
   if (clients.size() >= config.max_clients) {
     Refuse(now, peer, connection, protocol::RefuseReason::kServerFull);
   } else {
@@ -418,8 +444,7 @@ void Server::Impl::OnChallengeResponse(Micros now, transport::PeerId peer, Conne
 void Server::Impl::Refuse(Micros now, transport::PeerId peer, Connection& connection,
                           protocol::RefuseReason reason) {
   Send(now, peer, nullptr, protocol::ConnectRefused{reason, protocol::kProtocolVersion});
-  host->Disconnect(now, peer, 0);  // after the refusal, which is already queued
-  connection.state = PeerState::kClosing;
+  Close(now, peer, connection, 0);  // after the refusal, which is already queued
   ++clients_refused;
 }
 
@@ -886,6 +911,7 @@ ServerStats Server::stats() const {
   stats.network_durations = Summary(s.network_durations);
   stats.peers_reset = s.peers_reset + transport.handshakes_reset;
   stats.peers_kicked = s.peers_kicked;
+  stats.peers_evicted = transport.unproven_evicted;
   stats.time_echoes_throttled = s.time_echoes_throttled;
   stats.challenges_sent = s.challenges_sent;
   stats.challenges_confirmed = s.challenges_confirmed;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -24,6 +25,7 @@ namespace {
 constexpr std::uint8_t kConnectedItem = 0xF0;     // incoming: no payload
 constexpr std::uint8_t kDisconnectedItem = 0xF1;  // incoming: disconnect_data (4 bytes), timed_out (1 byte)
 constexpr std::uint8_t kDisconnectCommand = 0xF2;  // outgoing: the application's value (4 bytes)
+constexpr std::uint8_t kDisconnectUnprovenCommand = 0xF3;  // outgoing: the application's value (4 bytes)
 
 // No valid message is larger, so ENet refuses larger packets both ways (its default is 32 MB), and the
 // datagram filter drops any fragment that claims a larger total before ENet allocates it.
@@ -50,6 +52,9 @@ constexpr int kSocketReceiveBufferBytes = 4 * 1024 * 1024;
 // enet_host_service returns -1 having read nothing else. The pump goes on reading past that many of them
 // at most per Service, so a flood of them cannot starve everyone else, nor keep the pump for ever.
 constexpr int kMaxReceiveErrorsPerService = 1024;
+// How long what is sent to an unproven peer as it is disconnected waits for its acknowledgement (it is
+// never resent): a round trip across the world, and a slow client's service interval, with room to spare.
+constexpr enet_uint32 kUnprovenAckWaitMs = 1000;
 
 // The incoming conditioner gets its own random stream, different from the outgoing one.
 constexpr std::uint64_t kIncomingStream = 0xD1B54A32D192ED03ULL;
@@ -64,6 +69,35 @@ std::uint32_t BytesU32(std::span<const std::uint8_t> bytes) {
   std::uint32_t value = 0;
   std::memcpy(&value, bytes.data(), sizeof value);
   return value;
+}
+
+// A disconnect's value on the wire is data + 1, so 0 is left to mean "no goodbye" (ENet's timeouts
+// report 0).
+enet_uint32 WireDisconnectValue(std::uint32_t data) {
+  return data == std::numeric_limits<std::uint32_t>::max() ? data : data + 1;
+}
+
+// A datagram that asks ENet for a new connection: addressed to no peer, and its first command CONNECT
+// (ENet reads the CONNECT only from such a datagram). Its connect id, or nothing if it is not one.
+std::optional<enet_uint32> ConnectionRequestId(std::span<const std::uint8_t> datagram) {
+  if (datagram.size() < 2) return std::nullopt;
+  const auto peer_field = static_cast<std::uint16_t>(datagram[0] << 8 | datagram[1]);
+  // ENet drops a compressed datagram here: this host has no compressor.
+  if ((peer_field & ENET_PROTOCOL_HEADER_FLAG_COMPRESSED) != 0 ||
+      (peer_field & ENET_PROTOCOL_MAXIMUM_PEER_ID) != ENET_PROTOCOL_MAXIMUM_PEER_ID) {
+    return std::nullopt;
+  }
+  const std::size_t header = (peer_field & ENET_PROTOCOL_HEADER_FLAG_SENT_TIME) != 0
+                                 ? sizeof(ENetProtocolHeader)
+                                 : offsetof(ENetProtocolHeader, sentTime);
+  if (datagram.size() < header + sizeof(ENetProtocolConnect) ||
+      (datagram[header] & ENET_PROTOCOL_COMMAND_MASK) != ENET_PROTOCOL_COMMAND_CONNECT) {
+    return std::nullopt;
+  }
+  enet_uint32 connect_id = 0;
+  std::memcpy(&connect_id, datagram.data() + header + offsetof(ENetProtocolConnect, connectID),
+              sizeof connect_id);
+  return connect_id;  // as ENet compares it: in network order
 }
 
 // Buffers ENet sends from directly (ENET_PACKET_FLAG_NO_ALLOCATE) instead of copying each payload into a
@@ -176,6 +210,14 @@ struct Host::Impl {
     ENetPeer* enet = nullptr;          // null once ENet has finished with the connection
     bool connected_delivered = false;  // the application has seen kConnected
     bool closing = false;              // our own Disconnect reached ENet: its end is not a timeout
+    bool proven = false;               // MarkProven: never reset to make room
+    // DisconnectUnproven reached ENet: the goodbye's wire value, sent once what was queued is acknowledged.
+    std::optional<enet_uint32> goodbye_once;
+  };
+  // When this Host first saw a connection in an ENet peer slot (its connect id tells a new one).
+  struct SlotOccupant {
+    enet_uint32 connect_id = 0;
+    Micros since{0};
   };
 
   explicit Impl(const HostConfig& host_config)
@@ -226,6 +268,11 @@ struct Host::Impl {
   void SendDue(Micros now);
   void SendToEnet(PeerRecord& record, std::uint8_t channel, bool reliable, std::span<const std::uint8_t> payload);
   void BeginDisconnect(Micros now, PeerId id, PeerRecord& record, std::uint32_t data);
+  void BeginUnprovenDisconnect(Micros now, PeerId id, PeerRecord& record, std::uint32_t data);
+  void SayGoodbyesOnce(Micros now);
+  bool Unproven(const ENetPeer& peer) const;
+  void MakeRoomFor(const ENetAddress& from, enet_uint32 connect_id);
+  void Evict(ENetPeer& peer);
   void PumpEnet(Micros now, std::vector<Event>& events);
   void OnEnetEvent(Micros now, const ENetEvent& event, std::vector<Event>& events);
   void Arrived(Micros now, PeerId id, std::uint8_t channel, bool reliable, std::span<const std::uint8_t> bytes,
@@ -233,7 +280,7 @@ struct Host::Impl {
   void Deliver(PeerId id, std::uint8_t channel, std::span<const std::uint8_t> bytes, std::vector<Event>& events);
   void DeliverDue(Micros now, std::vector<Event>& events);
   void CollectWireTotals();
-  void ResetStaleHandshakes(Micros now);
+  void WatchSlots(Micros now);
 
   EnetLibraryUse library;  // first member: initialised before, released after, everything ENet
   HostConfig config;
@@ -246,8 +293,12 @@ struct Host::Impl {
   TransportCounters totals;  // payload and accumulated wire counters; conditioner counters live there
   // Packets ENet received whose bytes the application reads in place until the next Service.
   std::vector<ENetPacket*> received;
-  // Per ENet peer slot: when this Host first saw a connection from outside in its handshake there.
-  std::vector<std::optional<Micros>> handshake_seen;
+  // Per ENet peer slot: the connection this Host last saw there, and since when.
+  std::vector<std::optional<SlotOccupant>> slots;
+  // Peers disconnected by DisconnectUnproven whose goodbye waits for the acknowledgement of what was queued.
+  std::vector<PeerId> goodbyes_once;
+  std::unordered_map<enet_uint32, std::size_t> unproven_per_address;  // MakeRoomFor's count, kept for reuse
+  Micros servicing_now{0};  // the time of the Service under way, for the intercept
   FilterLimits filter;
 
   // The Impl whose ENet host this thread is servicing: ENet's intercept callback has no user pointer.
@@ -261,9 +312,74 @@ thread_local Host::Impl* Host::Impl::servicing = nullptr;
 int Host::Impl::Intercept(ENetHost* enet, ENetEvent* /*event*/) {
   Impl* impl = servicing;
   if (impl == nullptr) return 0;
-  if (AcceptDatagram(*enet, std::span(enet->receivedData, enet->receivedDataLength), impl->filter)) return 0;
-  ++impl->totals.datagrams_filtered;
-  return 1;
+  const std::span<const std::uint8_t> datagram(enet->receivedData, enet->receivedDataLength);
+  if (!AcceptDatagram(*enet, datagram, impl->filter)) {
+    ++impl->totals.datagrams_filtered;
+    return 1;
+  }
+  if (impl->config.make_room_for_connections) {
+    if (const std::optional<enet_uint32> connect_id = ConnectionRequestId(datagram)) {
+      impl->MakeRoomFor(enet->receivedAddress, *connect_id);
+    }
+  }
+  return 0;
+}
+
+// Unproven: a connection from outside still in its handshake (not yet reported to the application), or
+// one the application has not proven.
+bool Host::Impl::Unproven(const ENetPeer& peer) const {
+  if (peer.state == ENET_PEER_STATE_DISCONNECTED) return false;
+  const PeerId id = FromUserData(&peer);
+  if (id == 0) return true;
+  const auto it = peers.find(id);
+  return it != peers.end() && !it->second.proven;
+}
+
+// A connection request is about to reach ENet. If it will find every slot taken, and ENet would take it
+// otherwise (the address is under its limit; not a resend of a handshake already under way), an unproven
+// connection makes room: of the address holding the most unproven slots, so a crowd from a few addresses
+// pays first and an honest client's one handshake last; of those, the oldest.
+void Host::Impl::MakeRoomFor(const ENetAddress& from, enet_uint32 connect_id) {
+  std::size_t from_address = 0;
+  for (std::size_t i = 0; i < host->peerCount; ++i) {
+    const ENetPeer& peer = host->peers[i];
+    if (peer.state == ENET_PEER_STATE_DISCONNECTED) return;  // a free slot: nothing to do
+    if (peer.state == ENET_PEER_STATE_CONNECTING || peer.address.host != from.host) continue;
+    if (peer.address.port == from.port && peer.connectID == connect_id) return;
+    ++from_address;
+  }
+  if (from_address >= host->duplicatePeers) return;
+  unproven_per_address.clear();
+  for (std::size_t i = 0; i < host->peerCount; ++i) {
+    if (Unproven(host->peers[i])) ++unproven_per_address[host->peers[i].address.host];
+  }
+  ENetPeer* victim = nullptr;
+  std::size_t victim_crowd = 0;
+  Micros victim_since{0};
+  for (std::size_t i = 0; i < host->peerCount; ++i) {
+    ENetPeer& peer = host->peers[i];
+    if (!Unproven(peer)) continue;
+    const std::size_t crowd = unproven_per_address[peer.address.host];
+    // A connection taken during this Service is not watched yet: the newest.
+    const Micros since = slots[i] && slots[i]->connect_id == peer.connectID ? slots[i]->since : servicing_now;
+    if (victim == nullptr || crowd > victim_crowd || (crowd == victim_crowd && since < victim_since)) {
+      victim = &peer;
+      victim_crowd = crowd;
+      victim_since = since;
+    }
+  }
+  if (victim != nullptr) Evict(*victim);
+}
+
+void Host::Impl::Evict(ENetPeer& peer) {
+  if (const auto it = peers.find(FromUserData(&peer)); it != peers.end() && it->second.enet == &peer) {
+    const PeerId id = it->first;
+    ReleaseEnetPeer(it->second);
+    QueueDisconnectedEvent(servicing_now, id, 0, true);
+  }
+  enet_peer_reset(&peer);
+  slots[static_cast<std::size_t>(&peer - host->peers)].reset();
+  ++totals.unproven_evicted;
 }
 
 std::unique_ptr<Host::Impl> Host::Impl::Create(const HostConfig& config, const ENetAddress& address,
@@ -285,7 +401,7 @@ std::unique_ptr<Host::Impl> Host::Impl::Create(const HostConfig& config, const E
   impl->host->maximumWaitingData = kMaxWaitingBytesPerPeer;
   impl->host->intercept = Intercept;
   if (config.max_peers_per_address > 0) impl->host->duplicatePeers = config.max_peers_per_address;
-  impl->handshake_seen.resize(impl->host->peerCount);
+  impl->slots.resize(impl->host->peerCount);
   // Best effort: a smaller buffer only means floods drop more in the kernel.
   enet_socket_set_option(impl->host->socket, ENET_SOCKOPT_RCVBUF, kSocketReceiveBufferBytes);
   return impl;
@@ -297,6 +413,8 @@ void Host::Impl::SendDue(Micros now) {
     if (record == nullptr) return;  // the peer has gone: discard
     if (item.channel == kDisconnectCommand) {
       BeginDisconnect(now, item.peer, *record, BytesU32(item.data));
+    } else if (item.channel == kDisconnectUnprovenCommand) {
+      BeginUnprovenDisconnect(now, item.peer, *record, BytesU32(item.data));
     } else {
       SendToEnet(*record, item.channel, item.reliable, item.data);
     }
@@ -322,9 +440,7 @@ void Host::Impl::SendToEnet(PeerRecord& record, std::uint8_t channel, bool relia
 
 void Host::Impl::BeginDisconnect(Micros now, PeerId id, PeerRecord& record, std::uint32_t data) {
   record.closing = true;
-  // On the wire the value is data + 1, so 0 is left to mean "no goodbye" (ENet's timeouts report 0).
-  const std::uint32_t wire = data == std::numeric_limits<std::uint32_t>::max() ? data : data + 1;
-  enet_peer_disconnect_later(record.enet, wire);
+  enet_peer_disconnect_later(record.enet, WireDisconnectValue(data));
   // A connection still being set up is reset on the spot, and ENet reports nothing: report it ourselves.
   if (record.enet->state == ENET_PEER_STATE_DISCONNECTED) {
     ReleaseEnetPeer(record);
@@ -332,8 +448,39 @@ void Host::Impl::BeginDisconnect(Micros now, PeerId id, PeerRecord& record, std:
   }
 }
 
+// ENet resends an unacknowledged reliable command after its round-trip timeout (rtt + 4 x variance) until
+// its own timeout: to a silent address, many times what that address sent. Here what is queued for the
+// peer is sent once: its round-trip timeout is at least kUnprovenAckWaitMs, and the first command to
+// reach its timeout ends the connection (a timeout limit of 1: no resend). A goodbye follows only an
+// acknowledgement, and only once (SayGoodbyesOnce).
+void Host::Impl::BeginUnprovenDisconnect(Micros now, PeerId id, PeerRecord& record, std::uint32_t data) {
+  ENetPeer* peer = record.enet;
+  if (peer->state != ENET_PEER_STATE_CONNECTED) return BeginDisconnect(now, id, record, data);
+  record.closing = true;
+  record.goodbye_once = WireDisconnectValue(data);
+  peer->roundTripTime = std::max(peer->roundTripTime, kUnprovenAckWaitMs);
+  enet_peer_timeout(peer, 1, 1, 1);
+  goodbyes_once.push_back(id);
+}
+
+void Host::Impl::SayGoodbyesOnce(Micros now) {
+  std::erase_if(goodbyes_once, [&](PeerId id) {
+    PeerRecord* record = FindConnection(id);
+    if (record == nullptr) return true;  // ENet gave up waiting (a timeout, reported as ours), or dropped
+    ENetPeer* peer = record->enet;
+    if (!enet_list_empty(&peer->outgoingCommands) || !enet_list_empty(&peer->sentReliableCommands))
+      return false;
+    // Unsequenced, never resent, and the peer is reset at once: ENet reports nothing, so we do.
+    enet_peer_disconnect_now(peer, *record->goodbye_once);
+    ReleaseEnetPeer(*record);
+    QueueDisconnectedEvent(now, id, 0, false);
+    return true;
+  });
+}
+
 void Host::Impl::PumpEnet(Micros now, std::vector<Event>& events) {
   servicing = this;
+  servicing_now = now;
   ENetEvent event;
   for (int errors = 0;;) {
     const int result = enet_host_service(host, &event, 0);
@@ -434,22 +581,24 @@ void Host::Impl::DeliverDue(Micros now, std::vector<Event>& events) {
   incoming.Poll(now, [this, &events](const ConditionedPacket& item) { Deliver(item.peer, item.channel, item.data, events); });
 }
 
-// ENet answers a connection request at once and then waits for the acknowledgement of its answer as
-// long as it would for any reliable command. A request that is never completed is reset here instead.
-void Host::Impl::ResetStaleHandshakes(Micros now) {
-  if (config.handshake_timeout_ms == 0) return;
+// Notes when each slot's connection began. ENet answers a connection request at once and then waits for
+// the acknowledgement of its answer as long as it would for any reliable command; a request that is never
+// completed is reset here instead, after handshake_timeout_ms.
+void Host::Impl::WatchSlots(Micros now) {
   const Micros limit = std::chrono::milliseconds(config.handshake_timeout_ms);
   for (std::size_t i = 0; i < host->peerCount; ++i) {
     ENetPeer& peer = host->peers[i];
-    std::optional<Micros>& seen = handshake_seen[i];
+    std::optional<SlotOccupant>& slot = slots[i];
+    if (peer.state == ENET_PEER_STATE_DISCONNECTED) {
+      slot.reset();
+      continue;
+    }
+    if (!slot || slot->connect_id != peer.connectID) slot = SlotOccupant{peer.connectID, now};
     // Our own outgoing connections (named in `data`) wait in another state.
-    if (peer.state != ENET_PEER_STATE_ACKNOWLEDGING_CONNECT) {
-      seen.reset();
-    } else if (!seen) {
-      seen = now;
-    } else if (now - *seen > limit) {
+    if (config.handshake_timeout_ms != 0 && peer.state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT &&
+        now - slot->since > limit) {
       enet_peer_reset(&peer);
-      seen.reset();
+      slot.reset();
       ++totals.handshakes_reset;
     }
   }
@@ -513,6 +662,7 @@ std::optional<PeerId> Host::Connect(const std::string& host, std::uint16_t port,
   const PeerId id = impl_->next_peer_id++;
   peer->data = ToUserData(id);
   impl_->peers[id].enet = peer;
+  impl_->peers[id].proven = true;  // our own connection: never made room from
   return id;
 }
 
@@ -541,6 +691,22 @@ void Host::Disconnect(Micros now, PeerId peer, std::uint32_t data) {
   if (Impl::PeerRecord* record = s.FindConnection(peer)) s.BeginDisconnect(now, peer, *record, data);
 }
 
+void Host::DisconnectUnproven(Micros now, PeerId peer, std::uint32_t data) {
+  Impl& s = *impl_;
+  if (!s.peers.contains(peer)) return;
+  if (s.outgoing.IsActive()) {
+    // A reliable entry: it leaves after everything sent before it.
+    s.outgoing.Push(now, peer, kDisconnectUnprovenCommand, true, U32Bytes(data));
+    return;
+  }
+  s.outgoing.CountPassedThrough();
+  if (Impl::PeerRecord* record = s.FindConnection(peer)) s.BeginUnprovenDisconnect(now, peer, *record, data);
+}
+
+void Host::MarkProven(PeerId peer) {
+  if (const auto it = impl_->peers.find(peer); it != impl_->peers.end()) it->second.proven = true;
+}
+
 void Host::Drop(PeerId peer) {
   const auto it = impl_->peers.find(peer);
   if (it == impl_->peers.end()) return;
@@ -555,7 +721,8 @@ void Host::Service(Micros now, std::vector<Event>& events) {
   impl_->ReleaseReceived();  // the application has read the last Service's payloads
   impl_->SendDue(now);
   impl_->PumpEnet(now, events);
-  impl_->ResetStaleHandshakes(now);
+  impl_->SayGoodbyesOnce(now);
+  impl_->WatchSlots(now);
   impl_->DeliverDue(now, events);
   impl_->CollectWireTotals();
 }

@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstdio>
 #include <functional>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "netcube/discovery/browser.h"
 #include "netcube/discovery/responder.h"
@@ -227,6 +230,64 @@ TEST(Discovery, OneNoisyHostCannotSpendEveryonesReplies) {
   UdpEndpoint from;
   ASSERT_TRUE(PumpUntil([] {}, [&] { return honest.Receive(in, from).has_value(); }));
   EXPECT_EQ(from, to);
+}
+
+// A flood of queries from 400 sources (forged, on a real LAN: they never read a reply) at 1,000 a second,
+// while a browser that was already being answered asks once a second, as browsers do. The flood may
+// spend the replies of everyone new, not those of a source answered recently. On the virtual clock the
+// responder is given, so the rates are exact whatever the machine's load.
+TEST(Discovery, AFloodFromManySourcesCannotSilenceABrowserAlreadyAnswered) {
+  std::string error;
+  auto responder = Responder::Open(LoopbackResponder(), &error);
+  ASSERT_NE(responder, nullptr) << error;
+  const UdpEndpoint to{*ParseIpv4("127.0.0.1"), responder->port()};
+  constexpr int kSources = 400;
+  std::vector<UdpSocket> flood;
+  for (int i = 0; i < kSources; ++i) {
+    flood.push_back(RawSocket("127.0." + std::to_string(2 + i / 200) + "." + std::to_string(1 + i % 200)));
+  }
+  UdpSocket browser = RawSocket("127.0.0.5");
+  std::array<std::uint8_t, 512> in{};
+  UdpEndpoint from;
+  int answered = 0;
+  Micros now{0};
+  const auto ask = [&] { ASSERT_TRUE(browser.SendTo(to, Query(static_cast<std::uint32_t>(now.count())))); };
+  // One step of a millisecond: one query from the next flooding source, the responder serviced, and
+  // whatever came back to the browser counted.
+  int next_source = 0;
+  const auto step = [&] {
+    now += Micros{1000};
+    flood[static_cast<std::size_t>(next_source)].SendTo(to, Query(1));
+    next_source = (next_source + 1) % kSources;
+    responder->Service(now, Info("arena"));
+    while (browser.Receive(in, from).has_value()) ++answered;
+  };
+  // The browser is answered before the flood, as a browser on the LAN would have been.
+  ask();
+  ASSERT_TRUE(PumpUntil([&] { responder->Service(now, Info("arena")); },
+                        [&] { return browser.Receive(in, from).has_value(); }));
+  for (int i = 0; i < 1000; ++i) step();  // the flood at full strength
+  const ResponderCounters before = responder->counters();
+  constexpr int kQueries = 8;
+  for (int q = 0; q < kQueries; ++q) {
+    ask();
+    for (int i = 0; i < 1000; ++i) step();
+  }
+  // The last replies may still be in the socket's buffer.
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  while (browser.Receive(in, from).has_value()) ++answered;
+  const ResponderCounters& after = responder->counters();
+  const std::uint64_t replies = after.queries_answered - before.queries_answered;
+  const double reflection = static_cast<double>(after.bytes_sent - before.bytes_sent) /
+                            static_cast<double>(after.bytes_received - before.bytes_received);
+  std::printf(
+      "queries from %d sources at 1000/s: the browser answered %d of %d times; %llu replies in %d s, "
+      "reflection %.4fx\n",
+      kSources, answered, kQueries, static_cast<unsigned long long>(replies), kQueries, reflection);
+  EXPECT_GE(answered, kQueries / 2 + 2);  // at least half, with room to spare
+  // The flood draws no more replies than the budget of all sources allows.
+  const ResponderConfig defaults;
+  EXPECT_LE(replies, static_cast<std::uint64_t>(defaults.replies_per_second * kQueries + defaults.burst));
 }
 
 TEST(Discovery, BrowserKeepsOnlyAnswersToItsOwnQueries) {

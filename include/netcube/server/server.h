@@ -214,6 +214,9 @@ struct ServerStats {
   TickDurations network_durations;
   // Handshakes, ConnectRequests and ChallengeResponses that never came, silent clients.
   std::uint64_t peers_reset = 0;
+  // Unproven connections (no Challenge echoed yet) reset to make room for a connection attempt that found
+  // the peer table full.
+  std::uint64_t peers_evicted = 0;
   std::uint64_t peers_kicked = 0;  // for malformed or flooding traffic
   std::uint64_t time_echoes_throttled = 0;  // requests not answered: over kMaxTimeEchoesPerSecond
   std::uint64_t challenges_sent = 0;       // to ConnectRequests of this version with a name

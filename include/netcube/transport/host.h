@@ -33,6 +33,11 @@ struct HostConfig {
   // ENet connections from one IP address at once, handshakes included; ENet refuses more before it
   // spends a slot on them. 0 = no limit.
   std::size_t max_peers_per_address = 0;
+  // When a connection request from outside finds every peer slot taken, an unproven connection (one the
+  // application has not called MarkProven for) makes room: the oldest of the address holding the most of
+  // them is reset, so that connections which never prove anything cannot keep anyone out, however many
+  // addresses they come from. A connected peer reset this way ends in kDisconnected (timed out).
+  bool make_room_for_connections = false;
   // Each conditioner's decisions, packet by packet (LinkConditioner::SetLog), when set.
   LinkLog outgoing_log;
   LinkLog incoming_log;
@@ -63,6 +68,7 @@ struct TransportCounters {
   std::uint64_t datagrams_filtered = 0;  // dropped by the datagram filter before ENet saw them
   std::uint64_t receive_errors = 0;      // datagrams ENet failed to read (larger than its 4 KiB buffer)
   std::uint64_t handshakes_reset = 0;    // connections from outside reset after handshake_timeout_ms
+  std::uint64_t unproven_evicted = 0;  // unproven connections reset to make room (make_room_for_connections)
   // The conditioners' own counts; connection events and disconnect requests pass through them too.
   LinkConditionerCounters outgoing;
   LinkConditionerCounters incoming;
@@ -93,6 +99,14 @@ class Host {
   // so that 0 can only mean a timeout). Here a kDisconnected (disconnect_data 0, timed_out=false) follows
   // once the goodbye is done.
   void Disconnect(Micros now, PeerId peer, std::uint32_t data);
+  // Disconnect, for a peer whose address never proved itself (it may be forged: whatever goes there lands
+  // on someone else): everything queued for it is sent once and never resent. If the peer acknowledges it
+  // within a second, the goodbye (`data`, as in Disconnect) is sent once; if not, the connection is
+  // forgotten in silence. Either way a kDisconnected (timed_out=false) follows here.
+  void DisconnectUnproven(Micros now, PeerId peer, std::uint32_t data);
+  // The application has proof that the peer receives what is sent to its address (it echoed a secret sent
+  // there): the peer is never reset to make room for another (HostConfig::make_room_for_connections).
+  void MarkProven(PeerId peer);
   // Forget the peer at once, telling it nothing (for tests of vanishing clients): the other side times
   // out. No event follows here, and nothing more is delivered from this peer.
   void Drop(PeerId peer);

@@ -93,6 +93,7 @@ nlohmann::json StatsJson(const netcube::server::ServerStats& stats) {
       {"receive_errors", stats.receive_errors},
       {"peers_reset", stats.peers_reset},
       {"peers_kicked", stats.peers_kicked},
+      {"peers_evicted", stats.peers_evicted},
       {"time_echoes_throttled", stats.time_echoes_throttled},
       {"challenges_sent", stats.challenges_sent},
       {"challenges_confirmed", stats.challenges_confirmed},

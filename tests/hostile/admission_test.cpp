@@ -1,0 +1,163 @@
+// Attacks on admission from many addresses at once, and on what the server says to an address that never
+// proved itself: a flood of connection attempts larger than the server's peer table, and requests it
+// refuses. Attackers send from 127.0.1.x, honest players from 127.0.0.x.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "hostile/attacker.h"
+#include "netcube/server/server.h"
+#include "support/loopback_rig.h"
+
+namespace netcube::hostile {
+namespace {
+
+using testing::LoopbackRig;
+using testing::TestClient;
+
+std::string AttackerAddress(int i) { return "127.0.1." + std::to_string(1 + i); }
+
+std::unique_ptr<LoopbackRig> Rig(server::ServerConfig config = {}) {
+  std::string error;
+  auto rig = LoopbackRig::Create(config, &error);
+  EXPECT_NE(rig, nullptr) << error;
+  return rig;
+}
+
+// Every attacker address starts a handshake every 10 ms and never finishes one, so each holds as many as
+// the per-address limit allows (8), renewed as soon as one is reset: together more than the server's
+// whole peer table (32 players + 8 spares + 512). Meanwhile 9 honest players join one after another, each
+// from its own address; each must get its Welcome within 2 s.
+int HonestJoinsUnderAConnectFlood(int addresses) {
+  auto rig = Rig();
+  if (rig == nullptr) return -1;
+  std::vector<std::unique_ptr<UdpSocket>> attackers;
+  std::string error;
+  for (int i = 0; i < addresses; ++i) {
+    attackers.push_back(UdpSocket::Bind(AttackerAddress(i), &error));
+    if (attackers.back() == nullptr) {
+      ADD_FAILURE() << error;
+      return -1;
+    }
+  }
+  std::uint32_t connect_id = 1;
+  std::uint64_t requests = 0;
+  const std::uint16_t port = rig->server().port();
+  const auto flood = [&] {
+    if (rig->now().count() % 10'000 != 0) return;
+    for (auto& attacker : attackers) {
+      requests += attacker->SendTo(port, EnetConnectDatagram(connect_id++)) ? 1U : 0U;
+      attacker->Drain();
+    }
+  };
+  rig->StepFor(server::kHandshakeTimeout + Micros(500'000), flood);
+
+  constexpr int kHonest = 9;
+  constexpr Micros kJoinLimit{2'000'000};
+  int joined = 0;
+  for (int i = 0; i < kHonest; ++i) {
+    transport::HostConfig config;
+    config.bind_address = "127.0.0." + std::to_string(10 + i);
+    TestClient* player = rig->AddClient(config, &error);
+    if (player == nullptr) {
+      ADD_FAILURE() << error;
+      return -1;
+    }
+    bool asked = false;
+    const Micros start = rig->now();
+    const bool welcomed = rig->StepUntil(
+        [&] {
+          if (player->inbox().connected && !asked) asked = player->SendConnectRequest(rig->now(), "honest");
+          return player->inbox().welcome.has_value();
+        },
+        kJoinLimit, flood);
+    joined += welcomed ? 1 : 0;
+    std::printf("  honest join %d: %s in %lld ms\n", i + 1, welcomed ? "welcomed" : "NOT welcomed",
+                static_cast<long long>((rig->now() - start).count() / 1000));
+  }
+  const server::ServerStats stats = rig->server().stats();
+  std::printf(
+      "CONNECT flood from %d addresses (%llu requests): %d of %d honest joins within 2 s; "
+      "%llu unproven connections reset to make room, %llu handshakes reset\n",
+      addresses, static_cast<unsigned long long>(requests), joined, kHonest,
+      static_cast<unsigned long long>(stats.peers_evicted),
+      static_cast<unsigned long long>(stats.peers_reset));
+  return joined;
+}
+
+TEST(Admission, AConnectFloodFromManyAddressesKeepsNoHonestPlayerOut) {
+  EXPECT_EQ(HonestJoinsUnderAConnectFlood(80), 9);
+  EXPECT_EQ(HonestJoinsUnderAConnectFlood(160), 9);
+}
+
+// A request the server refuses, sent blind (never reading a reply, as from a forged source) to a server
+// whose ENet would time it out after 1-2 s: the bytes that come back, over the refused peer's whole
+// life, against the bytes sent. Paced in real time, since ENet resends by the real clock.
+void RefusalAmplification(std::span<const std::uint8_t> request, const char* what, double* ratio) {
+  server::ServerConfig config;
+  config.peer_timeout_ms = 1000;
+  auto rig = Rig(config);
+  ASSERT_NE(rig, nullptr);
+  std::string error;
+  auto blind = UdpSocket::Bind(AttackerAddress(0), &error);
+  ASSERT_NE(blind, nullptr) << error;
+  const std::uint16_t port = rig->server().port();
+  std::size_t sent = 0;
+  std::size_t received = 0;
+  const auto send = [&](const std::vector<std::uint8_t>& datagram) {
+    if (blind->SendTo(port, datagram)) sent += datagram.size();
+  };
+  const auto real_start = std::chrono::steady_clock::now();
+  const Micros virtual_start = rig->now();
+  const auto paced = [&] {
+    std::this_thread::sleep_until(real_start + (rig->now() - virtual_start));
+    received += blind->Drain();
+  };
+  send(EnetConnectDatagram(7, true));
+  rig->StepFor(Micros(5'000), paced);
+  send(EnetBlindJoinDatagram(0, request));
+  // Until the request has been judged, the server has forgotten the peer, and a little more; ENet's own
+  // timeout is 1-2 s here.
+  const auto judged = [&] {
+    const server::ServerStats stats = rig->server().stats();
+    return stats.clients_refused + stats.packets_malformed > 0;
+  };
+  ASSERT_TRUE(rig->StepUntil(judged, Micros(500'000), paced));
+  const Micros judged_at = rig->now();
+  EXPECT_TRUE(rig->StepUntil([&] { return rig->server().peer_count() == 0; }, Micros(4'000'000), paced));
+  const Micros forgotten_after = rig->now() - judged_at;
+  rig->StepFor(Micros(500'000), paced);
+  *ratio = static_cast<double>(received) / static_cast<double>(sent);
+  std::printf(
+      "refused %s, sent blind: %zu bytes sent, %zu bytes came back (%.2fx); forgotten %lld ms after\n", what,
+      sent, received, *ratio, static_cast<long long>(forgotten_after.count() / 1000));
+}
+
+// What comes back is at most ENet's answer to the handshake (56 bytes for a 50-byte CONNECT: its
+// VERIFY_CONNECT and the acknowledgement it always gives), the acknowledgement of the request (12), and
+// the refusal once (13), none of it resent. Bytes that are no netcube message get no refusal at all.
+constexpr double kMaxRefusalAmplification = 1.25;
+
+TEST(Admission, ARefusalToAnUnprovenAddressIsSaidOnceAtMost) {
+  const std::uint8_t one_byte[] = {0x00};
+  double ratio = 0.0;
+  RefusalAmplification(one_byte, "1-byte request", &ratio);
+  EXPECT_LE(ratio, kMaxRefusalAmplification);
+
+  // The previous version's request, as short as it can be: it is read as far as its version and refused.
+  std::vector<std::uint8_t> old(protocol::kMaxPacketBytes);
+  old.resize(protocol::Encode(
+      protocol::ConnectRequest{protocol::kProtocolMagic,
+                               static_cast<std::uint16_t>(protocol::kProtocolVersion - 1), ""},
+      old));
+  ASSERT_GT(old.size(), 0U);
+  RefusalAmplification(old, "old-version request", &ratio);
+  EXPECT_LE(ratio, kMaxRefusalAmplification);
+}
+
+}  // namespace
+}  // namespace netcube::hostile
