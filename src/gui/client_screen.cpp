@@ -109,7 +109,8 @@ void ClientScreen::DrawConnectPanel(Micros now) {
     Disconnect(now);
   }
   ImGui::SameLine();
-  const bool failed = state == client::ConnectionState::kRefused || state == client::ConnectionState::kLost;
+  const bool failed = state == client::ConnectionState::kRefused || state == client::ConnectionState::kLost ||
+                      state == client::ConnectionState::kUnreachable;
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(failed ? kBadText : kHeaderText)), "%s%s%s",
                      client::ToString(state), client_->status().empty() ? "" : ": ",
                      client_->status().c_str());

@@ -291,8 +291,16 @@ void PlayerView::DrawStatus(const client::Client& client) const {
   if (state == client::ConnectionState::kConnected) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kGoodText)), "#%u connected, RTT %.0f ms",
                        static_cast<unsigned>(client.player_id().value_or(0)), client.metrics().rtt_ms);
+    // A server that died looks alive (frozen cubes) until the timeout: say so as soon as snapshots stop.
+    if (const std::optional<Micros> silence = client.snapshot_silence()) {
+      ImGui::SameLine();
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kBadText)), "no snapshot for %lld ms",
+                         static_cast<long long>(silence->count() / 1000));
+    }
   } else {
-    const bool failed = state == client::ConnectionState::kRefused || state == client::ConnectionState::kLost;
+    const bool failed = state == client::ConnectionState::kRefused ||
+                        state == client::ConnectionState::kLost ||
+                        state == client::ConnectionState::kUnreachable;
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(failed ? kBadText : kHeaderText)), "%s%s%s",
                        client::ToString(state), client.status().empty() ? "" : ": ", client.status().c_str());
   }

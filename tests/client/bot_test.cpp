@@ -302,7 +302,11 @@ TEST(BotExecutable, BadFlagsAndScriptsExitNonZero) {
   // Names are refused as a usage error, never cut to fit: bot10 with this prefix would be 16 characters.
   const testing::CommandResult name = RunBot("--connect 127.0.0.1:7777 --name abcdefghijklmn --count 11");
   EXPECT_NE(name.output.find("at most 15"), std::string::npos) << name.output;
-  EXPECT_NE(name.output.find("Usage"), std::string::npos) << name.output;
+  EXPECT_EQ(testing::ShortUsageErrorProblem(name.output, "netcube-bot"), "");
+  EXPECT_EQ(
+      testing::ShortUsageErrorProblem(RunBot("--connect 127.0.0.1:7777 --seed -1").output, "netcube-bot"),
+      "");
+  EXPECT_NE(RunBot("--connect :7777").output.find("the host is empty"), std::string::npos);
 }
 
 TEST(BotExecutable, ARefusedConnectionPrintsTheReason) {

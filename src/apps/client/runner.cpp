@@ -15,6 +15,7 @@
 #include "netcube/gui/compare_plot.h"
 #include "netcube/gui/frame_clock.h"
 #include "netcube/gui/keys.h"
+#include "server_stats.h"
 
 namespace netcube::apps {
 namespace {
@@ -163,6 +164,8 @@ class LabRecorder {
       if (csv_.fail()) {
         std::cerr << "netcube-client: cannot write " << options_.csv << '\n';
         ok = false;
+      } else {
+        std::cout << "netcube-client: wrote " << options_.csv << " (CSV, " << frames_ << " frames)\n";
       }
     }
     if (!options_.record.empty()) {
@@ -174,6 +177,8 @@ class LabRecorder {
       if (!WriteFile(options_.record, SessionToJson(session), &error)) {
         std::cerr << "netcube-client: " << error << '\n';
         ok = false;
+      } else {
+        std::cout << "netcube-client: wrote " << options_.record << " (session, " << frames_ << " frames)\n";
       }
     }
     if (!options_.plot.empty()) {
@@ -237,8 +242,14 @@ int RunClient(ClientRunOptions options) {
   if (!written) return 1;
   if (options.run.frames > 0 && !connected && options.screen.connect_at_start) {
     // A bounded run that was meant to show a connection should not pass silently.
-    std::cerr << "netcube-client: not connected at the end: " << client::ToString(screen.client().state())
-              << (screen.client().status().empty() ? "" : " (" + screen.client().status() + ")") << '\n';
+    const client::Client& client = screen.client();
+    if (client.state() == client::ConnectionState::kUnreachable) {
+      std::cerr << "netcube-client: could not connect to " << options.screen.host << ':'
+                << options.screen.port << ": " << client.status() << '\n';
+    } else {
+      std::cerr << "netcube-client: not connected at the end: " << client::ToString(client.state())
+                << (client.status().empty() ? "" : " (" + client.status() + ")") << '\n';
+    }
     return 1;
   }
   return 0;
@@ -308,7 +319,7 @@ int RunLab(LabRunOptions options) {
             held[i] = keys[i].Held(now, lab->player(i));
           }
         }
-        if (frame == options.switch_encoding_frame) {
+        if (options.switch_encoding_frame > 0 && frame == options.switch_encoding_frame) {
           server::Server& server = lab->server();
           server.SetSnapshotEncoding(server.config().snapshot_encoding == server::SnapshotEncoding::kDelta
                                          ? server::SnapshotEncoding::kFull
@@ -328,7 +339,15 @@ int RunLab(LabRunOptions options) {
         recorder.HandTags(frame_now, lab->TakeHandTags());
       },
       clock);
-  const bool finished = recorder.Finish(*app);
+  bool finished = recorder.Finish(*app);
+  if (!options.stats_json.empty()) {
+    if (WriteServerStats(options.stats_json, lab->server(), &error)) {
+      std::cout << "netcube-client: wrote " << options.stats_json << " (the lab server's statistics)\n";
+    } else {
+      std::cerr << "netcube-client: " << error << '\n';
+      finished = false;
+    }
+  }
   return written && finished ? 0 : 1;
 }
 
