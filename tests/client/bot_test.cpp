@@ -211,6 +211,9 @@ TEST(BotExecutable, RecordsAndReplaysEveryPlayersHands) {
   const testing::CommandResult replay = RunBot(connect + " --replay " + recorded.string() + " --record " +
                                                replayed.string() + " --csv " + csv.string());
   ASSERT_EQ(replay.exit_code, 0) << replay.output;
+  // Every file written is named.
+  EXPECT_NE(replay.output.find("wrote " + replayed.string() + " (session"), std::string::npos) << replay.output;
+  EXPECT_NE(replay.output.find("wrote " + csv.string() + " (CSV)"), std::string::npos) << replay.output;
   const std::optional<apps::Session> again = apps::ParseSession(ReadText(replayed), &error);
   ASSERT_TRUE(again.has_value()) << error;
   // On the real clock a frame the loaded machine skipped is seen late, so a change may land a few frames
