@@ -291,9 +291,9 @@ void PlayerView::DrawStatus(const client::Client& client) const {
   if (state == client::ConnectionState::kConnected) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kGoodText)), "#%u connected, RTT %.0f ms",
                        static_cast<unsigned>(client.player_id().value_or(0)), client.metrics().rtt_ms);
-    // A server that died looks alive (frozen cubes) until the timeout: say so as soon as snapshots stop.
+    // A server that died looks alive (frozen cubes) until the timeout: say so, on a line of its own where
+    // it is seen, as soon as snapshots stop.
     if (const std::optional<Micros> silence = client.snapshot_silence()) {
-      ImGui::SameLine();
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kBadText)), "no snapshot for %lld ms",
                          static_cast<long long>(silence->count() / 1000));
     }
