@@ -219,6 +219,11 @@ std::optional<Session> ParseSession(std::string_view json_text, std::string* err
       *error = "tick_rate and snapshot_rate must be within [1, " + std::to_string(protocol::kMaxRate) + "]";
       return std::nullopt;
     }
+    if (session.snapshot_rate > session.tick_rate) {
+      *error = "snapshot_rate " + std::to_string(session.snapshot_rate) + " is more than tick_rate " +
+               std::to_string(session.tick_rate) + ": a server sends at most one snapshot a tick";
+      return std::nullopt;
+    }
     session.tag_interval_ms = static_cast<int>(read.Range(doc, "tag_interval_ms", kMaxTagIntervalMs));
     session.frames = read.Get<std::int64_t>(doc, "frames");
     if (session.frames < 1 || session.frames > kMaxFrames) {
