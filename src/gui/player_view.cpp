@@ -448,9 +448,9 @@ void PlayerView::DrawReadouts(const client::Client& client) const {
   Tooltip(
       "RTT: a time echo's round trip, stamped when this client reads the reply: the added latency both ways, "
       "and how long the reply waited to be read (netcube-client reads between frames every millisecond; the "
-      "lab once a frame, up to 17 ms). Snapshots received a second, of the rate the server sends this player: "
-      "its own, or the one this player asked for (adaptive snapshot rate); loss counts only the snapshots "
-      "that never came.");
+      "lab once a frame, up to 17 ms). Snapshots received a second, of the rate the server sends this "
+      "player: its own, or the one this player asked for (adaptive snapshot rate); loss counts only the "
+      "snapshots that never came.");
   ImGui::Text("inputs sent %" PRIu64 ", acked %" PRIu64 ", last ack #%u", m.inputs_sent, m.inputs_acked,
               static_cast<unsigned>(m.last_acked_input));
   ImGui::Text("input lead %+.2f at the server, sampling x%.3f", m.input_lead, m.sample_rate);

@@ -87,7 +87,8 @@ void ServerView::DrawPanel(server::Server& server) {
   }
   Tooltip("How many times per second the server applies inputs and steps the world.");
   int snapshot_rate = std::min(config.snapshot_rate, config.tick_rate);
-  if (ImGui::SliderInt("snapshot rate /s", &snapshot_rate, 1, std::min(kMaxLabSnapshotRate, config.tick_rate))) {
+  if (ImGui::SliderInt("snapshot rate /s", &snapshot_rate, 1,
+                       std::min(kMaxLabSnapshotRate, config.tick_rate))) {
     server.SetSnapshotRate(snapshot_rate);
   }
   Tooltip("How many times per second the server sends every client the world (capped by the tick rate).");

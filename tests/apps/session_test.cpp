@@ -95,8 +95,8 @@ TEST(Session, BadFilesAreRefusedWithAReason) {
        {std::string("{"), std::string("[]"), with("\"netcube_session\": 5", "\"netcube_session\": 4"),
         with("\"compared\": true", "\"compared\": 1"), with("\"loss\": 0.02", "\"loss\": 1.5"),
         with("\"tick_rate\": 30", "\"tick_rate\": 0"), with("\"snapshot_rate\": 10", "\"snapshot_rate\": 31"),
-        with("\"frames\": 600", "\"frames\": 50"),
-        with("\"redundancy\": 4", "\"redundancy\": 0"), with("\"input_pacing\": true", "\"input_pacing\": 1"),
+        with("\"frames\": 600", "\"frames\": 50"), with("\"redundancy\": 4", "\"redundancy\": 0"),
+        with("\"input_pacing\": true", "\"input_pacing\": 1"),
         with("\"adaptive_snapshot_rate\": true", "\"adaptive_snapshot_rate\": 1"),
         with("\"label\": \"naive\"", "\"label\": 7")}) {
     std::string error;

@@ -212,7 +212,8 @@ TEST(BotExecutable, RecordsAndReplaysEveryPlayersHands) {
                                                replayed.string() + " --csv " + csv.string());
   ASSERT_EQ(replay.exit_code, 0) << replay.output;
   // Every file written is named.
-  EXPECT_NE(replay.output.find("wrote " + replayed.string() + " (session"), std::string::npos) << replay.output;
+  EXPECT_NE(replay.output.find("wrote " + replayed.string() + " (session"), std::string::npos)
+      << replay.output;
   EXPECT_NE(replay.output.find("wrote " + csv.string() + " (CSV)"), std::string::npos) << replay.output;
   const std::optional<apps::Session> again = apps::ParseSession(ReadText(replayed), &error);
   ASSERT_TRUE(again.has_value()) << error;

@@ -166,10 +166,12 @@ TEST(ClientExecutable, TheLabStartsWithTheDefaultsOfTheServerAndTheClient) {
 TEST(ClientExecutable, EveryFileWrittenIsNamed) {
   const std::filesystem::path session = TempPng("named").replace_extension(".json");
   const std::filesystem::path csv = TempPng("named").replace_extension(".csv");
-  const testing::CommandResult run = RunClient("--lab --compare naive,full --script R:300 --frames 30 --record " +
-                                               session.string() + " --csv " + csv.string());
+  const testing::CommandResult run =
+      RunClient("--lab --compare naive,full --script R:300 --frames 30 --record " + session.string() +
+                " --csv " + csv.string());
   EXPECT_EQ(run.exit_code, 0) << run.output;
-  EXPECT_NE(run.output.find("wrote " + session.string() + " (session, 30 frames)"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("wrote " + session.string() + " (session, 30 frames)"), std::string::npos)
+      << run.output;
   EXPECT_NE(run.output.find("wrote " + csv.string() + " (CSV, 30 frames)"), std::string::npos) << run.output;
   // A bad session file is named with the field that is wrong, in one line.
   { std::ofstream(session) << "{\"netcube_session\": \"five\"}"; }
