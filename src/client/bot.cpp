@@ -44,6 +44,11 @@ struct BotRun::Impl {
         Fail("connection refused: " + client->status());
         return false;
       }
+      if (s == ConnectionState::kUnreachable) {
+        Fail("could not connect to " + config.host + ":" + std::to_string(config.port) + ": " +
+             client->status());
+        return false;
+      }
       if (s == ConnectionState::kLost || s == ConnectionState::kDisconnected) {
         Fail("connection lost: " + client->status());
         return false;

@@ -27,6 +27,7 @@ const char* ToString(ConnectionState state) noexcept {
     case ConnectionState::kConnected: return "connected";
     case ConnectionState::kRefused: return "refused";
     case ConnectionState::kLost: return "lost";
+    case ConnectionState::kUnreachable: return "could not connect";
   }
   return "?";
 }
@@ -49,6 +50,7 @@ struct Client::Impl {
 
   bool have_snapshot = false;
   Tick newest_tick = 0;
+  Micros last_snapshot_at{0};     // when the newest distinct snapshot arrived (or the Welcome, before one)
   std::optional<Tick> told_tick;  // the newest snapshot tick the server has been told of (input or ack)
   Baselines baselines;
   protocol::Snapshot rebuilt;  // a delta snapshot's world, rebuilt in place
@@ -112,7 +114,7 @@ struct Client::Impl {
                                        ? std::string("the server closed the connection")
                                        : std::string("the server closed the connection: ") + protocol::ToString(reason);
         if (state == ConnectionState::kConnecting) {
-          EndSession(ConnectionState::kLost, event.timed_out ? "no answer from the server" : closed);
+          EndSession(ConnectionState::kUnreachable, event.timed_out ? "no answer from the server" : closed);
         } else if (state == ConnectionState::kConnected) {
           EndSession(ConnectionState::kLost, event.timed_out ? "connection timed out" : closed);
         }
@@ -186,6 +188,7 @@ struct Client::Impl {
     clock.Reset(w.tick_rate, w.snapshot_rate, newest_tick, now);
     snapshot_rate.Reset(w.snapshot_rate, w.tick_rate);
     own.StartSampling(now);
+    last_snapshot_at = now;
   }
 
   // A delta is applied to the baseline it names, if held; false when it does not fit that baseline.
@@ -204,6 +207,7 @@ struct Client::Impl {
     const Tick tick = UnwrapTick(snapshot.server_tick, newest_tick);
     if (!own.AckPlausible(snapshot.has_ack, snapshot.ack)) return false;
     if (!link.OnSnapshot(tick, welcome.tick_rate, snapshot_rate.rate())) return true;  // a duplicate
+    last_snapshot_at = now;
     link.OnEncoding(delta);
     baselines.Store(tick, snapshot.players.span());
     if (have_snapshot && tick < newest_tick) {
@@ -300,9 +304,9 @@ struct Client::Impl {
       if (host) AcknowledgeSnapshots(now);
       if (host) ChooseSnapshotRate(now);
       if (host && now - last_heard > std::chrono::milliseconds(config.timeout_ms)) {
-        EndSession(ConnectionState::kLost, state == ConnectionState::kConnecting
-                                               ? "no answer from the server"
-                                               : "the server went silent");
+        const bool connecting = state == ConnectionState::kConnecting;
+        EndSession(connecting ? ConnectionState::kUnreachable : ConnectionState::kLost,
+                   connecting ? "no answer from the server" : "the server went silent");
       }
     }
     if (host) link.SetCounters(host->counters());
@@ -408,6 +412,15 @@ std::optional<Tick> Client::newest_snapshot_tick() const noexcept {
 }
 double Client::server_time_ticks() const noexcept { return impl_->clock.ServerTicks(impl_->last_view); }
 double Client::render_tick() const noexcept { return impl_->remotes.render_tick(); }
+std::optional<Micros> Client::snapshot_silence() const noexcept {
+  const Impl& c = *impl_;
+  if (c.state != ConnectionState::kConnected || c.snapshot_rate.rate() <= 0) return std::nullopt;
+  const Micros silence = c.last_view - c.last_snapshot_at;
+  const Micros expected =
+      std::max(kMinSnapshotSilence, kSilentSnapshotIntervals * Micros(1'000'000) / c.snapshot_rate.rate());
+  if (silence <= expected) return std::nullopt;
+  return silence;
+}
 
 Metrics Client::metrics() const {
   Metrics m;

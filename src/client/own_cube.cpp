@@ -81,8 +81,10 @@ void OwnCube::OnServerState(const sim::CubeState& server, bool has_ack, sim::Seq
     return;
   }
   if (has_ack) {
-    if (const PendingInput* entry = pending_.Find(ack)) {
-      last_check_ = PredictionCheck{ack, entry->predicted, server_state_, sim::SamePhysics(entry->predicted, server_state_)};
+    // Without prediction nothing predicted is drawn, so nothing can differ from the server.
+    if (const PendingInput* entry = pending_.Find(ack); entry != nullptr && settings.prediction) {
+      last_check_ = PredictionCheck{ack, entry->predicted, server_state_,
+                                    sim::SamePhysics(entry->predicted, server_state_)};
     }
     pending_.Acknowledge(ack);
     // Inputs are numbered from 0 without gaps, so an ack covers every input up to it: counted from the
@@ -151,6 +153,7 @@ void OwnCube::RefreshView(Micros elapsed, const Settings& settings) noexcept {
 
 void OwnCube::OnSettings(const Settings& settings) noexcept {
   if (!settings.smoothing) smoother_.Reset();
+  if (!settings.prediction) last_check_.reset();
 }
 
 bool OwnCube::Settled() const noexcept {

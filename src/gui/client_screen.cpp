@@ -7,6 +7,7 @@
 
 #include "netcube/gui/keys.h"
 #include "netcube/gui/theme.h"
+#include "netcube/protocol/messages.h"
 
 namespace netcube::gui {
 namespace {
@@ -15,6 +16,14 @@ constexpr float kMargin = 8.0F;
 constexpr float kTitleHeight = 20.0F;
 constexpr float kMinPanelWidth = 380.0F;
 constexpr float kMaxPanelWidth = 520.0F;
+
+// The name field takes no more than the protocol carries: a name is never refused, or shown cut, for its
+// length.
+int KeepToNameLength(ImGuiInputTextCallbackData* data) {
+  constexpr int kMax = static_cast<int>(protocol::kMaxNameLength);
+  if (data->BufTextLen > kMax) data->DeleteChars(kMax, data->BufTextLen - kMax);
+  return 0;
+}
 
 }  // namespace
 
@@ -100,7 +109,7 @@ void ClientScreen::DrawConnectPanel(Micros now) {
   ImGui::BeginDisabled(!idle);
   ImGui::InputText("host", &host_);
   ImGui::InputInt("port", &port_, 0);
-  ImGui::InputText("name", &name_);
+  ImGui::InputText("name", &name_, ImGuiInputTextFlags_CallbackEdit, KeepToNameLength);
   ImGui::EndDisabled();
   ImGui::PopItemWidth();
   if (idle) {
@@ -109,7 +118,8 @@ void ClientScreen::DrawConnectPanel(Micros now) {
     Disconnect(now);
   }
   ImGui::SameLine();
-  const bool failed = state == client::ConnectionState::kRefused || state == client::ConnectionState::kLost;
+  const bool failed = state == client::ConnectionState::kRefused || state == client::ConnectionState::kLost ||
+                      state == client::ConnectionState::kUnreachable;
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(failed ? kBadText : kHeaderText)), "%s%s%s",
                      client::ToString(state), client_->status().empty() ? "" : ": ",
                      client_->status().c_str());

@@ -291,8 +291,16 @@ void PlayerView::DrawStatus(const client::Client& client) const {
   if (state == client::ConnectionState::kConnected) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kGoodText)), "#%u connected, RTT %.0f ms",
                        static_cast<unsigned>(client.player_id().value_or(0)), client.metrics().rtt_ms);
+    // A server that died looks alive (frozen cubes) until the timeout: say so, on a line of its own where
+    // it is seen, as soon as snapshots stop.
+    if (const std::optional<Micros> silence = client.snapshot_silence()) {
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kBadText)), "no snapshot for %lld ms",
+                         static_cast<long long>(silence->count() / 1000));
+    }
   } else {
-    const bool failed = state == client::ConnectionState::kRefused || state == client::ConnectionState::kLost;
+    const bool failed = state == client::ConnectionState::kRefused ||
+                        state == client::ConnectionState::kLost ||
+                        state == client::ConnectionState::kUnreachable;
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(failed ? kBadText : kHeaderText)), "%s%s%s",
                        client::ToString(state), client.status().empty() ? "" : ": ", client.status().c_str());
   }
@@ -438,8 +446,11 @@ void PlayerView::DrawReadouts(const client::Client& client) const {
               m.rtt_jitter_ms, m.snapshots_per_second, m.snapshot_rate,
               m.snapshot_rate_asked ? "asked" : "the server's", m.snapshot_loss * 100.0);
   Tooltip(
-      "Snapshots received a second, of the rate the server sends this player: its own, or the one this "
-      "player asked for (adaptive snapshot rate); loss counts only the snapshots that never came.");
+      "RTT: a time echo's round trip, stamped when this client reads the reply: the added latency both ways, "
+      "and how long the reply waited to be read (netcube-client reads between frames every millisecond; the "
+      "lab once a frame, up to 17 ms). Snapshots received a second, of the rate the server sends this "
+      "player: its own, or the one this player asked for (adaptive snapshot rate); loss counts only the "
+      "snapshots that never came.");
   ImGui::Text("inputs sent %" PRIu64 ", acked %" PRIu64 ", last ack #%u", m.inputs_sent, m.inputs_acked,
               static_cast<unsigned>(m.last_acked_input));
   ImGui::Text("input lead %+.2f at the server, sampling x%.3f", m.input_lead, m.sample_rate);

@@ -1,5 +1,6 @@
 #include "netcube/gui/server_view.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <vector>
@@ -79,10 +80,15 @@ void ServerView::DrawPanel(server::Server& server) {
 
   ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55F);
   int tick_rate = config.tick_rate;
-  if (ImGui::SliderInt("tick rate /s", &tick_rate, 1, kMaxLabTickRate)) server.SetTickRate(tick_rate);
+  if (ImGui::SliderInt("tick rate /s", &tick_rate, 1, kMaxLabTickRate)) {
+    server.SetTickRate(tick_rate);
+    // At most one snapshot a tick is sent: the slider below never shows more than that.
+    if (config.snapshot_rate > tick_rate) server.SetSnapshotRate(tick_rate);
+  }
   Tooltip("How many times per second the server applies inputs and steps the world.");
-  int snapshot_rate = config.snapshot_rate;
-  if (ImGui::SliderInt("snapshot rate /s", &snapshot_rate, 1, kMaxLabSnapshotRate)) {
+  int snapshot_rate = std::min(config.snapshot_rate, config.tick_rate);
+  if (ImGui::SliderInt("snapshot rate /s", &snapshot_rate, 1,
+                       std::min(kMaxLabSnapshotRate, config.tick_rate))) {
     server.SetSnapshotRate(snapshot_rate);
   }
   Tooltip("How many times per second the server sends every client the world (capped by the tick rate).");

@@ -44,5 +44,21 @@ TEST(ClientFlags, AnUnknownProfileIsAUsageErrorNamingTheKnownOnes) {
   }
 }
 
+TEST(ClientFlags, ConnectNamesWhatIsWrongWithHostPort) {
+  std::string host;
+  std::uint16_t port = 0;
+  std::string error;
+  ASSERT_TRUE(SplitHostPort("example.org:7777", host, port, &error)) << error;
+  EXPECT_EQ(host, "example.org");
+  EXPECT_EQ(port, 7777);
+  EXPECT_FALSE(SplitHostPort(":7777", host, port, &error));
+  EXPECT_NE(error.find("the host is empty"), std::string::npos) << error;
+  EXPECT_EQ(error.find("port in"), std::string::npos) << "the port is fine: " << error;
+  for (const char* bad : {"host", "host:", "host:0", "host:65536", "host:77x"}) {
+    EXPECT_FALSE(SplitHostPort(bad, host, port, &error)) << bad;
+    EXPECT_NE(error.find("port in [1, 65535]"), std::string::npos) << error;
+  }
+}
+
 }  // namespace
 }  // namespace netcube::apps

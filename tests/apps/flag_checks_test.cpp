@@ -44,13 +44,19 @@ TEST(FlagChecks, PlayerNameIsOneToFifteenPrintableCharacters) {
   }
 }
 
+TEST(FlagChecks, UnsignedRefusesASign) {
+  for (const char* good : {"0", "1", "18446744073709551615"}) EXPECT_TRUE(Accepts(Unsigned(), good)) << good;
+  for (const char* bad : {"-1", "' -1'", "+1", "1.5", "x", "''"})
+    EXPECT_FALSE(Accepts(Unsigned(), bad)) << bad;
+}
+
 // netcube-bench has no other executable test: its number flags, as a child process.
-TEST(FlagChecks, BenchRefusesNonFiniteAndAbsurdNumbersWithTheUsage) {
-  for (const char* args : {"--seconds nan", "--seconds inf", "--seconds 1e300", "--seconds 0", "--idle-fractions nan",
-                           "--idle-fractions 0,nan"}) {
+TEST(FlagChecks, BenchRefusesNonFiniteAndAbsurdNumbersInTwoLines) {
+  for (const char* args : {"--seconds nan", "--seconds inf", "--seconds 1e300", "--seconds 0",
+                           "--idle-fractions nan", "--idle-fractions 0,nan", "--seed -1"}) {
     const testing::CommandResult run = testing::RunCommand(std::string(NETCUBE_BENCH_EXE) + " " + args);
     EXPECT_NE(run.exit_code, 0) << args;
-    EXPECT_NE(run.output.find("Usage"), std::string::npos) << args << ": " << run.output;
+    EXPECT_EQ(testing::ShortUsageErrorProblem(run.output, "netcube-bench"), "") << args;
   }
 }
 

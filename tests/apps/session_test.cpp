@@ -6,6 +6,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace netcube::apps {
@@ -93,8 +94,9 @@ TEST(Session, BadFilesAreRefusedWithAReason) {
   for (const std::string& bad :
        {std::string("{"), std::string("[]"), with("\"netcube_session\": 5", "\"netcube_session\": 4"),
         with("\"compared\": true", "\"compared\": 1"), with("\"loss\": 0.02", "\"loss\": 1.5"),
-        with("\"tick_rate\": 30", "\"tick_rate\": 0"), with("\"frames\": 600", "\"frames\": 50"),
-        with("\"redundancy\": 4", "\"redundancy\": 0"), with("\"input_pacing\": true", "\"input_pacing\": 1"),
+        with("\"tick_rate\": 30", "\"tick_rate\": 0"), with("\"snapshot_rate\": 10", "\"snapshot_rate\": 31"),
+        with("\"frames\": 600", "\"frames\": 50"), with("\"redundancy\": 4", "\"redundancy\": 0"),
+        with("\"input_pacing\": true", "\"input_pacing\": 1"),
         with("\"adaptive_snapshot_rate\": true", "\"adaptive_snapshot_rate\": 1"),
         with("\"label\": \"naive\"", "\"label\": 7")}) {
     std::string error;
@@ -111,6 +113,31 @@ TEST(Session, BadFilesAreRefusedWithAReason) {
     std::string error;
     EXPECT_FALSE(ParseSession(SessionToJson(session), &error).has_value());
     EXPECT_NE(error, "");
+  }
+}
+
+// What a user reads after --replay FILE: which field is wrong, on one line, without the JSON library's codes.
+TEST(Session, AnErrorNamesTheWrongFieldInOneLine) {
+  const std::string good = SessionToJson(Sample());
+  const auto with = [&](const std::string& from, const std::string& to) {
+    std::string text = good;
+    const std::size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return text.replace(at, from.size(), to);
+  };
+  const std::pair<std::string, std::string> cases[] = {
+      {"{", "not JSON: "},
+      {with("\"seed\"", "\"sead\""), "field 'seed': missing"},
+      {with("\"compared\": true", "\"compared\": 1"), "field 'compared': type must be boolean"},
+      {with("\"loss\": 0.02", "\"loss\": 1.5"), "field 'loss': out of [0, 1.0]"},
+      {with("\"redundancy\": 4", "\"redundancy\": 0"), "field 'settings': a number is out of its range"},
+  };
+  for (const auto& [text, said] : cases) {
+    std::string error;
+    EXPECT_FALSE(ParseSession(text, &error).has_value());
+    EXPECT_EQ(error.rfind(said, 0), 0u) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+    EXPECT_EQ(error.find("json.exception"), std::string::npos) << error;
   }
 }
 

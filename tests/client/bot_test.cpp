@@ -211,6 +211,10 @@ TEST(BotExecutable, RecordsAndReplaysEveryPlayersHands) {
   const testing::CommandResult replay = RunBot(connect + " --replay " + recorded.string() + " --record " +
                                                replayed.string() + " --csv " + csv.string());
   ASSERT_EQ(replay.exit_code, 0) << replay.output;
+  // Every file written is named.
+  EXPECT_NE(replay.output.find("wrote " + replayed.string() + " (session"), std::string::npos)
+      << replay.output;
+  EXPECT_NE(replay.output.find("wrote " + csv.string() + " (CSV)"), std::string::npos) << replay.output;
   const std::optional<apps::Session> again = apps::ParseSession(ReadText(replayed), &error);
   ASSERT_TRUE(again.has_value()) << error;
   // On the real clock a frame the loaded machine skipped is seen late, so a change may land a few frames
@@ -302,7 +306,11 @@ TEST(BotExecutable, BadFlagsAndScriptsExitNonZero) {
   // Names are refused as a usage error, never cut to fit: bot10 with this prefix would be 16 characters.
   const testing::CommandResult name = RunBot("--connect 127.0.0.1:7777 --name abcdefghijklmn --count 11");
   EXPECT_NE(name.output.find("at most 15"), std::string::npos) << name.output;
-  EXPECT_NE(name.output.find("Usage"), std::string::npos) << name.output;
+  EXPECT_EQ(testing::ShortUsageErrorProblem(name.output, "netcube-bot"), "");
+  EXPECT_EQ(
+      testing::ShortUsageErrorProblem(RunBot("--connect 127.0.0.1:7777 --seed -1").output, "netcube-bot"),
+      "");
+  EXPECT_NE(RunBot("--connect :7777").output.find("the host is empty"), std::string::npos);
 }
 
 TEST(BotExecutable, ARefusedConnectionPrintsTheReason) {

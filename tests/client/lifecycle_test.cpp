@@ -85,7 +85,7 @@ TEST(Lifecycle, AFullServerRefusesWithItsReason) {
   EXPECT_EQ(rig->player(0).state(), ConnectionState::kConnected);
 }
 
-TEST(Lifecycle, NoServerListeningEndsInLost) {
+TEST(Lifecycle, NoServerListeningEndsInCouldNotConnect) {
   ClientConfig config = Named("alone");
   config.timeout_ms = 1000;
   Client client(config);
@@ -104,8 +104,8 @@ TEST(Lifecycle, NoServerListeningEndsInLost) {
   for (; now < seconds(3) && client.state() == ConnectionState::kConnecting; now += milliseconds(1)) {
     client.Update(now, 0);
   }
-  EXPECT_EQ(client.state(), ConnectionState::kLost);
-  EXPECT_FALSE(client.status().empty());
+  EXPECT_EQ(client.state(), ConnectionState::kUnreachable) << "never connected, so never lost";
+  EXPECT_EQ(client.status(), "no answer from the server");
 }
 
 TEST(Lifecycle, DestroyedServerLeavesTheClientLost) {
@@ -115,9 +115,22 @@ TEST(Lifecycle, DestroyedServerLeavesTheClientLost) {
   Client& client = AddPlayer(*rig, config);
   ASSERT_TRUE(rig->ConnectAll());
   rig->SetButtons(0, Hold(sim::kUp, rig->now(), seconds(10)));
-  rig->StepFor(milliseconds(200));
+  bool silence_while_alive = false;
+  rig->StepFor(milliseconds(500),
+               [&] { silence_while_alive = silence_while_alive || client.snapshot_silence(); });
+  EXPECT_FALSE(silence_while_alive) << "snapshots come every 50 ms";
   rig->DestroyServer();
+  const Micros killed = rig->now();
+  // Said well before the timeout: once the silence passes a few snapshot intervals (kMinSnapshotSilence
+  // here).
+  ASSERT_TRUE(rig->StepUntil([&] { return client.snapshot_silence().has_value(); }, seconds(1)));
+  EXPECT_EQ(client.state(), ConnectionState::kConnected);
+  EXPECT_LE(rig->now() - killed, kMinSnapshotSilence + milliseconds(60));
+  EXPECT_GT(*client.snapshot_silence(), kMinSnapshotSilence);
+  rig->StepFor(milliseconds(300));
+  EXPECT_GE(*client.snapshot_silence(), kMinSnapshotSilence + milliseconds(300)) << "it counts up";
   ASSERT_TRUE(rig->StepUntil([&] { return client.state() == ConnectionState::kLost; }, seconds(5)));
+  EXPECT_FALSE(client.snapshot_silence()) << "lost, no longer connected";
   EXPECT_FALSE(client.status().empty());
   rig->StepFor(milliseconds(100));  // keeps running harmlessly
   EXPECT_EQ(client.state(), ConnectionState::kLost);

@@ -40,6 +40,7 @@ struct TapRun {
   Metrics metrics;
   bool settled = false;
   bool final_match = false;
+  bool any_prediction_check = false;  // the client ever compared a prediction with the server's result
 };
 
 TapRun TwoQuickTaps(Settings settings) {
@@ -50,10 +51,12 @@ TapRun TwoQuickTaps(Settings settings) {
   rig->SetButtons(0, Scripted("R:100,-:50,R:100", start));
   TapRun run;
   run.settled = rig->StepUntil(
-      [&] { return rig->now() > start + milliseconds(300) && client.Settled(); }, seconds(5), [&] {
+      [&] { return rig->now() > start + milliseconds(300) && client.Settled(); }, seconds(5),
+      [&] {
         run.drawn_x.push_back(client.local().drawn.x);
         run.server_x.push_back(client.local().server.x);
         if (rig->now() <= start) run.first_press_step = run.drawn_x.size();
+        run.any_prediction_check = run.any_prediction_check || client.last_prediction_check().has_value();
         if (client.metrics().corrections > run.corrections_x.size()) {
           run.corrections_x.push_back(client.local().last_correction.x);
         }
@@ -90,12 +93,13 @@ TEST(Gambetta, WithReconciliationTheDrawnCubeNeverMovesBack) {
   const auto [back, forward] = LargestSteps(run.drawn_x);
   EXPECT_EQ(back, 0.0);
   EXPECT_GT(run.drawn_x.back(), run.drawn_x.front() + 1.0);  // the taps moved it
-  EXPECT_LE(ResponseSteps(run), 20u);                         // at once, not a round trip later
+  EXPECT_LE(ResponseSteps(run), 20u);                        // at once, not a round trip later
   EXPECT_EQ(run.metrics.corrections, 0u);
   EXPECT_GT(run.metrics.reconciliations, 0u);
   EXPECT_TRUE(run.final_match);
-  std::printf("[gambetta] reconciliation on: largest backward step %.3f, response %zu ms, rtt %.1f ms\n", back,
-              ResponseSteps(run), run.metrics.rtt_ms_mean);
+  EXPECT_TRUE(run.any_prediction_check);
+  std::printf("[gambetta] reconciliation on: largest backward step %.3f, response %zu ms, rtt %.1f ms\n",
+              back, ResponseSteps(run), run.metrics.rtt_ms_mean);
 }
 
 TEST(Gambetta, WithoutReconciliationTheCubeJumpsBackThenForward) {
@@ -132,6 +136,8 @@ TEST(Gambetta, WithoutPredictionTheCubeMovesOneRoundTripLate) {
   EXPECT_EQ(run.metrics.corrections, 0u);
   EXPECT_GT(run.metrics.reconciliations, 0u);
   EXPECT_EQ(run.metrics.inputs_acked, run.metrics.inputs_sent);
+  // Nothing predicted is drawn, so no prediction can differ from the server (no false alarm in red).
+  EXPECT_FALSE(run.any_prediction_check);
   std::printf("[gambetta] prediction off: the cube starts moving %zu ms after the key\n", ResponseSteps(run));
 }
 
@@ -155,6 +161,7 @@ TEST(Toggles, ChangeLiveWithoutReconnecting) {
   rig->Step();
   EXPECT_EQ(a.local().drawn, a.local().server);
   EXPECT_NE(a.local().predicted, a.local().server);  // still predicted in the background
+  EXPECT_FALSE(a.last_prediction_check()) << "no prediction drawn, none to check";
   // Back on: drawn at the prediction again (plus any smoothing offset).
   s.prediction = true;
   a.SetSettings(s);

@@ -61,15 +61,20 @@ TEST(DiscoveryExe, ServerAnswersWithItsNameAndSettings) {
 
 TEST(DiscoveryExe, ServerDiscoveryOffAndBadNames) {
   const std::uint16_t port = TestPort(1);
-  testing::CommandResult off = RunCommand(std::string(NETCUBE_SERVER_EXE) + " --port 0 --duration 0.2 --discovery off "
-                                          "--discovery-port " + std::to_string(port));
+  testing::CommandResult off = RunCommand(std::string(NETCUBE_SERVER_EXE) +
+                                          " --port 0 --duration 0.2 --discovery off "
+                                          "--discovery-port " +
+                                          std::to_string(port));
   EXPECT_EQ(off.exit_code, 0) << off.output;
   EXPECT_EQ(off.output.find("LAN discovery"), std::string::npos) << off.output;
-  for (const std::string& bad :
-       std::vector<std::string>{"--server-name ''", "--server-name " + std::string(32, 'x'), "--discovery maybe"}) {
-    const testing::CommandResult result = RunCommand(std::string(NETCUBE_SERVER_EXE) + " --duration 0.2 " + bad);
+  for (const std::string& bad : std::vector<std::string>{
+           "--server-name ''", "--server-name " + std::string(32, 'x'), "--discovery maybe"}) {
+    const testing::CommandResult result =
+        RunCommand(std::string(NETCUBE_SERVER_EXE) + " --duration 0.2 " + bad);
     EXPECT_NE(result.exit_code, 0) << bad;
-    EXPECT_NE(result.output.find("--server-name"), std::string::npos) << bad << ": usage expected";
+    EXPECT_EQ(testing::ShortUsageErrorProblem(result.output, "netcube-server"), "") << bad;
+    EXPECT_NE(result.output.find(bad.substr(0, bad.find(' '))), std::string::npos)
+        << bad << ": names the flag";
   }
 }
 

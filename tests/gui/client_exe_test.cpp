@@ -1,17 +1,21 @@
 // The netcube-client executable, run headless (SDL's offscreen driver) as a child process: screenshots of
 // the lab and of a connected client are real PNGs, a scripted lab run is reproducible, a run that never
-// connects fails, bad flags print the usage and exit non-zero.
+// connects fails, bad flags print what is wrong and exit non-zero, and the lab runs with the defaults of
+// netcube-server and netcube-client (its server's statistics file says so).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 
+#include <nlohmann/json.hpp>
 #include <stb_image.h>
 
+#include "netcube/gui/lab.h"
 #include "netcube/gui/theme.h"
 #include "support/command.h"
 #include "support/server_thread.h"
@@ -87,16 +91,107 @@ TEST(ClientExecutable, NoConnectionByTheLastFrameIsAFailure) {
   std::filesystem::remove(TempPng("unconnected"));
 }
 
-TEST(ClientExecutable, BadFlagsPrintTheUsageAndExitNonZero) {
-  for (const char* args : {"--bogus", "--width 10", "--screenshot x.png", "--connect nohost",
-                           "--connect 127.0.0.1:99999", "--lab --connect 127.0.0.1:7777", "--script Q:100",
-                           "--preset fast", "--frames 0", "--lab --compare naive,full --profile moon", "--frames 1e300",
-                           "--name ''", "--name 0123456789abcdef", "--name 'tab\there'", "--latency-ms nan",
-                           "--loss inf", "--find-seconds nan"}) {
+TEST(ClientExecutable, BadFlagsPrintTheErrorAndHowToGetHelp) {
+  for (const char* args :
+       {"--bogus", "--width 10", "--screenshot x.png", "--connect 127.0.0.1:7777 --name ''",
+        "--lab --connect 127.0.0.1:7777", "--preset fast", "--frames 0",
+        "--lab --compare naive,full --profile moon", "--frames 1e300", "--name 0123456789abcdef",
+        "--name 'tab\there'", "--latency-ms nan", "--loss inf", "--find-seconds nan", "--seed -1"}) {
     const testing::CommandResult run = RunClient(args);
     EXPECT_NE(run.exit_code, 0) << args;
-    EXPECT_FALSE(run.output.empty()) << args;
+    EXPECT_EQ(testing::ShortUsageErrorProblem(run.output, "netcube-client"), "") << args;
   }
+  // Checked after parsing, in one line of their own.
+  for (const char* args :
+       {"--connect nohost", "--connect 127.0.0.1:99999", "--connect :7777", "--script Q:100"}) {
+    const testing::CommandResult run = RunClient(args);
+    EXPECT_NE(run.exit_code, 0) << args;
+    EXPECT_EQ(std::count(run.output.begin(), run.output.end(), '\n'), 1) << args << ": " << run.output;
+  }
+  EXPECT_NE(RunClient("--connect :7777").output.find("the host is empty"), std::string::npos);
+  // The name is quoted whole, however long.
+  EXPECT_NE(RunClient("--name 0123456789abcdefghij").output.find("'0123456789abcdefghij' has 20 characters"),
+            std::string::npos);
+}
+
+nlohmann::json ReadJson(const std::filesystem::path& path) {
+  std::ifstream file(path);
+  nlohmann::json json = nlohmann::json::parse(file, nullptr, /*allow_exceptions=*/false);
+  std::filesystem::remove(path);
+  return json;
+}
+
+// What the lab's server did, from --lab --stats-json.
+nlohmann::json LabStats(const std::string& args) {
+  const std::filesystem::path path = TempPng("lab-stats").replace_extension(".json");
+  const testing::CommandResult run =
+      RunClient("--lab --frames 120 --script R:500 " + args + " --stats-json " + path.string());
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("wrote " + path.string()), std::string::npos) << run.output;
+  return ReadJson(path);
+}
+
+// The lab is the real thing: its server starts with netcube-server's settings and its first player with
+// netcube-client's (the second has the techniques off, and both the lab's added latency).
+TEST(ClientExecutable, TheLabStartsWithTheDefaultsOfTheServerAndTheClient) {
+  const std::filesystem::path server_stats = TempPng("server-stats").replace_extension(".json");
+  const testing::CommandResult server =
+      testing::RunCommand(std::string(NETCUBE_SERVER_EXE) +
+                          " --port 0 --duration 0.2 --discovery off --stats-json " + server_stats.string());
+  ASSERT_EQ(server.exit_code, 0) << server.output;
+  const nlohmann::json lab = LabStats("");
+  ASSERT_TRUE(lab.is_object());
+  EXPECT_EQ(lab["settings"], ReadJson(server_stats)["settings"]);
+  EXPECT_EQ(lab["settings"]["snapshot_encoding"], "delta");
+  EXPECT_GT(lab.value("delta_snapshots_sent", 0), 0) << "the lab sends deltas by default";
+  EXPECT_GT(lab.value("inputs_processed", 0), 0);
+
+  const LabConfig config = DefaultLabConfig();
+  const client::ClientConfig client_defaults;
+  ASSERT_EQ(config.players.size(), 2u);
+  EXPECT_EQ(config.players[0].client.settings, client_defaults.settings);
+  client::Settings naive = client_defaults.settings;
+  naive.prediction = naive.reconciliation = naive.interpolation = naive.smoothing = false;
+  naive.extrapolation = naive.adaptive_delay = false;
+  EXPECT_EQ(config.players[1].client.settings, naive);
+  for (const LabPlayer& player : config.players) {
+    transport::LinkSettings link = client_defaults.link;
+    link.latency_ms = kLabDefaultLatencyMs;
+    EXPECT_EQ(player.client.link, link);
+    EXPECT_EQ(player.client.input_rate, client_defaults.input_rate);
+    EXPECT_EQ(player.client.timeout_ms, client_defaults.timeout_ms);
+  }
+}
+
+TEST(ClientExecutable, EveryFileWrittenIsNamed) {
+  const std::filesystem::path session = TempPng("named").replace_extension(".json");
+  const std::filesystem::path csv = TempPng("named").replace_extension(".csv");
+  const testing::CommandResult run =
+      RunClient("--lab --compare naive,full --script R:300 --frames 30 --record " + session.string() +
+                " --csv " + csv.string());
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("wrote " + session.string() + " (session, 30 frames)"), std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("wrote " + csv.string() + " (CSV, 30 frames)"), std::string::npos) << run.output;
+  // A bad session file is named with the field that is wrong, in one line.
+  { std::ofstream(session) << "{\"netcube_session\": \"five\"}"; }
+  const testing::CommandResult replay = RunClient("--lab --replay " + session.string());
+  EXPECT_NE(replay.exit_code, 0);
+  EXPECT_EQ(replay.output, "netcube-client: --replay " + session.string() +
+                               ": field 'netcube_session': type must be number, but is string\n");
+  std::filesystem::remove(session);
+  std::filesystem::remove(csv);
+}
+
+TEST(ClientExecutable, TheLabsSnapshotEncodingIsTheOneAskedFor) {
+  const nlohmann::json full = LabStats("--snapshot-encoding full");
+  EXPECT_EQ(full["settings"]["snapshot_encoding"], "full");
+  EXPECT_EQ(full.value("delta_snapshots_sent", -1), 0);
+  // --switch-encoding-frame switches at that frame, and not before.
+  const nlohmann::json switched = LabStats("--snapshot-encoding full --switch-encoding-frame 100");
+  EXPECT_EQ(switched["settings"]["snapshot_encoding"], "delta");
+  EXPECT_GT(switched.value("delta_snapshots_sent", 0), 0);
+  EXPECT_LT(switched.value("delta_snapshots_sent", 0), switched.value("snapshots_sent", 0));
 }
 
 }  // namespace

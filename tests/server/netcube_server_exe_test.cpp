@@ -1,4 +1,5 @@
-// The netcube-server executable, run as a child process: clean exits, the stats file, usage on bad flags.
+// The netcube-server executable, run as a child process: clean exits, the stats file, a short error on bad
+// flags.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -17,6 +18,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "support/command.h"
 
 namespace {
 
@@ -116,6 +119,7 @@ void ExpectStatsFile(const std::string& path) {
     EXPECT_TRUE(stats.contains(key) && stats[key].is_number()) << key;
   }
   EXPECT_GT(stats.value("ticks", 0), 0);
+  EXPECT_TRUE(stats.contains("settings") && stats["settings"].is_object()) << "what the server ran with";
   std::filesystem::remove(path);
 }
 
@@ -143,22 +147,53 @@ TEST(NetcubeServerExe, StopsCleanlyOnSigint) {
   ExpectStatsFile(stats);
 }
 
-TEST(NetcubeServerExe, BadFlagPrintsUsageAndFails) {
+TEST(NetcubeServerExe, BadFlagPrintsTheErrorAndHowToGetHelp) {
   Child child({NETCUBE_SERVER_EXE, "--no-such-flag"});
   ASSERT_TRUE(child.started());
   const std::optional<int> code = child.Wait();
   ASSERT_TRUE(code.has_value());
   EXPECT_NE(*code, 0);
-  EXPECT_NE(child.output().find("Usage"), std::string::npos) << child.output();
-  EXPECT_NE(child.output().find("--tick-rate"), std::string::npos) << child.output();
+  EXPECT_EQ(netcube::testing::ShortUsageErrorProblem(child.output(), "netcube-server"), "");
+  EXPECT_NE(child.output().find("--no-such-flag"), std::string::npos) << child.output();
+}
+
+// The server sends at most one snapshot a tick: it never advertises more (start line, discovery).
+TEST(NetcubeServerExe, SnapshotsFasterThanTicksAreRefusedAndTheDefaultFollowsTheTickRate) {
+  Child refused({NETCUBE_SERVER_EXE, "--port", "0", "--snapshot-rate", "120", "--tick-rate", "30"});
+  ASSERT_TRUE(refused.started());
+  const std::optional<int> code = refused.Wait();
+  ASSERT_TRUE(code.has_value());
+  EXPECT_NE(*code, 0);
+  EXPECT_EQ(netcube::testing::ShortUsageErrorProblem(refused.output(), "netcube-server"), "");
+  EXPECT_NE(refused.output().find("120 is more than --tick-rate 30"), std::string::npos) << refused.output();
+
+  const std::string stats = TempPath("slow-ticks.json");
+  Child slow({NETCUBE_SERVER_EXE, "--port", "0", "--tick-rate", "10", "--duration", "0.2", "--discovery",
+              "off", "--stats-json", stats});
+  ASSERT_TRUE(slow.started());
+  EXPECT_EQ(slow.Wait(), 0) << slow.output();
+  EXPECT_NE(slow.output().find("tick 10 Hz, snapshots 10 Hz"), std::string::npos) << slow.output();
+  std::ifstream file(stats);
+  const nlohmann::json written = nlohmann::json::parse(file, nullptr, /*allow_exceptions=*/false);
+  EXPECT_EQ(written["settings"]["snapshot_rate"], 10) << written.dump();
+  std::filesystem::remove(stats);
 }
 
 TEST(NetcubeServerExe, OutOfRangeValueFails) {
-  for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"--tick-rate", "0"}, {"--max-rewind-ms", "1001"}, {"--lag-compensation", "maybe"},
-        {"--snapshot-encoding", "zip"}, {"--duration", "nan"}, {"--duration", "inf"}, {"--duration", "1e300"},
-        {"--duration", "0"}, {"--loss", "nan"}, {"--reorder", "-nan"}, {"--latency-ms", "inf"},
-        {"--jitter-ms", "1e308"}, {"--stats-json", "/dev/null", "--stats-interval", "nan"}}) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--tick-rate", "0"},
+                                               {"--max-rewind-ms", "1001"},
+                                               {"--lag-compensation", "maybe"},
+                                               {"--snapshot-encoding", "zip"},
+                                               {"--duration", "nan"},
+                                               {"--duration", "inf"},
+                                               {"--duration", "1e300"},
+                                               {"--duration", "0"},
+                                               {"--loss", "nan"},
+                                               {"--reorder", "-nan"},
+                                               {"--latency-ms", "inf"},
+                                               {"--jitter-ms", "1e308"},
+                                               {"--stats-json", "/dev/null", "--stats-interval", "nan"},
+                                               {"--seed", "-1"}}) {
     std::vector<std::string> command = {NETCUBE_SERVER_EXE};
     command.insert(command.end(), args.begin(), args.end());
     Child child(command);
@@ -166,7 +201,7 @@ TEST(NetcubeServerExe, OutOfRangeValueFails) {
     const std::optional<int> code = child.Wait();
     ASSERT_TRUE(code.has_value());
     EXPECT_NE(*code, 0) << args[0];
-    EXPECT_NE(child.output().find("Usage"), std::string::npos) << child.output();
+    EXPECT_EQ(netcube::testing::ShortUsageErrorProblem(child.output(), "netcube-server"), "") << args[0];
   }
 }
 

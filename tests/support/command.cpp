@@ -25,4 +25,14 @@ CommandResult RunCommand(const std::string& command) {
   return result;
 }
 
+std::string ShortUsageErrorProblem(const std::string& output, const std::string& program) {
+  const std::string hint = "Run '" + program + " --help' for the options.\n";
+  const std::size_t first_end = output.find('\n');
+  if (output.rfind(program + ": ", 0) != 0 || first_end == std::string::npos ||
+      output.substr(first_end + 1) != hint) {
+    return "not '" + program + ": <what>' and '" + hint + "': " + output;
+  }
+  return {};
+}
+
 }  // namespace netcube::testing

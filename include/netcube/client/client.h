@@ -42,6 +42,7 @@ enum class ConnectionState : std::uint8_t {
   kConnected,     // Welcome received: player id and server settings known
   kRefused,       // the server said no; status() has its reason
   kLost,          // the server went away (timeout, silence, or it closed the connection); see status()
+  kUnreachable,   // the connection never happened: no answer, or closed before the Welcome; see status()
 };
 const char* ToString(ConnectionState state) noexcept;
 
@@ -84,13 +85,20 @@ struct RemoteView {
   SampleKind sample = SampleKind::kEmpty;  // how `drawn` was obtained
 };
 
-// The newest input whose server result the client could compare with its own prediction.
+// The newest input whose server result the client could compare with its own prediction (only while
+// prediction is on: without it no prediction is drawn, so there is nothing to compare).
 struct PredictionCheck {
   sim::Seq seq = 0;
   sim::CubeState predicted;  // what the client predicted after this input, before the server answered
   sim::CubeState server;     // what the server computed after it
   bool match = false;        // same position and velocity, exactly
 };
+
+// A connected client says the snapshots have stopped (Client::snapshot_silence) once none has come for this
+// many of the intervals they are sent at, and at least kMinSnapshotSilence: long before the timeout calls
+// the server lost, and beyond what a lost snapshot or two and a link's jitter explain.
+inline constexpr int kSilentSnapshotIntervals = 4;
+inline constexpr Micros kMinSnapshotSilence{200'000};
 
 // How long a tagged cube flashes, and a shot's ray stays drawn after its result.
 inline constexpr Micros kTagDisplayTime{600'000};
@@ -124,8 +132,8 @@ class Client {
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;
 
-  // Opens a socket and starts connecting (from kDisconnected, kRefused or kLost). False with `error` set
-  // for an unknown host name, port 0, or a client already connecting or connected.
+  // Opens a socket and starts connecting (from kDisconnected, kRefused, kLost or kUnreachable). False with
+  // `error` set for an unknown host name, port 0, or a client already connecting or connected.
   bool Connect(const std::string& host, std::uint16_t port, Micros now, std::string* error);
   // Polite goodbye; the state becomes kDisconnected at once (later Updates finish the handshake).
   void Disconnect(Micros now);
@@ -167,6 +175,10 @@ class Client {
   std::optional<Tick> newest_snapshot_tick() const noexcept;
   double server_time_ticks() const noexcept;
   double render_tick() const noexcept;
+  // While connected and no snapshot has arrived for longer than a few expected intervals
+  // (kSilentSnapshotIntervals, kMinSnapshotSilence) as of the last Update: how long none has (since the
+  // newest one, or the Welcome). Empty while they come, or when not connected.
+  std::optional<Micros> snapshot_silence() const noexcept;
 
   Metrics metrics() const;
   transport::TransportCounters transport_counters() const;

@@ -57,8 +57,8 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 1;
 
   CLI::App app{"netcube-bench: server tick time, bandwidth and netcode quality over loopback"};
-  app.failure_message(CLI::FailureMessage::help);
   netcube::apps::AddVersionFlag(app, "netcube-bench");
+  netcube::apps::ShortUsageErrors(app, "netcube-bench");
   app.add_option("--scenario", scenario, "scale, bandwidth, profiles, tagging or all")
       ->check(CLI::IsMember({"scale", "bandwidth", "profiles", "tagging", "all"}))
       ->capture_default_str();
@@ -118,7 +118,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   app.add_option("--bot", bot_path, "Scale: the netcube-bot executable")->capture_default_str();
-  app.add_option("--seed", seed, "Random seed of the players' scripts and links")->capture_default_str();
+  app.add_option("--seed", seed, "Random seed of the players' scripts and links")
+      ->check(netcube::apps::Unsigned())
+      ->capture_default_str();
   app.add_option("--json", json_path, "Write every figure to this file");
   CLI11_PARSE(app, argc, argv);
 

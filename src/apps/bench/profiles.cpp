@@ -360,7 +360,8 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
       ++frame;
       probe.Frame(now, settings.key_trials);
       const client::ConnectionState probe_state = probe.client().state();
-      if (probe_state == client::ConnectionState::kLost || probe_state == client::ConnectionState::kRefused) {
+      if (probe_state == client::ConnectionState::kLost || probe_state == client::ConnectionState::kRefused ||
+          probe_state == client::ConnectionState::kUnreachable) {
         *error = "the probe client lost its connection: " + probe.client().status();
         return std::nullopt;
       }

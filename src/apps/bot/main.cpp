@@ -138,8 +138,8 @@ int main(int argc, char** argv) {
   std::string report_path;
 
   CLI::App app{"netcube-bot: headless netcube players that play a script and report what they measured"};
-  app.failure_message(CLI::FailureMessage::help);  // a bad flag prints the usage
   netcube::apps::AddVersionFlag(app, "netcube-bot");
+  netcube::apps::ShortUsageErrors(app, "netcube-bot");
   netcube::apps::FindFlags find;
   CLI::Option* connect_option =
       app.add_option("--connect", connect, "Server address, HOST:PORT (required unless --find)");
@@ -154,7 +154,9 @@ int main(int argc, char** argv) {
                  "Seconds of scripted play (default: a timeline's length, else 10)")
       ->check(netcube::apps::FiniteRange(0.001, netcube::apps::kMaxRunSeconds));
   client_flags.Register(app, " (default full)", "");
-  app.add_option("--seed", config.seed, "Random seed; player i uses seed + i")->capture_default_str();
+  app.add_option("--seed", config.seed, "Random seed; player i uses seed + i")
+      ->check(netcube::apps::Unsigned())
+      ->capture_default_str();
   app.add_option("--input-rate", config.input_rate, "Input samples per simulation step (2 = a speed hack)")
       ->check(CLI::Range(1, 8))
       ->capture_default_str();
@@ -295,14 +297,20 @@ int main(int argc, char** argv) {
     std::cerr << "netcube-bot: cannot write " << csv << "\n";
     return 1;
   }
-  if (!record.empty() && !netcube::apps::WriteFile(record, netcube::apps::SessionToJson(session), &error)) {
-    std::cerr << "netcube-bot: " << error << "\n";
-    return 1;
+  if (!csv.empty()) std::cout << "netcube-bot: wrote " << csv << " (CSV)\n";
+  if (!record.empty()) {
+    if (!netcube::apps::WriteFile(record, netcube::apps::SessionToJson(session), &error)) {
+      std::cerr << "netcube-bot: " << error << "\n";
+      return 1;
+    }
+    std::cout << "netcube-bot: wrote " << record << " (session, " << session.frames << " frames)\n";
   }
-  if (!report_path.empty() &&
-      !netcube::apps::WriteFile(report_path, netcube::apps::BotReportJson(report), &error)) {
-    std::cerr << "netcube-bot: " << error << "\n";
-    return 1;
+  if (!report_path.empty()) {
+    if (!netcube::apps::WriteFile(report_path, netcube::apps::BotReportJson(report), &error)) {
+      std::cerr << "netcube-bot: " << error << "\n";
+      return 1;
+    }
+    std::cout << "netcube-bot: wrote " << report_path << " (report)\n";
   }
   return 0;
 }

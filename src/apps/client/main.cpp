@@ -41,14 +41,16 @@ int main(int argc, char** argv) {
   std::string script;
   std::string script2;
   int tag_interval_ms = 0;
-  std::string snapshot_encoding = "delta";
+  // The lab server's defaults are netcube-server's (ServerConfig's).
+  std::string snapshot_encoding =
+      netcube::server::ToString(netcube::server::ServerConfig{}.snapshot_encoding);
   int switch_encoding_frame = 0;
   apps::RunOptions run;
 
   CLI::App app{
       "netcube-client: the graphical netcube client, or with --lab a server and two players in one window"};
-  app.failure_message(CLI::FailureMessage::help);  // a bad flag prints the usage
   netcube::apps::AddVersionFlag(app, "netcube-client");
+  netcube::apps::ShortUsageErrors(app, "netcube-client");
   CLI::Option* lab_flag =
       app.add_flag("--lab", lab, "The all-in-one lab: an in-process server and two players over loopback");
   CLI::Option* connect_option =
@@ -63,6 +65,7 @@ int main(int argc, char** argv) {
                         "naive)",
                         " (lab default 125 for both players)");
   app.add_option("--seed", seed, "Random seed (conditioner, random script); lab player i uses seed + i")
+      ->check(netcube::apps::Unsigned())
       ->capture_default_str();
   app.add_option(
       "--script", script,
@@ -96,6 +99,7 @@ int main(int argc, char** argv) {
   std::string record;
   std::string csv;
   std::string plot;
+  std::string stats_json;
   CLI::Option* compare_option =
       app.add_option("--compare", compare,
                      "Compare 2 to 4 technique sets side by side, e.g. naive,predicted,full or p,p+r+i: one "
@@ -115,6 +119,11 @@ int main(int argc, char** argv) {
   app.add_option("--plot", plot,
                  "At the end, plot each player's own-cube error, remote error and key-press-to-motion delay "
                  "over time to this PNG")
+      ->needs(lab_flag);
+  app.add_option(
+         "--stats-json", stats_json,
+         "At the end, write the lab server's statistics and settings to this JSON file, as netcube-server "
+         "--stats-json does")
       ->needs(lab_flag);
   compare_option->excludes("--script2");
   encoding_option->excludes(compare_option)->excludes(replay_option);
@@ -139,6 +148,7 @@ int main(int argc, char** argv) {
     options.record = record;
     options.csv = csv;
     options.plot = plot;
+    options.stats_json = stats_json;
     options.scripts = {std::move(script1), std::move(script2_parsed)};
     options.switch_encoding_frame = switch_encoding_frame;
     if (compare.empty() && replay.empty()) {
@@ -191,7 +201,7 @@ int main(int argc, char** argv) {
   apps::ClientRunOptions options;
   options.run = run;
   options.screen.client.name = name;
-  options.screen.client.settings = client_flags.ApplySettings(client::PresetSettings(client::Preset::kFull));
+  options.screen.client.settings = client_flags.ApplySettings(options.screen.client.settings);
   options.screen.client.link = client_flags.ApplyLink({});
   options.screen.client.seed = seed;
   options.screen.browser = find.browser();

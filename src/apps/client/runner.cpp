@@ -1,6 +1,7 @@
 #include "runner.h"
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -15,6 +16,7 @@
 #include "netcube/gui/compare_plot.h"
 #include "netcube/gui/frame_clock.h"
 #include "netcube/gui/keys.h"
+#include "server_stats.h"
 
 namespace netcube::apps {
 namespace {
@@ -32,6 +34,9 @@ using gui::VirtualFrameTime;
 
 using Clock = std::chrono::steady_clock;
 constexpr Micros kFramePeriod{1'000'000 / kFramesPerSecond};
+// How often a connected client's network is serviced while the frame loop waits for the next frame: a
+// packet is stamped when it is read, so this bounds how late a round trip is stamped (not a frame's time).
+constexpr Micros kNetworkServicePeriod{1000};
 // After the window closes, the connected client keeps running this long past its added latency, so the
 // server sees a goodbye instead of a timeout.
 constexpr Micros kGoodbyeTime{300'000};
@@ -82,9 +87,11 @@ enum class Timing : std::uint8_t {
 };
 
 // The frame loop: events, update(frame, now), UI via draw(now), render, the screenshot on the last frame,
-// present. False if the screenshot could not be written.
+// present, then wait for the next frame, calling `idle(now)` (when given) every kNetworkServicePeriod
+// meanwhile. False if the screenshot could not be written.
 bool RunFrames(App& app, const RunOptions& run, Timing timing, const std::function<void(int, Micros)>& update,
-               const std::function<void(Micros)>& draw, const SteadyClock& clock) {
+               const std::function<void(Micros)>& draw, const SteadyClock& clock,
+               const std::function<void(Micros)>& idle = nullptr) {
   const Micros start = clock.Now();
   for (int frame = 0; run.frames == 0 || frame < run.frames; ++frame) {
     if (!app.PollEvents()) break;
@@ -109,8 +116,10 @@ bool RunFrames(App& app, const RunOptions& run, Timing timing, const std::functi
     } else if (timing == Timing::kSteady && (!app.has_vsync() || app.minimised())) {
       due = now + kFramePeriod;
     }
-    const Micros left = due - clock.Now();
-    if (left > Micros(0)) std::this_thread::sleep_for(left);
+    for (Micros left = due - clock.Now(); left > Micros(0); left = due - clock.Now()) {
+      if (idle) idle(clock.Now());
+      std::this_thread::sleep_for(idle ? std::min(left, kNetworkServicePeriod) : left);
+    }
   }
   return true;
 }
@@ -163,6 +172,8 @@ class LabRecorder {
       if (csv_.fail()) {
         std::cerr << "netcube-client: cannot write " << options_.csv << '\n';
         ok = false;
+      } else {
+        std::cout << "netcube-client: wrote " << options_.csv << " (CSV, " << frames_ << " frames)\n";
       }
     }
     if (!options_.record.empty()) {
@@ -174,6 +185,8 @@ class LabRecorder {
       if (!WriteFile(options_.record, SessionToJson(session), &error)) {
         std::cerr << "netcube-client: " << error << '\n';
         ok = false;
+      } else {
+        std::cout << "netcube-client: wrote " << options_.record << " (session, " << frames_ << " frames)\n";
       }
     }
     if (!options_.plot.empty()) {
@@ -209,6 +222,10 @@ bool NeedsHeadless(const RunOptions& run) noexcept {
 }
 
 int RunClient(ClientRunOptions options) {
+  // The loop paces the frames itself, servicing the network between them: vsync would hold it in Present,
+  // and a round trip would be stamped when the next frame reads it, up to a frame late (16 ms of RTT that
+  // a loopback server does not have).
+  options.run.app.vsync = false;
   std::unique_ptr<App> app = OpenApp(options.run, "netcube-client");
   if (app == nullptr) return 1;
   const std::vector<transport::LinkProfile> profiles = LoadProfiles();
@@ -218,12 +235,22 @@ int RunClient(ClientRunOptions options) {
     std::cerr << "netcube-client: cannot connect: " << screen.connect_error() << '\n';
   PlayerKeys keys(std::move(options.script), options.screen.client.seed, KeyBinding::kArrowsAndWasd);
 
+  std::uint8_t held = 0;
   const bool written = RunFrames(
       *app, options.run, Timing::kSteady,
-      [&](int, Micros now) { screen.Update(now, keys.Held(now, screen.client())); },
-      [&](Micros now) { screen.Draw(ClientLayout::For(app->display_size()), now, profiles); }, clock);
+      [&](int, Micros now) {
+        held = keys.Held(now, screen.client());
+        screen.Update(now, held);
+      },
+      [&](Micros now) { screen.Draw(ClientLayout::For(app->display_size()), now, profiles); }, clock,
+      [&](Micros now) { screen.client().Update(now, held); });
 
   const bool connected = screen.client().state() == client::ConnectionState::kConnected;
+  if (connected && options.run.frames > 0) {
+    const client::Metrics m = screen.client().metrics();
+    std::printf("netcube-client: RTT %.1f ms mean over %llu time echoes\n", m.rtt_ms_mean,
+                static_cast<unsigned long long>(m.rtt_samples));
+  }
   if (connected) {
     screen.Disconnect(clock.Now());
     const Micros until = clock.Now() + kGoodbyeTime +
@@ -237,8 +264,14 @@ int RunClient(ClientRunOptions options) {
   if (!written) return 1;
   if (options.run.frames > 0 && !connected && options.screen.connect_at_start) {
     // A bounded run that was meant to show a connection should not pass silently.
-    std::cerr << "netcube-client: not connected at the end: " << client::ToString(screen.client().state())
-              << (screen.client().status().empty() ? "" : " (" + screen.client().status() + ")") << '\n';
+    const client::Client& client = screen.client();
+    if (client.state() == client::ConnectionState::kUnreachable) {
+      std::cerr << "netcube-client: could not connect to " << options.screen.host << ':'
+                << options.screen.port << ": " << client.status() << '\n';
+    } else {
+      std::cerr << "netcube-client: not connected at the end: " << client::ToString(client.state())
+                << (client.status().empty() ? "" : " (" + client.status() + ")") << '\n';
+    }
     return 1;
   }
   return 0;
@@ -328,7 +361,15 @@ int RunLab(LabRunOptions options) {
         recorder.HandTags(frame_now, lab->TakeHandTags());
       },
       clock);
-  const bool finished = recorder.Finish(*app);
+  bool finished = recorder.Finish(*app);
+  if (!options.stats_json.empty()) {
+    if (WriteServerStats(options.stats_json, lab->server(), &error)) {
+      std::cout << "netcube-client: wrote " << options.stats_json << " (the lab server's statistics)\n";
+    } else {
+      std::cerr << "netcube-client: " << error << '\n';
+      finished = false;
+    }
+  }
   return written && finished ? 0 : 1;
 }
 

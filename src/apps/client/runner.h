@@ -36,11 +36,12 @@ struct LabRunOptions {
   // seed and rates (and, when replaying, its input timeline).
   bool compare = false;
   Session session;
-  bool replay = false;      // drive every player from its timeline of session.inputs
-  std::string record;       // write the session here at the end
-  std::string csv;          // one row per frame and player
-  std::string plot;         // the comparison's plot, as a PNG, at the end
-  std::string plot_title;   // heads the plot
+  bool replay = false;     // drive every player from its timeline of session.inputs
+  std::string record;      // write the session here at the end
+  std::string csv;         // one row per frame and player
+  std::string plot;        // the comparison's plot, as a PNG, at the end
+  std::string plot_title;  // heads the plot
+  std::string stats_json;  // the lab server's statistics file at the end, as netcube-server --stats-json
   int switch_encoding_frame = 0;  // switch the server's snapshot encoding at this frame (0: never)
 };
 

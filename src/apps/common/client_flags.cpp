@@ -83,14 +83,18 @@ transport::LinkSettings ClientFlags::ApplyLink(transport::LinkSettings defaults)
 
 bool SplitHostPort(const std::string& text, std::string& host, std::uint16_t& port, std::string* error) {
   const std::size_t colon = text.rfind(':');
+  if (colon == 0) {
+    *error = "--connect wants HOST:PORT, and the host is empty in '" + text + "'";
+    return false;
+  }
   int value = 0;
   std::size_t used = 0;
   try {
-    if (colon != std::string::npos && colon > 0) value = std::stoi(text.substr(colon + 1), &used);
+    if (colon != std::string::npos) value = std::stoi(text.substr(colon + 1), &used);
   } catch (const std::exception&) {
     value = 0;
   }
-  if (colon == std::string::npos || colon == 0 || used == 0 || used != text.size() - colon - 1 || value < 1 ||
+  if (colon == std::string::npos || used == 0 || used != text.size() - colon - 1 || value < 1 ||
       value > 65535) {
     *error = "--connect wants HOST:PORT with a port in [1, 65535], got '" + text + "'";
     return false;

@@ -1,5 +1,6 @@
 #include "flag_checks.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
@@ -24,6 +25,17 @@ CLI::Validator FiniteRange(double min, double max) {
         return {};
       },
       "NUMBER in " + in_range);
+}
+
+CLI::Validator Unsigned() {
+  return CLI::Validator(
+      [](std::string& input) -> std::string {
+        // strtoull, under CLI11's conversion, reads "-1" as the largest value instead of refusing it.
+        const bool digits = !input.empty() && std::all_of(input.begin(), input.end(),
+                                                          [](char c) { return c >= '0' && c <= '9'; });
+        return digits ? std::string() : input + " is not a whole number of at least 0";
+      },
+      "UINT");
 }
 
 CLI::Validator PlayerName() {

@@ -1,7 +1,7 @@
 #pragma once
 // Checks for number and name flags that CLI11's own let through: its Range, PositiveNumber and
 // NonNegativeNumber accept NaN (every comparison with it is false) and PositiveNumber accepts infinity
-// and values so large that a duration made of them overflows.
+// and values so large that a duration made of them overflows; a 64-bit unsigned flag takes "-1" as 2^64-1.
 #include <CLI/CLI.hpp>
 
 namespace netcube::apps {
@@ -13,6 +13,8 @@ inline constexpr double kMaxLinkDelayMs = 10'000.0;
 
 // A finite number in [min, max].
 CLI::Validator FiniteRange(double min, double max);
+// A whole number of at least 0 for an unsigned 64-bit flag (a seed): no sign.
+CLI::Validator Unsigned();
 // A player's name as the protocol carries it: 1..protocol::kMaxNameLength printable ASCII characters.
 CLI::Validator PlayerName();
 

@@ -28,27 +28,58 @@ nlohmann::json SettingsJson(const client::Settings& s) {
           {"adaptive_snapshot_rate", s.adaptive_snapshot_rate}};
 }
 
-client::Settings ReadSettings(const nlohmann::json& j) {
+// Reads a session's fields by name and remembers the last one, so that an error can say which field of the
+// file is wrong.
+class FieldReader {
+ public:
+  const nlohmann::json& At(const nlohmann::json& object, const char* name) {
+    field_ = name;
+    return object.at(name);
+  }
+  template <class T>
+  T Get(const nlohmann::json& object, const char* name) {
+    return At(object, name).get<T>();
+  }
+  // A number in [0, max].
+  double Range(const nlohmann::json& object, const char* name, double max) {
+    const double value = Get<double>(object, name);
+    if (!(value >= 0.0 && value <= max))
+      throw std::out_of_range("out of [0, " + nlohmann::json(max).dump() + "]");
+    return value;
+  }
+  // Blames `name` for the next error.
+  void Name(const char* name) { field_ = name; }
+  const std::string& field() const noexcept { return field_; }
+
+ private:
+  std::string field_;
+};
+
+client::Settings ReadSettings(const nlohmann::json& j, FieldReader& read) {
   client::Settings s;
-  s.prediction = j.at("prediction").get<bool>();
-  s.reconciliation = j.at("reconciliation").get<bool>();
-  s.interpolation = j.at("interpolation").get<bool>();
-  s.smoothing = j.at("smoothing").get<bool>();
-  s.extrapolation = j.at("extrapolation").get<bool>();
-  s.adaptive_delay = j.at("adaptive_delay").get<bool>();
-  s.interp_delay_ms = j.at("interp_delay_ms").get<int>();
-  s.smoothing_ms = j.at("smoothing_ms").get<int>();
-  s.redundancy = j.at("redundancy").get<int>();
-  s.input_pacing = j.at("input_pacing").get<bool>();
-  s.adaptive_snapshot_rate = j.at("adaptive_snapshot_rate").get<bool>();
-  if (client::Clamped(s) != s) throw std::out_of_range("a setting is out of its range");
+  s.prediction = read.Get<bool>(j, "prediction");
+  s.reconciliation = read.Get<bool>(j, "reconciliation");
+  s.interpolation = read.Get<bool>(j, "interpolation");
+  s.smoothing = read.Get<bool>(j, "smoothing");
+  s.extrapolation = read.Get<bool>(j, "extrapolation");
+  s.adaptive_delay = read.Get<bool>(j, "adaptive_delay");
+  s.interp_delay_ms = read.Get<int>(j, "interp_delay_ms");
+  s.smoothing_ms = read.Get<int>(j, "smoothing_ms");
+  s.redundancy = read.Get<int>(j, "redundancy");
+  s.input_pacing = read.Get<bool>(j, "input_pacing");
+  s.adaptive_snapshot_rate = read.Get<bool>(j, "adaptive_snapshot_rate");
+  if (client::Clamped(s) != s) {
+    read.Name("settings");  // which number is out of range is in the message
+    throw std::out_of_range("a number is out of its range (" + client::TechniquesOf(s) + ")");
+  }
   return s;
 }
 
-double ReadRange(const nlohmann::json& j, const char* key, double max) {
-  const double value = j.at(key).get<double>();
-  if (!(value >= 0.0 && value <= max)) throw std::out_of_range(std::string(key) + " is out of range");
-  return value;
+// nlohmann's message without its "[json.exception.type_error.302] " prefix.
+std::string Reason(const nlohmann::json::exception& e) {
+  const std::string what = e.what();
+  const std::size_t end = what.find("] ");
+  return end == std::string::npos ? what : what.substr(end + 2);
 }
 
 const InputTimeline& TimelineOf(const std::vector<InputTimeline>& inputs, std::size_t player) {
@@ -152,43 +183,54 @@ std::string CompareTitle(const Session& session) {
 }
 
 std::optional<Session> ParseSession(std::string_view json_text, std::string* error) {
+  FieldReader read;
   try {
     const nlohmann::json doc = nlohmann::json::parse(json_text);
-    if (doc.at("netcube_session").get<int>() != kSessionFormat) {
+    if (!doc.is_object()) {
+      *error = "not a netcube session: the file holds no JSON object";
+      return std::nullopt;
+    }
+    if (read.Get<int>(doc, "netcube_session") != kSessionFormat) {
       *error = "not a netcube session of format " + std::to_string(kSessionFormat);
       return std::nullopt;
     }
     Session session;
-    for (const nlohmann::json& entry : doc.at("entries")) {
-      session.entries.push_back({entry.at("label").get<std::string>(), ReadSettings(entry.at("settings"))});
+    for (const nlohmann::json& entry : read.At(doc, "entries")) {
+      std::string label = read.Get<std::string>(entry, "label");
+      session.entries.push_back({std::move(label), ReadSettings(read.At(entry, "settings"), read)});
     }
     // One entry is a bot's run (or a lab's replayed with --compare); more are a comparison.
     if (session.entries.empty() || session.entries.size() > client::kMaxCompareEntries) {
       *error = "a session holds 1 to " + std::to_string(client::kMaxCompareEntries) + " entries";
       return std::nullopt;
     }
-    const nlohmann::json& link = doc.at("link");
-    session.link.latency_ms = ReadRange(link, "latency_ms", 10'000.0);
-    session.link.jitter_ms = ReadRange(link, "jitter_ms", 10'000.0);
-    session.link.loss = ReadRange(link, "loss", 1.0);
-    session.link.duplicate = ReadRange(link, "duplicate", 1.0);
-    session.link.reorder = ReadRange(link, "reorder", 1.0);
-    session.seed = doc.at("seed").get<std::uint64_t>();
-    session.compared = doc.at("compared").get<bool>();
-    session.tick_rate = doc.at("tick_rate").get<int>();
-    session.snapshot_rate = doc.at("snapshot_rate").get<int>();
+    const nlohmann::json& link = read.At(doc, "link");
+    session.link.latency_ms = read.Range(link, "latency_ms", 10'000.0);
+    session.link.jitter_ms = read.Range(link, "jitter_ms", 10'000.0);
+    session.link.loss = read.Range(link, "loss", 1.0);
+    session.link.duplicate = read.Range(link, "duplicate", 1.0);
+    session.link.reorder = read.Range(link, "reorder", 1.0);
+    session.seed = read.Get<std::uint64_t>(doc, "seed");
+    session.compared = read.Get<bool>(doc, "compared");
+    session.tick_rate = read.Get<int>(doc, "tick_rate");
+    session.snapshot_rate = read.Get<int>(doc, "snapshot_rate");
     const auto valid_rate = [](int rate) { return rate >= 1 && rate <= protocol::kMaxRate; };
     if (!valid_rate(session.tick_rate) || !valid_rate(session.snapshot_rate)) {
       *error = "tick_rate and snapshot_rate must be within [1, " + std::to_string(protocol::kMaxRate) + "]";
       return std::nullopt;
     }
-    session.tag_interval_ms = static_cast<int>(ReadRange(doc, "tag_interval_ms", kMaxTagIntervalMs));
-    session.frames = doc.at("frames").get<std::int64_t>();
+    if (session.snapshot_rate > session.tick_rate) {
+      *error = "snapshot_rate " + std::to_string(session.snapshot_rate) + " is more than tick_rate " +
+               std::to_string(session.tick_rate) + ": a server sends at most one snapshot a tick";
+      return std::nullopt;
+    }
+    session.tag_interval_ms = static_cast<int>(read.Range(doc, "tag_interval_ms", kMaxTagIntervalMs));
+    session.frames = read.Get<std::int64_t>(doc, "frames");
     if (session.frames < 1 || session.frames > kMaxFrames) {
       *error = "frames must be within [1, " + std::to_string(kMaxFrames) + "]";
       return std::nullopt;
     }
-    const nlohmann::json& inputs = doc.at("inputs");
+    const nlohmann::json& inputs = read.At(doc, "inputs");
     if (inputs.size() != 1 && inputs.size() != session.entries.size()) {
       *error = "inputs holds one timeline for every entry, or one per entry";
       return std::nullopt;
@@ -208,7 +250,7 @@ std::optional<Session> ParseSession(std::string_view json_text, std::string* err
         timeline.push_back({frame, static_cast<std::uint8_t>(buttons)});
       }
     }
-    for (const nlohmann::json& item : doc.at("hand_tags")) {
+    for (const nlohmann::json& item : read.At(doc, "hand_tags")) {
       HandTag tag;
       tag.frame = item.at(0).get<std::int64_t>();
       tag.player = item.at(1).get<std::size_t>();
@@ -225,10 +267,16 @@ std::optional<Session> ParseSession(std::string_view json_text, std::string* err
       session.hand_tags.push_back(tag);
     }
     return session;
-  } catch (const std::exception& e) {
-    *error = std::string("invalid session: ") + e.what();
-    return std::nullopt;
+  } catch (const nlohmann::json::parse_error& e) {
+    *error = "not JSON: " + Reason(e);
+  } catch (const nlohmann::json::out_of_range& e) {
+    *error = "field '" + read.field() + "': " + (e.id == 403 ? std::string("missing") : Reason(e));
+  } catch (const nlohmann::json::exception& e) {
+    *error = "field '" + read.field() + "': " + Reason(e);
+  } catch (const std::out_of_range& e) {
+    *error = "field '" + read.field() + "': " + e.what();
   }
+  return std::nullopt;
 }
 
 }  // namespace netcube::apps

@@ -12,4 +12,10 @@ void AddVersionFlag(CLI::App& app, const std::string& program) {
   app.set_version_flag("--version", VersionLine(program), "Print the version and the protocol version, then exit");
 }
 
+void ShortUsageErrors(CLI::App& app, const std::string& program) {
+  app.failure_message([program](const CLI::App*, const CLI::Error& e) {
+    return program + ": " + e.what() + "\nRun '" + program + " --help' for the options.\n";
+  });
+}
+
 }  // namespace netcube::apps

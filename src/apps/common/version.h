@@ -1,5 +1,6 @@
 #pragma once
-// --version for every executable: the project version from CMake and the wire protocol's version.
+// What every executable's command line shares: --version (the project version from CMake and the wire
+// protocol's version), and a usage error said in two lines instead of the whole --help.
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -10,5 +11,8 @@ namespace netcube::apps {
 std::string VersionLine(const std::string& program);
 // Adds --version, which prints VersionLine(program) and exits 0.
 void AddVersionFlag(CLI::App& app, const std::string& program);
+// A bad command line prints "<program>: <what is wrong>" and one line on how to get the options, so the
+// cause does not scroll away above the usage.
+void ShortUsageErrors(CLI::App& app, const std::string& program);
 
 }  // namespace netcube::apps

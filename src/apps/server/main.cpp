@@ -6,7 +6,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -15,13 +14,13 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 #include "files.h"
 #include "flag_checks.h"
 #include "netcube/discovery/responder.h"
 #include "netcube/server/server.h"
 #include "netcube/transport/udp_socket.h"
+#include "server_stats.h"
 #include "version.h"
 
 namespace {
@@ -53,51 +52,6 @@ std::uint64_t OsNonce() {
     std::abort();
   }
   return nonce;
-}
-
-nlohmann::json StatsJson(const netcube::server::ServerStats& stats) {
-  return {
-      {"ticks", stats.ticks},
-      {"ticks_skipped", stats.ticks_skipped},
-      {"snapshots_sent", stats.snapshots_sent},
-      {"delta_snapshots_sent", stats.delta_snapshots_sent},
-      {"snapshot_encodes", stats.snapshot_encodes},
-      {"snapshot_bytes_sent", stats.snapshot_bytes_sent},
-      {"snapshot_cube_bits", stats.snapshot_cube_bits},
-      {"delta_age_ticks", stats.delta_age_ticks},
-      {"tick_us_p50", stats.tick_durations.p50.count()},
-      {"tick_us_p99", stats.tick_durations.p99.count()},
-      {"tick_us_max", stats.tick_durations.max.count()},
-      {"clients_peak", stats.clients_peak},
-      {"clients_refused", stats.clients_refused},
-      {"inputs_processed", stats.inputs.processed},
-      {"inputs_duplicate", stats.inputs.duplicate},
-      {"inputs_dropped_rate_limit", stats.inputs.dropped_rate_limit},
-      {"inputs_lost", stats.inputs.lost},
-      {"input_streaming_ticks", stats.inputs.streaming_ticks},
-      {"input_dry_ticks", stats.inputs.dry_ticks},
-      {"packets_malformed", stats.packets_malformed},
-      {"tags_judged", stats.tags_judged},
-      {"tags_hit", stats.tags_hit},
-      {"tags_refused", stats.tags_refused},
-      {"tags_capped", stats.tags_capped},
-      {"rewind_ms_max", stats.rewind_ms_max},
-      {"bytes_sent", stats.wire_bytes_sent},
-      {"bytes_received", stats.wire_bytes_received},
-      {"payload_bytes_sent", stats.payload_bytes_sent},
-      {"payload_bytes_received", stats.payload_bytes_received},
-      {"network_us_p50", stats.network_durations.p50.count()},
-      {"network_us_p99", stats.network_durations.p99.count()},
-      {"network_us_max", stats.network_durations.max.count()},
-      {"datagrams_filtered", stats.datagrams_filtered},
-      {"receive_errors", stats.receive_errors},
-      {"peers_reset", stats.peers_reset},
-      {"peers_kicked", stats.peers_kicked},
-      {"peers_evicted", stats.peers_evicted},
-      {"time_echoes_throttled", stats.time_echoes_throttled},
-      {"challenges_sent", stats.challenges_sent},
-      {"challenges_confirmed", stats.challenges_confirmed},
-  };
 }
 
 // Clients, tick time, inputs and bandwidth since the previous line.
@@ -150,28 +104,24 @@ netcube::protocol::DiscoveryReply DescribeServer(const netcube::server::Server& 
   return info;
 }
 
-// Through a temporary file and a rename, so a reader never sees half a file.
-bool WriteStats(const std::string& path, const netcube::server::ServerStats& stats) {
-  const std::string temporary = path + ".tmp";
+// Writes the stats file, or says why not.
+bool WriteStats(const std::string& path, const netcube::server::Server& server) {
   std::string error;
-  if (!netcube::apps::WriteFile(temporary, StatsJson(stats).dump(2) + "\n", &error)) {
-    std::cerr << "netcube-server: " << error << '\n';
-    return false;
-  }
-  std::error_code rename_error;
-  std::filesystem::rename(temporary, path, rename_error);
-  if (rename_error) std::cerr << "netcube-server: cannot write " << path << ": " << rename_error.message() << '\n';
-  return !rename_error;
+  if (netcube::apps::WriteServerStats(path, server, &error)) return true;
+  std::cerr << "netcube-server: " << error << '\n';
+  return false;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   netcube::server::ServerConfig config;
-  std::string collisions = "on";
-  std::string lag_compensation = "on";
-  std::string snapshot_encoding = "delta";
-  std::string input_buffer = "on";
+  // The flags' defaults are ServerConfig's, the same the lab's server starts with.
+  const auto on_off = [](bool on) { return std::string(on ? "on" : "off"); };
+  std::string collisions = on_off(config.collisions);
+  std::string lag_compensation = on_off(config.lag_compensation);
+  std::string snapshot_encoding = netcube::server::ToString(config.snapshot_encoding);
+  std::string input_buffer = on_off(config.input_buffer);
   double duration_s = 0.0;
   std::string stats_path;
   double stats_interval_s = 0.0;
@@ -180,16 +130,19 @@ int main(int argc, char** argv) {
   std::string server_name = DefaultServerName();
 
   CLI::App app{"netcube-server: the authoritative netcube game server"};
-  app.failure_message(CLI::FailureMessage::help);  // a bad flag prints the usage
   netcube::apps::AddVersionFlag(app, "netcube-server");
+  netcube::apps::ShortUsageErrors(app, "netcube-server");
   app.add_option("--bind", config.bind_address, "Address to listen on")->capture_default_str();
   app.add_option("--port", config.port, "UDP port (0 = any free port)")->capture_default_str();
   app.add_option("--tick-rate", config.tick_rate, "Simulation ticks per second")
       ->check(CLI::Range(1, netcube::protocol::kMaxRate))
       ->capture_default_str();
-  app.add_option("--snapshot-rate", config.snapshot_rate, "Snapshots sent per second (at most the tick rate)")
-      ->check(CLI::Range(1, netcube::protocol::kMaxRate))
-      ->capture_default_str();
+  CLI::Option* snapshot_rate_option =
+      app.add_option(
+             "--snapshot-rate", config.snapshot_rate,
+             "Snapshots sent per second (at most the tick rate; the default follows a lower tick rate)")
+          ->check(CLI::Range(1, netcube::protocol::kMaxRate))
+          ->capture_default_str();
   app.add_option("--max-clients", config.max_clients, "Players at most")
       ->check(CLI::Range(std::size_t{1}, netcube::protocol::kMaxPlayers))
       ->capture_default_str();
@@ -238,23 +191,40 @@ int main(int argc, char** argv) {
   app.add_option("--reorder", config.link.reorder, "Server-side conditioner: reordering probability [0, 1]")
       ->check(netcube::apps::FiniteRange(0.0, 1.0))
       ->capture_default_str();
-  app.add_option("--seed", config.seed, "Server-side conditioner: random seed")->capture_default_str();
+  app.add_option("--seed", config.seed, "Server-side conditioner: random seed")
+      ->check(netcube::apps::Unsigned())
+      ->capture_default_str();
   app.add_option("--peer-timeout-ms", config.peer_timeout_ms, "A silent client is dropped after this")
       ->check(CLI::Range(100u, 600'000u))
       ->capture_default_str();
-  app.add_option("--discovery", discovery, "Answer LAN discovery queries (broadcast and multicast): on or off")
+  app.add_option("--discovery", discovery,
+                 "Answer LAN discovery queries (broadcast and multicast): on or off")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
-  app.add_option("--discovery-port", discovery_config.port, "UDP port of LAN discovery")->capture_default_str();
+  app.add_option("--discovery-port", discovery_config.port, "UDP port of LAN discovery")
+      ->capture_default_str();
   app.add_option("--server-name", server_name, "The name LAN browsers show (1-31 printable ASCII characters)")
-      ->check([](const std::string& name) { return IsServerName(name) ? "" : "1 to 31 printable ASCII characters"; })
+      ->check([](const std::string& name) {
+        return IsServerName(name) ? "" : "1 to 31 printable ASCII characters";
+      })
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  // The server sends at most one snapshot a tick: asking for more is refused rather than advertised (on
+  // the start line and in discovery replies) and not sent; the default follows a lower tick rate.
+  if (config.snapshot_rate > config.tick_rate) {
+    if (snapshot_rate_option->count() > 0) {
+      return app.exit(CLI::ValidationError(
+          "--snapshot-rate", std::to_string(config.snapshot_rate) + " is more than --tick-rate " +
+                                 std::to_string(config.tick_rate) +
+                                 ": the server sends at most one snapshot a tick"));
+    }
+    config.snapshot_rate = config.tick_rate;
+  }
   config.collisions = collisions == "on";
   config.lag_compensation = lag_compensation == "on";
   config.input_buffer = input_buffer == "on";
-  config.snapshot_encoding =
-      snapshot_encoding == "full" ? netcube::server::SnapshotEncoding::kFull : netcube::server::SnapshotEncoding::kDelta;
+  config.snapshot_encoding = snapshot_encoding == "full" ? netcube::server::SnapshotEncoding::kFull
+                                                         : netcube::server::SnapshotEncoding::kDelta;
   config.work_clock = Now;
   config.nonce_source = OsNonce;
 
@@ -306,13 +276,12 @@ int main(int argc, char** argv) {
     if (g_stats_requested != 0) {
       // SIGUSR1: every statistic on one line (the journal's), and the file if there is one.
       g_stats_requested = 0;
-      const netcube::server::ServerStats stats = server->stats();
-      std::printf("stats %s\n", StatsJson(stats).dump().c_str());
+      std::printf("stats %s\n", netcube::apps::ServerStatsJson(*server, -1).c_str());
       std::fflush(stdout);
-      if (!stats_path.empty()) WriteStats(stats_path, stats);
+      if (!stats_path.empty()) WriteStats(stats_path, *server);
     }
     if (const Micros now = Now(); now >= next_stats_write) {
-      WriteStats(stats_path, server->stats());
+      WriteStats(stats_path, *server);
       next_stats_write = now + stats_interval;
     }
     const Micros wake = std::min({server->next_wakeup(), Now() + kMaxSleep, end});
@@ -328,6 +297,6 @@ int main(int argc, char** argv) {
   const netcube::server::ServerStats stats = server->stats();
   std::printf("netcube-server stopped after %llu ticks, %zu clients at most\n",
               static_cast<unsigned long long>(stats.ticks), stats.clients_peak);
-  if (!stats_path.empty() && !WriteStats(stats_path, stats)) return 1;
+  if (!stats_path.empty() && !WriteStats(stats_path, *server)) return 1;
   return 0;
 }
