@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Renders the README's screenshots: the lab (netcube-client --lab) under a 250 ms round trip (125 ms each
-# way for both players) with each technique preset, into docs/images/lab-{naive,predicted,full}.png, with
+# way for both players) with each technique preset, into docs/images/lab-{naive,predicted,full}.png, the
+# default lab (player 1 full, player 2 naive) at the default window size, 1280 x 720 (lab-1280x720.png), with
 # tags (lab-tagging.png), with a collision (lab-collision.png), with the snapshot encoding switched from full
 # to delta mid-run (lab-bandwidth.png), and the comparison of the three builds under the cross-continent
 # profile, into docs/images/compare-cross-continent.png.
@@ -34,6 +35,9 @@ for preset in naive predicted full; do
   "$client" --lab --preset "$preset" --latency-ms 125 --width 1600 --height 900 \
     --script "$script1" --script2 "$script2" --frames "$frames" --screenshot "$out/lab-$preset.png"
 done
+# The lab as it first opens, at its default 1280 x 720: every readout and table header whole.
+"$client" --lab --latency-ms 125 --script "$script1" --script2 "$script2" --frames "$frames" \
+  --screenshot "$out/lab-1280x720.png"
 # Tagging: both players tag the nearest cube as they draw it every 400 ms.
 "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 \
   --script "$script1" --script2 "$script2" --tag-interval-ms 400 --frames "$frames" --screenshot "$out/lab-tagging.png"
