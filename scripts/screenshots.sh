@@ -44,7 +44,7 @@ done
 # A collision, on purpose: player 1 drives into player 2, who stands still; the frame is taken while
 # player 1's prediction still runs into the cube the server has pushed back.
 "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 \
-  --script "R:1000,-:1000" --script2 "-:3000" --frames 100 --screenshot "$out/lab-collision.png"
+  --script "R:1600,-:1000" --script2 "-:3000" --frames 130 --screenshot "$out/lab-collision.png"
 # Snapshot encodings: full for the first 4.5 s, then delta (as the server panel's toggle does): each player
 # panel's "down" plot (its last 5 s) shows the drop. Both players keep moving at random.
 "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 --script random --script2 random \

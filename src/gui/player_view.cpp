@@ -258,11 +258,20 @@ void PlayerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const 
     }
   }
 
+  // Labels keep off the cubes and the outlines drawn above (ghosts, latest received states).
   CubeLabels labels(draw, mapping);
   for (const client::RemoteView& remote : client.remotes()) {
     if (remote.sample != client::SampleKind::kEmpty) labels.Avoid(remote.drawn);
   }
   if (own_visible) labels.Avoid(local.drawn);
+  for (const sim::PlayerCube& cube : authoritative) {
+    if (overlays_.server_ghost) labels.Avoid(client::PositionOf(cube.state));
+  }
+  for (const client::RemoteView& remote : client.remotes()) {
+    if (overlays_.latest_received || (overlays_.server_ghost && authoritative.empty()))
+      labels.Avoid(remote.latest);
+  }
+  if (own_visible && overlays_.server_ghost && authoritative.empty()) labels.Avoid(local.server);
   char label[64];
   // The own cube's label first: it keeps its place, and the others move round it.
   if (own_visible) {

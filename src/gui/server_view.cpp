@@ -1,5 +1,6 @@
 #include "netcube/gui/server_view.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <iterator>
@@ -38,8 +39,17 @@ void ServerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping,
   for (const sim::PlayerCube& cube : server.world()) {
     DrawCube(draw, mapping, client::PositionOf(cube.state), cube.id, CubeStyle::kSolid);
   }
+  const auto units = [](double x, double y) {
+    return client::Vec2{x / sim::kSubUnitsPerUnit, y / sim::kSubUnitsPerUnit};
+  };
+  // Labels keep off the cubes and off the tagged cubes as judged, drawn below.
   CubeLabels labels(draw, mapping);
   for (const sim::PlayerCube& cube : server.world()) labels.Avoid(client::PositionOf(cube.state));
+  for (const server::TagRecord& tag : server.recent_tags()) {
+    if (tag.has_subject && server.tick() - tag.tick <= kTagShownTicks) {
+      labels.Avoid(units(tag.subject_then_x, tag.subject_then_y));
+    }
+  }
   char label[64];
   for (const server::ClientInfo& info : server.clients()) {
     for (const sim::PlayerCube& cube : server.world()) {
@@ -53,7 +63,6 @@ void ServerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping,
       labels.Draw(client::PositionOf(cube.state), cube.id, label);
     }
   }
-  const auto units = [](double x, double y) { return client::Vec2{x / sim::kSubUnitsPerUnit, y / sim::kSubUnitsPerUnit}; };
   for (const server::TagRecord& tag : server.recent_tags()) {
     const std::uint64_t age = server.tick() - tag.tick;
     if (age > kTagShownTicks) continue;
@@ -99,8 +108,12 @@ void ServerView::DrawPanel(server::Server& server) {
   bool lag_compensation = config.lag_compensation;
   if (ImGui::Checkbox("lag compensation", &lag_compensation)) server.SetLagCompensation(lag_compensation);
   Tooltip("Judge each tag against the world as its shooter drew it (rewound), not as it is now.");
+  // Beside the checkbox when the slider and its label fit there, else below it.
+  const float rewind_label = ImGui::CalcTextSize("max rewind ms").x + ImGui::GetStyle().ItemInnerSpacing.x;
+  const float rewind_slider = ImGui::GetFontSize() * 6.0F;
   ImGui::SameLine();
-  ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.45F);
+  if (ImGui::GetContentRegionAvail().x < rewind_label + rewind_slider) ImGui::NewLine();
+  ImGui::PushItemWidth(std::max(rewind_slider, ImGui::GetContentRegionAvail().x - rewind_label));
   int max_rewind_ms = config.max_rewind_ms;
   if (ImGui::SliderInt("max rewind ms", &max_rewind_ms, 0, protocol::kMaxTagDelayMs)) {
     server.SetMaxRewindMs(max_rewind_ms);
