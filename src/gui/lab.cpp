@@ -143,7 +143,9 @@ void Lab::Draw(const LabLayout& layout, Micros now, std::span<const transport::L
   if (notice_.empty()) {
     title(layout.server_column, "Server - the truth", kHeaderText);
   } else {
-    title(layout.server_column, "Server - the truth | " + notice_, kNoticeText);
+    const std::string both = "Server - the truth | " + notice_;
+    const bool fits = ImGui::CalcTextSize(both.c_str()).x <= layout.title[layout.server_column].w;
+    title(layout.server_column, fits ? both : notice_, kNoticeText);
   }
   for (std::size_t i = 0; hand_tags_ && i < players_.size(); ++i) {
     const std::optional<TagRequest> request =

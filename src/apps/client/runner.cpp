@@ -122,11 +122,10 @@ bool RunFrames(App& app, const RunOptions& run, Timing timing, const std::functi
 // The lab's notice of a replay: how far it is, or that it ended (said once on stdout too).
 void ShowReplay(Lab& lab, const std::string& path, int frame, int frames) {
   if (frame < frames) {
-    lab.SetNotice("replaying " + path + ": frame " + std::to_string(frame + 1) + " of " +
-                  std::to_string(frames));
+    lab.SetNotice("replaying, frame " + std::to_string(frame + 1) + " of " + std::to_string(frames));
     return;
   }
-  lab.SetNotice("the replay of " + path + " ended at frame " + std::to_string(frames) + ": close the window");
+  lab.SetNotice("the replay ended at frame " + std::to_string(frames));
   if (frame == frames) {
     std::cout << "netcube-client: the replay of " << path << " ended after " << frames
               << " frames; close the window to quit" << std::endl;
