@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Renders the README's screenshots: the lab (netcube-client --lab) under a 250 ms round trip (125 ms each
-# way for both players) with each technique preset, into docs/images/lab-{naive,predicted,full}.png, with
+# way for both players) with each technique preset, into docs/images/lab-{naive,predicted,full}.png, the
+# default lab (player 1 full, player 2 naive) at the default window size, 1280 x 720 (lab-1280x720.png), with
 # tags (lab-tagging.png), with a collision (lab-collision.png), with the snapshot encoding switched from full
 # to delta mid-run (lab-bandwidth.png), and the comparison of four builds under the cross-continent
 # profile, into docs/images/compare-cross-continent.png.
@@ -34,13 +35,16 @@ for preset in naive predicted full; do
   "$client" --lab --preset "$preset" --latency-ms 125 --width 1600 --height 900 \
     --script "$script1" --script2 "$script2" --frames "$frames" --screenshot "$out/lab-$preset.png"
 done
+# The lab as it first opens, at its default 1280 x 720: every readout and table header whole.
+"$client" --lab --latency-ms 125 --script "$script1" --script2 "$script2" --frames "$frames" \
+  --screenshot "$out/lab-1280x720.png"
 # Tagging: both players tag the nearest cube as they draw it every 400 ms.
 "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 \
   --script "$script1" --script2 "$script2" --tag-interval-ms 400 --frames "$frames" --screenshot "$out/lab-tagging.png"
 # A collision, on purpose: player 1 drives into player 2, who stands still; the frame is taken while
 # player 1's prediction still runs into the cube the server has pushed back.
 "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 \
-  --script "R:1000,-:1000" --script2 "-:3000" --frames 100 --screenshot "$out/lab-collision.png"
+  --script "R:1600,-:1000" --script2 "-:3000" --frames 130 --screenshot "$out/lab-collision.png"
 # Snapshot encodings: full for the first 4.5 s, then delta (as the server panel's toggle does): each player
 # panel's "down" plot (its last 5 s) shows the drop. Both players keep moving at random.
 "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 --script random --script2 random \

@@ -24,7 +24,6 @@ struct BotRun::Impl {
   std::vector<Micros> next_tag;  // per player
   std::vector<std::uint8_t> held;  // per player, at the last Update
   std::vector<std::size_t> next_hand_tag;  // per player, into its BotPlayer::hand_tags
-  std::vector<sim::Aim> last_hand_aim;     // per player
 
   std::uint64_t SeedOf(std::size_t i) const { return config.same_network ? config.seed : config.seed + i; }
   const InputScript& ScriptOf(std::size_t i) const {
@@ -105,8 +104,7 @@ struct BotRun::Impl {
     if (phase != Phase::kPlaying || config.players.empty()) return;
     const std::vector<BotHandTag>& tags = config.players[i].hand_tags;
     for (; next_hand_tag[i] < tags.size() && now - play_start >= tags[next_hand_tag[i]].at; ++next_hand_tag[i]) {
-      last_hand_aim[i] = HandAim(*clients[i], tags[next_hand_tag[i]].target, last_hand_aim[i]);
-      clients[i]->Tag(now, last_hand_aim[i]);
+      clients[i]->Tag(now, HandAim(*clients[i], tags[next_hand_tag[i]].target));
     }
   }
 
@@ -135,7 +133,7 @@ std::optional<sim::Aim> AimAtNearest(const Client& client) {
   return sim::AimToward(toward.x, toward.y);
 }
 
-sim::Aim HandAim(const Client& client, std::optional<Vec2> target, sim::Aim last) {
+sim::Aim HandAim(const Client& client, std::optional<Vec2> target) {
   const LocalView& local = client.local();
   if (target) {
     const Vec2 toward = *target - local.predicted;
@@ -144,7 +142,18 @@ sim::Aim HandAim(const Client& client, std::optional<Vec2> target, sim::Aim last
   if (local.predicted_state.vx != 0 || local.predicted_state.vy != 0) {
     return sim::AimToward(local.predicted_state.vx, local.predicted_state.vy);
   }
-  return last;
+  if (local.facing) return *local.facing;
+  const RemoteView* nearest = nullptr;
+  for (const RemoteView& remote : client.remotes()) {
+    if (remote.sample == SampleKind::kEmpty) continue;
+    if (nearest == nullptr ||
+        Length(remote.drawn - local.predicted) < Length(nearest->drawn - local.predicted)) {
+      nearest = &remote;
+    }
+  }
+  if (nearest == nullptr) return 0;
+  const Vec2 toward = nearest->drawn - local.predicted;
+  return sim::AimToward(toward.x, toward.y);
 }
 
 BotRun::BotRun(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -194,7 +203,6 @@ std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::
   impl->next_tag.assign(impl->clients.size(), Micros{0});
   impl->held.assign(impl->clients.size(), 0);
   impl->next_hand_tag.assign(impl->clients.size(), 0);
-  impl->last_hand_aim.assign(impl->clients.size(), 0);
   impl->deadline = now + Seconds(config.connect_timeout_s);
   return std::unique_ptr<BotRun>(new BotRun(std::move(impl)));
 }

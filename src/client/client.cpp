@@ -326,6 +326,7 @@ struct Client::Impl {
     sight.seq = own.view().predicted_state.last_input;
     sight.origin = own.view().predicted;
     const std::optional<protocol::Tag> tag = tagging.Fire(now, aim, sight);
+    if (tag) own.Face(aim);
     return tag && Send(now, *tag);
   }
 };

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "netcube/sim/ray.h"
+
 namespace netcube::client {
 namespace {
 
@@ -149,6 +151,7 @@ void OwnCube::RefreshView(Micros elapsed, const Settings& settings) noexcept {
   view_.smoothing_offset = smoother_.offset();
   view_.drawn = settings.prediction ? view_.predicted + view_.smoothing_offset : view_.server;
   view_.last_correction = last_correction_;
+  if (predicted_.vx != 0 || predicted_.vy != 0) view_.facing = sim::AimToward(predicted_.vx, predicted_.vy);
 }
 
 void OwnCube::OnSettings(const Settings& settings) noexcept {

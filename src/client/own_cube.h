@@ -39,6 +39,8 @@ class OwnCube {
   // Lets `elapsed` of smoothing pass and refreshes the view.
   void RefreshView(Micros elapsed, const Settings& settings) noexcept;
   void OnSettings(const Settings& settings) noexcept;
+  // A tag went off along `aim`: the cube faces there until it moves.
+  void Face(sim::Aim aim) noexcept { view_.facing = aim; }
 
   // Known, at rest both predicted and on the server, and every input acknowledged.
   bool Settled() const noexcept;

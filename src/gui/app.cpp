@@ -6,6 +6,7 @@
 
 #include "imgui_impl_sdl.h"
 #include "imgui_impl_sdlrenderer.h"
+#include "netcube/gui/keys.h"
 #include "netcube/gui/theme.h"
 
 namespace netcube::gui {
@@ -103,9 +104,12 @@ void App::BuildFonts() {
 
 bool App::PollEvents() {
   bool keep_running = true;
+  KeyPresses& presses = FramePresses();
+  presses.Clear();
   SDL_Event event;
   while (SDL_PollEvent(&event) != 0) {
     ImGui_ImplSDL2_ProcessEvent(&event);
+    if (event.type == SDL_KEYDOWN && event.key.repeat == 0) presses.Press(event.key.keysym.scancode);
     if (event.type == SDL_QUIT) keep_running = false;
     if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE &&
         event.window.windowID == SDL_GetWindowID(window_)) {

@@ -50,6 +50,23 @@ void DrawRay(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 origin,
   draw.PopClipRect();
 }
 
+void DrawTagReach(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre) {
+  // Dashes, so that the circle reads as a boundary and not as something in the arena.
+  constexpr int kDashes = 48;
+  constexpr double kTwoPi = 6.283185307179586;
+  const double range = client::ToUnits(sim::kTagRange);
+  const ImU32 colour = ToImU32(kTagReach, 110);
+  draw.PushClipRect(mapping.arena().min(), mapping.arena().max(), true);
+  for (int i = 0; i < kDashes; ++i) {
+    const double from = kTwoPi * i / kDashes;
+    const double to = kTwoPi * (i + 0.5) / kDashes;
+    draw.AddLine(mapping.ToScreen({centre.x + range * std::cos(from), centre.y + range * std::sin(from)}),
+                 mapping.ToScreen({centre.x + range * std::cos(to), centre.y + range * std::sin(to)}), colour,
+                 1.0F);
+  }
+  draw.PopClipRect();
+}
+
 void DrawTagFlash(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre, float strength) {
   const float alpha = std::clamp(strength, 0.0F, 1.0F) * 255.0F;
   const double half = kCubeHalfUnits * 1.6;
@@ -104,16 +121,50 @@ void DrawCentredText(ImDrawList& draw, float centre_x, float y, ImU32 colour, st
   draw.AddText(at, colour, begin, end);
 }
 
-void DrawCubeLabel(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre, sim::PlayerId id,
-                   std::string_view text) {
-  // Neighbouring spawn slots hold consecutive ids: alternating sides keeps their labels apart.
-  if (id % 2 == 0) {
-    const ImVec2 top = mapping.ToScreen({centre.x, centre.y - kCubeHalfUnits});
-    DrawCentredText(draw, top.x, top.y - ImGui::GetFontSize() - 2.0F, ToImU32(kLabelText), text);
-  } else {
-    const ImVec2 bottom = mapping.ToScreen({centre.x, centre.y + kCubeHalfUnits});
-    DrawCentredText(draw, bottom.x, bottom.y + 3.0F, ToImU32(kLabelText), text);
+void CubeLabels::Avoid(client::Vec2 centre) noexcept {
+  const ImVec2 min = mapping_.ToScreen({centre.x - kCubeHalfUnits, centre.y - kCubeHalfUnits});
+  const ImVec2 max = mapping_.ToScreen({centre.x + kCubeHalfUnits, centre.y + kCubeHalfUnits});
+  Take({min.x, min.y, max.x - min.x, max.y - min.y});
+}
+
+bool CubeLabels::Free(const Rect& rect) const noexcept {
+  for (std::size_t i = 0; i < count_; ++i) {
+    const Rect& t = taken_[i];
+    if (rect.x < t.x + t.w && t.x < rect.x + rect.w && rect.y < t.y + t.h && t.y < rect.y + rect.h)
+      return false;
   }
+  return true;
+}
+
+void CubeLabels::Take(const Rect& rect) noexcept {
+  if (count_ < kCapacity) taken_[count_++] = rect;
+}
+
+void CubeLabels::Draw(client::Vec2 centre, sim::PlayerId id, std::string_view text) {
+  constexpr int kLinesOut = 4;  // how far out a label may move on each side
+  const ImVec2 size = ImGui::CalcTextSize(text.data(), text.data() + text.size());
+  const float line = ImGui::GetFontSize() + 2.0F;
+  const ImVec2 top = mapping_.ToScreen({centre.x, centre.y - kCubeHalfUnits});
+  const ImVec2 bottom = mapping_.ToScreen({centre.x, centre.y + kCubeHalfUnits});
+  const auto place = [&](bool above, int out) {
+    const float y =
+        above ? top.y - line * static_cast<float>(out + 1) : bottom.y + 3.0F + line * static_cast<float>(out);
+    return Rect{top.x - size.x / 2.0F, y, size.x, size.y};
+  };
+  const bool prefer_above = id % 2 == 0;
+  Rect chosen = place(prefer_above, 0);
+  bool found = false;
+  for (int out = 0; out < kLinesOut && !found; ++out) {
+    for (const bool above : {prefer_above, !prefer_above}) {
+      if (Free(place(above, out))) {
+        chosen = place(above, out);
+        found = true;
+        break;
+      }
+    }
+  }
+  Take(chosen);
+  DrawCentredText(draw_, top.x, chosen.y, ToImU32(kLabelText), text);
 }
 
 void DrawArrow(ImDrawList& draw, ImVec2 from, ImVec2 to, ImU32 colour, float thickness) {

@@ -16,6 +16,10 @@ constexpr float kMargin = 8.0F;
 constexpr float kTitleHeight = 20.0F;
 constexpr float kMinPanelWidth = 380.0F;
 constexpr float kMaxPanelWidth = 520.0F;
+// The LAN list keeps room for this many servers (more scroll), so the panel below it never moves: a click
+// aimed at a checkbox lands on it whether servers appear or vanish meanwhile.
+constexpr int kServerRows = 4;
+constexpr const char* kKeysHint = "arrow keys or W A S D; Space or a click tags";
 
 // The name field takes no more than the protocol carries: a name is never refused, or shown cut, for its
 // length.
@@ -42,7 +46,7 @@ ClientLayout ClientLayout::For(ImVec2 display_size) noexcept {
 ClientScreen::ClientScreen(const ClientScreenConfig& config, Micros now)
     : config_(config.client),
       client_(std::make_unique<client::Client>(config.client)),
-      view_("You", "arrow keys or W A S D; Space or a click tags"),
+      view_("You", kKeysHint),
       host_(config.host),
       port_(config.port),
       name_(config.client.name) {
@@ -64,10 +68,23 @@ bool ClientScreen::Connect(Micros now) {
   config_.link = client_->link();
   client_ = std::make_unique<client::Client>(config_);
   view_.Reset();
+  connected_to_ = host_ + ":" + std::to_string(port_);
   return client_->Connect(host_, static_cast<std::uint16_t>(port_), now, &connect_error_);
 }
 
 void ClientScreen::Disconnect(Micros now) { client_->Disconnect(now); }
+
+std::string ClientScreen::Title() const {
+  // The address only while there is a connection to it: the fields may hold anything in between.
+  const client::ConnectionState state = client_->state();
+  std::string title = "netcube-client - " + config_.name;
+  if (state == client::ConnectionState::kConnected || state == client::ConnectionState::kConnecting) {
+    title += " @ " + connected_to_;
+  } else {
+    title += ", not connected";
+  }
+  return title + " - " + kKeysHint;
+}
 
 void ClientScreen::Update(Micros now, std::uint8_t held_buttons) {
   if (browser_ != nullptr) browser_->Service(now);
@@ -78,16 +95,14 @@ void ClientScreen::Update(Micros now, std::uint8_t held_buttons) {
 void ClientScreen::Draw(const ClientLayout& layout, Micros now,
                         std::span<const transport::LinkProfile> profiles) {
   ImDrawList& background = *ImGui::GetBackgroundDrawList();
-  const std::string title = "netcube-client - " + config_.name + " @ " + host_ + ":" + std::to_string(port_);
   DrawCentredText(background, layout.title.x + layout.title.w / 2.0F,
                   layout.title.y + (layout.title.h - ImGui::GetFontSize()) / 2.0F, ToImU32(kHeaderText),
-                  title);
+                  Title());
   view_.DrawArena(background, layout.arena, *client_, now);
-  const bool tag_key_down = TagKeyHeldNow(KeyBinding::kArrowsAndWasd);
-  if (const std::optional<TagRequest> tag = view_.TagInput(layout.arena, tag_key_down && !tag_key_was_down_)) {
+  if (const std::optional<TagRequest> tag =
+          view_.TagInput(layout.arena, TagKeyPressedNow(KeyBinding::kArrowsAndWasd))) {
     view_.TagByHand(*client_, now, tag->target);
   }
-  tag_key_was_down_ = tag_key_down;
 
   ImGui::SetNextWindowPos(layout.panel.min());
   ImGui::SetNextWindowSize(ImVec2(layout.panel.w, layout.panel.h));
@@ -138,13 +153,18 @@ void ClientScreen::DrawServerList(Micros now, bool idle) {
     return;
   }
   const std::vector<discovery::FoundServer>& servers = browser_->servers();
+  // The same height with no server, one or many.
+  const float rows_height = ImGui::GetFrameHeight() * static_cast<float>(kServerRows + 1);
   if (servers.empty()) {
     ImGui::TextDisabled("No server heard on the LAN yet (asking every second)");
+    ImGui::Dummy(ImVec2(0.0F, rows_height));
     return;
   }
   ImGui::TextUnformatted("Servers on the LAN");
-  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("##servers", 5, kFlags)) return;
+  constexpr ImGuiTableFlags kFlags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+  if (!ImGui::BeginTable("##servers", 5, kFlags, ImVec2(0.0F, rows_height))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableSetupColumn("address");
   ImGui::TableSetupColumn("players");

@@ -54,12 +54,6 @@ std::uint8_t GameButtons(std::span<const std::uint8_t> scancode_state, KeyBindin
   return ButtonsFromKeyboard(scancode_state, binding);
 }
 
-std::uint8_t HeldButtons(KeyBinding binding) noexcept {
-  int count = 0;
-  const Uint8* state = SDL_GetKeyboardState(&count);
-  return GameButtons({state, static_cast<std::size_t>(count)}, binding);
-}
-
 bool TagKeyHeld(std::span<const std::uint8_t> scancode_state, KeyBinding binding) noexcept {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantCaptureKeyboard || io.WantTextInput) return false;
@@ -67,20 +61,43 @@ bool TagKeyHeld(std::span<const std::uint8_t> scancode_state, KeyBinding binding
   return index < scancode_state.size() && scancode_state[index] != 0;
 }
 
-bool TagKeyHeldNow(KeyBinding binding) noexcept {
-  int count = 0;
-  const Uint8* state = SDL_GetKeyboardState(&count);
-  return TagKeyHeld({state, static_cast<std::size_t>(count)}, binding);
+static_assert(KeyPresses::kScancodes == SDL_NUM_SCANCODES);
+
+void KeyPresses::Press(int scancode) noexcept {
+  if (scancode >= 0 && static_cast<std::size_t>(scancode) < kScancodes) {
+    pressed_[static_cast<std::size_t>(scancode)] = 1;
+  }
 }
+
+KeyPresses& FramePresses() noexcept {
+  static KeyPresses presses;
+  return presses;
+}
+
+bool TagKeyPressedNow(KeyBinding binding) noexcept { return TagKeyHeld(FramePresses().state(), binding); }
 
 PlayerKeys::PlayerKeys(std::optional<client::InputScript> script, std::uint64_t seed, KeyBinding binding)
     : script_(std::move(script)), seed_(seed), binding_(binding) {}
 
 std::uint8_t PlayerKeys::Held(Micros now, const client::Client& player) {
-  if (!script_) return HeldButtons(binding_);
+  if (!script_) {
+    int count = 0;
+    const Uint8* state = SDL_GetKeyboardState(&count);
+    return FromKeyboard({state, static_cast<std::size_t>(count)}, FramePresses().state(), player);
+  }
   if (player.state() != client::ConnectionState::kConnected) return 0;
   if (!start_) start_ = now;
   return script_->ButtonsAt(now - *start_, seed_);
+}
+
+std::uint8_t PlayerKeys::FromKeyboard(std::span<const std::uint8_t> held,
+                                      std::span<const std::uint8_t> pressed, const client::Client& player) {
+  // The sampler takes an input at its own pace, not every frame: a tap waits for the next one.
+  const std::uint64_t sent = player.metrics().inputs_sent;
+  if (sent != inputs_sent_) tapped_ = 0;
+  inputs_sent_ = sent;
+  tapped_ |= GameButtons(pressed, binding_);
+  return static_cast<std::uint8_t>(GameButtons(held, binding_) | tapped_);
 }
 
 }  // namespace netcube::gui

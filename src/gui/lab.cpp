@@ -31,6 +31,7 @@ void BeginPanel(const char* id, const Rect& rect) {
 
 LabConfig DefaultLabConfig() {
   LabConfig config;
+  config.server.spawn_spacing_units = kLabSpawnSpacingUnits;
   const client::Preset presets[] = {client::Preset::kFull, client::Preset::kNaive};
   const char* hints[] = {"arrow keys, Space tags", "W A S D, E tags"};
   const KeyBinding keys[] = {KeyBinding::kArrows, KeyBinding::kWasd};
@@ -113,7 +114,6 @@ Lab::Lab(std::unique_ptr<server::Server> server, const LabConfig& config)
       connect_errors_(config.players.size()),
       tag_interval_ms_(config.tag_interval_ms),
       next_scripted_tag_(config.players.size()),
-      tag_key_was_down_(config.players.size()),
       hand_tags_(config.hand_tags) {
   for (const LabPlayer& player : config.players) {
     players_.push_back(std::make_unique<client::Client>(player.client));
@@ -140,21 +140,28 @@ void Lab::Update(Micros now, std::span<const std::uint8_t> held) {
 
 void Lab::Draw(const LabLayout& layout, Micros now, std::span<const transport::LinkProfile> profiles) {
   ImDrawList& background = *ImGui::GetBackgroundDrawList();
-  const auto title = [&](std::size_t column, const std::string& text) {
+  const auto title = [&](std::size_t column, const std::string& text, Rgb colour) {
     const Rect& rect = layout.title[column];
     DrawCentredText(background, rect.x + rect.w / 2.0F, rect.y + (rect.h - ImGui::GetFontSize()) / 2.0F,
-                    ToImU32(kHeaderText), text);
+                    ToImU32(colour), text);
   };
-  title(layout.server_column, "Server - the truth");
+  if (notice_.empty()) {
+    title(layout.server_column, "Server - the truth", kHeaderText);
+  } else {
+    const std::string both = "Server - the truth | " + notice_;
+    const bool fits = ImGui::CalcTextSize(both.c_str()).x <= layout.title[layout.server_column].w;
+    title(layout.server_column, fits ? both : notice_, kNoticeText);
+  }
   for (std::size_t i = 0; hand_tags_ && i < players_.size(); ++i) {
-    const bool down = TagKeyHeldNow(tag_keys_[i]);
     const std::optional<TagRequest> request =
-        player_views_[i].TagInput(layout.arena[layout.ColumnOf(i)], down && !tag_key_was_down_[i]);
-    tag_key_was_down_[i] = down;
+        player_views_[i].TagInput(layout.arena[layout.ColumnOf(i)], TagKeyPressedNow(tag_keys_[i]));
     if (request) TagByHand(now, {i, *request});
   }
   for (std::size_t i = 0; i < players_.size(); ++i) {
-    title(layout.ColumnOf(i), column_titles_[i]);
+    // The keys too where they fit (they do not in four narrow columns of a comparison).
+    const std::size_t column = layout.ColumnOf(i);
+    const bool fits = ImGui::CalcTextSize(column_titles_[i].c_str()).x <= layout.title[column].w;
+    title(column, fits ? column_titles_[i] : player_views_[i].title(), kHeaderText);
     DrawPlayerColumn(i, layout, now, profiles);
   }
 

@@ -69,17 +69,35 @@ class ItemRow {
   bool started_ = false;
 };
 
+// Puts the next item, `width` wide, on the current line when it fits there, else on the next: a narrow
+// panel wraps a row of checkboxes or buttons instead of cutting it.
+void SameLineIfFits(float width) {
+  const float right = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width;
+  if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+}
+
+float CheckboxWidth(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+         ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
+float ButtonWidth(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + 2.0F * ImGui::GetStyle().FramePadding.x;
+}
+
 bool SliderDouble(const char* label, double& value, double min, double max, const char* format) {
   return ImGui::SliderScalar(label, ImGuiDataType_Double, &value, &min, &max, format);
 }
 
-// The plot's overlay reads "<name> <latest value> <unit>"; the scale grows with the data from `min_scale`.
+// The plot's overlay reads "<name> <latest value> <unit>" along its top; the scale grows with the data from
+// `min_scale` and keeps the line in the lower part, clear of the overlay (else the title looks struck out).
 void Plot(const char* id, const SampleRing& ring, const char* name, int decimals, const char* unit,
           float min_scale) {
+  constexpr float kLineShare = 0.55F;  // of the plot's height, below the overlay's line of text
   char overlay[64];
   std::snprintf(overlay, sizeof overlay, "%s %.*f %s", name, decimals, static_cast<double>(ring.latest()),
                 unit);
-  const float scale = std::max(min_scale, ring.max() * 1.25F);
+  const float scale = std::max(min_scale, ring.max() / kLineShare);
   ImGui::PlotLines(id, ring.data(), static_cast<int>(SampleRing::kCapacity), ring.offset(), overlay, 0.0F,
                    scale, ImVec2(0.0F, ImGui::GetFontSize() * 3.2F));
 }
@@ -204,6 +222,7 @@ void PlayerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const 
     if (remote.sample != client::SampleKind::kEmpty)
       DrawCube(draw, mapping, remote.drawn, remote.id, CubeStyle::kSolid);
   }
+  if (own_visible && overlays_.tag_reach) DrawTagReach(draw, mapping, local.drawn);
   if (own_visible) DrawCube(draw, mapping, local.drawn, *own_id, CubeStyle::kOwn);
 
   if (overlays_.corrections && latest_correction_ && client.settings().prediction) {
@@ -239,15 +258,30 @@ void PlayerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const 
     }
   }
 
+  // Labels keep off the cubes and the outlines drawn above (ghosts, latest received states).
+  CubeLabels labels(draw, mapping);
+  for (const client::RemoteView& remote : client.remotes()) {
+    if (remote.sample != client::SampleKind::kEmpty) labels.Avoid(remote.drawn);
+  }
+  if (own_visible) labels.Avoid(local.drawn);
+  for (const sim::PlayerCube& cube : authoritative) {
+    if (overlays_.server_ghost) labels.Avoid(client::PositionOf(cube.state));
+  }
+  for (const client::RemoteView& remote : client.remotes()) {
+    if (overlays_.latest_received || (overlays_.server_ghost && authoritative.empty()))
+      labels.Avoid(remote.latest);
+  }
+  if (own_visible && overlays_.server_ghost && authoritative.empty()) labels.Avoid(local.server);
   char label[64];
+  // The own cube's label first: it keeps its place, and the others move round it.
+  if (own_visible) {
+    std::snprintf(label, sizeof label, "#%u you", static_cast<unsigned>(*own_id));
+    labels.Draw(local.drawn, *own_id, label);
+  }
   for (const client::RemoteView& remote : client.remotes()) {
     if (remote.sample == client::SampleKind::kEmpty) continue;
     std::snprintf(label, sizeof label, "#%u %s", static_cast<unsigned>(remote.id), remote.name.c_str());
-    DrawCubeLabel(draw, mapping, remote.drawn, remote.id, label);
-  }
-  if (own_visible) {
-    std::snprintf(label, sizeof label, "#%u you", static_cast<unsigned>(*own_id));
-    DrawCubeLabel(draw, mapping, local.drawn, *own_id, label);
+    labels.Draw(remote.drawn, remote.id, label);
   }
 }
 
@@ -261,8 +295,7 @@ std::optional<TagRequest> PlayerView::TagInput(const ArenaMapping& mapping, bool
 }
 
 void PlayerView::TagByHand(client::Client& client, Micros now, std::optional<client::Vec2> target) {
-  last_aim_ = client::HandAim(client, target, last_aim_);
-  client.Tag(now, last_aim_);
+  client.Tag(now, client::HandAim(client, target));
 }
 
 void PlayerView::DrawPanel(client::Client& client, std::span<const transport::LinkProfile> profiles) {
@@ -275,34 +308,45 @@ void PlayerView::DrawPanel(client::Client& client, std::span<const transport::Li
       "Inputs sent but not yet acknowledged by the server, oldest first: the queue the client replays "
       "on every snapshot.");
   DrawPendingStrip(client.pending());
+  // What a newcomer needs first comes first, so that a 1280 x 720 window shows it without scrolling: the
+  // switches, then what they do (readouts, plots); the finer link settings and the overlays below.
   if (ImGui::CollapsingHeader("Techniques", ImGuiTreeNodeFlags_DefaultOpen)) DrawTechniques(client);
+  if (ImGui::CollapsingHeader("Readouts", ImGuiTreeNodeFlags_DefaultOpen)) DrawReadouts(client);
+  if (ImGui::CollapsingHeader("Plots", ImGuiTreeNodeFlags_DefaultOpen)) DrawPlots();
   if (ImGui::CollapsingHeader("Link conditioner", ImGuiTreeNodeFlags_DefaultOpen))
     DrawLinkConditioner(client);
-  if (ImGui::CollapsingHeader("Plots", ImGuiTreeNodeFlags_DefaultOpen)) DrawPlots();
-  if (ImGui::CollapsingHeader("Readouts", ImGuiTreeNodeFlags_DefaultOpen)) DrawReadouts(client);
   if (ImGui::CollapsingHeader("Overlays", ImGuiTreeNodeFlags_DefaultOpen)) DrawOverlayToggles();
 }
 
 void PlayerView::DrawStatus(const client::Client& client) const {
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kHeaderText)), "%s (%s)", title_.c_str(),
-                     keys_hint_.c_str());
-  ImGui::SameLine();
+  // The keys are in the column's title (the lab) or the window's (the client): here they would push the
+  // status off a narrow panel.
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kHeaderText)), "%s:", title_.c_str());
+  Tooltip(keys_hint_.c_str());
   const client::ConnectionState state = client.state();
+  char status[160];
+  Rgb colour = kGoodText;
   if (state == client::ConnectionState::kConnected) {
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kGoodText)), "#%u connected, RTT %.0f ms",
-                       static_cast<unsigned>(client.player_id().value_or(0)), client.metrics().rtt_ms);
-    // A server that died looks alive (frozen cubes) until the timeout: say so, on a line of its own where
-    // it is seen, as soon as snapshots stop.
-    if (const std::optional<Micros> silence = client.snapshot_silence()) {
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kBadText)), "no snapshot for %lld ms",
-                         static_cast<long long>(silence->count() / 1000));
-    }
+    std::snprintf(status, sizeof status, "#%u connected, RTT %.0f ms",
+                  static_cast<unsigned>(client.player_id().value_or(0)), client.metrics().rtt_ms);
   } else {
     const bool failed = state == client::ConnectionState::kRefused ||
                         state == client::ConnectionState::kLost ||
                         state == client::ConnectionState::kUnreachable;
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(failed ? kBadText : kHeaderText)), "%s%s%s",
-                       client::ToString(state), client.status().empty() ? "" : ": ", client.status().c_str());
+    colour = failed ? kBadText : kHeaderText;
+    std::snprintf(status, sizeof status, "%s%s%s", client::ToString(state),
+                  client.status().empty() ? "" : ": ", client.status().c_str());
+  }
+  SameLineIfFits(ImGui::CalcTextSize(status).x);
+  ImGui::PushTextWrapPos(0.0F);
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(colour)), "%s", status);
+  ImGui::PopTextWrapPos();
+  // A server that died looks alive (frozen cubes) until the timeout: say so, on a line of its own where
+  // it is seen, as soon as snapshots stop.
+  if (state != client::ConnectionState::kConnected) return;
+  if (const std::optional<Micros> silence = client.snapshot_silence()) {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kBadText)), "no snapshot for %lld ms",
+                       static_cast<long long>(silence->count() / 1000));
   }
 }
 
@@ -310,7 +354,7 @@ void PlayerView::DrawPresets(client::Client& client) const {
   ImGui::TextUnformatted("Preset:");
   const std::optional<client::Preset> active = client::MatchPreset(client.settings());
   for (const client::Preset preset : client::kAllPresets) {
-    ImGui::SameLine();
+    SameLineIfFits(ButtonWidth(client::ToString(preset)));
     if (ChoiceButton(client::ToString(preset), active == preset)) {
       // The preset decides the toggles; the numbers the user tuned stay.
       const client::Settings current = client.settings();
@@ -333,7 +377,7 @@ void PlayerView::DrawLinkProfiles(client::Client& client,
     return;
   }
   for (const transport::LinkProfile& profile : profiles) {
-    ImGui::SameLine();
+    SameLineIfFits(ButtonWidth(profile.name.c_str()));
     if (ChoiceButton(profile.name.c_str(), client.link() == profile.settings))
       client.SetLink(profile.settings);
     Tooltip(profile.description.c_str());
@@ -345,24 +389,24 @@ void PlayerView::DrawTechniques(client::Client& client) const {
   bool changed = false;
   changed |= ImGui::Checkbox("prediction", &s.prediction);
   Tooltip("Draw your cube where your own inputs put it now, instead of waiting a round trip for the server.");
-  ImGui::SameLine();
+  SameLineIfFits(CheckboxWidth("reconciliation"));
   changed |= ImGui::Checkbox("reconciliation", &s.reconciliation);
   Tooltip(
       "On each snapshot, replay the inputs the server has not processed yet on top of its state, so the "
       "prediction does not jump back.");
-  ImGui::SameLine();
+  SameLineIfFits(CheckboxWidth("interpolation"));
   changed |= ImGui::Checkbox("interpolation", &s.interpolation);
   Tooltip("Draw remote cubes slightly in the past, between two snapshots, so they glide instead of jumping.");
   changed |= ImGui::Checkbox("smoothing", &s.smoothing);
   Tooltip("Blend a correction of your cube in over the smoothing time instead of snapping to it, and never "
           "draw a remote cube moving faster than a cube can (a late snapshot's correction is made up over the "
           "next frames).");
-  ImGui::SameLine();
+  SameLineIfFits(CheckboxWidth("extrapolation"));
   changed |= ImGui::Checkbox("extrapolation", &s.extrapolation);
   Tooltip(
       "When the interpolation buffer runs dry, keep a remote cube moving along its last velocity for a "
       "while.");
-  ImGui::SameLine();
+  SameLineIfFits(CheckboxWidth("adaptive delay"));
   changed |= ImGui::Checkbox("adaptive delay", &s.adaptive_delay);
   Tooltip(
       "Size the interpolation delay from the measured snapshot interval, loss and jitter instead of the "
@@ -371,7 +415,7 @@ void PlayerView::DrawTechniques(client::Client& client) const {
   Tooltip(
       "Sample the keys a few percent slower or faster, by the input lead the server reports, so inputs "
       "arrive just in time whatever this machine's clock does (off: 60 a second by the local clock).");
-  ImGui::SameLine();
+  SameLineIfFits(CheckboxWidth("adaptive snapshot rate"));
   changed |= ImGui::Checkbox("adaptive snapshot rate", &s.adaptive_snapshot_rate);
   Tooltip(
       "Ask the server for a snapshot every tick from the start and while the link loses or delays "
@@ -427,21 +471,25 @@ void PlayerView::DrawOverlayToggles() {
   Tooltip(
       "Outline where the server has every cube now (in the lab: its own world; connected to a server: the "
       "newest state received, the best a client can know).");
-  ImGui::SameLine();
+  SameLineIfFits(CheckboxWidth("latest received"));
   ImGui::Checkbox("latest received", &overlays_.latest_received);
   Tooltip("Thin frame at each remote cube's newest received state; interpolation draws it further back.");
   ImGui::Checkbox("raw prediction", &overlays_.raw_prediction);
   Tooltip("Outline at your cube's raw prediction while smoothing draws it elsewhere.");
-  ImGui::SameLine();
+  SameLineIfFits(CheckboxWidth("trails"));
   ImGui::Checkbox("trails", &overlays_.trails);
   Tooltip("Short trails of where each cube was drawn over the last 0.6 s.");
-  ImGui::SameLine();
+  SameLineIfFits(CheckboxWidth("corrections"));
   ImGui::Checkbox("corrections", &overlays_.corrections);
   Tooltip("An arrow from where your cube was predicted to where the latest reconciliation moved it.");
+  SameLineIfFits(CheckboxWidth("tag reach"));
+  ImGui::Checkbox("tag reach", &overlays_.tag_reach);
+  Tooltip("The dashed circle a tag's ray reaches (20 units) around your cube.");
 }
 
 void PlayerView::DrawReadouts(const client::Client& client) const {
   const client::Metrics m = client.metrics();
+  ImGui::PushTextWrapPos(0.0F);  // a narrow panel wraps a readout rather than cutting it
   ImGui::Text("RTT %.0f ms (jitter %.1f), snapshots %.1f/s of %d (%s), loss %.0f%%", m.rtt_ms,
               m.rtt_jitter_ms, m.snapshots_per_second, m.snapshot_rate,
               m.snapshot_rate_asked ? "asked" : "the server's", m.snapshot_loss * 100.0);
@@ -484,6 +532,7 @@ void PlayerView::DrawReadouts(const client::Client& client) const {
         "Compares what this client predicted after its last acknowledged input with what the server "
         "computed.");
   }
+  ImGui::PopTextWrapPos();
 }
 
 void PlayerView::DrawPlots() const {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <iterator>
 #include <vector>
 
 #include "netcube/gui/tag_story.h"
@@ -38,6 +39,17 @@ void ServerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping,
   for (const sim::PlayerCube& cube : server.world()) {
     DrawCube(draw, mapping, client::PositionOf(cube.state), cube.id, CubeStyle::kSolid);
   }
+  const auto units = [](double x, double y) {
+    return client::Vec2{x / sim::kSubUnitsPerUnit, y / sim::kSubUnitsPerUnit};
+  };
+  // Labels keep off the cubes and off the tagged cubes as judged, drawn below.
+  CubeLabels labels(draw, mapping);
+  for (const sim::PlayerCube& cube : server.world()) labels.Avoid(client::PositionOf(cube.state));
+  for (const server::TagRecord& tag : server.recent_tags()) {
+    if (tag.has_subject && server.tick() - tag.tick <= kTagShownTicks) {
+      labels.Avoid(units(tag.subject_then_x, tag.subject_then_y));
+    }
+  }
   char label[64];
   for (const server::ClientInfo& info : server.clients()) {
     for (const sim::PlayerCube& cube : server.world()) {
@@ -48,10 +60,9 @@ void ServerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping,
       } else {
         std::snprintf(label, sizeof label, "#%u %s", static_cast<unsigned>(info.id), info.name.c_str());
       }
-      DrawCubeLabel(draw, mapping, client::PositionOf(cube.state), cube.id, label);
+      labels.Draw(client::PositionOf(cube.state), cube.id, label);
     }
   }
-  const auto units = [](double x, double y) { return client::Vec2{x / sim::kSubUnitsPerUnit, y / sim::kSubUnitsPerUnit}; };
   for (const server::TagRecord& tag : server.recent_tags()) {
     const std::uint64_t age = server.tick() - tag.tick;
     if (age > kTagShownTicks) continue;
@@ -66,7 +77,7 @@ void ServerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping,
     DrawCube(draw, mapping, then, tag.subject, CubeStyle::kOutline);
     draw.AddLine(mapping.ToScreen(then), mapping.ToScreen(now), ToImU32(PlayerTint(tag.subject)), 1.0F);
     std::snprintf(label, sizeof label, "%s %.0f ms back", hit ? "hit" : "miss", tag.rewind_ms);
-    DrawCubeLabel(draw, mapping, then, static_cast<sim::PlayerId>(tag.subject + 1), label);
+    labels.Draw(then, static_cast<sim::PlayerId>(tag.subject + 1), label);
     if (hit) DrawTagFlash(draw, mapping, now, fade);
   }
 }
@@ -102,8 +113,12 @@ void ServerView::DrawPanel(server::Server& server) {
   bool lag_compensation = config.lag_compensation;
   if (ImGui::Checkbox("lag compensation", &lag_compensation)) server.SetLagCompensation(lag_compensation);
   Tooltip("Judge each tag against the world as its shooter drew it (rewound), not as it is now.");
+  // Beside the checkbox when the slider and its label fit there, else below it.
+  const float rewind_label = ImGui::CalcTextSize("max rewind ms").x + ImGui::GetStyle().ItemInnerSpacing.x;
+  const float rewind_slider = ImGui::GetFontSize() * 6.0F;
   ImGui::SameLine();
-  ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.45F);
+  if (ImGui::GetContentRegionAvail().x < rewind_label + rewind_slider) ImGui::NewLine();
+  ImGui::PushItemWidth(std::max(rewind_slider, ImGui::GetContentRegionAvail().x - rewind_label));
   int max_rewind_ms = config.max_rewind_ms;
   if (ImGui::SliderInt("max rewind ms", &max_rewind_ms, 0, protocol::kMaxTagDelayMs)) {
     server.SetMaxRewindMs(max_rewind_ms);
@@ -124,19 +139,47 @@ void ServerView::DrawPanel(server::Server& server) {
           "Add jitter to a player's link and watch the dry ticks.");
 
   ImGui::Separator();
-  ImGui::TextUnformatted("Clients (last processed input = the ack in every snapshot)");
-  constexpr ImGuiTableFlags kTableFlags =
-      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
-  if (ImGui::BeginTable("clients", 8, kTableFlags)) {
-    ImGui::TableSetupColumn("id");
-    ImGui::TableSetupColumn("name");
-    ImGui::TableSetupColumn("last input");
-    ImGui::TableSetupColumn("queued/target");
-    ImGui::TableSetupColumn("processed");
-    ImGui::TableSetupColumn("dup/lost");
-    ImGui::TableSetupColumn("dry ticks");
-    ImGui::TableSetupColumn("snapshots/s");
-    ImGui::TableHeadersRow();
+  ImGui::PushTextWrapPos(0.0F);  // a narrow panel wraps a line rather than cutting it
+  ImGui::TextUnformatted("Clients (ack: the last input processed, sent in every snapshot)");
+  // Short headers, each explained by its tooltip; every column as wide as its widest cell, and a scroll bar
+  // rather than a cut header when they do not fit.
+  struct Column {
+    const char* header;
+    const char* tooltip;
+  };
+  static constexpr Column kColumns[] = {
+      {"id", "The player's id (its colour in every view)."},
+      {"name", "The name the player connected with."},
+      {"ack", "The last input of this client the server processed: the ack in every snapshot it sends it."},
+      {"queue",
+       "Inputs waiting in the client's input buffer / how many the server wants waiting after a tick "
+       "(raised by a dry tick, lowered after 5 s that always kept one to spare)."},
+      {"applied", "Inputs the server processed."},
+      {"dup/lost",
+       "Inputs that arrived again (each packet resends the unacknowledged ones) / that never came."},
+      {"dry",
+       "Ticks at which this client's cube was moving but none of its inputs had arrived: the cube stood "
+       "still for a tick while the others moved."},
+      {"snap/s",
+       "The snapshot rate this client gets: the server's, or the one it asked for (at most the tick "
+       "rate)."},
+  };
+  constexpr ImGuiTableFlags kTableFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                          ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  // Every row, and room for the scroll bar.
+  const float row_height = ImGui::GetTextLineHeight() + 2.0F * style.CellPadding.y;
+  const float table_height =
+      row_height * static_cast<float>(server.clients().size() + 1) + style.ScrollbarSize + 2.0F;
+  if (ImGui::BeginTable("clients", static_cast<int>(std::size(kColumns)), kTableFlags,
+                        ImVec2(0.0F, table_height))) {
+    for (const Column& column : kColumns) ImGui::TableSetupColumn(column.header);
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (int i = 0; i < static_cast<int>(std::size(kColumns)); ++i) {
+      ImGui::TableSetColumnIndex(i);
+      ImGui::TableHeader(kColumns[i].header);
+      Tooltip(kColumns[i].tooltip);
+    }
     for (const server::ClientInfo& info : server.clients()) {
       ImGui::TableNextColumn();
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(PlayerColour(info.id))), "#%u",
@@ -151,21 +194,14 @@ void ServerView::DrawPanel(server::Server& server) {
       }
       ImGui::TableNextColumn();
       ImGui::Text("%zu/%d", info.queued_inputs, info.input_target);
-      Tooltip("Inputs waiting in the client's input buffer, and how many the server wants waiting after a tick "
-              "(raised by a dry tick, lowered after 5 s that always kept one to spare).");
       ImGui::TableNextColumn();
       ImGui::Text("%" PRIu64, info.inputs.processed);
       ImGui::TableNextColumn();
       ImGui::Text("%" PRIu64 "/%" PRIu64, info.inputs.duplicate, info.inputs.lost);
       ImGui::TableNextColumn();
       ImGui::Text("%" PRIu64, info.inputs.dry_ticks);
-      Tooltip("Ticks at which this client's cube was moving but none of its inputs had arrived: the cube "
-              "stood still for a tick while the others moved.");
       ImGui::TableNextColumn();
       ImGui::Text(info.own_snapshot_rate ? "%d asked" : "%d", info.snapshot_rate);
-      Tooltip(
-          "The snapshot rate this client gets: the server's, or the one it asked for (at most the tick "
-          "rate).");
     }
     ImGui::EndTable();
   }
@@ -198,6 +234,7 @@ void ServerView::DrawPanel(server::Server& server) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(hit ? kGoodText : kBadText)), "%s",
                        DescribeTag(*it).c_str());
   }
+  ImGui::PopTextWrapPos();
 }
 
 }  // namespace netcube::gui

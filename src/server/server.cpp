@@ -95,6 +95,9 @@ std::string CheckConfig(const ServerConfig& config) {
   if (config.max_rewind_ms < 0 || config.max_rewind_ms > protocol::kMaxTagDelayMs) {
     return "max rewind must be in [0, " + std::to_string(protocol::kMaxTagDelayMs) + "] ms";
   }
+  if (config.spawn_spacing_units < 1 || config.spawn_spacing_units > kMaxSpawnSpacingUnits) {
+    return "spawn spacing must be in [1, " + std::to_string(kMaxSpawnSpacingUnits) + "] units";
+  }
   if (config.max_per_address < 1 || config.max_per_address > kMaxPerAddress) {
     return "max per address must be in [1, " + std::to_string(kMaxPerAddress) + "]";
   }
@@ -461,7 +464,8 @@ void Server::Impl::Accept(Micros now, transport::PeerId peer, Connection& connec
   client.generation = next_generation++;
   client.name = name;
   // A shared spawn is the slot of an empty world, whoever is already there.
-  const sim::PlayerCube cube{id, config.shared_spawn ? SpawnState({}) : SpawnState(world)};
+  const sim::PlayerCube cube{id, SpawnState(config.shared_spawn ? std::span<const sim::PlayerCube>() : world,
+                                            config.spawn_spacing_units)};
   clients.insert(clients.begin() + static_cast<std::ptrdiff_t>(index), std::move(client));
   world.insert(world.begin() + static_cast<std::ptrdiff_t>(index), cube);
   connection.state = PeerState::kAccepted;

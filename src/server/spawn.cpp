@@ -10,10 +10,6 @@ namespace {
 
 constexpr int kGridSide = 16;  // kGridSide² slots: one for every PlayerId
 constexpr std::size_t kSlotCount = kGridSide * kGridSide;
-// While the arena has room, a new cube appears at least this far (along x or y) from every other, so that
-// a first key press does not push into a neighbour.
-constexpr std::int32_t kSpacing = 8 * sim::kSubUnitsPerUnit;
-
 struct Slot {
   std::int32_t x = 0;
   std::int32_t y = 0;
@@ -48,18 +44,21 @@ std::int32_t Gap(const Slot& slot, const sim::CubeState& cube) noexcept {
 
 }  // namespace
 
-sim::CubeState SpawnState(std::span<const sim::PlayerCube> world) noexcept {
+sim::CubeState SpawnState(std::span<const sim::PlayerCube> world, int spacing_units) noexcept {
   static const std::array<Slot, kSlotCount> kSlots = OrderedSlots();
-  // The slot nearest the centre among those farthest from every cube, distances counted up to kSpacing.
+  // While the arena has room, a new cube appears at least `spacing` (along x or y) from every other, so
+  // that a first key press does not push into a neighbour.
+  const std::int32_t spacing = spacing_units * sim::kSubUnitsPerUnit;
+  // The slot nearest the centre among those farthest from every cube, distances counted up to `spacing`.
   const Slot* chosen = &kSlots[0];
   std::int32_t chosen_gap = -1;
   for (const Slot& slot : kSlots) {
-    std::int32_t gap = kSpacing;
+    std::int32_t gap = spacing;
     for (const sim::PlayerCube& p : world) gap = std::min(gap, Gap(slot, p.state));
     if (gap > chosen_gap) {
       chosen = &slot;
       chosen_gap = gap;
-      if (gap == kSpacing) break;
+      if (gap == spacing) break;
     }
   }
   sim::CubeState state;

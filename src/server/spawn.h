@@ -7,8 +7,8 @@
 namespace netcube::server {
 
 // A resting cube on a slot of a 16 x 16 grid over the arena: the slot nearest the centre that is at least
-// 8 units (along x or y) from every cube, or while none is, the one farthest from the nearest cube. With
-// fewer than 256 cubes that slot overlaps none.
-sim::CubeState SpawnState(std::span<const sim::PlayerCube> world) noexcept;
+// `spacing_units` (along x or y) from every cube, or while none is, the one farthest from the nearest cube.
+// With fewer than 256 cubes that slot overlaps none.
+sim::CubeState SpawnState(std::span<const sim::PlayerCube> world, int spacing_units) noexcept;
 
 }  // namespace netcube::server

@@ -171,5 +171,39 @@ TEST(TagScript, BotsTagTheNearestCubeAsDrawn) {
   EXPECT_GE(static_cast<double>(hit), 0.95 * static_cast<double>(fired));
 }
 
+// A tag by hand with the cube at rest and no point aimed at (Space with the mouse off the arena) goes where
+// the player last looked, never along +x for want of a better idea: toward the other cube before the own
+// one has moved, along its last motion once it stopped, and along the last tag's aim after that.
+TEST(HandAim, AtRestATagGoesWhereTheCubeLastFaced) {
+  server::ServerConfig config;
+  config.collisions = false;
+  const auto rig = StartRig(config);
+  Client& shooter = AddPlayer(*rig, Named("shooter", PresetSettings(Preset::kFull)));
+  Client& other = AddPlayer(*rig, Named("other", PresetSettings(Preset::kFull)));
+  ASSERT_TRUE(rig->ConnectAll());
+  rig->StepFor(milliseconds(500));
+  const RemoteView* seen = FindRemote(shooter, *other.player_id());
+  ASSERT_NE(seen, nullptr);
+  EXPECT_FALSE(shooter.local().facing.has_value());
+  const Vec2 toward = seen->drawn - shooter.local().predicted;
+  EXPECT_EQ(HandAim(shooter, std::nullopt), sim::AimToward(toward.x, toward.y));
+
+  // Up for 300 ms, then at rest: the cube faces up.
+  rig->SetButtons(0, [start = rig->now()](Micros now) {
+    return static_cast<std::uint8_t>(now - start < milliseconds(300) ? sim::kUp : 0);
+  });
+  rig->StepFor(milliseconds(1500));
+  ASSERT_EQ(shooter.local().predicted_state.vy, 0);
+  EXPECT_EQ(HandAim(shooter, std::nullopt), sim::AimToward(0.0, -1.0));
+
+  // A tag toward a point to the left: the cube faces that way until it moves.
+  const Vec2 left = shooter.local().predicted - Vec2{5.0, 0.0};
+  const sim::Aim aim = HandAim(shooter, left);
+  EXPECT_EQ(aim, sim::AimToward(-1.0, 0.0));
+  ASSERT_TRUE(shooter.Tag(rig->now(), aim));
+  rig->StepFor(milliseconds(100));
+  EXPECT_EQ(HandAim(shooter, std::nullopt), aim);
+}
+
 }  // namespace
 }  // namespace netcube::client

@@ -91,6 +91,37 @@ TEST(ClientExecutable, NoConnectionByTheLastFrameIsAFailure) {
   std::filesystem::remove(TempPng("unconnected"));
 }
 
+// Without a display (or with the offscreen driver) and no --frames, a window nobody sees would be drawn until
+// killed: the client says so and how to render headless instead, and stops.
+TEST(ClientExecutable, NoDisplayAndNoFramesSaysHowToRenderHeadless) {
+  for (const std::string& environment :
+       {std::string("env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "), kHeadless}) {
+    for (const char* args : {"--lab", "--connect 127.0.0.1:9"}) {
+      const testing::CommandResult run =
+          testing::RunCommand(environment + "timeout 20 " + NETCUBE_CLIENT_EXE + " " + args);
+      EXPECT_EQ(run.exit_code, 1) << environment << args << ": " << run.output;
+      EXPECT_NE(run.output.find("--frames N --screenshot FILE.png"), std::string::npos) << run.output;
+    }
+  }
+}
+
+// A replay says how far it is in the lab's title, and when its recording is over, says so.
+TEST(ClientExecutable, AReplaySaysWhenItEnded) {
+  const std::filesystem::path session = TempPng("session").replace_extension(".json");
+  const std::filesystem::path shot = TempPng("replay");
+  const testing::CommandResult record =
+      RunClient("--lab --compare naive,full --script R:200 --frames 30 --record " + session.string());
+  ASSERT_EQ(record.exit_code, 0) << record.output;
+  const testing::CommandResult replay =
+      RunClient("--lab --replay " + session.string() + " --frames 40 --screenshot " + shot.string());
+  EXPECT_EQ(replay.exit_code, 0) << replay.output;
+  EXPECT_NE(replay.output.find("the replay of " + session.string() + " ended after 30 frames"),
+            std::string::npos)
+      << replay.output;
+  std::filesystem::remove(session);
+  std::filesystem::remove(shot);
+}
+
 TEST(ClientExecutable, BadFlagsPrintTheErrorAndHowToGetHelp) {
   for (const char* args :
        {"--bogus", "--width 10", "--screenshot x.png", "--connect 127.0.0.1:7777 --name ''",

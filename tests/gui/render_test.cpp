@@ -2,6 +2,7 @@
 // motion under lag, on a virtual clock, and checks the pixels: the background, the panels, and each cube's
 // colour where the client (or server) state says it is, through the library's world -> screen mapping.
 // Also, in a live ImGui frame, that keys typed into a field do not reach the game.
+#include <SDL_events.h>
 #include <SDL_scancode.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
@@ -385,6 +386,98 @@ TEST(GuiLabHandTags, AClickInAnArenaTagsThatPlayerAndIsHandedBack) {
     EXPECT_NEAR(taken[0].request.target->y, target.y, 0.25);
     EXPECT_EQ(lab->player(1).shots().size(), 1U);
   }
+}
+
+// A key pressed and released between two frames (a quick tap; xdotool's `key` takes 12 ms) never shows in
+// SDL's keyboard state, which says what is held as a frame starts. The press events do: a tap of Space tags
+// and a tap of an arrow moves the cube, once.
+TEST(GuiLabTaps, ATapShorterThanAFrameTagsAndMoves) {
+  std::unique_ptr<App> app = OpenHeadless();
+  ASSERT_NE(app, nullptr);
+  std::string error;
+  std::unique_ptr<Lab> lab = Lab::Create(DefaultLabConfig(), VirtualFrameTime(0), &error);
+  ASSERT_NE(lab, nullptr) << error;
+  const LabLayout layout = LabLayout::For(app->display_size(), lab->players());
+  PlayerKeys keys(std::nullopt, 1, KeyBinding::kArrows);
+  const auto tap = [](SDL_Scancode key) {
+    for (const Uint32 type : {SDL_KEYDOWN, SDL_KEYUP}) {
+      SDL_Event event{};
+      event.type = type;
+      event.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
+      event.key.keysym.scancode = key;
+      ASSERT_EQ(SDL_PushEvent(&event), 1) << SDL_GetError();
+    }
+  };
+  std::uint64_t inputs_before_tap = 0;
+  std::int32_t x_before_tap = 0;
+  for (int frame = 0; frame < 240; ++frame) {
+    const Micros now = VirtualFrameTime(frame);
+    if (frame == 120) {
+      tap(SDL_SCANCODE_SPACE);
+      tap(SDL_SCANCODE_RIGHT);
+      inputs_before_tap = lab->player(0).metrics().inputs_sent;
+      x_before_tap = lab->player(0).local().predicted_state.x;
+    }
+    EXPECT_TRUE(app->PollEvents());
+    const std::array<std::uint8_t, 2> held{keys.Held(now, lab->player(0)), 0};
+    if (frame == 120) {
+      EXPECT_EQ(held[0], sim::kRight) << "the tapped arrow counts until an input carries it";
+    }
+    lab->Update(now, held);
+    app->BeginFrame();
+    lab->Draw(layout, now, {});
+    app->DiscardFrame();
+  }
+  client::Client& one = lab->player(0);
+  ASSERT_EQ(one.state(), client::ConnectionState::kConnected);
+  EXPECT_EQ(one.metrics().tags_fired, 1U) << "one tap, one tag";
+  EXPECT_EQ(lab->player(1).metrics().tags_fired, 0U) << "Space is player 1's tag key";
+  // One input with the arrow, then the few that let friction stop the cube: the tap is not held on.
+  EXPECT_GE(one.metrics().inputs_sent - inputs_before_tap, 1U);
+  EXPECT_LE(one.metrics().inputs_sent - inputs_before_tap, 4U);
+  EXPECT_GT(one.local().server_state.x, x_before_tap) << "the server moved the cube right";
+  EXPECT_EQ(one.local().server_state.vx, 0) << "and it came to rest";
+}
+
+// The lab's players spawn well apart: player 1 holding right for half a second is no collision.
+TEST(GuiLab, PlayersSpawnApartSoAFirstPressIsNoCollision) {
+  std::string error;
+  std::unique_ptr<Lab> lab = Lab::Create(DefaultLabConfig(), VirtualFrameTime(0), &error);
+  ASSERT_NE(lab, nullptr) << error;
+  PlayerKeys right = Scripted("R:500");
+  for (int frame = 0; frame < 180; ++frame) {
+    const Micros now = VirtualFrameTime(frame);
+    const std::array<std::uint8_t, 2> held{right.Held(now, lab->player(0)), 0};
+    lab->Update(now, held);
+  }
+  const std::span<const sim::PlayerCube> world = lab->server().world();
+  ASSERT_EQ(world.size(), 2U);
+  EXPECT_GE(std::abs(world[0].state.x - world[1].state.x), 8 * sim::kSubUnitsPerUnit);
+  EXPECT_EQ(lab->player(0).metrics().corrections, 0U) << "a correction here would be a push";
+  EXPECT_EQ(lab->player(1).metrics().corrections, 0U);
+}
+
+// The client's title names the server only while connected or connecting to it.
+TEST(GuiClientScreen, TheTitleNamesTheServerOnlyWhileConnected) {
+  server::ServerConfig server_config;
+  server_config.bind_address = "127.0.0.1";
+  server_config.port = 0;
+  std::string error;
+  std::unique_ptr<server::Server> server = server::Server::Create(server_config, Micros(0), &error);
+  ASSERT_NE(server, nullptr) << error;
+  ClientScreenConfig config;
+  config.client.name = "dora";
+  config.host = "127.0.0.1";
+  config.port = server->port();
+  config.browse = false;
+  ClientScreen screen(config, Micros(0));
+  EXPECT_NE(screen.Title().find("dora, not connected"), std::string::npos) << screen.Title();
+  EXPECT_EQ(screen.Title().find('@'), std::string::npos) << screen.Title();
+  ASSERT_TRUE(screen.Connect(Micros(0))) << screen.connect_error();
+  EXPECT_NE(screen.Title().find("dora @ 127.0.0.1:" + std::to_string(server->port())), std::string::npos)
+      << screen.Title();
+  screen.Disconnect(Micros(1000));
+  EXPECT_NE(screen.Title().find("not connected"), std::string::npos) << screen.Title();
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "netcube/server/server.h"
+
 namespace netcube::server {
 namespace {
 
@@ -16,7 +18,7 @@ bool Overlap(const sim::CubeState& a, const sim::CubeState& b) {
 TEST(Spawn, EveryPlayerFitsWithoutOverlapInsideTheArena) {
   std::vector<sim::PlayerCube> world;
   for (int id = 0; id < 256; ++id) {
-    const sim::CubeState state = SpawnState(world);
+    const sim::CubeState state = SpawnState(world, kDefaultSpawnSpacingUnits);
     EXPECT_GE(state.x, sim::kMinX);
     EXPECT_LE(state.x, sim::kMaxX);
     EXPECT_GE(state.y, sim::kMinY);
@@ -27,11 +29,11 @@ TEST(Spawn, EveryPlayerFitsWithoutOverlapInsideTheArena) {
 }
 
 TEST(Spawn, IsDeterministicAndAvoidsACubeInTheWay) {
-  const sim::CubeState first = SpawnState({});
-  EXPECT_EQ(SpawnState({}), first);
+  const sim::CubeState first = SpawnState({}, kDefaultSpawnSpacingUnits);
+  EXPECT_EQ(SpawnState({}, kDefaultSpawnSpacingUnits), first);
   // Another cube has wandered onto the first slot: the next player goes elsewhere.
   const std::vector<sim::PlayerCube> world = {{5, first}};
-  EXPECT_FALSE(Overlap(SpawnState(world), first));
+  EXPECT_FALSE(Overlap(SpawnState(world, kDefaultSpawnSpacingUnits), first));
 }
 
 TEST(Spawn, PlayersAppearWellApart) {
@@ -39,7 +41,7 @@ TEST(Spawn, PlayersAppearWellApart) {
   // press pushes into a neighbour.
   std::vector<sim::PlayerCube> world;
   for (int id = 0; id < 16; ++id) {
-    const sim::CubeState state = SpawnState(world);
+    const sim::CubeState state = SpawnState(world, kDefaultSpawnSpacingUnits);
     for (const sim::PlayerCube& other : world) {
       EXPECT_GE(std::max(std::abs(state.x - other.state.x), std::abs(state.y - other.state.y)),
                 8 * sim::kSubUnitsPerUnit)
@@ -47,6 +49,18 @@ TEST(Spawn, PlayersAppearWellApart) {
     }
     world.push_back({static_cast<sim::PlayerId>(id), state});
   }
+}
+
+TEST(Spawn, AWiderSpacingKeepsTheSecondPlayerThatFarAway) {
+  // The lab's two players: 16 units apart, a second of full speed, so a first press is no collision.
+  const sim::CubeState first = SpawnState({}, 16);
+  EXPECT_EQ(first, SpawnState({}, kDefaultSpawnSpacingUnits))
+      << "the first player spawns where it always did";
+  const std::vector<sim::PlayerCube> world = {{0, first}};
+  const sim::CubeState second = SpawnState(world, 16);
+  EXPECT_GE(std::max(std::abs(second.x - first.x), std::abs(second.y - first.y)), 16 * sim::kSubUnitsPerUnit);
+  const sim::CubeState near = SpawnState(world, kDefaultSpawnSpacingUnits);
+  EXPECT_LT(std::max(std::abs(near.x - first.x), std::abs(near.y - first.y)), 16 * sim::kSubUnitsPerUnit);
 }
 
 }  // namespace

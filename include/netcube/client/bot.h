@@ -75,8 +75,9 @@ struct BotReport {
 // nullopt when there is none.
 std::optional<sim::Aim> AimAtNearest(const Client& client);
 // The aim of a tag by hand: toward `target` (a point of the arena, units) when there is one, else along
-// the own cube's predicted motion, else `last` (the aim of the tag before).
-sim::Aim HandAim(const Client& client, std::optional<Vec2> target, sim::Aim last);
+// the own cube's predicted motion, else where it faces (its last motion or tag), else toward the nearest
+// remote cube, else along +x.
+sim::Aim HandAim(const Client& client, std::optional<Vec2> target);
 
 class BotRun {
  public:

@@ -74,6 +74,9 @@ struct LocalView {
   sim::CubeState server_state;  // last_input = the snapshot's ack (0 before the first)
   Vec2 last_correction;   // predicted position after minus before the latest correction
   Vec2 smoothing_offset;  // drawn - predicted while a correction is being smoothed
+  // Where the cube faces: along its latest predicted motion, or the latest tag's aim if that came later;
+  // nullopt before either.
+  std::optional<sim::Aim> facing;
 };
 
 struct RemoteView {

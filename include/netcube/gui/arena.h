@@ -3,6 +3,7 @@
 // cube), the drawing primitives every view shares, and short motion trails.
 #include <imgui.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -13,8 +14,8 @@
 
 #include "netcube/client/units.h"
 #include "netcube/sim/ray.h"
-#include "netcube/sim/world.h"
 #include "netcube/sim/time.h"
+#include "netcube/sim/world.h"
 
 namespace netcube::gui {
 
@@ -58,12 +59,32 @@ enum class CubeStyle : std::uint8_t {
 void DrawArenaFloor(ImDrawList& draw, const ArenaMapping& mapping);
 void DrawCube(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre, sim::PlayerId id,
               CubeStyle style);
-// A label just above the cube (below it for odd ids), never over its centre, where tests look for its colour.
-void DrawCubeLabel(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre, sim::PlayerId id,
-                   std::string_view text);
+// The labels of one arena's cubes, each clear of the cubes and of the labels placed before it: cubes on one
+// spot (a comparison's) or a tag's verdict beside a cube keep every label legible.
+class CubeLabels {
+ public:
+  CubeLabels(ImDrawList& draw, const ArenaMapping& mapping) noexcept : draw_(draw), mapping_(mapping) {}
+  // A cube the labels keep off (call for every cube drawn before placing labels).
+  void Avoid(client::Vec2 centre) noexcept;
+  // `text` just above the cube at `centre` (below it for odd ids, so that neighbouring spawn slots' labels
+  // part), or, where that is taken, the nearest free line further out on that side, then on the other.
+  void Draw(client::Vec2 centre, sim::PlayerId id, std::string_view text);
+
+ private:
+  static constexpr std::size_t kCapacity = 64;  // places remembered; more labels go where they prefer
+  bool Free(const Rect& rect) const noexcept;
+  void Take(const Rect& rect) noexcept;
+
+  ImDrawList& draw_;
+  const ArenaMapping& mapping_;
+  std::array<Rect, kCapacity> taken_{};
+  std::size_t count_ = 0;
+};
 void DrawArrow(ImDrawList& draw, ImVec2 from, ImVec2 to, ImU32 colour, float thickness);
 // A tag's ray: from `origin` (units) toward `aim`, as far as a tag reaches.
 void DrawRay(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 origin, sim::Aim aim, ImU32 colour);
+// The circle a tag's ray reaches (sim::kTagRange) around `centre`, dashed and faint, inside the arena.
+void DrawTagReach(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre);
 // The ring that flashes around a tagged cube; `strength` in [0, 1] fades it out.
 void DrawTagFlash(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre, float strength);
 // Text centred horizontally on `centre_x`, top at `y`.

@@ -48,6 +48,9 @@ class ClientScreen {
   void Update(Micros now, std::uint8_t held_buttons);
   void Draw(const ClientLayout& layout, Micros now, std::span<const transport::LinkProfile> profiles);
 
+  // The line above the arena: the name, where it is connected (or that it is not), and the keys.
+  std::string Title() const;
+
   client::Client& client() noexcept { return *client_; }
   const std::string& connect_error() const noexcept { return connect_error_; }
 
@@ -62,9 +65,9 @@ class ClientScreen {
   int port_ = 0;
   std::string name_;
   std::string connect_error_;
+  std::string connected_to_;  // host:port of the latest Connect
   std::unique_ptr<discovery::Browser> browser_;
   std::string browser_error_;
-  bool tag_key_was_down_ = false;  // a tag fires on the key's press, not while it is held
 };
 
 }  // namespace netcube::gui

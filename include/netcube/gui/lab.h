@@ -54,6 +54,9 @@ struct LabHandTag {
 // The defaults show the techniques at once: both players behind a 250 ms round trip (125 ms each way),
 // player 1 with every technique on (preset full), player 2 with none (preset naive).
 inline constexpr double kLabDefaultLatencyMs = 125.0;
+// The two players spawn this many units apart (a second at full speed), so that a first press toward the
+// other is no collision: the correction plots show the netcode's corrections, not a push.
+inline constexpr int kLabSpawnSpacingUnits = 16;
 LabConfig DefaultLabConfig();
 // A fair comparison: one player per technique set, each behind `link` with the same conditioner `seed`
 // (the same delays and losses at the same moments), on a server where their cubes spawn at the same place
@@ -96,6 +99,9 @@ class Lab {
   // Fires a tag by hand for player `tag.player` as if it were asked for now (a replay's).
   void TagByHand(Micros now, const LabHandTag& tag);
 
+  // A line shown beside the server's title, highlighted (a replay's progress); empty for none.
+  void SetNotice(std::string notice) { notice_ = std::move(notice); }
+
   std::size_t players() const noexcept { return players_.size(); }
   server::Server& server() noexcept { return *server_; }
   client::Client& player(std::size_t index) noexcept { return *players_[index]; }
@@ -115,9 +121,9 @@ class Lab {
   int tag_interval_ms_ = 0;
   std::vector<Micros> next_scripted_tag_;
   std::vector<KeyBinding> tag_keys_;
-  std::vector<bool> tag_key_was_down_;
   bool hand_tags_ = true;
   std::vector<LabHandTag> hand_tags_fired_;
+  std::string notice_;
 };
 
 }  // namespace netcube::gui

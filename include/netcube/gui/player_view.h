@@ -27,6 +27,7 @@ struct Overlays {
   bool raw_prediction = true;  // outline at the own cube's raw prediction while smoothing draws it elsewhere
   bool trails = true;          // short motion trails
   bool corrections = true;     // arrow of the latest reconciliation correction, fading out
+  bool tag_reach = true;       // the circle a tag's ray reaches around the own cube
 };
 
 // A ring of the latest samples of one quantity, in the layout ImGui::PlotLines reads (values + offset).
@@ -78,7 +79,7 @@ class PlayerView {
                  std::span<const sim::PlayerCube> authoritative = {}) const;
   // A tag asked for by hand in this frame: when `key_pressed` or the mouse was clicked over this arena.
   std::optional<TagRequest> TagInput(const ArenaMapping& mapping, bool key_pressed) const;
-  // Fires a tag by hand (client::HandAim: toward `target`, else along the motion, else as the last tag).
+  // Fires a tag by hand (client::HandAim: toward `target`, else along the motion, else where the cube faces).
   void TagByHand(client::Client& client, Micros now, std::optional<client::Vec2> target);
 
   // Status, presets, link profiles, pending-input strip, controls, readouts and plots, into the current
@@ -86,6 +87,7 @@ class PlayerView {
   void DrawPanel(client::Client& client, std::span<const transport::LinkProfile> profiles);
 
   const MetricsHistory& history() const noexcept { return history_; }
+  const std::string& title() const noexcept { return title_; }
 
  private:
   struct Correction {
@@ -112,7 +114,6 @@ class PlayerView {
   std::uint64_t corrections_seen_ = 0;
   double largest_correction_since_sample_ = 0.0;
   std::optional<Correction> latest_correction_;
-  sim::Aim last_aim_ = 0;
 };
 
 // The unacknowledged inputs as rows of cells (sequence number, held directions), oldest first, into the

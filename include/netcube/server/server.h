@@ -80,6 +80,9 @@ inline constexpr std::size_t kRecentTags = 16;
 enum class SnapshotEncoding : std::uint8_t { kFull, kDelta };
 const char* ToString(SnapshotEncoding encoding) noexcept;
 
+inline constexpr int kDefaultSpawnSpacingUnits = 8;
+inline constexpr int kMaxSpawnSpacingUnits = 32;
+
 struct ServerConfig {
   std::string bind_address = "0.0.0.0";
   std::uint16_t port = 7777;  // 0 = an ephemeral port (read it back with Server::port())
@@ -90,6 +93,10 @@ struct ServerConfig {
   // Every cube spawns at the same place, on top of any other: with collisions off, compared players
   // (netcube-client --compare) start alike and never touch each other.
   bool shared_spawn = false;
+  // While the arena has room, a new cube spawns at least this many units (along x or y) from every other,
+  // [1, kMaxSpawnSpacingUnits]. The lab spreads its two players wider than the default, so that a first
+  // key press toward the other player is not a collision.
+  int spawn_spacing_units = kDefaultSpawnSpacingUnits;
   transport::LinkSettings link;  // the server side's link conditioner, both directions
   std::uint64_t seed = 1;        // the link conditioner's random generator
   // A client that sends no valid message for this long is dropped (PlayerLeft{kTimedOut}), whatever ENet

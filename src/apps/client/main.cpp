@@ -179,7 +179,7 @@ int main(int argc, char** argv) {
       }
       session = std::move(*read);
       options.replay = true;
-      if (options.run.frames == 0) options.run.frames = static_cast<int>(session.frames);
+      options.replay_path = replay;
     }
     if (!compare.empty()) {
       std::optional<std::vector<client::TechniqueSet>> entries = client::ParseTechniqueSets(compare, &error);

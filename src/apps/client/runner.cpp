@@ -57,6 +57,10 @@ std::vector<transport::LinkProfile> LoadProfiles() {
 }
 
 std::unique_ptr<App> OpenApp(RunOptions& run, const std::string& title) {
+  if (const std::string reason = NoWindowReason(run); !reason.empty()) {
+    std::cerr << "netcube-client: " << reason << '\n';
+    return nullptr;
+  }
   run.app.title = title;
   if (NeedsHeadless(run)) run.app.headless = true;
   if (!run.screenshot.empty()) run.app.vsync = false;  // a screenshot run renders as fast as it can
@@ -122,6 +126,19 @@ bool RunFrames(App& app, const RunOptions& run, Timing timing, const std::functi
     }
   }
   return true;
+}
+
+// The lab's notice of a replay: how far it is, or that it ended (said once on stdout too).
+void ShowReplay(Lab& lab, const std::string& path, int frame, int frames) {
+  if (frame < frames) {
+    lab.SetNotice("replaying, frame " + std::to_string(frame + 1) + " of " + std::to_string(frames));
+    return;
+  }
+  lab.SetNotice("the replay ended at frame " + std::to_string(frames));
+  if (frame == frames) {
+    std::cout << "netcube-client: the replay of " << path << " ended after " << frames
+              << " frames; close the window to quit" << std::endl;
+  }
 }
 
 // What a lab run records as it goes: the session (--record), the CSV (--csv) and the plot's samples.
@@ -211,14 +228,41 @@ class LabRecorder {
 
 }  // namespace
 
-bool NeedsHeadless(const RunOptions& run) noexcept {
-  const auto set = [](const char* name) {
-    const char* value = std::getenv(name);
-    return value != nullptr && *value != '\0';
-  };
+namespace {
+
+bool EnvironmentSet(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0';
+}
+
+bool OffscreenAsked() {
   const char* driver = std::getenv("SDL_VIDEODRIVER");
-  if (driver != nullptr && std::string_view(driver) == "offscreen") return true;
-  return !run.screenshot.empty() && !set("DISPLAY") && !set("WAYLAND_DISPLAY") && !set("SDL_VIDEODRIVER");
+  return driver != nullptr && std::string_view(driver) == "offscreen";
+}
+
+// No display to show a window on, and no video driver chosen by hand.
+bool NoDisplay() {
+  return !EnvironmentSet("DISPLAY") && !EnvironmentSet("WAYLAND_DISPLAY") &&
+         !EnvironmentSet("SDL_VIDEODRIVER");
+}
+
+}  // namespace
+
+bool NeedsHeadless(const RunOptions& run) noexcept {
+  if (OffscreenAsked()) return true;
+  return !run.screenshot.empty() && NoDisplay();
+}
+
+std::string NoWindowReason(const RunOptions& run) {
+  if (run.frames > 0) return {};
+  constexpr const char* kHeadless =
+      "to render headless, add --frames N --screenshot FILE.png, e.g. SDL_VIDEODRIVER=offscreen "
+      "netcube-client "
+      "--lab --frames 300 --screenshot lab.png";
+  // Without a display SDL falls back to its offscreen driver: a window nobody sees, drawn until killed.
+  if (OffscreenAsked()) return std::string("SDL_VIDEODRIVER=offscreen shows no window; ") + kHeadless;
+  if (NoDisplay()) return std::string("no display (DISPLAY and WAYLAND_DISPLAY are unset); ") + kHeadless;
+  return {};
 }
 
 int RunClient(ClientRunOptions options) {
@@ -294,6 +338,12 @@ void SetUpComparison(LabRunOptions& options) {
 }
 
 int RunLab(LabRunOptions options) {
+  // A replay shown in a window runs on past its recording, saying that it ended, until the window closes;
+  // one that cannot be shown plays just the recording.
+  const int replay_frames = static_cast<int>(options.session.frames);
+  if (options.replay && options.run.frames == 0 && !NoWindowReason(options.run).empty()) {
+    options.run.frames = replay_frames;
+  }
   std::unique_ptr<App> app = OpenApp(options.run, "netcube-client --lab");
   if (app == nullptr) return 1;
   const std::vector<transport::LinkProfile> profiles = LoadProfiles();
@@ -332,9 +382,11 @@ int RunLab(LabRunOptions options) {
   const bool written = RunFrames(
       *app, options.run, timing,
       [&](int frame, Micros now) {
+        const bool replaying = options.replay && frame < replay_frames;
+        if (options.replay) ShowReplay(*lab, options.replay_path, frame, replay_frames);
         for (std::size_t i = 0; i < held.size(); ++i) {
           if (options.replay) {
-            held[i] = options.session.ButtonsAt(i, frame);
+            held[i] = replaying ? options.session.ButtonsAt(i, frame) : 0;
           } else if (options.compare) {
             held[i] = i == 0 ? keys[0].Held(now, lab->player(0)) : held[0];
           } else {
@@ -348,7 +400,7 @@ int RunLab(LabRunOptions options) {
                                          : server::SnapshotEncoding::kDelta);
         }
         lab->Update(now, held);
-        recorder.Frame(frame, now, held, *lab);
+        if (!options.replay || replaying) recorder.Frame(frame, now, held, *lab);
         // Where a live run takes its tags by hand: after the frame's update and sample, before the next.
         for (; options.replay && replayed_tag != options.session.hand_tags.cend() && replayed_tag->frame <= frame;
              ++replayed_tag) {

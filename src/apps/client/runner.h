@@ -36,12 +36,13 @@ struct LabRunOptions {
   // seed and rates (and, when replaying, its input timeline).
   bool compare = false;
   Session session;
-  bool replay = false;     // drive every player from its timeline of session.inputs
-  std::string record;      // write the session here at the end
-  std::string csv;         // one row per frame and player
-  std::string plot;        // the comparison's plot, as a PNG, at the end
-  std::string plot_title;  // heads the plot
-  std::string stats_json;  // the lab server's statistics file at the end, as netcube-server --stats-json
+  bool replay = false;      // drive every player from its timeline of session.inputs
+  std::string replay_path;  // the session file replayed, for the notice
+  std::string record;       // write the session here at the end
+  std::string csv;          // one row per frame and player
+  std::string plot;         // the comparison's plot, as a PNG, at the end
+  std::string plot_title;   // heads the plot
+  std::string stats_json;   // the lab server's statistics file at the end, as netcube-server --stats-json
   int switch_encoding_frame = 0;  // switch the server's snapshot encoding at this frame (0: never)
 };
 
@@ -53,6 +54,9 @@ void SetUpComparison(LabRunOptions& options);
 // True when the run should render headless (offscreen driver, software renderer, no GL driver): when
 // SDL_VIDEODRIVER=offscreen asks for it, and for a screenshot run with no display and no driver chosen.
 bool NeedsHeadless(const RunOptions& run) noexcept;
+// Why a run would draw a window nobody can see, forever: no --frames and no display (SDL then falls back
+// to its offscreen driver), or SDL_VIDEODRIVER=offscreen; empty when the run can go ahead.
+std::string NoWindowReason(const RunOptions& run);
 
 // Both return the process exit code (errors go to stderr).
 int RunClient(ClientRunOptions options);
