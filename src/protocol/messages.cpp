@@ -506,9 +506,10 @@ bool SnapshotWriter::Prepare(const DeltaSnapshot& delta) noexcept {
   return true;
 }
 
-sim::CubeState PredictCube(const sim::CubeState& baseline, int moves, std::uint8_t buttons, int turn_at) noexcept {
-  sim::CubeState out = baseline;
-  for (int k = 0; k < moves; ++k) out = sim::Move(out, {0, k < turn_at ? baseline.buttons : buttons});
+sim::CubeState PredictCube(const sim::CubeState& baseline, int moves, std::uint8_t buttons, int turn_at,
+                           std::uint64_t* moves_stepped) noexcept {
+  sim::CubeState out = sim::MoveRepeated(baseline, {0, baseline.buttons}, turn_at, moves_stepped);
+  out = sim::MoveRepeated(out, {0, buttons}, moves - turn_at, moves_stepped);
   out.buttons = buttons;
   out.last_input = 0;
   out.held_since = 0;
@@ -524,14 +525,16 @@ bool ResidualsFit(const CubeDelta& d) noexcept {
 
 // How `actual` differs from `base` `age` ticks later: the Moves it made and when its buttons changed,
 // read from its bookkeeping, then what that prediction misses. False when it is beyond a delta's reach.
-bool DescribeChange(const sim::CubeState& base, const sim::CubeState& actual, int age, CubeDelta& d) noexcept {
+bool DescribeChange(const sim::CubeState& base, const sim::CubeState& actual, int age, CubeDelta& d,
+                    std::uint64_t* moves_stepped) noexcept {
   d.op = DeltaOp::kChanged;
   d.moves = sim::SeqDiff(actual.last_input, base.last_input);
   if (d.moves < 0 || std::abs(d.moves - age) > kMaxMovesOffset) d.moves = age;  // e.g. a new sequence
   d.turned = actual.buttons != base.buttons;
   d.buttons = d.turned ? actual.buttons : 0;
   d.turn_at = d.turned ? std::clamp(sim::SeqDiff(actual.held_since, base.last_input) - 1, 0, d.moves) : 0;
-  const sim::CubeState p = PredictCube(base, d.moves, actual.buttons, d.turned ? d.turn_at : d.moves);
+  const sim::CubeState p =
+      PredictCube(base, d.moves, actual.buttons, d.turned ? d.turn_at : d.moves, moves_stepped);
   d.dx = actual.x - p.x;
   d.dy = actual.y - p.y;
   d.dvx = actual.vx - p.vx;
@@ -542,8 +545,9 @@ bool DescribeChange(const sim::CubeState& base, const sim::CubeState& actual, in
 }  // namespace
 
 bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world,
-               std::span<const std::uint32_t> world_generations, int age, std::span<const sim::PlayerCube> baseline,
-               std::span<const std::uint32_t> baseline_generations, DeltaSnapshot& out) noexcept {
+               std::span<const std::uint32_t> world_generations, int age,
+               std::span<const sim::PlayerCube> baseline, std::span<const std::uint32_t> baseline_generations,
+               DeltaSnapshot& out, std::uint64_t* moves_stepped) noexcept {
   if (age < 1 || age > kMaxDeltaAge || world.size() != world_generations.size() ||
       baseline.size() != baseline_generations.size() || world.size() > kMaxPlayers || baseline.size() > kMaxPlayers) {
     return false;
@@ -563,9 +567,9 @@ bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world
     if (j < world.size() && world[j].id == id && world_generations[j] == baseline_generations[i]) {
       const sim::CubeState& base = baseline[i].state;
       const sim::CubeState& actual = world[j].state;
-      if (actual.buttons == base.buttons && sim::SamePhysics(PredictCube(base, age), actual)) {
+      if (actual.buttons == base.buttons && sim::SamePhysics(PredictCube(base, age, moves_stepped), actual)) {
         ++j;
-      } else if (DescribeChange(base, actual, age, d)) {
+      } else if (DescribeChange(base, actual, age, d, moves_stepped)) {
         ++j;
       } else {
         d = CubeDelta{DeltaOp::kLeft};

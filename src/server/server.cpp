@@ -61,6 +61,11 @@ struct Client {
   std::uint32_t generation = 0;  // which player holds the id (ids are reused): for delta baselines
   // The newest snapshot tick the client says it holds: the baseline of its next delta.
   std::optional<std::uint64_t> seen_tick;
+  // The ticks of the snapshots sent to it, and of those it told the server it holds, slot
+  // tick % kMaxDeltaAge (0: none; ticks start at 1). A client may only name a snapshot it was sent; it
+  // may be given a delta against any it told of that it still holds (protocol::kHeldBaselines).
+  std::array<std::uint64_t, protocol::kMaxDeltaAge> sent_ticks{};
+  std::array<std::uint64_t, protocol::kMaxDeltaAge> told_ticks{};
   std::string name;
   InputQueue inputs;
   std::uint64_t bytes_sent = 0;
@@ -150,6 +155,8 @@ struct Server::Impl {
   std::uint64_t snapshots_sent = 0;
   std::uint64_t delta_snapshots_sent = 0;
   std::uint64_t snapshot_encodes = 0;
+  std::uint64_t delta_prediction_moves = 0;
+  std::uint64_t deltas_declined = 0;
   std::uint64_t snapshot_bytes_sent = 0;
   std::uint64_t snapshot_cube_bits = 0;
   std::uint64_t delta_age_ticks = 0;
@@ -204,6 +211,12 @@ struct Server::Impl {
   // Groups the clients due a snapshot by baseline and encodes each group's snapshot once, into
   // writers[group].
   bool PrepareSnapshots();
+  // Brings the receivers' distinct baselines down to kMaxDeltaEncodes: in increasing order they are cut
+  // into runs of about equal receivers (a baseline with that many alone is a run of its own; those older
+  // than protocol::kHeldBaselines make one run), and each receiver of a run gets its oldest baseline when
+  // it told the server of it and still holds it, else the full snapshot. `receivers` is sorted by
+  // baseline, and stays so.
+  void ShareBaselines();
   // Prepares `writer` for receivers of `baseline`; true for a delta, false for a full snapshot.
   bool PrepareSnapshot(std::uint64_t baseline, protocol::SnapshotWriter& writer);
   void OnTag(Micros now, Client& client, const protocol::Tag& tag);
@@ -568,7 +581,9 @@ void Server::Impl::OnSeen(Client& client, std::uint16_t seen_tick) {
   // The low 16 bits of a tick at most 65535 old: unwrapped against the current tick. A claim of a tick
   // the client never received only spoils its own next delta, which it drops.
   const std::uint64_t seen = tick - static_cast<std::uint16_t>(static_cast<std::uint16_t>(tick) - seen_tick);
-  if (seen <= tick && (!client.seen_tick || seen > *client.seen_tick)) client.seen_tick = seen;
+  if (client.sent_ticks[seen % client.sent_ticks.size()] != seen) return;  // never sent: a lie or a stale one
+  client.told_ticks[seen % client.told_ticks.size()] = seen;
+  if (!client.seen_tick || seen > *client.seen_tick) client.seen_tick = seen;
 }
 
 std::uint64_t Server::Impl::BaselineFor(const Client& client) const {
@@ -587,6 +602,7 @@ bool Server::Impl::PrepareSnapshots() {
     if (clients[i].snapshot_due) receivers.push_back({BaselineFor(clients[i]), i, 0});
   }
   std::sort(receivers.begin(), receivers.end());
+  ShareBaselines();
   std::size_t groups = 0;
   for (std::size_t k = 0; k < receivers.size(); ++k) {
     if (k == 0 || receivers[k].baseline != receivers[k - 1].baseline) {
@@ -600,6 +616,49 @@ bool Server::Impl::PrepareSnapshots() {
   return true;
 }
 
+void Server::Impl::ShareBaselines() {
+  std::size_t delta_receivers = 0;
+  std::size_t distinct = 0;
+  for (; delta_receivers < receivers.size() && receivers[delta_receivers].baseline != kNoBaseline;
+       ++delta_receivers) {
+    if (delta_receivers == 0 ||
+        receivers[delta_receivers].baseline != receivers[delta_receivers - 1].baseline) {
+      ++distinct;
+    }
+  }
+  if (distinct <= kMaxDeltaEncodes) return;
+  const std::size_t run_size = (delta_receivers + kMaxDeltaEncodes - 1) / kMaxDeltaEncodes;
+  std::size_t runs = 0;
+  std::size_t in_run = 0;
+  std::uint64_t anchor = kNoBaseline;
+  for (std::size_t k = 0; k < delta_receivers;) {
+    const std::uint64_t baseline = receivers[k].baseline;
+    std::size_t end = k;
+    while (end < delta_receivers && receivers[end].baseline == baseline) ++end;
+    // Baselines older than a client must hold (an honest client names one only after a long loss, a
+    // hostile one at will) all share the first run: one encode for all of them.
+    const bool held = tick - baseline <= protocol::kHeldBaselines;
+    if (runs < kMaxDeltaEncodes && (runs == 0 || (held && (in_run >= run_size || end - k >= run_size)))) {
+      anchor = baseline;
+      in_run = 0;
+      ++runs;
+    }
+    in_run += end - k;
+    for (; k < end; ++k) {
+      const Client& client = clients[receivers[k].client];
+      const bool holds_anchor = client.told_ticks[anchor % client.told_ticks.size()] == anchor &&
+                                tick - anchor <= protocol::kHeldBaselines;
+      if (baseline != anchor && !holds_anchor) {
+        receivers[k].baseline = kNoBaseline;
+        ++deltas_declined;
+      } else {
+        receivers[k].baseline = anchor;
+      }
+    }
+  }
+  std::sort(receivers.begin(), receivers.end());
+}
+
 bool Server::Impl::PrepareSnapshot(std::uint64_t baseline, protocol::SnapshotWriter& writer) {
   const auto server_tick = static_cast<std::uint32_t>(tick);
   std::span<const sim::PlayerCube> cubes;
@@ -608,7 +667,7 @@ bool Server::Impl::PrepareSnapshot(std::uint64_t baseline, protocol::SnapshotWri
   const std::size_t full_bits = protocol::SnapshotWriter::FullSharedBits(world.size());
   if (baseline != kNoBaseline && history.WorldOf(baseline, cubes, gens) &&
       protocol::MakeDelta(server_tick, world, std::span(generations.data(), world.size()),
-                          static_cast<int>(tick - baseline), cubes, gens, delta) &&
+                          static_cast<int>(tick - baseline), cubes, gens, delta, &delta_prediction_moves) &&
       writer.Prepare(delta) && writer.shared_bits() <= full_bits) {
     return true;
   }
@@ -628,6 +687,7 @@ void Server::Impl::SendSnapshots(Micros now) {
                 : std::nullopt);
     if (packet.empty()) continue;
     SendPacket(now, client.peer, &client, kChannel, packet);
+    client.sent_ticks[tick % client.sent_ticks.size()] = tick;
     snapshot_bytes_sent += packet.size();
     snapshot_cube_bits += writers[receiver.group].cube_bits();
     if (group_is_delta[receiver.group]) {
@@ -854,6 +914,8 @@ ServerStats Server::stats() const {
   stats.tick_durations = Summary(s.tick_durations);
   stats.delta_snapshots_sent = s.delta_snapshots_sent;
   stats.snapshot_encodes = s.snapshot_encodes;
+  stats.delta_prediction_moves = s.delta_prediction_moves;
+  stats.deltas_declined = s.deltas_declined;
   stats.snapshot_bytes_sent = s.snapshot_bytes_sent;
   stats.snapshot_cube_bits = s.snapshot_cube_bits;
   stats.delta_age_ticks = s.delta_age_ticks;

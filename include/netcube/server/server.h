@@ -76,6 +76,13 @@ inline constexpr Micros kTagBurstTolerance{sim::kTagCooldownMs * 1000};
 // Judged tags the server keeps for its view (the lab's log).
 inline constexpr std::size_t kRecentTags = 16;
 
+// The most distinct baselines a tick encodes deltas against. When the clients' baselines are more, they
+// share: each gets a delta against an older one of the few encoded that it told the server it holds (or
+// the full snapshot). With a prediction's cost independent of its baseline's age (sim::MoveRepeated), a
+// tick's encoding work is at most this many deltas and one full snapshot of the world, however the
+// acknowledgements spread over real links and whatever a client claims to hold.
+inline constexpr std::size_t kMaxDeltaEncodes = 4;
+
 // How snapshots are encoded: every cube in full, or against the newest snapshot each client holds.
 enum class SnapshotEncoding : std::uint8_t { kFull, kDelta };
 const char* ToString(SnapshotEncoding encoding) noexcept;
@@ -186,6 +193,10 @@ struct ServerStats {
   std::uint64_t snapshots_sent = 0;  // snapshot messages, all clients together
   std::uint64_t delta_snapshots_sent = 0;  // of which deltas
   std::uint64_t snapshot_encodes = 0;      // distinct encodes (receivers of one baseline share one)
+  // The sim::Moves the deltas' predictions ran (the encoding's work), and the snapshots sent full because
+  // the tick's few shared baselines held none the client told of.
+  std::uint64_t delta_prediction_moves = 0;
+  std::uint64_t deltas_declined = 0;
   std::uint64_t snapshot_bytes_sent = 0;   // snapshot payload bytes, all clients together
   std::uint64_t snapshot_cube_bits = 0;    // of those, the bits that carry cubes (headers and acks aside)
   std::uint64_t delta_age_ticks = 0;       // the deltas' ages summed: over delta_snapshots_sent, the mean
