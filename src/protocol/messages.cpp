@@ -56,8 +56,9 @@ bool Serialize(Stream& stream, Welcome& m) {
   return SerializeUnsigned(stream, m.player_id) && SerializeInt(stream, m.tick_rate, 1, kMaxRate) &&
          SerializeInt(stream, m.snapshot_rate, 1, kMaxRate) &&
          SerializeInt(stream, m.max_players, 1, kMaxPlayers) && SerializeBool(stream, m.collisions) &&
-         SerializeInt(stream, m.arena_width, 1, 1 << 24) && SerializeInt(stream, m.arena_height, 1, 1 << 24) &&
-         SerializeUnsigned(stream, m.server_tick);
+         SerializeInt(stream, m.arena_width, 1, 1 << 24) &&
+         SerializeInt(stream, m.arena_height, 1, 1 << 24) && SerializeUnsigned(stream, m.server_tick) &&
+         SerializeInt(stream, m.max_snapshot_rate, 1, kMaxRate);
 }
 
 template <class Stream>

@@ -61,11 +61,10 @@ struct Client {
   std::uint32_t generation = 0;  // which player holds the id (ids are reused): for delta baselines
   // The newest snapshot tick the client says it holds: the baseline of its next delta.
   std::optional<std::uint64_t> seen_tick;
-  // The ticks of the snapshots sent to it, and of those it told the server it holds, slot
-  // tick % kMaxDeltaAge (0: none; ticks start at 1). A client may only name a snapshot it was sent; it
-  // may be given a delta against any it told of that it still holds (protocol::kHeldBaselines).
+  // The ticks of the snapshots sent to it, slot tick % kMaxDeltaAge (0: none; ticks start at 1). A client
+  // may only name one of these as its baseline, and may be given a delta against an older one of them
+  // it still holds (protocol::kHeldBaselines).
   std::array<std::uint64_t, protocol::kMaxDeltaAge> sent_ticks{};
-  std::array<std::uint64_t, protocol::kMaxDeltaAge> told_ticks{};
   std::string name;
   InputQueue inputs;
   std::uint64_t bytes_sent = 0;
@@ -89,6 +88,9 @@ std::string CheckConfig(const ServerConfig& config) {
   if (!ValidRate(config.tick_rate)) return "tick rate must be in [1, " + std::to_string(protocol::kMaxRate) + "]";
   if (!ValidRate(config.snapshot_rate)) {
     return "snapshot rate must be in [1, " + std::to_string(protocol::kMaxRate) + "]";
+  }
+  if (config.max_snapshot_rate < config.snapshot_rate || config.max_snapshot_rate > protocol::kMaxRate) {
+    return "max snapshot rate must be in [snapshot rate, " + std::to_string(protocol::kMaxRate) + "]";
   }
   if (config.max_clients < 1 || config.max_clients > protocol::kMaxPlayers) {
     return "max clients must be in [1, " + std::to_string(protocol::kMaxPlayers) + "]";
@@ -207,14 +209,18 @@ struct Server::Impl {
   void OnSeen(Client& client, std::uint16_t seen_tick);
   // The baseline tick of a client's next snapshot, kNoBaseline for a full one.
   std::uint64_t BaselineFor(const Client& client) const;
-  bool MarkSnapshotsDue();  // advances the snapshot credits; false if no client gets a snapshot this tick
+  bool MarkSnapshotsDue();
+  // The most snapshots a second a client gets, whatever it asks: the operator's cap, at most one a tick.
+  int MostSnapshots() const {
+    return std::min(config.max_snapshot_rate, schedule.rate());
+  }  // advances the snapshot credits; false if no client gets a snapshot this tick
   // Groups the clients due a snapshot by baseline and encodes each group's snapshot once, into
   // writers[group].
   bool PrepareSnapshots();
   // Brings the receivers' distinct baselines down to kMaxDeltaEncodes: in increasing order they are cut
   // into runs of about equal receivers (a baseline with that many alone is a run of its own; those older
   // than protocol::kHeldBaselines make one run), and each receiver of a run gets its oldest baseline when
-  // it told the server of it and still holds it, else the full snapshot. `receivers` is sorted by
+  // it was sent it and still holds it, else the full snapshot. `receivers` is sorted by
   // baseline, and stays so.
   void ShareBaselines();
   // Prepares `writer` for receivers of `baseline`; true for a delta, false for a full snapshot.
@@ -448,6 +454,7 @@ void Server::Impl::Accept(Micros now, transport::PeerId peer, Connection& connec
   welcome.tick_rate = static_cast<std::uint8_t>(schedule.rate());
   // The rate snapshots really come at: at most one per tick.
   welcome.snapshot_rate = static_cast<std::uint8_t>(std::min(config.snapshot_rate, schedule.rate()));
+  welcome.max_snapshot_rate = static_cast<std::uint8_t>(MostSnapshots());
   welcome.max_players = static_cast<std::uint16_t>(config.max_clients);
   welcome.collisions = config.collisions;
   welcome.server_tick = static_cast<std::uint32_t>(tick);
@@ -569,9 +576,10 @@ bool Server::Impl::MarkSnapshotsDue() {
   const bool server_due = take_credit(snapshot_credit, config.snapshot_rate);
   bool any_due = false;
   for (Client& client : clients) {
-    client.snapshot_due = client.snapshot_rate > 0
-                              ? take_credit(client.snapshot_credit, std::min(client.snapshot_rate, tick_rate))
-                              : server_due;
+    client.snapshot_due =
+        client.snapshot_rate > 0
+            ? take_credit(client.snapshot_credit, std::min(client.snapshot_rate, MostSnapshots()))
+            : server_due;
     any_due = any_due || client.snapshot_due;
   }
   return any_due;
@@ -582,7 +590,6 @@ void Server::Impl::OnSeen(Client& client, std::uint16_t seen_tick) {
   // the client never received only spoils its own next delta, which it drops.
   const std::uint64_t seen = tick - static_cast<std::uint16_t>(static_cast<std::uint16_t>(tick) - seen_tick);
   if (client.sent_ticks[seen % client.sent_ticks.size()] != seen) return;  // never sent: a lie or a stale one
-  client.told_ticks[seen % client.told_ticks.size()] = seen;
   if (!client.seen_tick || seen > *client.seen_tick) client.seen_tick = seen;
 }
 
@@ -646,7 +653,10 @@ void Server::Impl::ShareBaselines() {
     in_run += end - k;
     for (; k < end; ++k) {
       const Client& client = clients[receivers[k].client];
-      const bool holds_anchor = client.told_ticks[anchor % client.told_ticks.size()] == anchor &&
+      // Sent before the newest it told of, so held unless it was lost: a jittery link bunches snapshots
+      // and a client tells only the newest of each bunch. A lost one costs the client that delta, which it
+      // drops, no more.
+      const bool holds_anchor = client.sent_ticks[anchor % client.sent_ticks.size()] == anchor &&
                                 tick - anchor <= protocol::kHeldBaselines;
       if (baseline != anchor && !holds_anchor) {
         receivers[k].baseline = kNoBaseline;
@@ -827,7 +837,7 @@ bool Server::SetTickRate(int tick_rate) {
 }
 
 bool Server::SetSnapshotRate(int snapshot_rate) {
-  if (!ValidRate(snapshot_rate)) return false;
+  if (!ValidRate(snapshot_rate) || snapshot_rate > impl_->config.max_snapshot_rate) return false;
   impl_->config.snapshot_rate = snapshot_rate;
   return true;
 }
@@ -877,8 +887,8 @@ std::vector<ClientInfo> Server::clients() const {
     if (inputs.processed > 0) info.last_processed_seq = s.world[i].state.last_input;
     info.queued_inputs = c.inputs.size();
     info.input_target = c.inputs.target();
-    info.snapshot_rate =
-        std::min(c.snapshot_rate > 0 ? c.snapshot_rate : s.config.snapshot_rate, s.config.tick_rate);
+    info.snapshot_rate = c.snapshot_rate > 0 ? std::min(c.snapshot_rate, s.MostSnapshots())
+                                             : std::min(s.config.snapshot_rate, s.config.tick_rate);
     info.own_snapshot_rate = c.snapshot_rate > 0;
     info.inputs = inputs;
     info.bytes_sent = c.bytes_sent;

@@ -19,7 +19,7 @@
 
 namespace netcube::protocol {
 
-inline constexpr std::uint16_t kProtocolVersion = 7;
+inline constexpr std::uint16_t kProtocolVersion = 8;
 // A snapshot's input_lead, int[kMinInputLead, kMaxInputLead] on the wire (6 bits); the server clamps to it.
 inline constexpr int kMinInputLead = -32;
 inline constexpr int kMaxInputLead = 31;
@@ -102,6 +102,8 @@ struct Welcome {
   std::int32_t arena_width = sim::kArenaWidth;
   std::int32_t arena_height = sim::kArenaHeight;
   std::uint32_t server_tick = 0;
+  // The most snapshots a second any client may ask for (SnapshotRate): the operator's cap, at most tick_rate.
+  std::uint8_t max_snapshot_rate = 60;
   friend bool operator==(const Welcome&, const Welcome&) = default;
 };
 
@@ -237,9 +239,9 @@ struct ChallengeResponse {
 };
 
 // Client -> server, reliable: send me snapshots at this rate from now on, instead of the server's (its
-// Welcome's snapshot_rate); the server gives at most its tick rate. A link that loses or delays snapshots
-// costs the client a snapshot interval of view delay per snapshot it must ride out: more, closer snapshots
-// make each one cheaper.
+// Welcome's snapshot_rate); the server gives at most the Welcome's max_snapshot_rate. A link that loses or
+// delays snapshots costs the client a snapshot interval of view delay per snapshot it must ride out: more,
+// closer snapshots make each one cheaper.
 struct SnapshotRate {
   std::uint8_t rate = 20;  // [1, kMaxRate] per second
   friend bool operator==(const SnapshotRate&, const SnapshotRate&) = default;

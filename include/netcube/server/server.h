@@ -92,6 +92,9 @@ struct ServerConfig {
   std::uint16_t port = 7777;  // 0 = an ephemeral port (read it back with Server::port())
   int tick_rate = 60;         // simulation ticks per second, [1, protocol::kMaxRate]
   int snapshot_rate = 20;     // snapshots per second, [1, protocol::kMaxRate]; capped by tick_rate
+  // The most snapshots a second any client may ask for (Source's sv_maxupdaterate), [snapshot_rate,
+  // protocol::kMaxRate]; capped by tick_rate. Told in the Welcome and in discovery replies.
+  int max_snapshot_rate = protocol::kMaxRate;
   std::size_t max_clients = 32;  // [1, protocol::kMaxPlayers]
   bool collisions = true;        // players push each other apart
   // Every cube spawns at the same place, on top of any other: with collisions off, compared players
@@ -254,7 +257,8 @@ class Server {
 
   std::uint16_t port() const;  // the port actually bound
 
-  // Live settings (the GUI lab). A rate out of [1, protocol::kMaxRate] is refused (returns false). A new
+  // Live settings (the GUI lab). A rate out of [1, protocol::kMaxRate] (a snapshot rate above
+  // max_snapshot_rate) is refused (returns false). A new
   // tick rate keeps the tick count and takes effect from the last tick's time.
   bool SetTickRate(int tick_rate);
   bool SetSnapshotRate(int snapshot_rate);

@@ -65,6 +65,8 @@ nlohmann::json StatsJson(const netcube::server::ServerStats& stats) {
       {"snapshot_bytes_sent", stats.snapshot_bytes_sent},
       {"snapshot_cube_bits", stats.snapshot_cube_bits},
       {"delta_age_ticks", stats.delta_age_ticks},
+      {"delta_prediction_moves", stats.delta_prediction_moves},
+      {"deltas_declined", stats.deltas_declined},
       {"tick_us_p50", stats.tick_durations.p50.count()},
       {"tick_us_p99", stats.tick_durations.p99.count()},
       {"tick_us_max", stats.tick_durations.max.count()},
@@ -144,7 +146,8 @@ netcube::protocol::DiscoveryReply DescribeServer(const netcube::server::Server& 
   info.players = static_cast<std::uint16_t>(server.world().size());
   info.max_players = static_cast<std::uint16_t>(config.max_clients);
   info.tick_rate = static_cast<std::uint8_t>(config.tick_rate);
-  info.snapshot_rate = static_cast<std::uint8_t>(config.snapshot_rate);
+  info.snapshot_rate = static_cast<std::uint8_t>(std::min(config.snapshot_rate, config.tick_rate));
+  info.max_snapshot_rate = static_cast<std::uint8_t>(std::min(config.max_snapshot_rate, config.tick_rate));
   info.name = name;
   return info;
 }
@@ -187,6 +190,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, netcube::protocol::kMaxRate))
       ->capture_default_str();
   app.add_option("--snapshot-rate", config.snapshot_rate, "Snapshots sent per second (at most the tick rate)")
+      ->check(CLI::Range(1, netcube::protocol::kMaxRate))
+      ->capture_default_str();
+  app.add_option("--max-snapshot-rate", config.max_snapshot_rate,
+                 "The most snapshots a second any client may ask for (at least --snapshot-rate; capped by "
+                 "the tick rate)")
       ->check(CLI::Range(1, netcube::protocol::kMaxRate))
       ->capture_default_str();
   app.add_option("--max-clients", config.max_clients, "Players at most")
@@ -245,8 +253,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   app.add_option("--discovery-port", discovery_config.port, "UDP port of LAN discovery")->capture_default_str();
-  app.add_option("--server-name", server_name, "The name LAN browsers show (1-31 printable ASCII characters)")
-      ->check([](const std::string& name) { return IsServerName(name) ? "" : "1 to 31 printable ASCII characters"; })
+  app.add_option("--server-name", server_name, "The name LAN browsers show (1-30 printable ASCII characters)")
+      ->check([](const std::string& name) {
+        return IsServerName(name) ? "" : "1 to 30 printable ASCII characters";
+      })
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   config.collisions = collisions == "on";
