@@ -16,7 +16,7 @@ class Baselines {
   // Over a second of snapshots at 60 Hz: the server uses the newest one the client acknowledged, about a
   // round trip old when its delta arrives, so a round trip of up to a second finds it still here (32 lost
   // every delta past 530 ms); an older one is only named after a long loss of acknowledgements.
-  static constexpr std::size_t kSlots = 64;
+  static constexpr std::size_t kSlots = protocol::kHeldBaselines;
 
   void Reset() noexcept;
   // The world at `tick`, or nullptr when it is not held.

@@ -186,7 +186,7 @@ struct Client::Impl {
     handshake_rtt_ms = static_cast<double>((now - challenged_at).count()) / 1000.0;
     newest_tick = w.server_tick;
     clock.Reset(w.tick_rate, w.snapshot_rate, newest_tick, now);
-    snapshot_rate.Reset(w.snapshot_rate, w.tick_rate);
+    snapshot_rate.Reset(w.snapshot_rate, std::min(w.tick_rate, w.max_snapshot_rate));
     own.StartSampling(now);
     last_snapshot_at = now;
   }

@@ -17,7 +17,8 @@ namespace netcube::client {
 
 class SnapshotRateChooser {
  public:
-  // A new connection: snapshots come at `server_rate` (the Welcome's), at most `tick_rate`.
+  // A new connection: snapshots come at `server_rate` (the Welcome's), and the client may ask for up to
+  // `tick_rate` (the tick rate, or the server's max_snapshot_rate below it), which is also the start's.
   void Reset(int server_rate, int tick_rate) noexcept;
 
   // The rate to ask for at `now`, if it is not the one asked (or given) so far; `adaptive` off asks for the

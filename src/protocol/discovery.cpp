@@ -28,10 +28,11 @@ template <class Stream>
 bool Serialize(Stream& stream, DiscoveryReply& m) {
   if (!SerializeMagic(stream, kDiscoveryReplyMagic) || !SerializeUnsigned(stream, m.version) ||
       !SerializeUnsigned(stream, m.client_time_us) || !SerializeUnsigned(stream, m.address) ||
-      !SerializeUnsigned(stream, m.port) || m.port == 0 ||
-      !SerializeInt(stream, m.players, 0, kMaxPlayers) || !SerializeInt(stream, m.max_players, 1, kMaxPlayers) ||
-      m.players > m.max_players || !SerializeInt(stream, m.tick_rate, 1, kMaxRate) ||
-      !SerializeInt(stream, m.snapshot_rate, 1, kMaxRate)) {
+      !SerializeUnsigned(stream, m.port) || m.port == 0 || !SerializeInt(stream, m.players, 0, kMaxPlayers) ||
+      !SerializeInt(stream, m.max_players, 1, kMaxPlayers) || m.players > m.max_players ||
+      !SerializeInt(stream, m.tick_rate, 1, kMaxRate) ||
+      !SerializeInt(stream, m.snapshot_rate, 1, kMaxRate) ||
+      !SerializeInt(stream, m.max_snapshot_rate, 1, kMaxRate)) {
     return false;
   }
   return SerializeText(stream, m.name, kMaxServerNameLength) && !m.name.empty();

@@ -57,8 +57,9 @@ bool Serialize(Stream& stream, Welcome& m) {
   return SerializeUnsigned(stream, m.player_id) && SerializeInt(stream, m.tick_rate, 1, kMaxRate) &&
          SerializeInt(stream, m.snapshot_rate, 1, kMaxRate) &&
          SerializeInt(stream, m.max_players, 1, kMaxPlayers) && SerializeBool(stream, m.collisions) &&
-         SerializeInt(stream, m.arena_width, 1, 1 << 24) && SerializeInt(stream, m.arena_height, 1, 1 << 24) &&
-         SerializeUnsigned(stream, m.server_tick);
+         SerializeInt(stream, m.arena_width, 1, 1 << 24) &&
+         SerializeInt(stream, m.arena_height, 1, 1 << 24) && SerializeUnsigned(stream, m.server_tick) &&
+         SerializeInt(stream, m.max_snapshot_rate, 1, kMaxRate);
 }
 
 template <class Stream>
@@ -507,9 +508,10 @@ bool SnapshotWriter::Prepare(const DeltaSnapshot& delta) noexcept {
   return true;
 }
 
-sim::CubeState PredictCube(const sim::CubeState& baseline, int moves, std::uint8_t buttons, int turn_at) noexcept {
-  sim::CubeState out = baseline;
-  for (int k = 0; k < moves; ++k) out = sim::Move(out, {0, k < turn_at ? baseline.buttons : buttons});
+sim::CubeState PredictCube(const sim::CubeState& baseline, int moves, std::uint8_t buttons, int turn_at,
+                           std::uint64_t* moves_stepped) noexcept {
+  sim::CubeState out = sim::MoveRepeated(baseline, {0, baseline.buttons}, turn_at, moves_stepped);
+  out = sim::MoveRepeated(out, {0, buttons}, moves - turn_at, moves_stepped);
   out.buttons = buttons;
   out.last_input = 0;
   out.held_since = 0;
@@ -525,14 +527,19 @@ bool ResidualsFit(const CubeDelta& d) noexcept {
 
 // How `actual` differs from `base` `age` ticks later: the Moves it made and when its buttons changed,
 // read from its bookkeeping, then what that prediction misses. False when it is beyond a delta's reach.
-bool DescribeChange(const sim::CubeState& base, const sim::CubeState& actual, int age, CubeDelta& d) noexcept {
+// `straight`, when made, is PredictCube(base, age): a change without a turn (a push, say) reuses it.
+bool DescribeChange(const sim::CubeState& base, const sim::CubeState& actual, int age,
+                    const sim::CubeState* straight, CubeDelta& d, std::uint64_t* moves_stepped) noexcept {
   d.op = DeltaOp::kChanged;
   d.moves = sim::SeqDiff(actual.last_input, base.last_input);
   if (d.moves < 0 || std::abs(d.moves - age) > kMaxMovesOffset) d.moves = age;  // e.g. a new sequence
   d.turned = actual.buttons != base.buttons;
   d.buttons = d.turned ? actual.buttons : 0;
   d.turn_at = d.turned ? std::clamp(sim::SeqDiff(actual.held_since, base.last_input) - 1, 0, d.moves) : 0;
-  const sim::CubeState p = PredictCube(base, d.moves, actual.buttons, d.turned ? d.turn_at : d.moves);
+  const sim::CubeState p =
+      straight != nullptr && !d.turned && d.moves == age
+          ? *straight
+          : PredictCube(base, d.moves, actual.buttons, d.turned ? d.turn_at : d.moves, moves_stepped);
   d.dx = actual.x - p.x;
   d.dy = actual.y - p.y;
   d.dvx = actual.vx - p.vx;
@@ -543,8 +550,9 @@ bool DescribeChange(const sim::CubeState& base, const sim::CubeState& actual, in
 }  // namespace
 
 bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world,
-               std::span<const std::uint32_t> world_generations, int age, std::span<const sim::PlayerCube> baseline,
-               std::span<const std::uint32_t> baseline_generations, DeltaSnapshot& out) noexcept {
+               std::span<const std::uint32_t> world_generations, int age,
+               std::span<const sim::PlayerCube> baseline, std::span<const std::uint32_t> baseline_generations,
+               DeltaSnapshot& out, std::uint64_t* moves_stepped) noexcept {
   if (age < 1 || age > kMaxDeltaAge || world.size() != world_generations.size() ||
       baseline.size() != baseline_generations.size() || world.size() > kMaxPlayers || baseline.size() > kMaxPlayers) {
     return false;
@@ -564,9 +572,12 @@ bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world
     if (j < world.size() && world[j].id == id && world_generations[j] == baseline_generations[i]) {
       const sim::CubeState& base = baseline[i].state;
       const sim::CubeState& actual = world[j].state;
-      if (actual.buttons == base.buttons && sim::SamePhysics(PredictCube(base, age), actual)) {
+      // A cube whose buttons changed turned: its straight prediction is of no use.
+      std::optional<sim::CubeState> straight;
+      if (actual.buttons == base.buttons) straight = PredictCube(base, age, moves_stepped);
+      if (straight && sim::SamePhysics(*straight, actual)) {
         ++j;
-      } else if (DescribeChange(base, actual, age, d)) {
+      } else if (DescribeChange(base, actual, age, straight ? &*straight : nullptr, d, moves_stepped)) {
         ++j;
       } else {
         d = CubeDelta{DeltaOp::kLeft};
@@ -607,8 +618,11 @@ bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& 
     const CubeDelta& d = delta.baseline[i];
     if (d.op == DeltaOp::kLeft) continue;
     const sim::CubeState& base = baseline[i].state;
-    sim::PlayerCube cube{baseline[i].id, PredictCube(base, delta.age)};
-    if (d.op == DeltaOp::kChanged) {
+    // A cube is predicted, or changed: only the prediction it needs is made.
+    sim::PlayerCube cube{baseline[i].id, {}};
+    if (d.op != DeltaOp::kChanged) {
+      cube.state = PredictCube(base, delta.age);
+    } else {
       // The decoder's ranges, for deltas that were not decoded; and a turn is to other buttons (the
       // serializer cannot know the baseline's).
       if (d.moves < 0 || std::abs(d.moves - delta.age) > kMaxMovesOffset || d.turn_at < 0 || d.turn_at > d.moves ||

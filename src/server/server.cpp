@@ -65,6 +65,10 @@ struct Client {
   std::uint32_t generation = 0;  // which player holds the id (ids are reused): for delta baselines
   // The newest snapshot tick the client says it holds: the baseline of its next delta.
   std::optional<std::uint64_t> seen_tick;
+  // The ticks of the snapshots sent to it, slot tick % kMaxDeltaAge (0: none; ticks start at 1). A client
+  // may only name one of these as its baseline, and may be given a delta against an older one of them
+  // it still holds (protocol::kHeldBaselines).
+  std::array<std::uint64_t, protocol::kMaxDeltaAge> sent_ticks{};
   std::string name;
   InputQueue inputs;
   std::uint64_t bytes_sent = 0;
@@ -88,6 +92,9 @@ std::string CheckConfig(const ServerConfig& config) {
   if (!ValidRate(config.tick_rate)) return "tick rate must be in [1, " + std::to_string(protocol::kMaxRate) + "]";
   if (!ValidRate(config.snapshot_rate)) {
     return "snapshot rate must be in [1, " + std::to_string(protocol::kMaxRate) + "]";
+  }
+  if (config.max_snapshot_rate < config.snapshot_rate || config.max_snapshot_rate > protocol::kMaxRate) {
+    return "max snapshot rate must be in [snapshot rate, " + std::to_string(protocol::kMaxRate) + "]";
   }
   if (config.max_clients < 1 || config.max_clients > protocol::kMaxPlayers) {
     return "max clients must be in [1, " + std::to_string(protocol::kMaxPlayers) + "]";
@@ -172,6 +179,8 @@ struct Server::Impl {
   std::uint64_t snapshots_sent = 0;
   std::uint64_t delta_snapshots_sent = 0;
   std::uint64_t snapshot_encodes = 0;
+  std::uint64_t delta_prediction_moves = 0;
+  std::uint64_t deltas_declined = 0;
   std::uint64_t snapshot_bytes_sent = 0;
   std::uint64_t snapshot_cube_bits = 0;
   std::uint64_t delta_age_ticks = 0;
@@ -223,10 +232,20 @@ struct Server::Impl {
   void OnSeen(Client& client, std::uint16_t seen_tick);
   // The baseline tick of a client's next snapshot, kNoBaseline for a full one.
   std::uint64_t BaselineFor(const Client& client) const;
-  bool MarkSnapshotsDue();  // advances the snapshot credits; false if no client gets a snapshot this tick
+  bool MarkSnapshotsDue();
+  // The most snapshots a second a client gets, whatever it asks: the operator's cap, at most one a tick.
+  int MostSnapshots() const {
+    return std::min(config.max_snapshot_rate, schedule.rate());
+  }  // advances the snapshot credits; false if no client gets a snapshot this tick
   // Groups the clients due a snapshot by baseline and encodes each group's snapshot once, into
   // writers[group].
   bool PrepareSnapshots();
+  // Brings the receivers' distinct baselines down to kMaxDeltaEncodes: in increasing order they are cut
+  // into runs of about equal receivers (a baseline with that many alone is a run of its own; those older
+  // than protocol::kHeldBaselines make one run), and each receiver of a run gets its oldest baseline when
+  // it was sent it and still holds it, else the full snapshot. `receivers` is sorted by
+  // baseline, and stays so.
+  void ShareBaselines();
   // Prepares `writer` for receivers of `baseline`; true for a delta, false for a full snapshot.
   bool PrepareSnapshot(std::uint64_t baseline, protocol::SnapshotWriter& writer);
   void OnTag(Micros now, Client& client, const protocol::Tag& tag);
@@ -479,6 +498,7 @@ void Server::Impl::Accept(Micros now, transport::PeerId peer, Connection& connec
   welcome.tick_rate = static_cast<std::uint8_t>(schedule.rate());
   // The rate snapshots really come at: at most one per tick.
   welcome.snapshot_rate = static_cast<std::uint8_t>(std::min(config.snapshot_rate, schedule.rate()));
+  welcome.max_snapshot_rate = static_cast<std::uint8_t>(MostSnapshots());
   welcome.max_players = static_cast<std::uint16_t>(config.max_clients);
   welcome.collisions = config.collisions;
   welcome.server_tick = static_cast<std::uint32_t>(tick);
@@ -600,9 +620,10 @@ bool Server::Impl::MarkSnapshotsDue() {
   const bool server_due = take_credit(snapshot_credit, config.snapshot_rate);
   bool any_due = false;
   for (Client& client : clients) {
-    client.snapshot_due = client.snapshot_rate > 0
-                              ? take_credit(client.snapshot_credit, std::min(client.snapshot_rate, tick_rate))
-                              : server_due;
+    client.snapshot_due =
+        client.snapshot_rate > 0
+            ? take_credit(client.snapshot_credit, std::min(client.snapshot_rate, MostSnapshots()))
+            : server_due;
     any_due = any_due || client.snapshot_due;
   }
   return any_due;
@@ -612,7 +633,8 @@ void Server::Impl::OnSeen(Client& client, std::uint16_t seen_tick) {
   // The low 16 bits of a tick at most 65535 old: unwrapped against the current tick. A claim of a tick
   // the client never received only spoils its own next delta, which it drops.
   const std::uint64_t seen = tick - static_cast<std::uint16_t>(static_cast<std::uint16_t>(tick) - seen_tick);
-  if (seen <= tick && (!client.seen_tick || seen > *client.seen_tick)) client.seen_tick = seen;
+  if (client.sent_ticks[seen % client.sent_ticks.size()] != seen) return;  // never sent: a lie or a stale one
+  if (!client.seen_tick || seen > *client.seen_tick) client.seen_tick = seen;
 }
 
 std::uint64_t Server::Impl::BaselineFor(const Client& client) const {
@@ -631,6 +653,7 @@ bool Server::Impl::PrepareSnapshots() {
     if (clients[i].snapshot_due) receivers.push_back({BaselineFor(clients[i]), i, 0});
   }
   std::sort(receivers.begin(), receivers.end());
+  ShareBaselines();
   std::size_t groups = 0;
   for (std::size_t k = 0; k < receivers.size(); ++k) {
     if (k == 0 || receivers[k].baseline != receivers[k - 1].baseline) {
@@ -644,6 +667,52 @@ bool Server::Impl::PrepareSnapshots() {
   return true;
 }
 
+void Server::Impl::ShareBaselines() {
+  std::size_t delta_receivers = 0;
+  std::size_t distinct = 0;
+  for (; delta_receivers < receivers.size() && receivers[delta_receivers].baseline != kNoBaseline;
+       ++delta_receivers) {
+    if (delta_receivers == 0 ||
+        receivers[delta_receivers].baseline != receivers[delta_receivers - 1].baseline) {
+      ++distinct;
+    }
+  }
+  if (distinct <= kMaxDeltaEncodes) return;
+  const std::size_t run_size = (delta_receivers + kMaxDeltaEncodes - 1) / kMaxDeltaEncodes;
+  std::size_t runs = 0;
+  std::size_t in_run = 0;
+  std::uint64_t anchor = kNoBaseline;
+  for (std::size_t k = 0; k < delta_receivers;) {
+    const std::uint64_t baseline = receivers[k].baseline;
+    std::size_t end = k;
+    while (end < delta_receivers && receivers[end].baseline == baseline) ++end;
+    // Baselines older than a client must hold (an honest client names one only after a long loss, a
+    // hostile one at will) all share the first run: one encode for all of them.
+    const bool held = tick - baseline <= protocol::kHeldBaselines;
+    if (runs < kMaxDeltaEncodes && (runs == 0 || (held && (in_run >= run_size || end - k >= run_size)))) {
+      anchor = baseline;
+      in_run = 0;
+      ++runs;
+    }
+    in_run += end - k;
+    for (; k < end; ++k) {
+      const Client& client = clients[receivers[k].client];
+      // Sent before the newest it told of, so held unless it was lost: a jittery link bunches snapshots
+      // and a client tells only the newest of each bunch. A lost one costs the client that delta, which it
+      // drops, no more.
+      const bool holds_anchor = client.sent_ticks[anchor % client.sent_ticks.size()] == anchor &&
+                                tick - anchor <= protocol::kHeldBaselines;
+      if (baseline != anchor && !holds_anchor) {
+        receivers[k].baseline = kNoBaseline;
+        ++deltas_declined;
+      } else {
+        receivers[k].baseline = anchor;
+      }
+    }
+  }
+  std::sort(receivers.begin(), receivers.end());
+}
+
 bool Server::Impl::PrepareSnapshot(std::uint64_t baseline, protocol::SnapshotWriter& writer) {
   const auto server_tick = static_cast<std::uint32_t>(tick);
   std::span<const sim::PlayerCube> cubes;
@@ -652,7 +721,7 @@ bool Server::Impl::PrepareSnapshot(std::uint64_t baseline, protocol::SnapshotWri
   const std::size_t full_bits = protocol::SnapshotWriter::FullSharedBits(world.size());
   if (baseline != kNoBaseline && history.WorldOf(baseline, cubes, gens) &&
       protocol::MakeDelta(server_tick, world, std::span(generations.data(), world.size()),
-                          static_cast<int>(tick - baseline), cubes, gens, delta) &&
+                          static_cast<int>(tick - baseline), cubes, gens, delta, &delta_prediction_moves) &&
       writer.Prepare(delta) && writer.shared_bits() <= full_bits) {
     return true;
   }
@@ -672,6 +741,7 @@ void Server::Impl::SendSnapshots(Micros now) {
                 : std::nullopt);
     if (packet.empty()) continue;
     SendPacket(now, client.peer, &client, kChannel, packet);
+    client.sent_ticks[tick % client.sent_ticks.size()] = tick;
     snapshot_bytes_sent += packet.size();
     snapshot_cube_bits += writers[receiver.group].cube_bits();
     if (group_is_delta[receiver.group]) {
@@ -803,7 +873,7 @@ bool Server::SetTickRate(int tick_rate) {
 }
 
 bool Server::SetSnapshotRate(int snapshot_rate) {
-  if (!ValidRate(snapshot_rate)) return false;
+  if (!ValidRate(snapshot_rate) || snapshot_rate > impl_->config.max_snapshot_rate) return false;
   impl_->config.snapshot_rate = snapshot_rate;
   return true;
 }
@@ -853,8 +923,8 @@ std::vector<ClientInfo> Server::clients() const {
     if (inputs.processed > 0) info.last_processed_seq = s.world[i].state.last_input;
     info.queued_inputs = c.inputs.size();
     info.input_target = c.inputs.target();
-    info.snapshot_rate =
-        std::min(c.snapshot_rate > 0 ? c.snapshot_rate : s.config.snapshot_rate, s.config.tick_rate);
+    info.snapshot_rate = c.snapshot_rate > 0 ? std::min(c.snapshot_rate, s.MostSnapshots())
+                                             : std::min(s.config.snapshot_rate, s.config.tick_rate);
     info.own_snapshot_rate = c.snapshot_rate > 0;
     info.inputs = inputs;
     info.bytes_sent = c.bytes_sent;
@@ -890,6 +960,8 @@ ServerStats Server::stats() const {
   stats.tick_durations = Summary(s.tick_durations);
   stats.delta_snapshots_sent = s.delta_snapshots_sent;
   stats.snapshot_encodes = s.snapshot_encodes;
+  stats.delta_prediction_moves = s.delta_prediction_moves;
+  stats.deltas_declined = s.deltas_declined;
   stats.snapshot_bytes_sent = s.snapshot_bytes_sent;
   stats.snapshot_cube_bits = s.snapshot_cube_bits;
   stats.delta_age_ticks = s.delta_age_ticks;

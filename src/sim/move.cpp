@@ -66,6 +66,41 @@ CubeState Move(const CubeState& state, const Input& input) noexcept {
   return next;
 }
 
+namespace {
+
+// The Moves a cube at `pos` gliding at `vel` makes before it would pass lo or hi (at most `limit`).
+int GlideSteps(std::int32_t pos, std::int32_t vel, std::int32_t lo, std::int32_t hi, int limit) noexcept {
+  if (vel > 0) return std::min(limit, (hi - pos) / vel);
+  if (vel < 0) return std::min(limit, (pos - lo) / -vel);
+  return limit;
+}
+
+}  // namespace
+
+CubeState MoveRepeated(const CubeState& state, const Input& input, int count,
+                       std::uint64_t* moves_stepped) noexcept {
+  CubeState s = state;
+  int left = count;
+  while (left > 0) {
+    const std::int32_t vx = s.vx;
+    const std::int32_t vy = s.vy;
+    s = Move(s, input);
+    --left;
+    if (moves_stepped != nullptr) ++*moves_stepped;
+    // The velocity held: the next Move starts from the same velocity and buttons, so it gives the same
+    // one again. An axis that moved glides on; one stopped at a wall (velocity 0 before and after) was
+    // pushed into it and stays. Move has already put the cube inside the arena.
+    if (left > 0 && s.vx == vx && s.vy == vy) {
+      const int glide =
+          std::min(GlideSteps(s.x, s.vx, kMinX, kMaxX, left), GlideSteps(s.y, s.vy, kMinY, kMaxY, left));
+      s.x += glide * s.vx;
+      s.y += glide * s.vy;
+      left -= glide;
+    }
+  }
+  return s;
+}
+
 std::uint64_t HashState(const CubeState& state, std::uint64_t seed) noexcept {
   std::uint64_t h = seed;
   const auto mix = [&h](std::uint32_t value) {

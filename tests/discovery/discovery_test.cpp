@@ -13,8 +13,8 @@
 
 #include "netcube/discovery/browser.h"
 #include "netcube/discovery/responder.h"
-#include "support/command.h"
 #include "netcube/transport/udp_socket.h"
+#include "support/command.h"
 
 namespace netcube::discovery {
 namespace {
@@ -133,8 +133,9 @@ TEST(Discovery, ReplyIsNeverLargerThanTheQuery) {
   std::array<std::uint8_t, 512> reply{};
   UdpEndpoint from;
   std::optional<std::size_t> length;
-  ASSERT_TRUE(PumpUntil([&] { responder->Service(Micros{0}, Info(std::string(31, 'W'))); },
-                        [&] { return (length = peer.Receive(reply, from)).has_value(); }));
+  ASSERT_TRUE(PumpUntil(
+      [&] { responder->Service(Micros{0}, Info(std::string(protocol::kMaxServerNameLength, 'W'))); },
+      [&] { return (length = peer.Receive(reply, from)).has_value(); }));
   EXPECT_EQ(*length, protocol::kDiscoveryQueryBytes);
   EXPECT_EQ(responder->counters().bytes_sent, responder->counters().bytes_received);
   protocol::DiscoveryReply decoded;

@@ -23,6 +23,7 @@ DiscoveryReply ExampleReply() {
   reply.max_players = 32;
   reply.tick_rate = 60;
   reply.snapshot_rate = 20;
+  reply.max_snapshot_rate = 60;
   reply.name = "lanbox";
   return reply;
 }
@@ -42,7 +43,7 @@ TEST(DiscoveryMessages, QueryIsTheDocumentedPaddedBytes) {
 TEST(DiscoveryMessages, ReplyIsTheDocumentedBytes) {
   const std::vector<std::uint8_t> expected{0x4E, 0x43, 0x44, 0x52, 0x00, 0x02, 0x00, 0x01, 0x23,
                                            0x45, 0x00, 0x00, 0x00, 0x00, 0x1E, 0x61, 0x01, 0x0F,
-                                           0x9D, 0x89, 0x9A, 0x64, 0x19, 0xD0, 0xA7, 0xD8};
+                                           0x9D, 0x89, 0x9D, 0x9A, 0x64, 0x19, 0xD0, 0xA7, 0xD8};
   EXPECT_EQ(EncodeReply(ExampleReply()), expected);
   DiscoveryReply decoded;
   ASSERT_EQ(DecodeDiscoveryReply(expected, decoded), DecodeError::kNone);

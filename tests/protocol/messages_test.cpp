@@ -81,7 +81,7 @@ std::vector<SizedMessage> DocumentedSizes() {
        kConnectRequestBytes * 8},
       {"connect_request_version_1", ConnectRequest{kProtocolMagic, 1, "alice"}, 3 + 32 + 16 + 4 + 5 * 7},
       {"connect_refused", ConnectRefused{}, 3 + 2 + 16},
-      {"welcome", Welcome{}, 3 + 8 + 8 + 8 + 8 + 1 + 24 + 24 + 32},
+      {"welcome", Welcome{}, 3 + 8 + 8 + 8 + 8 + 1 + 24 + 24 + 32 + 8},
       {"input_1", one, 3 + 16 + 6 + 4 + 16},
       {"input_64", full, 3 + 16 + 6 + 64 * 4 + 16},
       {"snapshot_empty", Snapshot{}, 3 + 32 + 9 + 1},
@@ -158,7 +158,7 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
             Pack({{7, 3}, {6, 3}, {0xFEDCBA98, 32}, {0x76543210, 32}}));
   EXPECT_EQ(EncodeToVector(ConnectRefused{RefuseReason::kVersionMismatch, 2}),
             Pack({{1, 3}, {0, 2}, {2, 16}}));
-  EXPECT_EQ(EncodeToVector(Welcome{9, 60, 20, 32, true, sim::kArenaWidth, sim::kArenaHeight, 77}),
+  EXPECT_EQ(EncodeToVector(Welcome{9, 60, 20, 32, true, sim::kArenaWidth, sim::kArenaHeight, 77, 30}),
             Pack({{2, 3},
                   {9, 8},
                   {59, 8},
@@ -167,7 +167,8 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
                   {1, 1},
                   {sim::kArenaWidth - 1, 24},
                   {sim::kArenaHeight - 1, 24},
-                  {77, 32}}));
+                  {77, 32},
+                  {29, 8}}));
   EXPECT_EQ(EncodeToVector(PlayerJoined{4, "x"}), Pack({{5, 3}, {4, 8}, {1, 4}, {'x' - 32, 7}}));
   EXPECT_EQ(EncodeToVector(TimeEcho{true, 0xCAFEF00D, 42}),
             Pack({{7, 3}, {0, 3}, {1, 1}, {0xCAFEF00D, 32}, {42, 32}}));
@@ -270,7 +271,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   EXPECT_EQ(EncodeToVector(TagResult{1, 12, TagOutcome::kHit, 183, 0, true, 420}),
             (std::vector<std::uint8_t>{0xE8, 0x04, 0x31, 0x2D, 0xC0, 0x20, 0x34, 0x80}));
 
-  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x00, 0xEB, 0x06, 0x64, 0x98, 0x71, 0x40};
+  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x01, 0x0B, 0x06, 0x64, 0x98, 0x71, 0x40};
   request.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}), request);
   EXPECT_EQ(EncodeToVector(Challenge{0x0123456789ABCDEFull}),
@@ -327,6 +328,10 @@ TEST(Encode, RejectsBadNames) {
   ExpectUnencodable(ConnectRequest{kProtocolMagic, 1, std::string("nul\0", 4)});
   ExpectUnencodable(ConnectRequest{kProtocolMagic, 1, "\x7F"});
   ExpectUnencodable(ConnectRequest{kProtocolMagic, 1, "caf\xC3\xA9"});  // UTF-8 is not printable ASCII
+  // docs/PROTOCOL.md's worked example.
+  EXPECT_EQ(EncodeToVector(Welcome{9, 60, 20, 32, true, sim::kArenaWidth, sim::kArenaHeight, 1200, 30}),
+            (std::vector<std::uint8_t>{0x41, 0x27, 0x62, 0x63, 0xF0, 0x0F, 0xFF, 0xF0, 0x08, 0xFF, 0xF0, 0x00,
+                                       0x00, 0x4B, 0x01, 0xD0}));
   ExpectUnencodable(PlayerJoined{1, std::string(16, 'b')});
   ExpectUnencodable(PlayerJoined{1, "new\nline"});
 }
@@ -354,6 +359,12 @@ TEST(Encode, RejectsOutOfRangeEnumsAndSettings) {
   ExpectUnencodable(w);
   w = Welcome{};
   w.arena_height = (1 << 24) + 1;
+  ExpectUnencodable(w);
+  w = Welcome{};
+  w.max_snapshot_rate = 0;
+  ExpectUnencodable(w);
+  w = Welcome{};
+  w.max_snapshot_rate = kMaxRate + 1;
   ExpectUnencodable(w);
 }
 
@@ -490,8 +501,8 @@ TEST(Decode, RejectsBadEnumsAndSettings) {
   EXPECT_EQ(DecodeBytes(Pack({{1, 3}, {2, 2}, {1, 16}})), DecodeError::kNone);
   EXPECT_EQ(DecodeBytes(Pack({{1, 3}, {3, 2}, {1, 16}})), DecodeError::kMalformed);  // refuse reason 3
   // Welcome rates are sent as rate - 1 in 8 bits: 240..255 would be 241..256 Hz.
-  const auto welcome = [](std::uint32_t tick_offset, std::uint32_t players_offset,
-                          std::uint32_t width_offset) {
+  const auto welcome = [](std::uint32_t tick_offset, std::uint32_t players_offset, std::uint32_t width_offset,
+                          std::uint32_t max_snapshot_offset = 59) {
     return Pack({{2, 3},
                  {0, 8},
                  {tick_offset, 8},
@@ -500,10 +511,13 @@ TEST(Decode, RejectsBadEnumsAndSettings) {
                  {1, 1},
                  {width_offset, 24},
                  {100, 24},
-                 {0, 32}});
+                 {0, 32},
+                 {max_snapshot_offset, 8}});
   };
   EXPECT_EQ(DecodeBytes(welcome(239, 255, 0xFFFFFF)), DecodeError::kNone);
   EXPECT_EQ(DecodeBytes(welcome(240, 31, 1000)), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(welcome(59, 31, 1000, 239)), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(welcome(59, 31, 1000, 240)), DecodeError::kMalformed);
   // max_players 1..256 is sent as n - 1 in 8 bits and arena sizes 1..2^24 as n - 1 in 24 bits, so every
   // pattern of those fields is valid: there is nothing out of range to send.
 }

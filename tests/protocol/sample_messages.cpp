@@ -54,9 +54,9 @@ std::vector<NamedMessage> SampleMessages() {
   out.push_back({"refused_malformed", ConnectRefused{RefuseReason::kMalformedRequest, 65535}});
 
   out.push_back({"welcome_default", Welcome{}});
-  out.push_back({"welcome_min", Welcome{0, 1, 1, 1, false, 1, 1, 0}});
-  out.push_back(
-      {"welcome_max", Welcome{255, kMaxRate, kMaxRate, kMaxPlayers, true, 1 << 24, 1 << 24, 0xFFFFFFFFu}});
+  out.push_back({"welcome_min", Welcome{0, 1, 1, 1, false, 1, 1, 0, 1}});
+  out.push_back({"welcome_max", Welcome{255, kMaxRate, kMaxRate, kMaxPlayers, true, 1 << 24, 1 << 24,
+                                        0xFFFFFFFFu, kMaxRate}});
 
   InputMessage one;
   one.inputs.push_back({7, sim::kRight});

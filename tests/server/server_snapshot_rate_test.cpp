@@ -81,3 +81,38 @@ TEST(ServerSnapshotRate, ARequestOutOfTurnOrOnTheWrongChannelChangesNothing) {
 
 }  // namespace
 }  // namespace netcube::server
+
+namespace netcube::server {
+namespace {
+
+TEST(ServerSnapshotRate, TheOperatorsCapHoldsWhateverAClientAsksAndTheWelcomeSaysIt) {
+  ServerConfig config;  // 60 ticks and 20 snapshots a second
+  config.max_snapshot_rate = 30;
+  std::string error;
+  auto rig = testing::LoopbackRig::Create(config, &error);
+  ASSERT_NE(rig, nullptr) << error;
+  testing::TestClient* greedy = rig->Join("greedy");
+  ASSERT_NE(greedy, nullptr);
+  EXPECT_EQ(greedy->inbox().welcome->max_snapshot_rate, 30);
+  EXPECT_EQ(greedy->inbox().welcome->snapshot_rate, 20);
+  ASSERT_TRUE(greedy->Send(rig->now(), protocol::SnapshotRate{60}));
+  rig->StepFor(std::chrono::seconds(1));
+  const std::size_t before = greedy->inbox().snapshots;
+  rig->StepFor(std::chrono::seconds(3));
+  EXPECT_NEAR(static_cast<int>(greedy->inbox().snapshots - before), 30 * 3, 2);
+  EXPECT_EQ(rig->server().clients()[0].snapshot_rate, 30);
+  EXPECT_FALSE(rig->server().SetSnapshotRate(40));  // the server's own rate stays within the cap
+  EXPECT_TRUE(rig->server().SetSnapshotRate(30));
+}
+
+TEST(ServerSnapshotRate, ACapBelowTheServersOwnRateIsRefused) {
+  ServerConfig config;
+  config.snapshot_rate = 30;
+  config.max_snapshot_rate = 20;
+  std::string error;
+  EXPECT_EQ(Server::Create(config, Micros(0), &error), nullptr);
+  EXPECT_EQ(error, "max snapshot rate must be in [snapshot rate, 240]");
+}
+
+}  // namespace
+}  // namespace netcube::server

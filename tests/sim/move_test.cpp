@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <random>
@@ -211,6 +212,51 @@ TEST(Move, SetsLastInputToTheInputsSequence) {
 TEST(Move, IgnoresBitsOutsideTheButtonMask) {
   const CubeState s = Hold(kCentre, kRight, 5);
   EXPECT_EQ(Move(s, {1, Keys(0xF0 | kUp)}), Move(s, {1, kUp}));
+}
+
+// A delta snapshot's prediction runs MoveRepeated on the server and on every client: it must equal the
+// Moves one by one, bit for bit, wherever the cube is (walls, corners, out of range) and however it moves.
+TEST(MoveRepeated, EqualsMovingOneTickAtATimeAndStepsABoundedNumberOfMoves) {
+  std::mt19937 rng(2026);
+  const auto pick = [&rng](std::int32_t lo, std::int32_t hi) {
+    return std::uniform_int_distribution<std::int32_t>(lo, hi)(rng);
+  };
+  std::uint64_t most_stepped = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    CubeState start;
+    // Anywhere, or near a wall (where glides end), with any velocity, some beyond the speed cap.
+    const int place = trial % 3;
+    start.x =
+        place == 0 ? pick(kMinX, kMaxX) : (trial % 2 ? pick(kMinX, kMinX + 3000) : pick(kMaxX - 3000, kMaxX));
+    start.y = place == 1 ? pick(kMinY, kMaxY)
+                         : (trial % 5 < 2 ? pick(kMinY, kMinY + 3000) : pick(kMaxY - 3000, kMaxY));
+    start.vx = pick(-2 * kMaxSpeed, 2 * kMaxSpeed);
+    start.vy = pick(-2 * kMaxSpeed, 2 * kMaxSpeed);
+    start.buttons = static_cast<std::uint8_t>(pick(0, kButtonMask));
+    start.last_input = static_cast<Seq>(pick(0, 65535));
+    start.held_since = static_cast<Seq>(pick(0, 65535));
+    const Input input{static_cast<Seq>(pick(0, 65535)), static_cast<std::uint8_t>(pick(0, 255))};
+    const int count = pick(0, 330);
+    CubeState one_by_one = start;
+    for (int k = 0; k < count; ++k) one_by_one = Move(one_by_one, input);
+    std::uint64_t stepped = 0;
+    ASSERT_EQ(MoveRepeated(start, input, count, &stepped), one_by_one)
+        << "trial " << trial << ", count " << count;
+    most_stepped = std::max(most_stepped, stepped);
+  }
+  // A change of speed settles within ~55 Moves and a held direction meets two walls at most.
+  EXPECT_LE(most_stepped, 3u * 55u);
+}
+
+TEST(MoveRepeated, AGlideAtFullSpeedCostsAFewMovesWhateverItsLength) {
+  const CubeState cruising = Hold(CubeState{kMinX, kArenaHeight / 2, 0, 0}, kRight, 20);
+  ASSERT_EQ(cruising.vx, kMaxSpeed);
+  std::uint64_t stepped = 0;
+  const CubeState later = MoveRepeated(cruising, {7, kRight}, 200, &stepped);
+  CubeState expected = cruising;
+  for (int k = 0; k < 200; ++k) expected = Move(expected, {7, kRight});
+  EXPECT_EQ(later, expected);
+  EXPECT_LE(stepped, 4u);
 }
 
 }  // namespace

@@ -19,7 +19,7 @@
 
 namespace netcube::protocol {
 
-inline constexpr std::uint16_t kProtocolVersion = 7;
+inline constexpr std::uint16_t kProtocolVersion = 8;
 // A snapshot's input_lead, int[kMinInputLead, kMaxInputLead] on the wire (6 bits); the server clamps to it.
 inline constexpr int kMinInputLead = -32;
 inline constexpr int kMaxInputLead = 31;
@@ -102,6 +102,8 @@ struct Welcome {
   std::int32_t arena_width = sim::kArenaWidth;
   std::int32_t arena_height = sim::kArenaHeight;
   std::uint32_t server_tick = 0;
+  // The most snapshots a second any client may ask for (SnapshotRate): the operator's cap, at most tick_rate.
+  std::uint8_t max_snapshot_rate = 60;
   friend bool operator==(const Welcome&, const Welcome&) = default;
 };
 
@@ -183,6 +185,9 @@ struct TagResult {
 // number of Moves it made, when and to what its buttons changed, and what that prediction still misses:
 // pushes), or gone; cubes not in the baseline, and any that a residual's range cannot reach, come in full.
 inline constexpr int kMaxDeltaAge = 256;  // ticks from the baseline; an older one gets a full snapshot
+// A client keeps the worlds of at least its last kHeldBaselines snapshots: the server may send a delta
+// against any of them it was told of, not only the newest (clients on one server share a few baselines).
+inline constexpr int kHeldBaselines = 64;
 enum class DeltaOp : std::uint8_t { kPredicted = 0, kChanged = 1, kLeft = 2 };
 struct CubeDelta {
   DeltaOp op = DeltaOp::kPredicted;
@@ -234,9 +239,9 @@ struct ChallengeResponse {
 };
 
 // Client -> server, reliable: send me snapshots at this rate from now on, instead of the server's (its
-// Welcome's snapshot_rate); the server gives at most its tick rate. A link that loses or delays snapshots
-// costs the client a snapshot interval of view delay per snapshot it must ride out: more, closer snapshots
-// make each one cheaper.
+// Welcome's snapshot_rate); the server gives at most the Welcome's max_snapshot_rate. A link that loses or
+// delays snapshots costs the client a snapshot interval of view delay per snapshot it must ride out: more,
+// closer snapshots make each one cheaper.
 struct SnapshotRate {
   std::uint8_t rate = 20;  // [1, kMaxRate] per second
   friend bool operator==(const SnapshotRate&, const SnapshotRate&) = default;
@@ -300,20 +305,25 @@ DecodeError Decode(std::span<const std::uint8_t> packet, Message& out) noexcept;
 
 // What a cube is predicted to be after `moves` Moves from `baseline`: the first `turn_at` with the
 // baseline's buttons, the rest with `buttons` (which it then holds). Bookkeeping (last_input, held_since)
-// is 0: it is not on the wire.
-sim::CubeState PredictCube(const sim::CubeState& baseline, int moves, std::uint8_t buttons, int turn_at) noexcept;
+// is 0: it is not on the wire. Its cost does not grow with `moves` (sim::MoveRepeated); `moves_stepped`,
+// when given, counts the Moves it ran.
+sim::CubeState PredictCube(const sim::CubeState& baseline, int moves, std::uint8_t buttons, int turn_at,
+                           std::uint64_t* moves_stepped = nullptr) noexcept;
 // The prediction of a cube that was not said to change: `age` Moves with its baseline buttons.
-inline sim::CubeState PredictCube(const sim::CubeState& baseline, int age) noexcept {
-  return PredictCube(baseline, age, baseline.buttons, age);
+inline sim::CubeState PredictCube(const sim::CubeState& baseline, int age,
+                                  std::uint64_t* moves_stepped = nullptr) noexcept {
+  return PredictCube(baseline, age, baseline.buttons, age, moves_stepped);
 }
 
 // Builds `out` (its ack left as it is): the world at `server_tick` against the baseline world at
 // `server_tick - age`. Both lists are in increasing id order with, for each cube, the generation of the
 // player that owns it: a baseline cube whose id now has another generation left, and the new one joined.
-// False when age is out of [1, kMaxDeltaAge] or the spans' sizes differ.
+// False when age is out of [1, kMaxDeltaAge] or the spans' sizes differ. `moves_stepped`, when given,
+// counts the Moves its predictions ran: at most a small constant per cube, whatever the age.
 bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world,
-               std::span<const std::uint32_t> world_generations, int age, std::span<const sim::PlayerCube> baseline,
-               std::span<const std::uint32_t> baseline_generations, DeltaSnapshot& out) noexcept;
+               std::span<const std::uint32_t> world_generations, int age,
+               std::span<const sim::PlayerCube> baseline, std::span<const std::uint32_t> baseline_generations,
+               DeltaSnapshot& out, std::uint64_t* moves_stepped = nullptr) noexcept;
 // Rebuilds the world a delta describes from the baseline it was made against, into `out` (tick and ack
 // too). False when the delta does not fit that baseline: another cube count, a value out of range, an id
 // twice. Nothing a peer sends is trusted: this is the second half of decoding a DeltaSnapshot.

@@ -76,6 +76,13 @@ inline constexpr Micros kTagBurstTolerance{sim::kTagCooldownMs * 1000};
 // Judged tags the server keeps for its view (the lab's log).
 inline constexpr std::size_t kRecentTags = 16;
 
+// The most distinct baselines a tick encodes deltas against. When the clients' baselines are more, they
+// share: each gets a delta against an older one of the few encoded that it told the server it holds (or
+// the full snapshot). With a prediction's cost independent of its baseline's age (sim::MoveRepeated), a
+// tick's encoding work is at most this many deltas and one full snapshot of the world, however the
+// acknowledgements spread over real links and whatever a client claims to hold.
+inline constexpr std::size_t kMaxDeltaEncodes = 4;
+
 // How snapshots are encoded: every cube in full, or against the newest snapshot each client holds.
 enum class SnapshotEncoding : std::uint8_t { kFull, kDelta };
 const char* ToString(SnapshotEncoding encoding) noexcept;
@@ -88,6 +95,9 @@ struct ServerConfig {
   std::uint16_t port = 7777;  // 0 = an ephemeral port (read it back with Server::port())
   int tick_rate = 60;         // simulation ticks per second, [1, protocol::kMaxRate]
   int snapshot_rate = 20;     // snapshots per second, [1, protocol::kMaxRate]; capped by tick_rate
+  // The most snapshots a second any client may ask for (Source's sv_maxupdaterate), [snapshot_rate,
+  // protocol::kMaxRate]; capped by tick_rate. Told in the Welcome and in discovery replies.
+  int max_snapshot_rate = protocol::kMaxRate;
   std::size_t max_clients = 32;  // [1, protocol::kMaxPlayers]
   bool collisions = true;        // players push each other apart
   // Every cube spawns at the same place, on top of any other: with collisions off, compared players
@@ -193,6 +203,10 @@ struct ServerStats {
   std::uint64_t snapshots_sent = 0;  // snapshot messages, all clients together
   std::uint64_t delta_snapshots_sent = 0;  // of which deltas
   std::uint64_t snapshot_encodes = 0;      // distinct encodes (receivers of one baseline share one)
+  // The sim::Moves the deltas' predictions ran (the encoding's work), and the snapshots sent full because
+  // the tick's few shared baselines held none the client told of.
+  std::uint64_t delta_prediction_moves = 0;
+  std::uint64_t deltas_declined = 0;
   std::uint64_t snapshot_bytes_sent = 0;   // snapshot payload bytes, all clients together
   std::uint64_t snapshot_cube_bits = 0;    // of those, the bits that carry cubes (headers and acks aside)
   std::uint64_t delta_age_ticks = 0;       // the deltas' ages summed: over delta_snapshots_sent, the mean
@@ -254,7 +268,8 @@ class Server {
 
   std::uint16_t port() const;  // the port actually bound
 
-  // Live settings (the GUI lab). A rate out of [1, protocol::kMaxRate] is refused (returns false). A new
+  // Live settings (the GUI lab). A rate out of [1, protocol::kMaxRate] (a snapshot rate above
+  // max_snapshot_rate) is refused (returns false). A new
   // tick rate keeps the tick count and takes effect from the last tick's time.
   bool SetTickRate(int tick_rate);
   bool SetSnapshotRate(int snapshot_rate);

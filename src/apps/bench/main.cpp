@@ -3,6 +3,8 @@
 // half idle and idle, under network profiles) and the network-profile scenario (in-process players under each profile of
 // assets/link_profiles.json), each with its baseline, prints tables and the targets, and writes every
 // figure to --json. It reports; it does not fail on timing. docs/BENCHMARKS.md explains the numbers.
+#include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -10,10 +12,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
-#include "link_profiles.h"
 #include "flag_checks.h"
+#include "link_profiles.h"
 #include "netcube/client/settings.h"
 #include "netcube/protocol/messages.h"
 #include "netcube/transport/link_profile.h"
@@ -43,6 +43,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> encodings = {"full", "delta"};
   std::vector<std::string> input_buffers = {"on", "off"};
   std::vector<double> idle_fractions = {0.0};
+  std::vector<std::string> scale_links = {"lan", "mixed"};
+  std::vector<std::string> mixed_profiles = {"lan", "cross-continent", "lossy"};
   std::vector<std::string> profile_names = {"lan", "cross-continent", "lossy", "harsh"};
   int bandwidth_clients = 16;
   int bandwidth_rate = 20;
@@ -89,6 +91,17 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->check(netcube::apps::FiniteRange(0.0, 1.0))
       ->capture_default_str();
+  app.add_option("--scale-links", scale_links,
+                 "Scale: the bots' links, each measured in the same run: lan (every bot), mixed (the bots "
+                 "spread over one "
+                 "process per --mixed-profiles profile), comma-separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"lan", "mixed"}))
+      ->capture_default_str();
+  app.add_option("--mixed-profiles", mixed_profiles,
+                 "Scale: the profiles of a mixed run, from assets/link_profiles.json, comma-separated")
+      ->delimiter(',')
+      ->capture_default_str();
   app.add_option("--bandwidth-clients", bandwidth_clients, "Bandwidth: players")
       ->check(CLI::Range(2, static_cast<int>(netcube::protocol::kMaxPlayers)))
       ->capture_default_str();
@@ -127,10 +140,12 @@ int main(int argc, char** argv) {
   // The network profiles every scenario but scale uses, loaded once.
   const std::string profiles_path = netcube::apps::LinkProfilesPath();
   std::string profiles_error;
+  const bool needs_profiles =
+      scenario != "scale" || std::find(scale_links.begin(), scale_links.end(), "mixed") != scale_links.end();
   const std::vector<netcube::transport::LinkProfile> known =
-      scenario == "scale" ? std::vector<netcube::transport::LinkProfile>{}
-                          : netcube::apps::LoadLinkProfiles(profiles_path, &profiles_error);
-  if (scenario != "scale" && known.empty()) {
+      needs_profiles ? netcube::apps::LoadLinkProfiles(profiles_path, &profiles_error)
+                     : std::vector<netcube::transport::LinkProfile>{};
+  if (needs_profiles && known.empty()) {
     std::cerr << "netcube-bench: " << profiles_error << "\n";
     return 1;
   }
@@ -166,26 +181,43 @@ int main(int argc, char** argv) {
   std::vector<bench::ScaleResult> scale;
   std::vector<bench::ScaleResult> scale_baselines;
   if (scenario == "scale" || scenario == "all") {
+    std::vector<netcube::transport::LinkProfile> mixed;
+    if (std::find(scale_links.begin(), scale_links.end(), "mixed") != scale_links.end()) {
+      for (const std::string& name : mixed_profiles) {
+        const std::optional<netcube::transport::LinkProfile> profile = find_profile(name);
+        if (!profile) return 2;
+        mixed.push_back(*profile);
+      }
+    }
     const auto scale_run = [&](int n, int rate, int redundancy, const std::string& encoding, double idle,
-                               std::vector<bench::ScaleResult>& out) {
+                               const std::string& links, std::vector<bench::ScaleResult>& out) {
       bench::ScaleSettings s = base;
       s.clients = n;
       s.snapshot_rate = rate;
       s.redundancy = redundancy;
       s.delta_snapshots = encoding == "delta";
       s.idle_fraction = idle;
+      if (links == "mixed") {
+        s.link_name = "mixed";
+        s.mixed_links = mixed;
+      }
       run("scale", s, out);
     };
     for (const int rate : snapshot_rates) {
       for (const int n : clients) {
         for (const double idle : idle_fractions) {
-          for (const std::string& encoding : encodings) scale_run(n, rate, base.redundancy, encoding, idle, scale);
+          for (const std::string& links : scale_links) {
+            for (const std::string& encoding : encodings) {
+              scale_run(n, rate, base.redundancy, encoding, idle, links, scale);
+            }
+          }
         }
       }
     }
     // The redundancy baseline at the first snapshot rate.
     for (const int n : clients) {
-      scale_run(n, snapshot_rates.front(), 1, encodings.back(), idle_fractions.front(), scale_baselines);
+      scale_run(n, snapshot_rates.front(), 1, encodings.back(), idle_fractions.front(), "lan",
+                scale_baselines);
     }
     bench::PrintScale(scale, scale_baselines);
   }

@@ -80,24 +80,58 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   const double play_s = ToSeconds(kWarmup) + settings.window_s + kPlayMarginS;
   const std::string work_prefix = (std::filesystem::temp_directory_path() /
                                    ("netcube-bench-" + std::to_string(getpid()) + "-scale")).string();
-  // The players who play at random, and those who stand still, each in their own netcube-bot process,
-  // at the snapshot rate the scenario sets (a bot asking for its own would change what is measured).
+  // The players who play at random, and those who stand still, each in their own netcube-bot process
+  // (one per link of a mixed run), at the snapshot rate the scenario sets (a bot asking for its own would
+  // change what is measured).
   const int idle = static_cast<int>(std::lround(settings.idle_fraction * settings.clients));
+  const std::vector<transport::LinkProfile> links =
+      settings.mixed_links.empty()
+          ? std::vector<transport::LinkProfile>{{settings.link_name, "", settings.link}}
+          : settings.mixed_links;
   std::vector<BotProcess> bots;
-  for (const auto& [count, script] : {std::pair{settings.clients - idle, "random"}, std::pair{idle, "idle"}}) {
-    if (count == 0) continue;
-    std::optional<BotProcess> group = BotProcess::Spawn(
-        settings.bot_path,
-        {"--connect", "127.0.0.1:" + std::to_string(server->port()), "--count", std::to_string(count),
-         "--duration", std::to_string(play_s), "--redundancy", std::to_string(settings.redundancy),
-         "--adaptive-snapshot-rate", "off", "--script",
-         script, "--seed", std::to_string(settings.seed), "--name", script, "--settle-timeout",
-         std::to_string(kSettleTimeoutS), "--tag-interval-ms", std::to_string(settings.tag_interval_ms),
-         "--latency-ms", std::to_string(settings.link.latency_ms), "--jitter-ms", std::to_string(settings.link.jitter_ms),
-         "--loss", std::to_string(settings.link.loss), "--duplicate", std::to_string(settings.link.duplicate)},
-        work_prefix + "-" + script, error);
-    if (!group) return std::nullopt;
-    bots.push_back(std::move(*group));
+  for (const auto& [players, script] :
+       {std::pair{settings.clients - idle, "random"}, std::pair{idle, "idle"}}) {
+    for (std::size_t l = 0; l < links.size(); ++l) {
+      // An even share of the group, the first links taking one more while the remainder lasts.
+      const int count = players / static_cast<int>(links.size()) +
+                        (static_cast<int>(l) < players % static_cast<int>(links.size()) ? 1 : 0);
+      if (count == 0) continue;
+      const transport::LinkSettings& link = links[l].settings;
+      const std::string name =
+          links.size() == 1 ? std::string(script) : std::string(script) + "-" + links[l].name;
+      std::optional<BotProcess> group = BotProcess::Spawn(settings.bot_path,
+                                                          {"--connect",
+                                                           "127.0.0.1:" + std::to_string(server->port()),
+                                                           "--count",
+                                                           std::to_string(count),
+                                                           "--duration",
+                                                           std::to_string(play_s),
+                                                           "--redundancy",
+                                                           std::to_string(settings.redundancy),
+                                                           "--adaptive-snapshot-rate",
+                                                           "off",
+                                                           "--script",
+                                                           script,
+                                                           "--seed",
+                                                           std::to_string(settings.seed + l),
+                                                           "--name",
+                                                           name.substr(0, 10),
+                                                           "--settle-timeout",
+                                                           std::to_string(kSettleTimeoutS),
+                                                           "--tag-interval-ms",
+                                                           std::to_string(settings.tag_interval_ms),
+                                                           "--latency-ms",
+                                                           std::to_string(link.latency_ms),
+                                                           "--jitter-ms",
+                                                           std::to_string(link.jitter_ms),
+                                                           "--loss",
+                                                           std::to_string(link.loss),
+                                                           "--duplicate",
+                                                           std::to_string(link.duplicate)},
+                                                          work_prefix + "-" + name, error);
+      if (!group) return std::nullopt;
+      bots.push_back(std::move(*group));
+    }
   }
   const auto any_exited = [&bots] {
     return std::any_of(bots.begin(), bots.end(), [](BotProcess& b) { return b.Exited(); });
@@ -183,10 +217,17 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
     const auto deltas = static_cast<double>(end.stats.delta_snapshots_sent - start.stats.delta_snapshots_sent);
     r.delta_share = deltas / snapshots;
     if (deltas > 0) r.delta_age_ticks = static_cast<double>(end.stats.delta_age_ticks - start.stats.delta_age_ticks) / deltas;
+    r.deltas_declined_share =
+        static_cast<double>(end.stats.deltas_declined - start.stats.deltas_declined) / snapshots;
     r.cube_bits = static_cast<double>(end.stats.snapshot_cube_bits - start.stats.snapshot_cube_bits) / snapshots /
                   settings.clients;
   }
   r.bytes_per_cube = r.snapshot_bytes / settings.clients;
+  if (end.stats.ticks > start.stats.ticks) {
+    r.prediction_moves_per_tick =
+        static_cast<double>(end.stats.delta_prediction_moves - start.stats.delta_prediction_moves) /
+        static_cast<double>(end.stats.ticks - start.stats.ticks);
+  }
   r.snapshot_bytes_per_s = per_client_second(end.stats.snapshot_bytes_sent, start.stats.snapshot_bytes_sent);
   r.down_bytes_per_s = per_client_second(end.bytes_sent, start.bytes_sent);
   r.up_bytes_per_s = per_client_second(end.bytes_received, start.bytes_received);
@@ -238,6 +279,8 @@ void to_json(nlohmann::json& j, const ScaleResult& r) {
        {"snapshot_bytes", r.snapshot_bytes},
        {"delta_share", r.delta_share},
        {"delta_age_ticks", r.delta_age_ticks},
+       {"prediction_moves_per_tick", r.prediction_moves_per_tick},
+       {"deltas_declined_share", r.deltas_declined_share},
        {"cube_bits_per_snapshot", r.cube_bits},
        {"bytes_per_cube_per_snapshot", r.bytes_per_cube},
        {"corrections", r.corrections},

@@ -2,12 +2,13 @@
 // The scale scenario: one server in this process, N netcube-bot players in a child process on loopback,
 // random input, measured over a steady window once everyone has joined.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
+#include <vector>
 
 #include "netcube/transport/link_conditioner.h"
+#include "netcube/transport/link_profile.h"
 
 namespace netcube::bench {
 
@@ -25,6 +26,10 @@ struct ScaleSettings {
   double idle_fraction = 0.0;   // this share of the players (rounded) stand still: the rest play at random
   std::string link_name = "lan";   // the bots' link conditioner (both directions), from a network profile
   transport::LinkSettings link;
+  // When not empty (link_name "mixed"): the players are spread evenly over one netcube-bot process per
+  // profile, so that round trips, jitter and loss, and so acknowledgements and baselines, differ as they
+  // do on a real server. `link` is then unused.
+  std::vector<transport::LinkProfile> mixed_links;
   std::string bot_path;
   std::uint64_t seed = 1;
 };
@@ -53,6 +58,8 @@ struct ScaleResult {
   double bytes_per_cube = 0.0;
   double delta_share = 0.0;  // of the snapshots sent, the share that were deltas
   double delta_age_ticks = 0.0;   // the mean age of the deltas' baselines
+  double prediction_moves_per_tick = 0.0;  // the deltas' prediction work (sim::Moves) per tick
+  double deltas_declined_share = 0.0;      // of the snapshots sent, those full for want of a shared baseline
   double cube_bits = 0.0;         // the mean snapshot's bits spent on cubes (headers and ack aside), per cube
   // From the bots' report (empty when it failed: bots_problem says why) and the server's input counters.
   std::uint64_t corrections = 0;

@@ -12,6 +12,7 @@ nlohmann::json SettingsJson(const server::ServerConfig& config) {
   return {
       {"tick_rate", config.tick_rate},
       {"snapshot_rate", config.snapshot_rate},
+      {"max_snapshot_rate", config.max_snapshot_rate},
       {"snapshot_encoding", server::ToString(config.snapshot_encoding)},
       {"input_buffer", config.input_buffer},
       {"collisions", config.collisions},
@@ -32,6 +33,8 @@ nlohmann::json StatsJson(const server::ServerStats& stats) {
       {"snapshot_bytes_sent", stats.snapshot_bytes_sent},
       {"snapshot_cube_bits", stats.snapshot_cube_bits},
       {"delta_age_ticks", stats.delta_age_ticks},
+      {"delta_prediction_moves", stats.delta_prediction_moves},
+      {"deltas_declined", stats.deltas_declined},
       {"tick_us_p50", stats.tick_durations.p50.count()},
       {"tick_us_p99", stats.tick_durations.p99.count()},
       {"tick_us_max", stats.tick_durations.max.count()},

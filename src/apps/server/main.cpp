@@ -99,7 +99,8 @@ netcube::protocol::DiscoveryReply DescribeServer(const netcube::server::Server& 
   info.players = static_cast<std::uint16_t>(server.world().size());
   info.max_players = static_cast<std::uint16_t>(config.max_clients);
   info.tick_rate = static_cast<std::uint8_t>(config.tick_rate);
-  info.snapshot_rate = static_cast<std::uint8_t>(config.snapshot_rate);
+  info.snapshot_rate = static_cast<std::uint8_t>(std::min(config.snapshot_rate, config.tick_rate));
+  info.max_snapshot_rate = static_cast<std::uint8_t>(std::min(config.max_snapshot_rate, config.tick_rate));
   info.name = name;
   return info;
 }
@@ -143,6 +144,11 @@ int main(int argc, char** argv) {
              "Snapshots sent per second (at most the tick rate; the default follows a lower tick rate)")
           ->check(CLI::Range(1, netcube::protocol::kMaxRate))
           ->capture_default_str();
+  app.add_option("--max-snapshot-rate", config.max_snapshot_rate,
+                 "The most snapshots a second any client may ask for (at least --snapshot-rate; capped by "
+                 "the tick rate)")
+      ->check(CLI::Range(1, netcube::protocol::kMaxRate))
+      ->capture_default_str();
   app.add_option("--max-clients", config.max_clients, "Players at most")
       ->check(CLI::Range(std::size_t{1}, netcube::protocol::kMaxPlayers))
       ->capture_default_str();
@@ -203,9 +209,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--discovery-port", discovery_config.port, "UDP port of LAN discovery")
       ->capture_default_str();
-  app.add_option("--server-name", server_name, "The name LAN browsers show (1-31 printable ASCII characters)")
+  app.add_option("--server-name", server_name, "The name LAN browsers show (1-30 printable ASCII characters)")
       ->check([](const std::string& name) {
-        return IsServerName(name) ? "" : "1 to 31 printable ASCII characters";
+        return IsServerName(name) ? "" : "1 to 30 printable ASCII characters";
       })
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);

@@ -1,0 +1,140 @@
+// Delta encoding's work is bounded by design: players who name many distinct, old baselines (each a
+// snapshot they were sent) cost the server no more encoding than honest players, and the honest
+// players beside them keep the server's world.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <ctime>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "netcube/client/input_script.h"
+#include "netcube/server/server.h"
+#include "support/loopback_rig.h"
+
+namespace netcube::server {
+namespace {
+
+using std::chrono::seconds;
+using testing::LoopbackRig;
+using testing::TestClient;
+
+constexpr int kPlayers = 32;
+constexpr int kHostile = 24;
+constexpr std::uint32_t kHostileAge = 240;  // ticks: hostile k names the snapshot kHostileAge + k old
+
+struct Work {
+  double moves_per_tick = 0.0;
+  double encodes_per_tick = 0.0;
+  double deltas_share = 0.0;
+  bool honest_in_sync = true;
+  TickDurations tick;  // the server thread's CPU time: printed, never asserted
+  TickDurations network;
+};
+
+Micros ThreadCpuNow() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return Micros(static_cast<std::int64_t>(t.tv_sec) * 1'000'000 + t.tv_nsec / 1000);
+}
+
+// kPlayers at 60 snapshots a second, `hostile` of them raw clients naming a different old baseline every
+// tick, the rest real clients steering at random. The work is counted over the last two seconds.
+Work Play(int hostile) {
+  ServerConfig config;
+  config.snapshot_rate = 60;
+  config.max_clients = kPlayers;
+  config.work_clock = ThreadCpuNow;
+  config.max_per_address = kPlayers + kSpareConnectionSlots;  // everyone on 127.0.0.1
+  std::string error;
+  const std::unique_ptr<LoopbackRig> rig = LoopbackRig::Create(config, &error);
+  EXPECT_NE(rig, nullptr) << error;
+  if (rig == nullptr) return {};
+  const client::InputScript random = client::InputScript::Parse("random", &error).value();
+  for (int p = hostile; p < kPlayers; ++p) {
+    client::ClientConfig player;
+    player.name = "honest" + std::to_string(p);
+    EXPECT_NE(rig->AddPlayer(player, &error), nullptr) << error;
+    const auto seed = static_cast<std::uint64_t>(p);
+    rig->SetButtons(rig->player_count() - 1,
+                    [random, seed](Micros now) { return random.ButtonsAt(now, seed); });
+  }
+  std::vector<TestClient*> liars;
+  for (int k = 0; k < hostile; ++k) {
+    liars.push_back(rig->Join("liar" + std::to_string(k)));
+    EXPECT_NE(liars.back(), nullptr);
+    if (liars.back() == nullptr) return {};
+  }
+  EXPECT_TRUE(rig->ConnectAll());
+  std::uint32_t told_at = 0;
+  const auto lie = [&] {
+    const std::uint32_t tick = rig->server().tick();
+    if (tick == told_at || tick <= kHostileAge + kHostile) return;
+    told_at = tick;
+    for (int k = 0; k < hostile; ++k) {
+      const auto seen = static_cast<std::uint16_t>(tick - kHostileAge - static_cast<std::uint32_t>(k));
+      liars[static_cast<std::size_t>(k)]->Send(rig->now(), protocol::SnapshotAck{seen});
+    }
+  };
+  rig->StepFor(seconds(6), lie);  // past the hostile age, and settled
+  const ServerStats before = rig->server().stats();
+  rig->StepFor(seconds(2), lie);
+  const ServerStats after = rig->server().stats();
+
+  Work work;
+  const auto ticks = static_cast<double>(after.ticks - before.ticks);
+  work.moves_per_tick =
+      static_cast<double>(after.delta_prediction_moves - before.delta_prediction_moves) / ticks;
+  work.encodes_per_tick = static_cast<double>(after.snapshot_encodes - before.snapshot_encodes) / ticks;
+  work.tick = after.tick_durations;
+  work.network = after.network_durations;
+  work.deltas_share = static_cast<double>(after.delta_snapshots_sent - before.delta_snapshots_sent) /
+                      static_cast<double>(after.snapshots_sent - before.snapshots_sent);
+  EXPECT_EQ(after.clients, static_cast<std::size_t>(kPlayers));
+
+  // Everyone lets go and comes to rest: every honest player then shows the server's world exactly.
+  for (std::size_t p = 0; p < rig->player_count(); ++p)
+    rig->SetButtons(p, [](Micros) { return std::uint8_t{0}; });
+  rig->StepFor(seconds(2), lie);
+  for (std::size_t p = 0; p < rig->player_count(); ++p) {
+    const client::Client& player = rig->player(p);
+    const sim::PlayerCube* own = rig->ServerCube(*player.player_id());
+    bool same = own != nullptr && sim::SamePhysics(player.local().server_state, own->state) &&
+                player.remotes().size() + 1 == rig->server().world().size();
+    for (const client::RemoteView& remote : player.remotes()) {
+      const sim::PlayerCube* truth = rig->ServerCube(remote.id);
+      same = same && truth != nullptr && sim::SamePhysics(remote.latest_state, truth->state);
+    }
+    work.honest_in_sync = work.honest_in_sync && same && player.metrics().packets_malformed == 0;
+  }
+  return work;
+}
+
+TEST(DeltaWork, PlayersNamingDistinctOldBaselinesCostAboutWhatHonestOnesDo) {
+  const Work honest = Play(0);
+  const Work hostile = Play(kHostile);
+  const auto us = [](Micros t) { return static_cast<long long>(t.count()); };
+  std::printf(
+      "honest: %.0f Moves, %.2f encodes a tick, %.0f%% deltas, tick p50/p99 %lld/%lld us, net %lld/%lld us\n"
+      "hostile: %.0f Moves, %.2f encodes a tick, %.0f%% deltas, tick p50/p99 %lld/%lld us, net %lld/%lld "
+      "us\n",
+      honest.moves_per_tick, honest.encodes_per_tick, 100 * honest.deltas_share, us(honest.tick.p50),
+      us(honest.tick.p99), us(honest.network.p50), us(honest.network.p99), hostile.moves_per_tick,
+      hostile.encodes_per_tick, 100 * hostile.deltas_share, us(hostile.tick.p50), us(hostile.tick.p99),
+      us(hostile.network.p50), us(hostile.network.p99));
+  // The liars' old baselines share one encode: the tick encodes the honest players' delta, the liars' one
+  // and the full snapshot they get (and one more full when a delta would be longer): no more than thrice
+  // the honest tick's encodes and the full snapshot.
+  EXPECT_LE(hostile.encodes_per_tick, 3 * honest.encodes_per_tick + 1);
+  // A prediction costs a few Moves whatever its age: a 240-tick-old baseline no more than 16 a cube (it
+  // was 2 x 240 when each Move was replayed).
+  EXPECT_LE(hostile.moves_per_tick, 16.0 * kPlayers * hostile.encodes_per_tick);
+  EXPECT_TRUE(honest.honest_in_sync);
+  EXPECT_TRUE(hostile.honest_in_sync);
+  EXPECT_GT(honest.deltas_share, 0.9);
+}
+
+}  // namespace
+}  // namespace netcube::server
