@@ -232,19 +232,19 @@ struct Server::Impl {
   void OnSeen(Client& client, std::uint16_t seen_tick);
   // The baseline tick of a client's next snapshot, kNoBaseline for a full one.
   std::uint64_t BaselineFor(const Client& client) const;
+  // Advances the snapshot credits; false if no client gets a snapshot this tick.
   bool MarkSnapshotsDue();
   // The most snapshots a second a client gets, whatever it asks: the operator's cap, at most one a tick.
-  int MostSnapshots() const {
-    return std::min(config.max_snapshot_rate, schedule.rate());
-  }  // advances the snapshot credits; false if no client gets a snapshot this tick
+  int MostSnapshots() const { return std::min(config.max_snapshot_rate, schedule.rate()); }
   // Groups the clients due a snapshot by baseline and encodes each group's snapshot once, into
   // writers[group].
   bool PrepareSnapshots();
   // Brings the receivers' distinct baselines down to kMaxDeltaEncodes: in increasing order they are cut
   // into runs of about equal receivers (a baseline with that many alone is a run of its own; those older
   // than protocol::kHeldBaselines make one run), and each receiver of a run gets its oldest baseline when
-  // it was sent it and still holds it, else the full snapshot. `receivers` is sorted by
-  // baseline, and stays so.
+  // it was sent it and still holds it, else the newest older run's baseline it holds (a client at 20
+  // snapshots a second was sent a third of the ticks a 60-a-second one names), else the full snapshot.
+  // `receivers` is sorted by baseline, and stays so.
   void ShareBaselines();
   // Prepares `writer` for receivers of `baseline`; true for a delta, false for a full snapshot.
   bool PrepareSnapshot(std::uint64_t baseline, protocol::SnapshotWriter& writer);
@@ -682,6 +682,7 @@ void Server::Impl::ShareBaselines() {
   std::size_t runs = 0;
   std::size_t in_run = 0;
   std::uint64_t anchor = kNoBaseline;
+  std::array<std::uint64_t, kMaxDeltaEncodes> anchors{};  // each run's, oldest first
   for (std::size_t k = 0; k < delta_receivers;) {
     const std::uint64_t baseline = receivers[k].baseline;
     std::size_t end = k;
@@ -691,6 +692,7 @@ void Server::Impl::ShareBaselines() {
     const bool held = tick - baseline <= protocol::kHeldBaselines;
     if (runs < kMaxDeltaEncodes && (runs == 0 || (held && (in_run >= run_size || end - k >= run_size)))) {
       anchor = baseline;
+      anchors[runs] = anchor;
       in_run = 0;
       ++runs;
     }
@@ -700,14 +702,19 @@ void Server::Impl::ShareBaselines() {
       // Sent before the newest it told of, so held unless it was lost: a jittery link bunches snapshots
       // and a client tells only the newest of each bunch. A lost one costs the client that delta, which it
       // drops, no more.
-      const bool holds_anchor = client.sent_ticks[anchor % client.sent_ticks.size()] == anchor &&
-                                tick - anchor <= protocol::kHeldBaselines;
-      if (baseline != anchor && !holds_anchor) {
-        receivers[k].baseline = kNoBaseline;
-        ++deltas_declined;
-      } else {
-        receivers[k].baseline = anchor;
+      const auto holds = [&](std::uint64_t shared) {
+        return shared == baseline || (client.sent_ticks[shared % client.sent_ticks.size()] == shared &&
+                                      tick - shared <= protocol::kHeldBaselines);
+      };
+      std::uint64_t shared = kNoBaseline;
+      for (std::size_t run = runs; run-- > 0;) {
+        if (holds(anchors[run])) {
+          shared = anchors[run];
+          break;
+        }
       }
+      if (shared == kNoBaseline) ++deltas_declined;
+      receivers[k].baseline = shared;
     }
   }
   std::sort(receivers.begin(), receivers.end());

@@ -81,7 +81,7 @@ inline constexpr std::size_t kRecentTags = 16;
 // the full snapshot). With a prediction's cost independent of its baseline's age (sim::MoveRepeated), a
 // tick's encoding work is at most this many deltas and one full snapshot of the world, however the
 // acknowledgements spread over real links and whatever a client claims to hold.
-inline constexpr std::size_t kMaxDeltaEncodes = 4;
+inline constexpr std::size_t kMaxDeltaEncodes = 8;
 
 // How snapshots are encoded: every cube in full, or against the newest snapshot each client holds.
 enum class SnapshotEncoding : std::uint8_t { kFull, kDelta };
