@@ -16,6 +16,8 @@ deb=$(ls build/package/netcube_*.deb)
 echo
 echo "$deb: $(du -k "$deb" | cut -f1) KiB"
 dpkg-deb --field "$deb" Package Version Architecture Installed-Size Maintainer Depends
-dpkg-deb --contents "$deb" | grep -q ' ./usr/share/doc/netcube/copyright$' ||
+# Listed once into a variable: `grep -q` quitting early would break dpkg-deb's pipe and, with pipefail, fail.
+contents=$(dpkg-deb --contents "$deb" | awk '{print $6}')
+grep -qx './usr/share/doc/netcube/copyright' <<< "$contents" ||
   { echo "package.sh: the package has no /usr/share/doc/netcube/copyright" >&2; exit 1; }
-dpkg-deb --contents "$deb" | awk '{print $6}'
+echo "$contents"

@@ -20,10 +20,7 @@ using testing::LoopbackRig;
 
 // A rig around a fresh server; throws (failing the test) if the server cannot start.
 inline std::unique_ptr<LoopbackRig> StartRig(const server::ServerConfig& config = {}) {
-  std::string error;
-  std::unique_ptr<LoopbackRig> rig = LoopbackRig::Create(config, &error);
-  if (rig == nullptr) throw std::runtime_error("no server: " + error);
-  return rig;
+  return LoopbackRig::Start(config);
 }
 
 // A player of `rig` that has started connecting; throws (failing the test) if it could not start.

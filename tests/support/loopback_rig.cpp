@@ -1,5 +1,7 @@
 #include "support/loopback_rig.h"
 
+#include <stdexcept>
+
 namespace netcube::testing {
 
 Buttons Hold(std::uint8_t buttons, Micros start, Micros duration) {
@@ -13,6 +15,13 @@ std::unique_ptr<LoopbackRig> LoopbackRig::Create(server::ServerConfig config, st
   if (server == nullptr) return nullptr;
   std::unique_ptr<LoopbackRig> rig(new LoopbackRig(std::move(server)));
   rig->port_ = rig->server_->port();
+  return rig;
+}
+
+std::unique_ptr<LoopbackRig> LoopbackRig::Start(server::ServerConfig config) {
+  std::string error;
+  std::unique_ptr<LoopbackRig> rig = Create(std::move(config), &error);
+  if (rig == nullptr) throw std::runtime_error("no server: " + error);
   return rig;
 }
 

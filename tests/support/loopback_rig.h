@@ -29,6 +29,8 @@ class LoopbackRig {
  public:
   // A server on 127.0.0.1 and an ephemeral port (the config's address and port are replaced).
   static std::unique_ptr<LoopbackRig> Create(server::ServerConfig config, std::string* error);
+  // Create, for a test that cannot go on without its server: throws (failing the test) with the reason.
+  static std::unique_ptr<LoopbackRig> Start(server::ServerConfig config = {});
 
   server::Server& server() { return *server_; }
   bool has_server() const { return server_ != nullptr; }
