@@ -39,16 +39,8 @@ int HonestJoinsUnderAConnectFlood(int addresses) {
       return -1;
     }
   }
-  std::uint32_t connect_id = 1;
-  std::uint64_t requests = 0;
-  const std::uint16_t port = rig->server().port();
-  const auto flood = [&] {
-    if (rig->now().count() % 10'000 != 0) return;
-    for (auto& attacker : attackers) {
-      requests += attacker->SendTo(port, EnetConnectDatagram(connect_id++)) ? 1U : 0U;
-      attacker->Drain();
-    }
-  };
+  HandshakeFlood handshakes(attackers, rig->server().port());
+  const auto flood = [&] { handshakes.Step(rig->now()); };
   rig->StepFor(server::kHandshakeTimeout + Micros(500'000), flood);
 
   constexpr int kHonest = 9;
@@ -78,7 +70,7 @@ int HonestJoinsUnderAConnectFlood(int addresses) {
   std::printf(
       "CONNECT flood from %d addresses (%llu requests): %d of %d honest joins within 2 s; "
       "%llu unproven connections reset to make room, %llu handshakes reset\n",
-      addresses, static_cast<unsigned long long>(requests), joined, kHonest,
+      addresses, static_cast<unsigned long long>(handshakes.requests()), joined, kHonest,
       static_cast<unsigned long long>(stats.peers_evicted),
       static_cast<unsigned long long>(stats.peers_reset));
   return joined;

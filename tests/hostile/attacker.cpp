@@ -127,6 +127,14 @@ void EnetIntruder::SendPacket(std::uint8_t channel, std::span<const std::uint8_t
   if (enet_peer_send(peer_, channel, packet) != 0) enet_packet_destroy(packet);
 }
 
+void HandshakeFlood::Step(Micros now) {
+  if (now.count() % 10'000 != 0) return;
+  for (const auto& attacker : attackers_) {
+    requests_ += attacker->SendTo(port_, EnetConnectDatagram(connect_id_++)) ? 1U : 0U;
+    attacker->Drain();
+  }
+}
+
 std::vector<std::uint8_t> EnetConnectDatagram(std::uint32_t connect_id, bool blind) {
   constexpr std::uint16_t kNoPeer = ENET_PROTOCOL_MAXIMUM_PEER_ID;
   constexpr int kAcknowledge = ENET_PROTOCOL_COMMAND_FLAG_ACKNOWLEDGE;

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "netcube/sim/time.h"
+
 struct _ENetHost;
 struct _ENetPeer;
 
@@ -83,6 +85,23 @@ class EnetIntruder {
 // An ENet connection request, as the first datagram of a handshake the sender never means to finish
 // (the source could be forged: nothing of the answer is needed).
 std::vector<std::uint8_t> EnetConnectDatagram(std::uint32_t connect_id, bool blind = false);
+
+// A slot flood: every 10 ms, each attacker starts an ENet handshake it never finishes (a fresh CONNECT to
+// `port`) and drains what came back, so it holds as many as its address may, renewed as soon as the server
+// gives up on them.
+class HandshakeFlood {
+ public:
+  HandshakeFlood(std::span<const std::unique_ptr<UdpSocket>> attackers, std::uint16_t port)
+      : attackers_(attackers), port_(port) {}
+  void Step(Micros now);
+  std::uint64_t requests() const { return requests_; }
+
+ private:
+  std::span<const std::unique_ptr<UdpSocket>> attackers_;
+  std::uint16_t port_;
+  std::uint32_t connect_id_ = 1;
+  std::uint64_t requests_ = 0;
+};
 
 // A blind join's second datagram, for a handshake begun by EnetConnectDatagram(id, true) (which names no
 // peer of its own, so ENet skips its session check): a guessed acknowledgement of the server's answer

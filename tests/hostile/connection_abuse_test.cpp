@@ -68,16 +68,8 @@ TEST(ConnectionAbuse, AHandshakeFloodFrom64AddressesKeepsNobodyOut) {
   }
   // Every attacker starts a handshake every 10 ms and never finishes one: as many as its address may
   // hold, renewed as soon as the server gives up on them.
-  std::uint32_t connect_id = 1;
-  std::uint64_t requests = 0;
-  const std::uint16_t port = rig->server().port();
-  const auto flood = [&] {
-    if (rig->now().count() % 10'000 != 0) return;
-    for (auto& attacker : attackers) {
-      requests += attacker->SendTo(port, EnetConnectDatagram(connect_id++)) ? 1U : 0U;
-      attacker->Drain();
-    }
-  };
+  HandshakeFlood handshakes(attackers, rig->server().port());
+  const auto flood = [&] { handshakes.Step(rig->now()); };
   // The flood at its full strength: every slot an attacker may hold is held, and the first ones reset.
   rig->StepFor(server::kHandshakeTimeout + Micros(500'000), flood);
   TestClient* ann = rig->AddClient();
@@ -93,7 +85,8 @@ TEST(ConnectionAbuse, AHandshakeFloodFrom64AddressesKeepsNobodyOut) {
       Micros(5'000'000), flood));
   const Micros took = rig->now() - start;
   std::printf("joined in %lld ms under %llu handshake requests from 64 addresses; %llu handshakes reset\n",
-              static_cast<long long>(took.count() / 1000), static_cast<unsigned long long>(requests),
+              static_cast<long long>(took.count() / 1000),
+              static_cast<unsigned long long>(handshakes.requests()),
               static_cast<unsigned long long>(rig->server().stats().peers_reset));
   EXPECT_LE(took, Micros(2'000'000));
   EXPECT_GT(rig->server().stats().peers_reset, 64U);
