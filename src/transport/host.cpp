@@ -52,6 +52,11 @@ constexpr int kSocketReceiveBufferBytes = 4 * 1024 * 1024;
 // enet_host_service returns -1 having read nothing else. The pump goes on reading past that many of them
 // at most per Service, so a flood of them cannot starve everyone else, nor keep the pump for ever.
 constexpr int kMaxReceiveErrorsPerService = 1024;
+// ENet reads at most 256 datagrams in one enet_host_service call, and a call whose datagrams were all
+// filtered reports nothing: the pump goes on while calls read their full 256, up to this many of them per
+// Service, so a flood of datagrams the filter drops cannot queue ahead of honest ones in the socket.
+constexpr int kEnetReadsPerCall = 256;
+constexpr int kMaxFullReadsPerService = 16;
 // How long what is sent to an unproven peer as it is disconnected waits for its acknowledgement (it is
 // never resent): a round trip across the world, and a slow client's service interval, with room to spare.
 constexpr enet_uint32 kUnprovenAckWaitMs = 1000;
@@ -186,14 +191,35 @@ void ConfigureTimeouts(ENetPeer* peer, std::uint32_t timeout_ms) {
                           std::clamp<std::uint32_t>(timeout_ms / 4, kMinPingIntervalMs, ENET_PEER_PING_INTERVAL));
 }
 
+// ENet resends its answer to a connection request (VERIFY_CONNECT, 48 bytes) after half a second, before
+// the handshake is reset: to an address that never proved itself, twice what it sent. The answer is held
+// past the handshake's life instead (twice it: room for a virtual clock behind the real one), so each
+// request is answered once; an honest client whose answer was lost asks again after the reset.
+void HoldHandshakeAnswer(ENetPeer& peer, enet_uint32 hold_ms) {
+  if (enet_list_empty(&peer.sentReliableCommands)) return;
+  for (ENetListIterator it = enet_list_begin(&peer.sentReliableCommands);
+       it != enet_list_end(&peer.sentReliableCommands); it = enet_list_next(it)) {
+    auto& command = *reinterpret_cast<ENetOutgoingCommand*>(it);
+    command.roundTripTimeout = std::max(command.roundTripTimeout, hold_ms);
+    command.roundTripTimeoutLimit = std::max(command.roundTripTimeoutLimit, command.roundTripTimeout);
+  }
+  const auto& first =
+      *reinterpret_cast<const ENetOutgoingCommand*>(enet_list_front(&peer.sentReliableCommands));
+  peer.nextTimeout = first.sentTime + first.roundTripTimeout;
+}
+
 void ConfigureConnectedPeer(ENetPeer* peer, std::uint32_t timeout_ms) {
   ConfigureTimeouts(peer, timeout_ms);
   // ENet's packet throttle silently drops unreliable packets whenever it sees the round-trip time rise.
   // Loss must come only from the network and our link conditioner (the game's redundancy is built for
   // those, and benchmarks must measure exactly the configured network), so the throttle is pinned open:
   // full acceleration back to the limit, no deceleration. Bandwidth limits are 0, so the limit stays at
-  // ENET_PEER_PACKET_THROTTLE_SCALE. Sent to the other side too; both sides configure the same.
-  enet_peer_throttle_configure(peer, ENET_PEER_PACKET_THROTTLE_INTERVAL, ENET_PEER_PACKET_THROTTLE_SCALE, 0);
+  // ENET_PEER_PACKET_THROTTLE_SCALE. Set on this side only (enet_peer_throttle_configure would also send
+  // the other side a reliable command, resent to an address that never proved itself): both sides
+  // configure their own.
+  peer->packetThrottleInterval = ENET_PEER_PACKET_THROTTLE_INTERVAL;
+  peer->packetThrottleAcceleration = ENET_PEER_PACKET_THROTTLE_SCALE;
+  peer->packetThrottleDeceleration = 0;
 }
 
 bool ResolveAddress(const std::string& name, std::uint16_t port, ENetAddress& address) {
@@ -299,6 +325,7 @@ struct Host::Impl {
   std::vector<PeerId> goodbyes_once;
   std::unordered_map<enet_uint32, std::size_t> unproven_per_address;  // MakeRoomFor's count, kept for reuse
   Micros servicing_now{0};  // the time of the Service under way, for the intercept
+  int datagrams_read = 0;   // by the enet_host_service call under way, as the intercept saw them
   FilterLimits filter;
 
   // The Impl whose ENet host this thread is servicing: ENet's intercept callback has no user pointer.
@@ -312,6 +339,7 @@ thread_local Host::Impl* Host::Impl::servicing = nullptr;
 int Host::Impl::Intercept(ENetHost* enet, ENetEvent* /*event*/) {
   Impl* impl = servicing;
   if (impl == nullptr) return 0;
+  ++impl->datagrams_read;
   const std::span<const std::uint8_t> datagram(enet->receivedData, enet->receivedDataLength);
   if (!AcceptDatagram(*enet, datagram, impl->filter)) {
     ++impl->totals.datagrams_filtered;
@@ -482,13 +510,20 @@ void Host::Impl::PumpEnet(Micros now, std::vector<Event>& events) {
   servicing = this;
   servicing_now = now;
   ENetEvent event;
-  for (int errors = 0;;) {
+  for (int errors = 0, full_reads = 0;;) {
+    datagrams_read = 0;
     const int result = enet_host_service(host, &event, 0);
+    // Each connection makes ENet tell every connected peer, within a second, this host's bandwidth limits
+    // in a reliable command: none here (0 both ways, as the handshake already said), so it says nothing
+    // new, and to a peer that never proved its address it would be resent until the peer timed out.
+    host->recalculateBandwidthLimits = 0;
     if (result > 0) {
       OnEnetEvent(now, event, events);
     } else if (result < 0 && errors < kMaxReceiveErrorsPerService) {
       ++errors;
       ++totals.receive_errors;
+    } else if (result == 0 && datagrams_read >= kEnetReadsPerCall && full_reads < kMaxFullReadsPerService) {
+      ++full_reads;  // ENet stopped at its limit, not at an empty socket
     } else {
       break;
     }
@@ -593,7 +628,12 @@ void Host::Impl::WatchSlots(Micros now) {
       slot.reset();
       continue;
     }
-    if (!slot || slot->connect_id != peer.connectID) slot = SlotOccupant{peer.connectID, now};
+    if (!slot || slot->connect_id != peer.connectID) {
+      slot = SlotOccupant{peer.connectID, now};
+      if (config.handshake_timeout_ms != 0 && peer.state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT) {
+        HoldHandshakeAnswer(peer, 2 * config.handshake_timeout_ms);
+      }
+    }
     // Our own outgoing connections (named in `data`) wait in another state.
     if (config.handshake_timeout_ms != 0 && peer.state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT &&
         now - slot->since > limit) {
