@@ -2,11 +2,9 @@
 
 #include <enet/enet.h>
 
-#include "datagram_filter.h"
-#include "netcube/transport/recycled_buffers.h"
-
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstring>
 #include <limits>
@@ -15,6 +13,10 @@
 #include <optional>
 #include <unordered_map>
 #include <utility>
+#include <vector>
+
+#include "datagram_filter.h"
+#include "netcube/transport/recycled_buffers.h"
 
 namespace netcube::transport {
 namespace {
@@ -147,6 +149,43 @@ class SendBuffers {
   }
 
   Idle idle_;
+};
+
+// Counts per IPv4 address (as ENet keeps it) with no allocation once warm, for MakeRoomFor, which counts
+// every slot for each connection request while a flood fills the table: open addressing in a power-of-two
+// table of at least twice the keys, emptied by a generation stamp.
+class AddressCounts {
+ public:
+  void Clear(std::size_t max_keys) {
+    const std::size_t size = std::bit_ceil(std::max<std::size_t>(2 * max_keys, 16));
+    if (entries_.size() != size) {
+      entries_.assign(size, Entry{});
+      shift_ = 32 - std::countr_zero(size);
+    }
+    ++generation_;
+  }
+  std::size_t& operator[](enet_uint32 host) {
+    const std::size_t mask = entries_.size() - 1;
+    // Multiplicative hashing, high bits: the address's every byte counts (its last octet is its high byte).
+    for (std::size_t i = static_cast<std::uint32_t>(host * 0x9E3779B1U) >> shift_;; i = (i + 1) & mask) {
+      Entry& entry = entries_[i];
+      if (entry.generation != generation_) {
+        entry = {host, generation_, 0};
+        return entry.count;
+      }
+      if (entry.host == host) return entry.count;
+    }
+  }
+
+ private:
+  struct Entry {
+    enet_uint32 host = 0;
+    std::uint64_t generation = 0;
+    std::size_t count = 0;
+  };
+  std::vector<Entry> entries_;
+  int shift_ = 32;
+  std::uint64_t generation_ = 0;
 };
 
 // enet_initialize/enet_deinitialize, counted across every Host of the process.
@@ -323,7 +362,9 @@ struct Host::Impl {
   std::vector<std::optional<SlotOccupant>> slots;
   // Peers disconnected by DisconnectUnproven whose goodbye waits for the acknowledgement of what was queued.
   std::vector<PeerId> goodbyes_once;
-  std::unordered_map<enet_uint32, std::size_t> unproven_per_address;  // MakeRoomFor's count, kept for reuse
+  // MakeRoomFor's work space, kept for reuse.
+  AddressCounts unproven_per_address;
+  std::vector<ENetPeer*> unproven;
   Micros servicing_now{0};  // the time of the Service under way, for the intercept
   int datagrams_read = 0;   // by the enet_host_service call under way, as the intercept saw them
   FilterLimits filter;
@@ -377,21 +418,24 @@ void Host::Impl::MakeRoomFor(const ENetAddress& from, enet_uint32 connect_id) {
     ++from_address;
   }
   if (from_address >= host->duplicatePeers) return;
-  unproven_per_address.clear();
+  unproven_per_address.Clear(host->peerCount);
+  unproven.clear();
   for (std::size_t i = 0; i < host->peerCount; ++i) {
-    if (Unproven(host->peers[i])) ++unproven_per_address[host->peers[i].address.host];
+    if (!Unproven(host->peers[i])) continue;
+    unproven.push_back(&host->peers[i]);
+    ++unproven_per_address[host->peers[i].address.host];
   }
   ENetPeer* victim = nullptr;
   std::size_t victim_crowd = 0;
   Micros victim_since{0};
-  for (std::size_t i = 0; i < host->peerCount; ++i) {
-    ENetPeer& peer = host->peers[i];
-    if (!Unproven(peer)) continue;
+  for (ENetPeer* candidate : unproven) {
+    const ENetPeer& peer = *candidate;
     const std::size_t crowd = unproven_per_address[peer.address.host];
+    const auto i = static_cast<std::size_t>(candidate - host->peers);
     // A connection taken during this Service is not watched yet: the newest.
     const Micros since = slots[i] && slots[i]->connect_id == peer.connectID ? slots[i]->since : servicing_now;
     if (victim == nullptr || crowd > victim_crowd || (crowd == victim_crowd && since < victim_since)) {
-      victim = &peer;
+      victim = candidate;
       victim_crowd = crowd;
       victim_since = since;
     }
