@@ -1,6 +1,7 @@
 // Attacks on admission from many addresses at once, and on what the server says to an address that never
 // proved itself: a flood of connection attempts larger than the server's peer table, and requests it
 // refuses. Attackers send from 127.0.1.x, honest players from 127.0.0.x.
+#include <enet/enet.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -155,6 +156,47 @@ TEST(Admission, ARefusalToAnUnprovenAddressIsSaidOnceAtMost) {
 
 // A bare CONNECT, never followed by anything: ENet answers it, and the handshake is reset after 1 s.
 TEST(Admission, ABareConnectIsAnsweredOnceAtMost) { EXPECT_LE(BlindAmplification({}, "bare CONNECT"), 1.0); }
+
+// Datagrams the honest client's own ENet host has received, for DropTheFirstDatagram.
+int g_datagrams_received = 0;
+// ENet's intercept for that host: the first datagram (the server's answer to its CONNECT) is lost.
+int DropTheFirstDatagram(ENetHost* /*host*/, ENetEvent* /*event*/) {
+  return g_datagrams_received++ == 0 ? 1 : 0;
+}
+
+// The honest side of answering each CONNECT once: a client whose answer was lost is not answered again
+// while its handshake is under way (ENet ignores the resent CONNECT), but once the server has reset it
+// (1 s), ENet's next resend (1.5 s after the first) starts a handshake that completes. Paced in real time,
+// since ENet resends by the real clock.
+TEST(Admission, AJoinWhoseHandshakeAnswerWasLostCompletesWhenItAsksAgain) {
+  auto rig = Rig();
+  ASSERT_EQ(enet_initialize(), 0);
+  ENetAddress local{};
+  ASSERT_EQ(enet_address_set_host_ip(&local, "127.0.0.20"), 0);
+  ENetHost* host = enet_host_create(&local, 1, protocol::kChannelCount, 0, 0);
+  ASSERT_NE(host, nullptr);
+  g_datagrams_received = 0;
+  host->intercept = DropTheFirstDatagram;
+  ENetAddress server{};
+  enet_address_set_host_ip(&server, "127.0.0.1");
+  server.port = rig->server().port();
+  ASSERT_NE(enet_host_connect(host, &server, protocol::kChannelCount, 0), nullptr);
+  const auto real_start = std::chrono::steady_clock::now();
+  const Micros virtual_start = rig->now();
+  bool connected = false;
+  const bool joined = rig->StepUntil(
+      [&] {
+        ENetEvent event;
+        while (enet_host_service(host, &event, 0) > 0) connected |= event.type == ENET_EVENT_TYPE_CONNECT;
+        return connected;
+      },
+      Micros(4'000'000), [&] { std::this_thread::sleep_until(real_start + (rig->now() - virtual_start)); });
+  std::printf("a join whose first answer was lost: connected after %lld ms, %d datagrams received\n",
+              static_cast<long long>((rig->now() - virtual_start).count() / 1000), g_datagrams_received);
+  enet_host_destroy(host);
+  EXPECT_TRUE(joined);
+  EXPECT_GE(g_datagrams_received, 2);
+}
 
 }  // namespace
 }  // namespace netcube::hostile
