@@ -2,6 +2,9 @@
 
 #include <enet/enet.h>
 
+#include "datagram_filter.h"
+#include "netcube/transport/recycled_buffers.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -14,9 +17,6 @@
 #include <unordered_map>
 #include <utility>
 #include <vector>
-
-#include "datagram_filter.h"
-#include "netcube/transport/recycled_buffers.h"
 
 namespace netcube::transport {
 namespace {
