@@ -31,6 +31,7 @@ struct BotConfig {
   std::string host = "127.0.0.1";
   std::uint16_t port = 0;
   std::string source_address = "0.0.0.0";  // every player's local address (ClientConfig::source_address)
+  std::shared_ptr<transport::Network> network;  // every player's (ClientConfig::network); empty = UDP
   int count = 1;                // players
   double duration_s = 0.0;      // 0: the timeline's length, or kDefaultBotDurationS for endless scripts
   Settings settings;

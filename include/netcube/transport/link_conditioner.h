@@ -137,7 +137,7 @@ class LinkConditioner {
   // Per peer, the delivery time of its newest reliable entry still in the future: reliable traffic is FIFO.
   std::unordered_map<std::uint32_t, Micros> reliable_tail_;
   std::vector<ConditionedPacket> delivered_;      // handed out by the last Poll
-  RecycledBuffers<std::vector<std::uint8_t>> spare_;
+  SpareBytes spare_;
 };
 
 template <class Deliver>
