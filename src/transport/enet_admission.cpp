@@ -93,7 +93,8 @@ void EnetEndpoint::MakeRoomFor(const ENetAddress& from, enet_uint32 connect_id) 
     if (!Unproven(peer)) continue;
     const std::size_t crowd = unproven_per_address_[peer.address.host];
     // A connection taken during this Service is not watched yet: the newest.
-    const Micros since = slots_[i] && slots_[i]->connect_id == peer.connectID ? slots_[i]->since : servicing_now_;
+    const Micros since =
+        slots_[i] && slots_[i]->connect_id == peer.connectID ? slots_[i]->since : servicing_now_;
     if (victim == nullptr || crowd > victim_crowd || (crowd == victim_crowd && since < victim_since)) {
       victim = &peer;
       victim_crowd = crowd;

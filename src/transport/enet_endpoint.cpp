@@ -41,8 +41,8 @@ void ConfigureTimeouts(ENetPeer* peer, std::uint32_t timeout_ms) {
   const auto maximum = static_cast<std::uint32_t>(
       std::min<std::uint64_t>(2ULL * timeout_ms, std::numeric_limits<std::uint32_t>::max()));
   enet_peer_timeout(peer, 0, timeout_ms, maximum);
-  enet_peer_ping_interval(peer,
-                          std::clamp<std::uint32_t>(timeout_ms / 4, kMinPingIntervalMs, ENET_PEER_PING_INTERVAL));
+  enet_peer_ping_interval(
+      peer, std::clamp<std::uint32_t>(timeout_ms / 4, kMinPingIntervalMs, ENET_PEER_PING_INTERVAL));
 }
 
 void ConfigureConnectedPeer(ENetPeer* peer, std::uint32_t timeout_ms) {

@@ -11,8 +11,8 @@ namespace {
 // Connection events and the disconnect command travel through the conditioners as reliable entries on
 // channel numbers the protocol never uses, so each keeps its place among the reliable data of its peer: a
 // refusal sent just before a disconnect is always delivered before it.
-constexpr std::uint8_t kConnectedItem = 0xF0;     // incoming: no payload
-constexpr std::uint8_t kDisconnectedItem = 0xF1;  // incoming: disconnect_data (4 bytes), timed_out (1 byte)
+constexpr std::uint8_t kConnectedItem = 0xF0;      // incoming: no payload
+constexpr std::uint8_t kDisconnectedItem = 0xF1;   // incoming: disconnect_data (4 bytes), timed_out (1 byte)
 constexpr std::uint8_t kDisconnectCommand = 0xF2;  // outgoing: the application's value (4 bytes)
 constexpr std::uint8_t kDisconnectUnprovenCommand = 0xF3;  // outgoing: the application's value (4 bytes)
 
@@ -45,7 +45,8 @@ struct Host::Impl {
   void Command(Micros now, PeerId peer, std::uint8_t command, std::uint32_t data);
   void Dispatch(Micros now, const ConditionedPacket& item);
   void Arrived(Micros now, const Event& event, std::vector<Event>& events);
-  void Deliver(PeerId id, std::uint8_t channel, std::span<const std::uint8_t> bytes, std::vector<Event>& events);
+  void Deliver(PeerId id, std::uint8_t channel, std::span<const std::uint8_t> bytes,
+               std::vector<Event>& events);
 
   std::unique_ptr<Endpoint> endpoint;
   LinkConditioner outgoing;
@@ -143,7 +144,8 @@ void Host::Send(Micros now, PeerId peer, protocol::Channel channel, std::span<co
   Impl& s = *impl_;
   if (!s.connected_delivered.contains(peer)) return;
   if (s.outgoing.IsActive()) {
-    s.outgoing.Push(now, peer, static_cast<std::uint8_t>(channel), channel == protocol::Channel::kReliable, payload);
+    s.outgoing.Push(now, peer, static_cast<std::uint8_t>(channel), channel == protocol::Channel::kReliable,
+                    payload);
     return;
   }
   s.outgoing.CountPassedThrough();

@@ -109,7 +109,8 @@ class MemoryEndpoint final : public Endpoint {
     hub_->endpoints.erase(id_);
   }
 
-  std::optional<PeerId> Connect(const std::string& host, std::uint16_t port, std::string* /*error*/) override {
+  std::optional<PeerId> Connect(const std::string& host, std::uint16_t port,
+                                std::string* /*error*/) override {
     // Nobody there is no error, as with UDP: the request is lost and the connection times out.
     const std::uint32_t listener = hub_->ListenerAt(host, port);
     const PeerId id = AddPeer(hub_->next_link++, listener, State::kRequesting);
@@ -119,12 +120,14 @@ class MemoryEndpoint final : public Endpoint {
 
   void Send(PeerId id, protocol::Channel channel, std::span<const std::uint8_t> payload) override {
     const auto it = peers_.find(id);
-    if (it == peers_.end() || it->second.state != State::kConnected || payload.size() > protocol::kMaxPacketBytes) {
+    if (it == peers_.end() || it->second.state != State::kConnected ||
+        payload.size() > protocol::kMaxPacketBytes) {
       return;
     }
     ++totals_.packets_sent;
     totals_.payload_bytes_sent += payload.size();
-    Post(it->second.remote, Datagram(Kind::kData, it->second.link, id_, channel, 0, CopyToSpare(hub_->spare, payload)));
+    Post(it->second.remote,
+         Datagram(Kind::kData, it->second.link, id_, channel, 0, CopyToSpare(hub_->spare, payload)));
   }
 
   void Disconnect(Micros /*now*/, PeerId id, std::uint32_t data) override {
@@ -216,7 +219,8 @@ class MemoryEndpoint final : public Endpoint {
 
   // The other end notices the silence; the hub tells it at once, and it waits timeout_ms as ENet would.
   void TellGone(const Peer& peer) {
-    if (MemoryEndpoint* remote = hub_->Find(peer.remote)) remote->inbox_.emplace_back(Kind::kGone, peer.link, id_);
+    if (MemoryEndpoint* remote = hub_->Find(peer.remote))
+      remote->inbox_.emplace_back(Kind::kGone, peer.link, id_);
   }
 
   // Ends the connection; the application hears `event` unless it never heard of the peer (a connection

@@ -21,9 +21,9 @@ struct HostConfig {
   std::string bind_address = "0.0.0.0";  // numeric IPv4 (in memory: any name); a client host's source address
   std::uint16_t port = 0;                // servers; 0 = an ephemeral port (read it back with port())
   std::size_t max_peers = 32;
-  LinkSettings link;                     // applied to both directions
-  std::uint64_t seed = 1;                // the conditioner's random generator
-  std::uint32_t timeout_ms = 5000;       // a silent peer is disconnected (timed out) after 1-2x this
+  LinkSettings link;                // applied to both directions
+  std::uint64_t seed = 1;           // the conditioner's random generator
+  std::uint32_t timeout_ms = 5000;  // a silent peer is disconnected (timed out) after 1-2x this
   // A connection from outside whose ENet handshake is still unacknowledged after this is reset, so
   // connection attempts that are never completed (a spoofed source, say) hold a slot this long at most.
   // 0 leaves it to ENet (5 to 30 s).
@@ -48,8 +48,8 @@ struct Event {
   PeerId peer = 0;
   protocol::Channel channel = protocol::Channel::kReliable;
   std::span<const std::uint8_t> data;  // kReceived: the payload, valid until the next Service
-  std::uint32_t disconnect_data = 0;  // kDisconnected: the value the other side gave (0 if none)
-  bool timed_out = false;             // kDisconnected: no goodbye, the peer went silent (or never answered)
+  std::uint32_t disconnect_data = 0;   // kDisconnected: the value the other side gave (0 if none)
+  bool timed_out = false;              // kDisconnected: no goodbye, the peer went silent (or never answered)
 };
 
 inline Event ConnectedEvent(PeerId peer) {

@@ -21,7 +21,8 @@ template <class Buffer>
 class RecycledBuffers {
  public:
   static constexpr std::size_t kSmallestBytes = 64;
-  static_assert(std::has_single_bit(protocol::kMaxPacketBytes) && protocol::kMaxPacketBytes >= kSmallestBytes);
+  static_assert(std::has_single_bit(protocol::kMaxPacketBytes) &&
+                protocol::kMaxPacketBytes >= kSmallestBytes);
   static constexpr std::size_t kClasses = std::bit_width(protocol::kMaxPacketBytes / kSmallestBytes);
   static constexpr std::size_t kMaxIdle = 1024;
 
