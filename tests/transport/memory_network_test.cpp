@@ -32,30 +32,13 @@ std::vector<std::uint8_t> Bytes(std::size_t size, std::uint8_t seed) {
   return bytes;
 }
 
-// The sockets this process holds, from /proc/self/fd.
-int OpenSockets() {
-  int sockets = 0;
-  DIR* dir = opendir("/proc/self/fd");
-  if (dir == nullptr) return -1;
-  while (const dirent* entry = readdir(dir)) {
-    std::array<char, 256> target{};
-    const std::string path = std::string("/proc/self/fd/") + entry->d_name;
-    const ssize_t length = readlink(path.c_str(), target.data(), target.size() - 1);
-    if (length > 0 && std::string(target.data(), static_cast<std::size_t>(length)).rfind("socket:", 0) == 0) {
-      ++sockets;
-    }
-  }
-  closedir(dir);
-  return sockets;
-}
-
 class MemoryNetworkTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    sockets_before_ = OpenSockets();
+    sockets_before_ = test::OpenSockets();
     ASSERT_GE(sockets_before_, 0);
   }
-  void TearDown() override { EXPECT_EQ(OpenSockets(), sockets_before_) << "a socket was opened"; }
+  void TearDown() override { EXPECT_EQ(test::OpenSockets(), sockets_before_) << "a socket was opened"; }
 
   std::unique_ptr<Host> Listen(const HostConfig& config) {
     std::string error;
