@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
   netcube::apps::AddVersionFlag(app, "netcube-client");
   netcube::apps::ShortUsageErrors(app, "netcube-client");
   CLI::Option* lab_flag =
-      app.add_flag("--lab", lab, "The all-in-one lab: an in-process server and two players over loopback");
+      app.add_flag("--lab", lab, "The all-in-one lab: an in-process server and two players (see --transport)");
   CLI::Option* connect_option =
       app.add_option("--connect", connect, "Connect at once to a server, HOST:PORT");
   CLI::Option* name_option =
