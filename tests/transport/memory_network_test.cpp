@@ -2,13 +2,12 @@
 // figure here is exact: when a connection completes, when a silent peer times out, what the conditioner did.
 #include "netcube/transport/memory_network.h"
 
-#include <dirent.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <array>
+#include <algorithm>
 #include <string>
 
+#include "../support/open_sockets.h"
 #include "nodes.h"
 
 namespace netcube::transport {
