@@ -46,10 +46,11 @@ std::string FrameDigest(Lab& lab) {
     const client::Metrics m = player.metrics();
     out << '|' << client::ToString(player.state()) << ' ' << player.local().drawn.x << ' '
         << player.local().drawn.y << ' ' << player.render_tick();
-    for (const client::RemoteView& remote : player.remotes()) out << ' ' << remote.drawn.x << ',' << remote.drawn.y;
-    out << ' ' << m.rtt_ms << ' ' << m.snapshots_received << ' ' << m.snapshot_loss << ' ' << m.corrections << ' '
-        << m.interp_delay_ms << ' ' << m.inputs_acked << ' ' << m.bytes_down << ' ' << m.bytes_up << ' '
-        << m.tags_hit << ' ' << m.tags_taken;
+    for (const client::RemoteView& remote : player.remotes())
+      out << ' ' << remote.drawn.x << ',' << remote.drawn.y;
+    out << ' ' << m.rtt_ms << ' ' << m.snapshots_received << ' ' << m.snapshot_loss << ' ' << m.corrections
+        << ' ' << m.interp_delay_ms << ' ' << m.inputs_acked << ' ' << m.bytes_down << ' ' << m.bytes_up
+        << ' ' << m.tags_hit << ' ' << m.tags_taken;
   }
   return out.str();
 }

@@ -136,8 +136,8 @@ int main(int argc, char** argv) {
       ->check(netcube::apps::Unsigned())
       ->capture_default_str();
   app.add_option("--transport", transport,
-                 "Profiles and tagging (the virtual-clock scenarios): memory (an in-process hub, no socket) or udp "
-                 "(ENet over loopback); scale and bandwidth always use UDP")
+                 "Profiles and tagging (the virtual-clock scenarios): memory (an in-process hub, no socket) "
+                 "or udp (ENet over loopback); scale and bandwidth always use UDP")
       ->check(CLI::IsMember({"memory", "udp"}))
       ->capture_default_str();
   app.add_option("--json", json_path, "Write every figure to this file");

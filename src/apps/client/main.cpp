@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
   netcube::apps::AddVersionFlag(app, "netcube-client");
   netcube::apps::ShortUsageErrors(app, "netcube-client");
   CLI::Option* lab_flag =
-      app.add_flag("--lab", lab, "The all-in-one lab: an in-process server and two players (see --transport)");
+      app.add_flag("--lab", lab, "The all-in-one lab: an in-process server and two players (--transport)");
   CLI::Option* connect_option =
       app.add_option("--connect", connect, "Connect at once to a server, HOST:PORT");
   CLI::Option* name_option =
@@ -79,8 +79,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 60'000))
       ->needs(lab_flag);
   app.add_option("--transport", transport,
-                 "The lab's network between its server and players: memory (an in-process hub: no socket, the same "
-                 "run on every machine) or udp (ENet over loopback)")
+                 "The lab's network between its server and players: memory (an in-process hub: no socket, "
+                 "the same run on every machine) or udp (ENet over loopback)")
       ->check(CLI::IsMember({"memory", "udp"}))
       ->capture_default_str()
       ->needs(lab_flag);
