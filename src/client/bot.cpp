@@ -193,6 +193,7 @@ std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::
     impl->names.push_back(cc.name);
     cc.link = config.link;
     cc.source_address = config.source_address;
+    cc.network = config.network;
     cc.seed = impl->SeedOf(static_cast<std::size_t>(i));
     cc.input_rate = config.input_rate;
     cc.settings = config.players.empty() ? config.settings : config.players[static_cast<std::size_t>(i)].settings;

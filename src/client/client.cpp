@@ -356,7 +356,8 @@ bool Client::Connect(const std::string& host, std::uint16_t port, Micros now, st
   host_config.seed = c.config.seed;
   host_config.incoming_log = c.config.incoming_link_log;
   host_config.timeout_ms = c.config.timeout_ms;
-  std::unique_ptr<transport::Host> new_host = transport::Host::Outgoing(host_config, error);
+  transport::Network& network = c.config.network ? *c.config.network : *transport::UdpNetwork();
+  std::unique_ptr<transport::Host> new_host = network.Outgoing(host_config, error);
   if (!new_host) return false;
   const std::optional<transport::PeerId> peer = new_host->Connect(host, port, error);
   if (!peer) return false;

@@ -91,12 +91,15 @@ std::unique_ptr<Lab> Lab::Create(const LabConfig& config, Micros now, std::strin
     *error = "the lab takes 1 to " + std::to_string(kMaxLabPlayers) + " players";
     return nullptr;
   }
-  server::ServerConfig server_config = config.server;
-  server_config.bind_address = kLabHost;
-  server_config.port = 0;
-  std::unique_ptr<server::Server> server = server::Server::Create(server_config, now, error);
+  LabConfig wired = config;
+  const std::shared_ptr<transport::Network> network = transport::MakeNetwork(config.network);
+  wired.server.bind_address = kLabHost;
+  wired.server.port = 0;
+  wired.server.network = network;
+  for (LabPlayer& player : wired.players) player.client.network = network;
+  std::unique_ptr<server::Server> server = server::Server::Create(wired.server, now, error);
   if (server == nullptr) return nullptr;
-  std::unique_ptr<Lab> lab(new Lab(std::move(server), config));
+  std::unique_ptr<Lab> lab(new Lab(std::move(server), wired));
   for (std::size_t i = 0; i < lab->players_.size(); ++i) {
     // Not an invariant: the name comes from the caller and the socket from the OS. A lab missing a player
     // is not the lab asked for, so it says why instead.

@@ -825,7 +825,8 @@ std::unique_ptr<Server> Server::Create(const ServerConfig& config, Micros now, s
   // `error` is optional; the transport's is not, so its reason goes through `problem`.
   std::string problem = CheckConfig(config);
   std::unique_ptr<transport::Host> host;
-  if (problem.empty()) host = transport::Host::Listen(HostConfigFor(config), &problem);
+  transport::Network& network = config.network ? *config.network : *transport::UdpNetwork();
+  if (problem.empty()) host = network.Listen(HostConfigFor(config), &problem);
   if (host == nullptr) {
     if (error != nullptr) *error = std::move(problem);
     return nullptr;

@@ -82,26 +82,11 @@ void LinkConditioner::Push(Micros now, std::uint32_t peer, std::uint8_t channel,
 
 ConditionedPacket LinkConditioner::NewPacket(std::uint32_t peer, std::uint8_t channel, bool reliable,
                                              std::span<const std::uint8_t> bytes) {
-  ConditionedPacket packet{peer, channel, reliable, {}};
-  using Spare = decltype(spare_);
-  if (const std::optional<std::size_t> size_class = Spare::ClassFor(bytes.size())) {
-    if (std::optional<std::vector<std::uint8_t>> spare = spare_.Take(*size_class)) {
-      packet.data = std::move(*spare);
-    } else {
-      packet.data.reserve(Spare::ClassBytes(*size_class));
-    }
-  }
-  packet.data.assign(bytes.begin(), bytes.end());
-  return packet;
+  return ConditionedPacket{peer, channel, reliable, CopyToSpare(spare_, bytes)};
 }
 
 void LinkConditioner::RecycleDelivered() {
-  for (ConditionedPacket& packet : delivered_) {
-    // An oversized packet (hostile, or a test of one) does not keep its large buffer.
-    if (const auto size_class = decltype(spare_)::ClassServedBy(packet.data.capacity())) {
-      spare_.Give(*size_class, std::move(packet.data));
-    }
-  }
+  for (ConditionedPacket& packet : delivered_) GiveToSpare(spare_, std::move(packet.data));
   delivered_.clear();
 }
 

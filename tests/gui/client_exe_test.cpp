@@ -127,7 +127,8 @@ TEST(ClientExecutable, BadFlagsPrintTheErrorAndHowToGetHelp) {
        {"--bogus", "--width 10", "--screenshot x.png", "--connect 127.0.0.1:7777 --name ''",
         "--lab --connect 127.0.0.1:7777", "--preset fast", "--frames 0",
         "--lab --compare naive,full --profile moon", "--frames 1e300", "--name 0123456789abcdef",
-        "--name 'tab\there'", "--latency-ms nan", "--loss inf", "--find-seconds nan", "--seed -1"}) {
+        "--name 'tab\there'", "--latency-ms nan", "--loss inf", "--find-seconds nan", "--seed -1",
+        "--lab --transport tcp", "--transport udp"}) {
     const testing::CommandResult run = RunClient(args);
     EXPECT_NE(run.exit_code, 0) << args;
     EXPECT_EQ(testing::ShortUsageErrorProblem(run.output, "netcube-client"), "") << args;

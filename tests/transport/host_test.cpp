@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "netcube/protocol/messages.h"
+#include "nodes.h"
 
 namespace netcube::transport {
 namespace {
@@ -26,39 +27,6 @@ HostConfig LoopbackConfig(std::uint64_t seed = 1) {
   config.seed = seed;
   return config;
 }
-
-// An event with its own copy of the payload, which a Host keeps only until its next Service.
-struct KeptEvent {
-  EventType type = EventType::kReceived;
-  PeerId peer = 0;
-  protocol::Channel channel = protocol::Channel::kReliable;
-  std::vector<std::uint8_t> data;
-  std::uint32_t disconnect_data = 0;
-  bool timed_out = false;
-};
-
-struct Node {
-  std::unique_ptr<Host> host;
-  std::vector<KeptEvent> events;  // every event so far, until a test clears them
-  std::vector<Event> serviced;
-
-  void Service(Micros now) {
-    serviced.clear();
-    host->Service(now, serviced);
-    for (const Event& e : serviced) {
-      events.push_back({e.type, e.peer, e.channel, {e.data.begin(), e.data.end()}, e.disconnect_data, e.timed_out});
-    }
-  }
-  const KeptEvent* Find(EventType type, PeerId peer) const {
-    const auto it = std::find_if(events.begin(), events.end(),
-                                 [&](const KeptEvent& e) { return e.type == type && e.peer == peer; });
-    return it == events.end() ? nullptr : &*it;
-  }
-  const KeptEvent* FindFirst(EventType type) const {
-    const auto it = std::find_if(events.begin(), events.end(), [&](const KeptEvent& e) { return e.type == type; });
-    return it == events.end() ? nullptr : &*it;
-  }
-};
 
 // What the protocol layer's users do: encode, then send the bytes on the message's channel.
 template <class M>
@@ -140,7 +108,8 @@ TEST_F(TransportHost, ExchangesPacketsOnBothChannels) {
   client_.host->Send(now_, client_peer_, protocol::Channel::kUnreliable, large);
   server_.host->Send(now_, server_peer_, protocol::Channel::kReliable, large);
   server_.host->Send(now_, server_peer_, protocol::Channel::kUnreliable, small);
-  ASSERT_TRUE(RunUntil({&server_, &client_}, [&] { return server_.events.size() >= 2 && client_.events.size() >= 2; }));
+  ASSERT_TRUE(RunUntil({&server_, &client_},
+                       [&] { return server_.events.size() >= 2 && client_.events.size() >= 2; }));
 
   for (Node* node : {&server_, &client_}) {
     ASSERT_EQ(node->events.size(), 2U);
@@ -172,7 +141,8 @@ TEST_F(TransportHost, ExchangesPacketsOnBothChannels) {
 TEST_F(TransportHost, PayloadsOverTheLargestMessageAreRefusedAtTheSender) {
   ASSERT_NO_FATAL_FAILURE(Connect(LoopbackConfig(), LoopbackConfig()));
   const std::vector<std::uint8_t> largest = Bytes(protocol::kMaxPacketBytes, 4);
-  client_.host->Send(now_, client_peer_, protocol::Channel::kReliable, Bytes(protocol::kMaxPacketBytes + 1, 5));
+  client_.host->Send(now_, client_peer_, protocol::Channel::kReliable,
+                     Bytes(protocol::kMaxPacketBytes + 1, 5));
   client_.host->Send(now_, client_peer_, protocol::Channel::kReliable, largest);
   ASSERT_TRUE(RunUntil({&server_, &client_}, [&] { return !server_.events.empty(); }));
   ASSERT_EQ(server_.events.size(), 1U);
@@ -185,7 +155,8 @@ TEST_F(TransportHost, PoliteDisconnectDeliversItsValue) {
   ASSERT_NO_FATAL_FAILURE(Connect(LoopbackConfig(), LoopbackConfig()));
   client_.host->Disconnect(now_, client_peer_, 42);
   ASSERT_TRUE(RunUntil({&server_, &client_}, [&] {
-    return server_.Find(EventType::kDisconnected, server_peer_) && client_.Find(EventType::kDisconnected, client_peer_);
+    return server_.Find(EventType::kDisconnected, server_peer_) &&
+           client_.Find(EventType::kDisconnected, client_peer_);
   }));
   const KeptEvent* remote = server_.Find(EventType::kDisconnected, server_peer_);
   EXPECT_EQ(remote->disconnect_data, 42U);
@@ -198,7 +169,8 @@ TEST_F(TransportHost, PoliteDisconnectDeliversItsValue) {
 TEST_F(TransportHost, DisconnectWithZeroIsNotATimeout) {
   ASSERT_NO_FATAL_FAILURE(Connect(LoopbackConfig(), LoopbackConfig()));
   server_.host->Disconnect(now_, server_peer_, 0);
-  ASSERT_TRUE(RunUntil({&server_, &client_}, [&] { return client_.Find(EventType::kDisconnected, client_peer_); }));
+  ASSERT_TRUE(
+      RunUntil({&server_, &client_}, [&] { return client_.Find(EventType::kDisconnected, client_peer_); }));
   const KeptEvent* remote = client_.Find(EventType::kDisconnected, client_peer_);
   EXPECT_EQ(remote->disconnect_data, 0U);
   EXPECT_FALSE(remote->timed_out);
@@ -210,7 +182,8 @@ TEST_F(TransportHost, DroppedPeerTimesOutOnTheOtherSide) {
   ASSERT_NO_FATAL_FAILURE(Connect(config, config));
   client_.host->Drop(client_peer_);
   client_.host->Send(now_, client_peer_, protocol::Channel::kReliable, Bytes(8, 3));  // silently discarded
-  ASSERT_TRUE(RunUntil({&server_, &client_}, [&] { return server_.Find(EventType::kDisconnected, server_peer_); }));
+  ASSERT_TRUE(
+      RunUntil({&server_, &client_}, [&] { return server_.Find(EventType::kDisconnected, server_peer_); }));
   EXPECT_TRUE(server_.Find(EventType::kDisconnected, server_peer_)->timed_out);
   EXPECT_EQ(server_.Find(EventType::kReceived, server_peer_), nullptr);
   EXPECT_TRUE(client_.events.empty());  // Drop reports nothing on its own side
@@ -324,7 +297,8 @@ TEST_F(TransportHost, RefusalArrivesBeforeTheDisconnectUnderJitter) {
       for (int k = 0; k < 5; ++k) {
         SendMessage(*server_.host, now_, e.peer, protocol::TimeEcho{.reply = true, .server_tick = 1});
       }
-      SendMessage(*server_.host, now_, e.peer, protocol::ConnectRefused{.reason = protocol::RefuseReason::kServerFull});
+      SendMessage(*server_.host, now_, e.peer,
+                  protocol::ConnectRefused{.reason = protocol::RefuseReason::kServerFull});
       server_.host->Disconnect(now_, e.peer, 9);
     }
     server_.events.clear();

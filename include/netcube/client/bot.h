@@ -31,6 +31,8 @@ struct BotConfig {
   std::string host = "127.0.0.1";
   std::uint16_t port = 0;
   std::string source_address = "0.0.0.0";  // every player's local address (ClientConfig::source_address)
+  // Every player's network (ClientConfig::network); empty = real UDP.
+  std::shared_ptr<transport::Network> network;
   int count = 1;                // players
   double duration_s = 0.0;      // 0: the timeline's length, or kDefaultBotDurationS for endless scripts
   Settings settings;

@@ -32,7 +32,7 @@
 #include "netcube/client/settings.h"
 #include "netcube/client/units.h"
 #include "netcube/protocol/messages.h"
-#include "netcube/transport/host.h"
+#include "netcube/transport/network.h"
 
 namespace netcube::client {
 
@@ -52,6 +52,8 @@ struct ClientConfig {
   // trip is twice it. Changeable later with SetLink.
   transport::LinkSettings link;
   std::uint64_t seed = 1;  // the conditioner's random generator
+  // Where each connection's host comes from: empty = real UDP through ENet (transport::UdpNetwork()).
+  std::shared_ptr<transport::Network> network;
   // The incoming conditioner's decisions, packet by packet (what a comparison's fairness is checked on).
   transport::LinkLog incoming_link_log;
   // Input samples per simulation step (1/60 s). 2 samples twice per step: a speed hack the server must

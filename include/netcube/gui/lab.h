@@ -1,6 +1,7 @@
 #pragma once
-// netcube-client --lab: Gambetta's live demo over real sockets. An in-process Server on 127.0.0.1 (an
-// ephemeral port) and its Clients talking ENet over loopback, drawn side by side with the server's view
+// netcube-client --lab: Gambetta's live demo. An in-process Server on 127.0.0.1 (an ephemeral port) and
+// its Clients, talking over an in-memory hub of their own (or ENet over UDP loopback), drawn side by side
+// with the server's view
 // (the truth), each with its own controls. By default two players: Player 1 (arrow keys) and Player 2
 // (W A S D). With --compare, one player per compared technique set, all driven by the same keys and
 // behind the same network (CompareLabConfig).
@@ -21,6 +22,7 @@
 #include "netcube/server/server.h"
 #include "netcube/sim/time.h"
 #include "netcube/transport/link_profile.h"
+#include "netcube/transport/network.h"
 
 namespace netcube::gui {
 
@@ -34,7 +36,11 @@ struct LabPlayer {
 };
 
 struct LabConfig {
-  server::ServerConfig server;  // bind address and port are replaced by 127.0.0.1 and an ephemeral port
+  // bind address, port and network are replaced by 127.0.0.1, an ephemeral port and the lab's network
+  server::ServerConfig server;
+  // The network between the server and the players (each player's network is replaced by it): a fresh
+  // in-memory hub, so a run is the same on every machine and opens no socket; or UDP over loopback.
+  transport::NetworkKind network = transport::NetworkKind::kMemory;
   std::vector<LabPlayer> players;  // 1 to kMaxLabPlayers
   // Scripted tags (screenshots, demos): each player tags the nearest remote cube as it draws it this
   // often, ms; 0 = by hand only.

@@ -18,7 +18,7 @@
 #include "netcube/protocol/messages.h"
 #include "netcube/sim/ray.h"
 #include "netcube/sim/world.h"
-#include "netcube/transport/host.h"
+#include "netcube/transport/network.h"
 #include "netcube/transport/link_conditioner.h"
 #include "netcube/sim/time.h"
 
@@ -109,6 +109,9 @@ struct ServerConfig {
   int spawn_spacing_units = kDefaultSpawnSpacingUnits;
   transport::LinkSettings link;  // the server side's link conditioner, both directions
   std::uint64_t seed = 1;        // the link conditioner's random generator
+  // Where the server's host comes from: empty = real UDP through ENet (transport::UdpNetwork()); the lab
+  // and the bench hand it an in-memory hub (transport::MemoryNetwork) shared with their clients.
+  std::shared_ptr<transport::Network> network;
   // A client that sends no valid message for this long is dropped (PlayerLeft{kTimedOut}), whatever ENet
   // thinks of the connection; ENet's own timeout is the same.
   std::uint32_t peer_timeout_ms = 5000;

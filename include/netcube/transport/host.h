@@ -1,9 +1,9 @@
 #pragma once
-// A thin, testable layer over one ENet host: peers as small handles, the protocol's two channels, a link
-// conditioner in each direction, and byte and packet counters. Everything is driven by Service(now). It
-// carries bytes and knows no message, as ENet knows no format. In steady state it allocates nothing: a
-// conditioner that impairs nothing is skipped, payloads travel in recycled buffers that ENet sends from
-// directly, and a received payload is read where ENet put it.
+// What Server and Client talk through: one network Endpoint (ENet over UDP, or in memory: see network.h)
+// behind a link conditioner in each direction, peers as small handles, the protocol's two channels, and
+// byte and packet counters. Everything is driven by Service(now). It carries bytes and knows no message, as
+// ENet knows no format. In steady state it allocates nothing: a conditioner that impairs nothing is
+// skipped, and a received payload is read where the endpoint put it.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -12,74 +12,21 @@
 #include <vector>
 
 #include "netcube/protocol/channel.h"
-#include "netcube/transport/link_conditioner.h"
 #include "netcube/sim/time.h"
+#include "netcube/transport/endpoint.h"
+#include "netcube/transport/link_conditioner.h"
 
 namespace netcube::transport {
 
-using PeerId = std::uint32_t;  // a connection's handle within one Host; never reused while the host lives
-
-struct HostConfig {
-  std::string bind_address = "0.0.0.0";  // numeric IPv4; a client host's source address
-  std::uint16_t port = 0;                // servers; 0 = an ephemeral port (read it back with port())
-  std::size_t max_peers = 32;
-  LinkSettings link;                     // applied to both directions
-  std::uint64_t seed = 1;                // the conditioner's random generator
-  std::uint32_t timeout_ms = 5000;       // a silent peer is disconnected (timed out) after 1-2x this
-  // A connection from outside whose ENet handshake is still unacknowledged after this is reset, so
-  // connection attempts that are never completed (a spoofed source, say) hold a slot this long at most.
-  // 0 leaves it to ENet (5 to 30 s).
-  std::uint32_t handshake_timeout_ms = 0;
-  // ENet connections from one IP address at once, handshakes included; ENet refuses more before it
-  // spends a slot on them. 0 = no limit.
-  std::size_t max_peers_per_address = 0;
-  // When a connection request from outside finds every peer slot taken, an unproven connection (one the
-  // application has not called MarkProven for) makes room: the oldest of the address holding the most of
-  // them is reset, so that connections which never prove anything cannot keep anyone out, however many
-  // addresses they come from. A connected peer reset this way ends in kDisconnected (timed out).
-  bool make_room_for_connections = false;
-  // Each conditioner's decisions, packet by packet (LinkConditioner::SetLog), when set.
-  LinkLog outgoing_log;
-  LinkLog incoming_log;
-};
-
-enum class EventType : std::uint8_t { kConnected, kDisconnected, kReceived };
-
-struct Event {
-  EventType type = EventType::kReceived;
-  PeerId peer = 0;
-  protocol::Channel channel = protocol::Channel::kReliable;
-  std::span<const std::uint8_t> data;  // kReceived: the payload, valid until the next Service
-  std::uint32_t disconnect_data = 0;  // kDisconnected: the value the other side gave (0 if none)
-  bool timed_out = false;             // kDisconnected: no goodbye, the peer went silent (or never answered)
-};
-
-struct TransportCounters {
-  // Application payloads at the ENet boundary: after the outgoing conditioner, before the incoming one.
-  std::uint64_t payload_bytes_sent = 0;  // application bytes handed to ENet
-  std::uint64_t payload_bytes_received = 0;
-  std::uint64_t packets_sent = 0;
-  std::uint64_t packets_received = 0;
-  std::uint64_t wire_bytes_sent = 0;  // ENet's own totals: headers, acks, pings, fragments
-  std::uint64_t wire_bytes_received = 0;
-  std::uint64_t wire_packets_sent = 0;
-  std::uint64_t wire_packets_received = 0;
-  // Defences against hostile datagrams, below ENet.
-  std::uint64_t datagrams_filtered = 0;  // dropped by the datagram filter before ENet saw them
-  std::uint64_t receive_errors = 0;      // datagrams ENet failed to read (larger than its 4 KiB buffer)
-  std::uint64_t handshakes_reset = 0;    // connections from outside reset after handshake_timeout_ms
-  std::uint64_t unproven_evicted = 0;  // unproven connections reset to make room (make_room_for_connections)
-  // The conditioners' own counts; connection events and disconnect requests pass through them too.
-  LinkConditionerCounters outgoing;
-  LinkConditionerCounters incoming;
-};
-
 class Host {
  public:
-  // A server host bound to bind_address:port. nullptr and `error` set on failure.
+  // Over real UDP through ENet (UdpNetwork()): a server host bound to bind_address:port. nullptr and
+  // `error` set on failure.
   static std::unique_ptr<Host> Listen(const HostConfig& config, std::string* error);
-  // A client host with room for one outgoing connection.
+  // Over real UDP through ENet: a client host with room for one outgoing connection.
   static std::unique_ptr<Host> Outgoing(const HostConfig& config, std::string* error);
+  // `endpoint` behind conditioners with config's link, seed and logs (Network::Listen and Outgoing).
+  Host(std::unique_ptr<Endpoint> endpoint, const HostConfig& config);
   ~Host();
   Host(const Host&) = delete;
   Host& operator=(const Host&) = delete;
@@ -124,12 +71,12 @@ class Host {
   const LinkSettings& link() const;
   std::uint16_t port() const;
   TransportCounters counters() const;
-  // ENet's own smoothed round-trip time to the peer (below the conditioner), milliseconds.
+  // The endpoint's own smoothed round-trip time to the peer (below the conditioner), milliseconds: ENet's;
+  // none in memory.
   std::optional<std::uint32_t> EnetRttMs(PeerId peer) const;
 
  private:
   struct Impl;
-  explicit Host(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -88,7 +88,8 @@ class LinkConditioner {
   void CountPassedThrough();
 
   // Copies `bytes` into a buffer of the conditioner's own.
-  void Push(Micros now, std::uint32_t peer, std::uint8_t channel, bool reliable, std::span<const std::uint8_t> bytes);
+  void Push(Micros now, std::uint32_t peer, std::uint8_t channel, bool reliable,
+            std::span<const std::uint8_t> bytes);
   // Calls deliver(const ConditionedPacket&) for every packet due at `now`, in delivery-time order. The
   // packets' bytes stay valid until the next Poll.
   template <class Deliver>
@@ -136,8 +137,8 @@ class LinkConditioner {
   std::vector<Entry> queue_;  // a min-heap on (deliver_at, push_order)
   // Per peer, the delivery time of its newest reliable entry still in the future: reliable traffic is FIFO.
   std::unordered_map<std::uint32_t, Micros> reliable_tail_;
-  std::vector<ConditionedPacket> delivered_;      // handed out by the last Poll
-  RecycledBuffers<std::vector<std::uint8_t>> spare_;
+  std::vector<ConditionedPacket> delivered_;  // handed out by the last Poll
+  SpareBytes spare_;
 };
 
 template <class Deliver>

@@ -3,7 +3,9 @@
 #include <array>
 #include <bit>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -19,7 +21,8 @@ template <class Buffer>
 class RecycledBuffers {
  public:
   static constexpr std::size_t kSmallestBytes = 64;
-  static_assert(std::has_single_bit(protocol::kMaxPacketBytes) && protocol::kMaxPacketBytes >= kSmallestBytes);
+  static_assert(std::has_single_bit(protocol::kMaxPacketBytes) &&
+                protocol::kMaxPacketBytes >= kSmallestBytes);
   static constexpr std::size_t kClasses = std::bit_width(protocol::kMaxPacketBytes / kSmallestBytes);
   static constexpr std::size_t kMaxIdle = 1024;
 
@@ -59,5 +62,28 @@ class RecycledBuffers {
  private:
   std::array<std::vector<Buffer>, kClasses> idle_;
 };
+
+using SpareBytes = RecycledBuffers<std::vector<std::uint8_t>>;
+
+// A copy of `bytes` in an idle vector of its size class, or in a new one with the whole class's room.
+inline std::vector<std::uint8_t> CopyToSpare(SpareBytes& spare, std::span<const std::uint8_t> bytes) {
+  std::vector<std::uint8_t> copy;
+  if (const std::optional<std::size_t> size_class = SpareBytes::ClassFor(bytes.size())) {
+    if (std::optional<std::vector<std::uint8_t>> idle = spare.Take(*size_class)) {
+      copy = std::move(*idle);
+    } else {
+      copy.reserve(SpareBytes::ClassBytes(*size_class));
+    }
+  }
+  copy.assign(bytes.begin(), bytes.end());
+  return copy;
+}
+
+// Keeps `bytes`' buffer for CopyToSpare; an oversized one (hostile, or a test of one) is let go.
+inline void GiveToSpare(SpareBytes& spare, std::vector<std::uint8_t>&& bytes) {
+  if (const std::optional<std::size_t> size_class = SpareBytes::ClassServedBy(bytes.capacity())) {
+    spare.Give(*size_class, std::move(bytes));
+  }
+}
 
 }  // namespace netcube::transport

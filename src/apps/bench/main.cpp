@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
   std::string bot_path = DefaultBotPath();
   std::string json_path;
   std::uint64_t seed = 1;
+  std::string transport = "memory";
 
   CLI::App app{"netcube-bench: server tick time, bandwidth and netcode quality over loopback"};
   netcube::apps::AddVersionFlag(app, "netcube-bench");
@@ -133,6 +134,11 @@ int main(int argc, char** argv) {
   app.add_option("--bot", bot_path, "Scale: the netcube-bot executable")->capture_default_str();
   app.add_option("--seed", seed, "Random seed of the players' scripts and links")
       ->check(netcube::apps::Unsigned())
+      ->capture_default_str();
+  app.add_option("--transport", transport,
+                 "Profiles and tagging (the virtual-clock scenarios): memory (an in-process hub, no socket) "
+                 "or udp (ENet over loopback); scale and bandwidth always use UDP")
+      ->check(CLI::IsMember({"memory", "udp"}))
       ->capture_default_str();
   app.add_option("--json", json_path, "Write every figure to this file");
   CLI11_PARSE(app, argc, argv);
@@ -261,6 +267,7 @@ int main(int argc, char** argv) {
           s.key_trials = key_trials;
           s.fixed_delay_ms = fixed_delay_ms;
           s.seed = seed;
+          s.network = *netcube::transport::ParseNetworkKind(transport);
           std::fprintf(stderr, "profile %s, %s snapshots, input buffer %s ...\n", name.c_str(),
                        encoding.c_str(), input_buffer.c_str());
           if (std::optional<bench::ProfileResult> r = bench::RunProfile(s, &error)) {
@@ -287,6 +294,7 @@ int main(int argc, char** argv) {
         s.lag_compensation = on;
         s.play_s = seconds > 0.0 ? seconds : 20.0;
         s.seed = seed;
+        s.network = *netcube::transport::ParseNetworkKind(transport);
         std::fprintf(stderr, "tagging %s, lag compensation %s ...\n", name, on ? "on" : "off");
         if (std::optional<bench::TagResult> r = bench::RunTagging(s, &error)) {
           runs.push_back(*r);

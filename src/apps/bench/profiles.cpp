@@ -302,7 +302,9 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   groups.push_back({"server-rate", "srv", server_rate, nullptr, false, {}, {}, std::nullopt, {}});
 
   Micros now{0};
+  const std::shared_ptr<transport::Network> network = transport::MakeNetwork(settings.network);
   server::ServerConfig config;
+  config.network = network;
   config.bind_address = "127.0.0.1";
   config.port = 0;
   config.collisions = false;  // solo players: a correction can only come from the network
@@ -318,6 +320,7 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   std::uint64_t seed = settings.seed;
   for (Group& group : groups) {
     client::BotConfig bot;
+    bot.network = network;
     bot.port = server->port();
     bot.count = settings.group_size;
     bot.duration_s = settings.play_s;
@@ -334,6 +337,7 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   }
   client::ClientConfig probe_config;
   probe_config.name = "probe";
+  probe_config.network = network;
   probe_config.link = link;
   probe_config.seed = seed;
   KeyPressProbe probe(probe_config);
@@ -454,6 +458,7 @@ void to_json(nlohmann::json& j, const ProfileResult& r) {
          {"key_trials", r.settings.key_trials},
          {"fixed_delay_ms", r.settings.fixed_delay_ms},
          {"seed", r.settings.seed},
+         {"transport", transport::ToString(r.settings.network)},
          {"collisions", false},
          {"clock", "virtual, 1 ms steps"}}},
        {"ran_s", r.ran_s},

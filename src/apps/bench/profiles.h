@@ -1,5 +1,6 @@
 #pragma once
-// The network-profile scenario, on a virtual clock (1 ms steps; the loopback sockets are real): one server
+// The network-profile scenario, on a virtual clock (1 ms steps), over an in-memory hub by default (or real
+// UDP loopback sockets, --transport udp): one server
 // with collisions off, so that every player is solo and any correction comes from the network, and five
 // groups of in-process players with the profile's link, random input and different settings:
 //   default       the client's defaults (redundancy 32, adaptive interpolation delay, smoothing, adaptive
@@ -19,6 +20,7 @@
 
 #include "netcube/client/settings.h"
 #include "netcube/transport/link_profile.h"
+#include "netcube/transport/network.h"
 
 namespace netcube::bench {
 
@@ -31,6 +33,7 @@ struct ProfileSettings {
   int key_trials = 5;    // key presses with prediction on, and as many with it off
   int fixed_delay_ms = client::Settings{}.interp_delay_ms;  // the fixed-delay group's
   std::uint64_t seed = 1;
+  transport::NetworkKind network = transport::NetworkKind::kMemory;  // between the server and the players
 };
 
 struct GroupResult {
@@ -64,8 +67,8 @@ struct GroupResult {
   double link_loss = 0.0;      // mean over players: the packets their incoming conditioner dropped
   std::uint64_t underruns_after_early = 0;  // interp_underruns after the first 5 s
   double rtt_ms = 0.0;         // mean over players
-  // Downstream per player over the play, bytes per second: protocol payload, and ENet's UDP payload
-  // (headers, acks and pings included).
+  // Downstream per player over the play, bytes per second: protocol payload, and the network's (over UDP,
+  // ENet's UDP payload with headers, acks and pings; in memory, the payload again: a hub has no headers).
   double down_bytes_per_s = 0.0;
   double wire_down_bytes_per_s = 0.0;
   double snapshot_rate = 0.0;  // the rate the server sent at when the run ended, per second, mean over players

@@ -220,11 +220,13 @@ void PrintProfile(const ProfileResult& r) {
   std::printf("\n== profile %s: %.0f ms one way +-%.0f ms jitter, %.0f%% loss, %.0f%% duplication, both directions\n"
               "   (client-side conditioner); server 60 Hz tick, 20 Hz %s snapshots (60 Hz to a client that asks),\n"
               "   input buffer %s, collisions off (every player solo);\n"
-              "   %zu groups of %d in-process players, %.0f s random play then settling; virtual clock, %.1f s run;\n"
+              "   %zu groups of %d in-process players, %.0f s random play then settling; virtual clock, %.1f s run,\n"
+              "   %s;\n"
               "   down: per player per second of play; snap rate: the server's to each player as the run ended, mean\n",
               s.profile.name.c_str(), l.latency_ms, l.jitter_ms, l.loss * 100, l.duplicate * 100,
               s.delta_snapshots ? "delta" : "full", s.input_buffer ? "on" : "off", r.groups.size(), s.group_size,
-              s.play_s, r.ran_s);
+              s.play_s, r.ran_s,
+              s.network == transport::NetworkKind::kMemory ? "in-memory link" : "UDP loopback through ENet");
   std::printf("   group         inputs corr  max(u) | lost ratelim   dry ticks | underruns (after 5 s) extrap ms | interp ms  view delay ms"
               " mean/max | remote err mean/p99 step | loss seen/real   rtt ms | down B/s wire B/s snap rate | settled match\n");
   for (const GroupResult& g : r.groups) {

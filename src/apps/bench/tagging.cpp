@@ -30,7 +30,9 @@ double Percentile(std::vector<double> values, double p) {
 
 std::optional<TagResult> RunTagging(const TagSettings& settings, std::string* error) {
   Micros now{0};
+  const std::shared_ptr<transport::Network> network = transport::MakeNetwork(settings.network);
   server::ServerConfig config;
+  config.network = network;
   config.bind_address = "127.0.0.1";
   config.port = 0;
   config.collisions = false;  // cubes pass through each other: nothing but the network moves them apart
@@ -40,6 +42,7 @@ std::optional<TagResult> RunTagging(const TagSettings& settings, std::string* er
   if (!server) return std::nullopt;
 
   client::BotConfig bot;
+  bot.network = network;
   bot.port = server->port();
   bot.count = settings.players;
   bot.duration_s = settings.play_s;
@@ -135,6 +138,7 @@ void to_json(nlohmann::json& j, const TagResult& r) {
        {"lag_compensation", r.settings.lag_compensation},
        {"players", r.settings.players},
        {"play_s", r.settings.play_s},
+       {"transport", transport::ToString(r.settings.network)},
        {"tags_judged", r.tags_judged},
        {"tags_hit", r.tags_hit},
        {"tags_refused", r.tags_refused},

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "netcube/transport/link_profile.h"
+#include "netcube/transport/network.h"
 #include "scale.h"
 
 namespace netcube::bench {
@@ -23,6 +24,7 @@ struct TagSettings {
   int players = 8;
   double play_s = 20.0;
   std::uint64_t seed = 1;
+  transport::NetworkKind network = transport::NetworkKind::kMemory;  // between the server and the players
 };
 
 struct TagResult {

@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
   std::string snapshot_encoding =
       netcube::server::ToString(netcube::server::ServerConfig{}.snapshot_encoding);
   int switch_encoding_frame = 0;
+  std::string transport = netcube::transport::ToString(netcube::gui::LabConfig{}.network);
   apps::RunOptions run;
 
   CLI::App app{
@@ -52,7 +53,7 @@ int main(int argc, char** argv) {
   netcube::apps::AddVersionFlag(app, "netcube-client");
   netcube::apps::ShortUsageErrors(app, "netcube-client");
   CLI::Option* lab_flag =
-      app.add_flag("--lab", lab, "The all-in-one lab: an in-process server and two players over loopback");
+      app.add_flag("--lab", lab, "The all-in-one lab: an in-process server and two players (--transport)");
   CLI::Option* connect_option =
       app.add_option("--connect", connect, "Connect at once to a server, HOST:PORT");
   CLI::Option* name_option =
@@ -76,6 +77,12 @@ int main(int argc, char** argv) {
                  "The lab's players tag the nearest cube as they draw it this often, ms (0 = by hand: Space, E, "
                  "a click)")
       ->check(CLI::Range(0, 60'000))
+      ->needs(lab_flag);
+  app.add_option("--transport", transport,
+                 "The lab's network between its server and players: memory (an in-process hub: no socket, "
+                 "the same run on every machine) or udp (ENet over loopback)")
+      ->check(CLI::IsMember({"memory", "udp"}))
+      ->capture_default_str()
       ->needs(lab_flag);
   CLI::Option* frames_option = app.add_option("--frames", run.frames, "Render this many frames, then exit")
                                    ->check(CLI::Range(1, std::numeric_limits<int>::max()));
@@ -162,6 +169,7 @@ int main(int argc, char** argv) {
       options.lab.server.snapshot_encoding =
           snapshot_encoding == "full" ? netcube::server::SnapshotEncoding::kFull : netcube::server::SnapshotEncoding::kDelta;
       options.plot_title = "netcube lab";
+      options.lab.network = *netcube::transport::ParseNetworkKind(transport);
       return apps::RunLab(std::move(options));
     }
     std::string error;
@@ -195,6 +203,7 @@ int main(int argc, char** argv) {
     for (client::TechniqueSet& entry : session.entries) entry.settings = client_flags.ApplySettings(entry.settings);
     session.link = client_flags.ApplyLink(session.link);
     apps::SetUpComparison(options);
+    options.lab.network = *netcube::transport::ParseNetworkKind(transport);
     return apps::RunLab(std::move(options));
   }
 

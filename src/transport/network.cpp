@@ -1,0 +1,54 @@
+#include "netcube/transport/network.h"
+
+#include "enet_endpoint.h"
+#include "netcube/transport/memory_network.h"
+
+namespace netcube::transport {
+
+std::unique_ptr<Host> Network::Listen(const HostConfig& config, std::string* error) {
+  std::unique_ptr<Endpoint> endpoint = ListenEndpoint(config, error);
+  if (endpoint == nullptr) return nullptr;
+  return std::make_unique<Host>(std::move(endpoint), config);
+}
+
+std::unique_ptr<Host> Network::Outgoing(const HostConfig& config, std::string* error) {
+  std::unique_ptr<Endpoint> endpoint = OutgoingEndpoint(config, error);
+  if (endpoint == nullptr) return nullptr;
+  return std::make_unique<Host>(std::move(endpoint), config);
+}
+
+std::unique_ptr<Endpoint> EnetNetwork::ListenEndpoint(const HostConfig& config, std::string* error) {
+  return EnetEndpoint::Listen(config, error);
+}
+
+std::unique_ptr<Endpoint> EnetNetwork::OutgoingEndpoint(const HostConfig& config, std::string* error) {
+  return EnetEndpoint::Outgoing(config, error);
+}
+
+std::shared_ptr<Network> UdpNetwork() {
+  static const std::shared_ptr<Network> udp = std::make_shared<EnetNetwork>();
+  return udp;
+}
+
+std::unique_ptr<Host> Host::Listen(const HostConfig& config, std::string* error) {
+  return UdpNetwork()->Listen(config, error);
+}
+
+std::unique_ptr<Host> Host::Outgoing(const HostConfig& config, std::string* error) {
+  return UdpNetwork()->Outgoing(config, error);
+}
+
+const char* ToString(NetworkKind kind) noexcept { return kind == NetworkKind::kMemory ? "memory" : "udp"; }
+
+std::optional<NetworkKind> ParseNetworkKind(std::string_view name) noexcept {
+  if (name == "memory") return NetworkKind::kMemory;
+  if (name == "udp") return NetworkKind::kUdp;
+  return std::nullopt;
+}
+
+std::shared_ptr<Network> MakeNetwork(NetworkKind kind) {
+  if (kind == NetworkKind::kUdp) return UdpNetwork();
+  return std::make_shared<MemoryNetwork>();
+}
+
+}  // namespace netcube::transport
