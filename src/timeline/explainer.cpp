@@ -261,6 +261,34 @@ void Explainer::RemoteCauses(std::size_t index, const client::Client& client, Wi
     }
   }
   LinkEventCause(index, window, out);
+  // The cube seen stopped at the server itself: its player's inputs came late (dry ticks) or never.
+  if (out.kind != GlitchKind::kUnderrun) {
+    Cause dry{CauseKind::kInputLate};
+    Cause lost{CauseKind::kInputLost};
+    journal_.server().VisitBackward(window.from, window.to, [&](const Event& event) {
+      if (event.player != out.subject) return true;
+      if (event.kind == EventKind::kDryTicks) {
+        dry.count += event.b;
+        SetEvidence(dry, 0, event);
+      } else if (event.kind == EventKind::kInputsLost) {
+        lost.count += event.b;
+        SetEvidence(lost, 0, event);
+      }
+      return true;
+    });
+    if (dry.has_evidence) {
+      dry.player = out.subject;
+      dry.text = Format("player id %d's inputs came late to the server: %lld dry ticks", out.subject,
+                        static_cast<long long>(dry.count));
+      out.causes.push_back(std::move(dry));
+    }
+    if (lost.has_evidence) {
+      lost.player = out.subject;
+      lost.text = Format("%lld of player id %d's inputs never reached the server",
+                         static_cast<long long>(lost.count), out.subject);
+      out.causes.push_back(std::move(lost));
+    }
+  }
   // A snapshot that came late, though none was lost: the link's jitter (or a delay spread it shows).
   if (!Has(out, CauseKind::kLoss) && last_arrival >= window.from && last_gap_ms > kLateFactor * interval_ms) {
     Cause late{CauseKind::kJitter,
@@ -324,6 +352,12 @@ void Explainer::OwnCauses(std::size_t index, const client::Client& client, Windo
     out.causes.push_back(
         {CauseKind::kTechnique,
          "reconciliation off: each snapshot puts the cube back at the server's older state"});
+  }
+  if (settings.prediction && !settings.reconciliation && out.kind == GlitchKind::kSlowPress) {
+    out.causes.push_back(
+        {CauseKind::kTechnique, Format("reconciliation off: each snapshot puts the cube back where the "
+                                       "server had it, a round trip (%.0f ms) behind the keys",
+                                       client.metrics().rtt_ms)});
   }
   if (!settings.prediction && out.kind == GlitchKind::kSlowPress) {
     out.causes.push_back(

@@ -201,29 +201,33 @@ TEST(Explain, DrivingIntoACubeIsACorrectionCausedByACollisionWithThatPlayer) {
   run.ExpectEvidenceInJournal();
 }
 
-TEST(Explain, ALateInputUnderJitterIsADryTick) {
+TEST(Explain, ALateInputUnderJitterIsADryTickThatStopsTheCubeOthersSee) {
   server::ServerConfig config;
   config.input_buffer = false;  // a late input leaves a dry tick
   config.collisions = false;
-  JournaledRun run(config, 1);
+  JournaledRun run(config, 2);
+  client::ClientConfig watcher = Player("watcher", 0);
+  watcher.settings = client::PresetSettings(client::Preset::kNaive);
+  run.Add(watcher);
   client::ClientConfig jittery = Player("jittery", 40);
   jittery.link.jitter_ms = 25;
-  run.Add(jittery);
+  client::Client& mover = run.Add(jittery);
   ASSERT_TRUE(run.rig().ConnectAll());
-  run.rig().SetButtons(0, [](Micros now) {
+  run.rig().SetButtons(1, [](Micros now) {
     return static_cast<std::uint8_t>((now.count() / 1'500'000) % 2 == 0 ? sim::kRight : sim::kLeft);
   });
   run.Run(Micros(6'000'000));
   int dry = 0;
   for (const Explanation& e : run.explanations()) {
-    if (e.kind != GlitchKind::kCorrection) continue;
+    if (e.client != 0) continue;
     if (const Cause* late = FindCause(e, CauseKind::kInputLate); late != nullptr) {
       EXPECT_GT(late->count, 0);
+      EXPECT_EQ(late->player, *mover.player_id());
       EXPECT_EQ(late->evidence, EventKind::kDryTicks);
       ++dry;
     }
   }
-  EXPECT_GT(dry, 0) << "no correction explained by a dry tick";
+  EXPECT_GT(dry, 0) << "no glitch of the watcher explained by the mover's dry ticks";
   run.ExpectEvidenceInJournal();
 }
 

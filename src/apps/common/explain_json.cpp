@@ -30,7 +30,10 @@ std::string ExplanationJson(const timeline::Explanation& e) {
                          {"text", e.line}};
   if (e.size != 0.0) line["size"] = e.size;
   if (e.kind == timeline::GlitchKind::kCorrection) line["visible"] = e.visible;
-  if (e.subject != 0) line["subject"] = e.subject;
+  if (e.kind != timeline::GlitchKind::kCorrection && e.kind != timeline::GlitchKind::kUnderrun &&
+      e.kind != timeline::GlitchKind::kSlowPress) {
+    line["subject"] = e.subject;
+  }
   return line.dump() + '\n';
 }
 
