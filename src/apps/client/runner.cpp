@@ -196,8 +196,14 @@ class LabJournal {
       std::cerr << "netcube-client: cannot write " << path << '\n';
       return false;
     }
-    if (out_ == &file_)
-      std::cout << "netcube-client: wrote " << path << " (" << count_ << " explained glitches)\n";
+    if (out_ == &file_) {
+      std::uint64_t events = journal_.server().total();
+      for (std::size_t i = 0; i < journal_.clients(); ++i) events += journal_.client(i).total();
+      std::cout << "netcube-client: wrote " << path << " (" << count_
+                << " explained glitches; the journal took " << events << " events, "
+                << events * sizeof(timeline::Event) / 1024 << " KiB, in rings of "
+                << journal_.memory_bytes() / 1024 << " KiB)\n";
+    }
     return true;
   }
 
