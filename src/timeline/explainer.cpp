@@ -369,6 +369,7 @@ void Explainer::OwnCauses(std::size_t index, const client::Client& client, Windo
   Cause collision{CauseKind::kCollision};
   Cause dry{CauseKind::kInputLate};
   Cause lost{CauseKind::kInputLost};
+  Cause refused{CauseKind::kInputLost};
   journal_.server().VisitBackward(window.from, window.to, [&](const Event& event) {
     if (event.kind == EventKind::kContact && (event.player == *id || event.b == *id)) {
       if (!collision.has_evidence) collision.player = event.player == *id ? event.b : event.player;
@@ -379,6 +380,9 @@ void Explainer::OwnCauses(std::size_t index, const client::Client& client, Windo
     } else if (event.player == *id && event.kind == EventKind::kInputsLost) {
       lost.count += event.b;
       SetEvidence(lost, 0, event);
+    } else if (event.player == *id && event.kind == EventKind::kInputsRefused) {
+      refused.count += event.b;
+      SetEvidence(refused, 0, event);
     }
     return true;
   });
@@ -392,11 +396,18 @@ void Explainer::OwnCauses(std::size_t index, const client::Client& client, Windo
                        static_cast<long long>(lost.count), settings.redundancy);
     out.causes.push_back(std::move(lost));
   }
+  if (refused.has_evidence) {
+    refused.text = Format("%lld inputs came to a full queue at the server and were dropped (its rate limit)",
+                          static_cast<long long>(refused.count));
+    out.causes.push_back(std::move(refused));
+  }
   if (dry.has_evidence) {
     dry.text = Format("%lld dry ticks at the server: inputs late", static_cast<long long>(dry.count));
     out.causes.push_back(std::move(dry));
   }
-  if (lost.has_evidence || dry.has_evidence) LinkCauses(index, EventKind::kPacketUp, window, out);
+  if (lost.has_evidence || dry.has_evidence || refused.has_evidence) {
+    LinkCauses(index, EventKind::kPacketUp, window, out);
+  }
   LinkEventCause(index, window, out);
 }
 

@@ -39,6 +39,8 @@ const char* ToString(EventKind kind) noexcept {
       return "dry_ticks";
     case EventKind::kInputsLost:
       return "inputs_lost";
+    case EventKind::kInputsRefused:
+      return "inputs_refused";
     case EventKind::kInputTarget:
       return "input_target";
     case EventKind::kSnapshotsEncoded:

@@ -196,7 +196,8 @@ void Recorder::RecordServer(std::int32_t frame, Micros now, const server::Server
     auto state = std::find_if(server_state_.begin(), server_state_.end(),
                               [&](const ServerClientState& s) { return s.id == info.id; });
     if (state == server_state_.end()) {
-      server_state_.push_back({info.id, info.inputs.dry_ticks, info.inputs.lost, info.input_target});
+      server_state_.push_back({info.id, info.inputs.dry_ticks, info.inputs.lost,
+                               info.inputs.dropped_rate_limit, info.input_target});
       continue;
     }
     const auto add = [&](EventKind kind, std::int32_t a, std::int32_t b, float value) {
@@ -213,12 +214,16 @@ void Recorder::RecordServer(std::int32_t frame, Micros now, const server::Server
     if (const std::int32_t lost = Count(info.inputs.lost, state->lost); lost > 0) {
       add(EventKind::kInputsLost, 0, lost, 0.0F);
     }
+    if (const std::int32_t refused = Count(info.inputs.dropped_rate_limit, state->refused); refused > 0) {
+      add(EventKind::kInputsRefused, 0, refused, 0.0F);
+    }
     if (info.input_target != state->input_target) {
       add(EventKind::kInputTarget, state->input_target, info.input_target,
           static_cast<float>(info.queued_inputs));
     }
     state->dry_ticks = info.inputs.dry_ticks;
     state->lost = info.inputs.lost;
+    state->refused = info.inputs.dropped_rate_limit;
     state->input_target = info.input_target;
   }
 

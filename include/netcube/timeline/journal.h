@@ -32,9 +32,10 @@ enum class EventKind : std::uint8_t {
   kTagJudged,         // a = the shot, b = the outcome (protocol::TagOutcome), player = the target on a hit
   kInputsSent,        // b = inputs sampled and sent since the last frame
   // The server.
-  kDryTicks,     // player = whose; b = dry ticks since the last frame
-  kInputsLost,   // player = whose; b = inputs never arrived, since the last frame
-  kInputTarget,  // player = whose; a = the input buffer's target before, b = after; value = inputs queued
+  kDryTicks,       // player = whose; b = dry ticks since the last frame
+  kInputsLost,     // player = whose; b = inputs never arrived, since the last frame
+  kInputsRefused,  // player = whose; b = inputs that came with its queue full (the rate limit), dropped
+  kInputTarget,    // player = whose; a = the input buffer's target before, b = after; value = inputs queued
   kSnapshotsEncoded,  // a = deltas, b = full snapshots, value = bytes, since the last frame
   kContact,           // player and b: two cubes touching (a collision) this frame; a = 1 on its first frame
   kLinkChange,        // a scripted link change: a = its index in the script; player = the client (0: server)

@@ -61,6 +61,7 @@ class Recorder {
     sim::PlayerId id = 0;
     std::uint64_t dry_ticks = 0;
     std::uint64_t lost = 0;
+    std::uint64_t refused = 0;
     int input_target = 0;
   };
   struct ContactPair {
