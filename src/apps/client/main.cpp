@@ -131,6 +131,12 @@ int main(int argc, char** argv) {
       ->needs(lab_flag);
   std::string explain;
   std::string link_script;
+  bool journal = false;
+  app.add_flag(
+         "--journal", journal,
+         "Journal the run and show each explained glitch on a timeline under the server's panel (on with "
+         "--explain or --link-script)")
+      ->needs(lab_flag);
   app.add_option(
          "--explain", explain,
          "Journal the run and write each glitch a player could see, with its causes, as JSON lines to "
@@ -176,6 +182,7 @@ int main(int argc, char** argv) {
       options.link_script = std::move(*changes);
     }
     options.explain = explain;
+    options.journal = journal;
     options.run = run;
     options.record = record;
     options.csv = csv;

@@ -157,6 +157,7 @@ class LabJournal {
       config.outgoing_link_log = recorder_.UpLog(i);
       labels.push_back(config.name);
     }
+    labels_ = labels;
     explainer_.emplace(journal_, std::move(labels), &script_.changes());
     if (!options.explain.empty() && options.explain != "-") {
       file_.open(options.explain, std::ios::binary | std::ios::trunc);
@@ -171,6 +172,7 @@ class LabJournal {
     recorder_.BeginFrame(frame);
     if (clients_.empty()) {
       for (std::size_t i = 0; i < lab.players(); ++i) clients_.push_back(&lab.player(i));
+      lab.timeline().Enable(&journal_, labels_);
     }
     script_.Apply(frame, now, lab.server(), clients_, &recorder_);
   }
@@ -184,6 +186,7 @@ class LabJournal {
     explainer_->Frame(index, sample, lab.player(index), lab.server(), explained_);
     for (const timeline::Explanation& explanation : explained_) {
       if (out_ != nullptr) *out_ << ExplanationJson(explanation);
+      lab.timeline().Add(explanation);
       ++count_;
     }
   }
@@ -212,6 +215,7 @@ class LabJournal {
   timeline::Recorder recorder_;
   timeline::LinkScriptPlayer script_;
   std::optional<timeline::Explainer> explainer_;
+  std::vector<std::string> labels_;
   std::vector<client::Client*> clients_;
   std::vector<const client::Client*> const_clients_;
   std::vector<timeline::Explanation> explained_;
@@ -442,7 +446,7 @@ int RunLab(LabRunOptions options) {
   std::string error;
   options.lab.hand_tags = !options.replay;  // a replay's tags by hand are the recorded ones
   std::optional<LabJournal> journal;
-  if (!options.explain.empty() || !options.link_script.empty()) journal.emplace(options);
+  if (options.journal || !options.explain.empty() || !options.link_script.empty()) journal.emplace(options);
   if (journal && !journal->ok()) {
     std::cerr << "netcube-client: cannot write " << options.explain << '\n';
     return 1;

@@ -47,6 +47,7 @@ struct LabRunOptions {
   int switch_encoding_frame = 0;  // switch the server's snapshot encoding at this frame (0: never)
   std::string explain;  // explained glitches as JSON lines to this file ("-": stdout); journals the run
   std::vector<timeline::LinkChange> link_script;  // scripted link changes (journals the run)
+  bool journal = false;  // journal the run and show its explained glitches (also with explain or link_script)
 };
 
 // Makes `options` a comparison of options.session's entries: their lab (CompareLabConfig on the session's
