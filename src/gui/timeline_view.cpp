@@ -40,6 +40,26 @@ void TimelineView::Enable(const timeline::Journal* journal, std::vector<std::str
   labels_ = std::move(labels);
 }
 
+void TimelineView::TakeMarks() {
+  seen_.resize(journal_->clients() + 1, 0);
+  for (std::size_t lane = 0; lane < seen_.size(); ++lane) {
+    const timeline::EventRing& ring = lane == 0 ? journal_->server() : journal_->client(lane - 1);
+    const std::uint64_t fresh = std::min<std::uint64_t>(ring.total() - seen_[lane], ring.size());
+    for (std::size_t i = ring.size() - static_cast<std::size_t>(fresh); i < ring.size(); ++i) {
+      const timeline::Event& event = ring.at(i);
+      const bool link = event.kind == timeline::EventKind::kLinkChange;
+      const bool server_side = lane == 0 && ((event.kind == timeline::EventKind::kContact && event.a == 1) ||
+                                             event.kind == timeline::EventKind::kDryTicks ||
+                                             event.kind == timeline::EventKind::kInputsLost);
+      if (!link && !server_side) continue;
+      if (marks_.size() == kTimelineMarks) marks_.pop_front();
+      marks_.push_back({event.at, link ? 0 : lane, link});
+      if (link && lane != 0) marks_.push_back({event.at, lane, true});
+    }
+    seen_[lane] = ring.total();
+  }
+}
+
 void TimelineView::Add(const timeline::Explanation& explanation) {
   if (explanations_.size() == kTimelineExplanations) {
     explanations_.pop_front();
@@ -70,25 +90,13 @@ void TimelineView::DrawPanel(Micros now) {
     const std::string& label = lane == 0 ? std::string("server") : labels_[lane - 1];
     draw.AddText({origin.x, top - 1.0F}, ToImU32(kLabelText), label.c_str());
   }
-  // The server's lane: what the journal holds of its side, and the scripted link changes.
-  journal_->server().VisitBackward(from, now, [&](const timeline::Event& event) {
-    const bool link = event.kind == timeline::EventKind::kLinkChange;
-    if (link || event.kind == timeline::EventKind::kContact || event.kind == timeline::EventKind::kDryTicks ||
-        event.kind == timeline::EventKind::kInputsLost) {
-      const float x = x_of(event.at);
-      draw.AddLine({x, lane_top(0) + 2.0F}, {x, lane_top(0) + kLaneHeight - 2.0F},
-                   ToImU32(link ? kLinkChangeMark : kServerMark));
-    }
-    return true;
-  });
-  for (std::size_t i = 0; i < journal_->clients(); ++i) {
-    journal_->client(i).VisitBackward(from, now, [&](const timeline::Event& event) {
-      if (event.kind != timeline::EventKind::kLinkChange) return true;
-      const float x = x_of(event.at);
-      draw.AddLine({x, lane_top(i + 1) + 1.0F}, {x, lane_top(i + 1) + kLaneHeight - 1.0F},
-                   ToImU32(kLinkChangeMark));
-      return true;
-    });
+  // The server's lane: what the journal holds of its side; scripted link changes there and in their lanes.
+  TakeMarks();
+  for (const Mark& mark : marks_) {
+    if (mark.at < from || mark.lane >= lanes) continue;
+    const float x = x_of(mark.at);
+    draw.AddLine({x, lane_top(mark.lane) + 2.0F}, {x, lane_top(mark.lane) + kLaneHeight - 2.0F},
+                 ToImU32(mark.link_change ? kLinkChangeMark : kServerMark));
   }
   for (const timeline::Explanation& e : explanations_) {
     if (e.time < from || e.client + 1 >= lanes) continue;
@@ -118,11 +126,20 @@ void TimelineView::DrawPanel(Micros now) {
     ImGui::TextWrapped("%s", e.line.c_str());
     ImGui::PopStyleColor();
   }
-  ImGui::BeginChild("##explanations", {0.0F, std::max(40.0F, ImGui::GetContentRegionAvail().y)}, true);
-  for (auto it = explanations_.rbegin(); it != explanations_.rend(); ++it) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(ToImU32(GlitchColour(it->kind))));
-    ImGui::TextWrapped("%s", it->line.c_str());
-    ImGui::PopStyleColor();
+  // One line each (a click shows one whole), and only the visible ones laid out: the list costs the same
+  // per frame however long the run.
+  ImGui::BeginChild("##explanations", {0.0F, std::max(40.0F, ImGui::GetContentRegionAvail().y)}, true,
+                    ImGuiWindowFlags_HorizontalScrollbar);
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(explanations_.size()));
+  while (clipper.Step()) {
+    for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+      const std::size_t index = explanations_.size() - 1 - static_cast<std::size_t>(row);
+      const timeline::Explanation& e = explanations_[index];
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(ToImU32(GlitchColour(e.kind))));
+      if (ImGui::Selectable(e.line.c_str(), selected_ == dropped_ + index)) selected_ = dropped_ + index;
+      ImGui::PopStyleColor();
+    }
   }
   ImGui::EndChild();
 }

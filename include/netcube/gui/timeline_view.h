@@ -20,6 +20,7 @@ namespace netcube::gui {
 inline constexpr std::size_t kTimelineExplanations = 256;
 // The lanes show this much of the past.
 inline constexpr Micros kTimelineSpan{10'000'000};
+inline constexpr std::size_t kTimelineMarks = 1024;
 
 // A mark's colour, by glitch kind (the lanes' legend).
 Rgb GlitchColour(timeline::GlitchKind kind) noexcept;
@@ -37,7 +38,18 @@ class TimelineView {
   const std::deque<timeline::Explanation>& explanations() const noexcept { return explanations_; }
 
  private:
+  // The journal's events shown as marks (link changes; the server's dry ticks, lost inputs, contacts), taken
+  // from each ring's new events once a frame, the newest kTimelineMarks kept.
+  struct Mark {
+    Micros at{0};
+    std::size_t lane = 0;
+    bool link_change = false;
+  };
+  void TakeMarks();
+
   const timeline::Journal* journal_ = nullptr;
+  std::vector<std::uint64_t> seen_;  // per ring (the server's first), events already looked at
+  std::deque<Mark> marks_;
   std::vector<std::string> labels_;
   std::deque<timeline::Explanation> explanations_;
   std::uint64_t dropped_ = 0;  // explanations that left the view: the first kept is number dropped_

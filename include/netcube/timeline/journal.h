@@ -99,8 +99,10 @@ class Journal {
 
 template <class Visit>
 void EventRing::VisitBackward(Micros from, Micros to, Visit&& visit) const {
-  for (std::size_t i = size_; i > 0; --i) {
-    const Event& event = at(i - 1);
+  std::size_t slot = next_;
+  for (std::size_t i = 0; i < size_; ++i) {
+    slot = slot == 0 ? events_.size() - 1 : slot - 1;
+    const Event& event = events_[slot];
     if (event.at > to) continue;
     if (event.at < from) return;
     if (!visit(event)) return;
