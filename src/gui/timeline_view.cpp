@@ -120,8 +120,10 @@ void TimelineView::DrawPanel(Micros now) {
       }
     }
   }
-  if (selected_ && *selected_ >= dropped_ && *selected_ - dropped_ < explanations_.size()) {
-    const timeline::Explanation& e = explanations_[*selected_ - dropped_];
+  // The glitch clicked, else the newest, in full.
+  const bool shown = selected_ && *selected_ >= dropped_ && *selected_ - dropped_ < explanations_.size();
+  if (shown || !explanations_.empty()) {
+    const timeline::Explanation& e = shown ? explanations_[*selected_ - dropped_] : explanations_.back();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(ToImU32(GlitchColour(e.kind))));
     ImGui::TextWrapped("%s", e.line.c_str());
     ImGui::PopStyleColor();

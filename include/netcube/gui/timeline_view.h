@@ -1,8 +1,8 @@
 #pragma once
 // The lab's timeline of explained glitches (when the run is journaled): a lane for the server (its dry
 // ticks, contacts and scripted link changes, from the journal) and one per player (its glitches, coloured
-// by kind) over the last seconds, and below it the explanations, newest first. A click on a mark in a lane
-// selects the glitch nearest to it and shows its explanation above the list.
+// by kind) over the last seconds, and below it the explanations, newest first. The newest is shown whole
+// above the list until a click on a mark in a lane (or a line of the list) selects another.
 #include <cstddef>
 #include <deque>
 #include <optional>
