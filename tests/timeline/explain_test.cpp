@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "netcube/client/bot.h"
 #include "netcube/client/frame_sample.h"
 #include "netcube/timeline/explainer.h"
 #include "netcube/timeline/recorder.h"
@@ -49,11 +51,13 @@ class JournaledRun {
     return *player;
   }
 
-  void Run(Micros duration) {
+  // `each_frame` runs at the start of every frame (a player's tags).
+  void Run(Micros duration, const std::function<void(Micros)>& each_frame = nullptr) {
     rig_->StepFor(duration, [&] {
       if (rig_->now() < next_frame_) return;
       next_frame_ += kFrame;
       ++frame_;
+      if (each_frame) each_frame(rig_->now());
       script_.Apply(frame_, rig_->now(), rig_->server(), clients_, &recorder_);
       std::vector<const client::Client*> clients(clients_.begin(), clients_.end());
       recorder_.Record(frame_, rig_->now(), rig_->server(), clients);
@@ -272,6 +276,37 @@ TEST(Explain, ASnapshotRateChangeMakesTheCubesAWatcherDrawsAsTheyComeJump) {
       EXPECT_EQ(cause->to, 60.0) << e.line;
     }
   }
+  run.ExpectEvidenceInJournal();
+}
+
+TEST(Explain, ATagSeenHittingButJudgedAgainstTheWorldNowIsAMissExplainedByLagCompensationOff) {
+  server::ServerConfig config;
+  config.lag_compensation = false;  // judged against the world now, not as the shooter drew it
+  config.collisions = false;
+  config.spawn_spacing_units = 6;
+  JournaledRun run(config, 2);
+  client::Client& shooter = run.Add(Player("shooter", 100));
+  run.Add(Player("runner", 100));
+  ASSERT_TRUE(run.rig().ConnectAll());
+  run.rig().SetButtons(1, [](Micros now) {
+    return static_cast<std::uint8_t>((now.count() / 400'000) % 2 == 0 ? sim::kUp : sim::kDown);
+  });
+  Micros next_tag{0};
+  run.Run(Micros(8'000'000), [&](Micros now) {
+    if (now < next_tag) return;
+    const std::optional<sim::Aim> aim = client::AimAtNearest(shooter);
+    if (aim && shooter.Tag(now, *aim)) next_tag = now + Micros(300'000);
+  });
+  int explained = 0;
+  for (const Explanation& e : run.explanations()) {
+    if (e.kind != GlitchKind::kTagMissSeenHit) continue;
+    EXPECT_EQ(e.client, 0U);
+    const Cause* technique = FindCause(e, CauseKind::kTechnique);
+    ASSERT_NE(technique, nullptr) << e.line;
+    EXPECT_NE(technique->text.find("lag compensation off"), std::string::npos) << e.line;
+    ++explained;
+  }
+  EXPECT_GT(explained, 0) << "no tag seen hitting was judged a miss";
   run.ExpectEvidenceInJournal();
 }
 
