@@ -131,7 +131,8 @@ TEST(ExplainExecutable, AScriptedBlackoutIsExplainedByItsLostSnapshotsAndTheLink
 }
 
 TEST(ExplainExecutable, ABadLinkScriptSaysWhatIsWrongInOneLine) {
-  for (const char* script : {"'2s warp 3'", "'2s loss 130%'", "'soon loss 3%'", "@/nonexistent/script"}) {
+  for (const char* script :
+       {"'2s warp 3'", "'2s loss 130%'", "'soon loss 3%'", "@/nonexistent/script", "'2s loss 3% client 3'"}) {
     const testing::CommandResult run = RunClient(std::string("--lab --frames 1 --link-script ") + script);
     EXPECT_EQ(run.exit_code, 2) << script << ": " << run.output;
     EXPECT_EQ(std::count(run.output.begin(), run.output.end(), '\n'), 1) << script << ": " << run.output;

@@ -445,6 +445,13 @@ int RunLab(LabRunOptions options) {
       options.run.app.headless || !options.run.screenshot.empty() ? Timing::kVirtual : Timing::kVirtualPaced;
   std::string error;
   options.lab.hand_tags = !options.replay;  // a replay's tags by hand are the recorded ones
+  for (const timeline::LinkChange& change : options.link_script) {
+    if (change.client && *change.client >= options.lab.players.size()) {
+      std::cerr << "netcube-client: bad --link-script: '" << change.text << "': the lab has "
+                << options.lab.players.size() << " players\n";
+      return 2;
+    }
+  }
   std::optional<LabJournal> journal;
   if (options.journal || !options.explain.empty() || !options.link_script.empty()) journal.emplace(options);
   if (journal && !journal->ok()) {
