@@ -107,7 +107,12 @@ void Recorder::RecordClient(std::size_t index, std::int32_t frame, Micros now, c
         ring.Add(event);
       }
     }
-    add(EventKind::kSnapshotArrived, Clamp32(*newest), arrived, static_cast<float>(since_ms));
+    Event event{now, frame, EventKind::kSnapshotArrived};
+    event.a = Clamp32(*newest);
+    event.b = arrived;
+    event.value = static_cast<float>(since_ms);
+    event.flags = static_cast<std::uint8_t>(std::clamp(std::lround(m.buffer_depth), 0L, 255L));
+    ring.Add(event);
     if (!s.newest_tick || *newest > *s.newest_tick) s.newest_tick = newest;
     s.last_arrival = now;
   }

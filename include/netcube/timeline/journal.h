@@ -19,7 +19,8 @@ enum class EventKind : std::uint8_t {
   kPacketDown,  // server to client: snapshots, time echo replies
   // A client.
   kSnapshotArrived,   // a = the newest tick; b = distinct snapshots accepted since the last frame; value = ms
-                      // since the previous arrival
+                      // since the previous arrival; flags = the interpolation buffer's depth after it
+                      // (snapshots ahead of the render time, rounded, at most 255)
   kSnapshotsMissing,  // a newer snapshot came after a gap: a = the first tick missing, b = the last
   kSnapshotLate,      // b = snapshots accepted after a newer one since the last frame
   kSnapshotEncoding,  // b = full snapshots, a = deltas, since the last frame
