@@ -61,8 +61,8 @@ constexpr Micros kWarmUp{6'000'000};
 // Each client turns a quarter circle every half second, with a different phase, so cubes move, meet and
 // collide all the time.
 std::uint8_t HeldButtons(int client, Micros now) {
-  constexpr std::uint8_t kPattern[] = {sim::kUp | sim::kRight, sim::kRight | sim::kDown,
-                                       sim::kDown | sim::kLeft, sim::kLeft | sim::kUp};
+  constexpr std::uint8_t kPattern[] = {sim::kUp | sim::kRight, sim::kRight | sim::kDown, sim::kDown | sim::kLeft,
+                                       sim::kLeft | sim::kUp};
   const auto phase = static_cast<std::size_t>((now.count() / 500'000 + client) % 4);
   return kPattern[phase];
 }

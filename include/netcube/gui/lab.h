@@ -35,7 +35,7 @@ struct LabPlayer {
 };
 
 struct LabConfig {
-  server::ServerConfig server;     // bind address and port are replaced by 127.0.0.1 and an ephemeral port
+  server::ServerConfig server;  // bind address and port are replaced by 127.0.0.1 and an ephemeral port
   std::vector<LabPlayer> players;  // 1 to kMaxLabPlayers
   // Scripted tags (screenshots, demos): each player tags the nearest remote cube as it draws it this
   // often, ms; 0 = by hand only.
