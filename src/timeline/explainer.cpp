@@ -405,7 +405,10 @@ void Explainer::OwnCauses(std::size_t index, const client::Client& client, Windo
     dry.text = Format("%lld dry ticks at the server: inputs late", static_cast<long long>(dry.count));
     out.causes.push_back(std::move(dry));
   }
-  if (lost.has_evidence || dry.has_evidence || refused.has_evidence) {
+  // The inputs' way to the server, when the server saw them late or missing, or when nothing else did: an
+  // input skipped in a gap is not always counted lost (the server's loss allowance), but its packets'
+  // drops are in the journal.
+  if (lost.has_evidence || dry.has_evidence || refused.has_evidence || out.causes.empty()) {
     LinkCauses(index, EventKind::kPacketUp, window, out);
   }
   LinkEventCause(index, window, out);
