@@ -208,57 +208,67 @@ void Explainer::RemoteCauses(std::size_t index, const client::Client& client, Wi
   const double interval_ms = m.snapshot_rate > 0 ? 1000.0 / m.snapshot_rate : 50.0;
   const EventRing& ring = journal_.client(index);
 
-  // Snapshots that never came: a gap a later snapshot showed, or none since the newest for a while.
-  // Packets dropped early enough that, delivered, they would have arrived by now.
-  const Micros due = window.to - FromMs(client.link().latency_ms);
-  std::int64_t dropped = 0;
-  Event last_drop;
-  ring.VisitBackward(window.from, due, [&](const Event& event) {
-    if (event.kind == EventKind::kPacketDown && (event.flags & event_flags::kDropped) != 0) {
-      if (dropped++ == 0) last_drop = event;
-    }
-    return true;
-  });
-  Cause loss{CauseKind::kLoss};
-  ring.VisitBackward(window.from, window.to, [&](const Event& event) {
-    if (event.kind != EventKind::kSnapshotsMissing) return true;
-    loss.first_tick = event.a;
-    loss.last_tick = event.b;
-    loss.count = static_cast<std::int64_t>(event.value);
-    SetEvidence(loss, index + 1, event);
-    return false;
-  });
+  // Snapshots that never came: the gap a snapshot arriving now shows (a jump), or none since the newest (a
+  // freeze, an underrun), with the packets to this client dropped where they would have been.
+  const Micros latency = FromMs(client.link().latency_ms);
   Micros last_arrival{-1};
   double last_gap_ms = 0.0;
   std::int64_t last_tick = -1;
   ring.VisitBackward(Micros(0), window.to, [&](const Event& event) {
     if (event.kind != EventKind::kSnapshotArrived) return true;
     last_arrival = event.at;
-    last_gap_ms = event.value;
+    last_gap_ms = static_cast<double>(event.value);
     last_tick = event.a;
     return false;
   });
-  const double silence_ms = last_arrival.count() >= 0 ? Ms(window.to - last_arrival) : 0.0;
-  if (dropped > 0) {
-    if (loss.has_evidence) {
+  const auto drops = [&](Micros from, Micros to, Event& last) {
+    std::int64_t count = 0;
+    ring.VisitBackward(from, to, [&](const Event& event) {
+      if (event.kind == EventKind::kPacketDown && (event.flags & event_flags::kDropped) != 0) {
+        if (count++ == 0) last = event;
+      }
+      return true;
+    });
+    return count;
+  };
+  Cause loss{CauseKind::kLoss};
+  // A jump: the gap the snapshot arriving now shows.
+  ring.VisitBackward(window.to, window.to, [&](const Event& event) {
+    if (out.kind != GlitchKind::kRemoteJump || event.kind != EventKind::kSnapshotsMissing) {
+      return true;
+    }
+    loss.first_tick = event.a;
+    loss.last_tick = event.b;
+    loss.count = static_cast<std::int64_t>(event.value);
+    SetEvidence(loss, index + 1, event);
+    return false;
+  });
+  Event last_drop;
+  if (loss.has_evidence) {
+    const std::int64_t dropped = drops(window.from, window.to - latency, last_drop);
+    if (dropped > 0) {
       loss.text =
           Format("snapshots %lld-%lld lost on the link (%lld missing; %lld packets to this client dropped)",
                  static_cast<long long>(loss.first_tick), static_cast<long long>(loss.last_tick),
                  static_cast<long long>(loss.count), static_cast<long long>(dropped));
-    } else if (last_tick >= 0) {
-      // Still in the gap: the ticks after the newest, up to the server's time as the client estimates it.
+    }
+  } else if (last_tick >= 0 && last_arrival < window.to) {
+    // None since the newest: dropped after it was sent (about a latency before it arrived), early enough
+    // that, delivered, they would be here by now.
+    const std::int64_t dropped = drops(last_arrival - latency + Micros(1), window.to - latency, last_drop);
+    if (dropped > 0) {
       loss.first_tick = last_tick + 1;
       loss.last_tick =
           std::max<std::int64_t>(loss.first_tick, static_cast<std::int64_t>(client.server_time_ticks()));
       loss.count = dropped;
-      loss.text =
-          Format("no snapshot after tick %lld for %.0f ms: %lld packets to this client lost on the link",
-                 static_cast<long long>(last_tick), silence_ms, static_cast<long long>(dropped));
+      loss.text = Format(
+          "no snapshot after tick %lld for %.0f ms: %lld packets to this client lost on the link",
+          static_cast<long long>(last_tick), Ms(window.to - last_arrival), static_cast<long long>(dropped));
     }
-    if (!loss.text.empty()) {
-      SetEvidence(loss, index + 1, last_drop);
-      out.causes.push_back(std::move(loss));
-    }
+  }
+  if (!loss.text.empty()) {
+    SetEvidence(loss, index + 1, last_drop);
+    out.causes.push_back(std::move(loss));
   }
   LinkEventCause(index, window, out);
   // The cube seen stopped at the server itself: its player's inputs came late (dry ticks) or never.
