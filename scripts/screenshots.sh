@@ -3,7 +3,7 @@
 # way for both players) with each technique preset, into docs/images/lab-{naive,predicted,full}.png, the
 # default lab (player 1 full, player 2 naive) at the default window size, 1280 x 720 (lab-1280x720.png), with
 # tags (lab-tagging.png), with a collision (lab-collision.png), with the snapshot encoding switched from full
-# to delta mid-run (lab-bandwidth.png), and the comparison of four builds under the cross-continent
+# to delta mid-run (lab-bandwidth.png), with a blackout explained (lab-explained.png), and the comparison of four builds under the cross-continent
 # profile, into docs/images/compare-cross-continent.png.
 # No display needed: without one the client renders offscreen. The lab runs on a virtual clock (frame i
 # at i/60 s) with scripted keys, so the pictures come out the same on every run.
@@ -49,6 +49,10 @@ done
 # panel's "down" plot (its last 5 s) shows the drop. Both players keep moving at random.
 "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 --script random --script2 random \
   --snapshot-encoding full --switch-encoding-frame 270 --frames 480 --screenshot "$out/lab-bandwidth.png"
+# A glitch made on purpose and explained: player 1's link blacks out for 400 ms at 2 s while player 2
+# drives; the timeline under the server's panel marks it, and the newest explanation names the snapshots lost.
+"$client" --lab --latency-ms 125 --width 1600 --height 900 --script "-:5000" --script2 "$script2" \
+  --link-script "2s blackout 400ms client 1" --journal --frames 200 --screenshot "$out/lab-explained.png"
 # The comparison under cross-continent (docs/COMPARE.md): the command and its figures are doc-figures.sh's,
 # which the test Docs.figures checks the docs against.
 NETCUBE_BUILD_DIR="$build" scripts/doc-figures.sh --plot "$out/compare-cross-continent.png" >/dev/null

@@ -355,6 +355,7 @@ bool Client::Connect(const std::string& host, std::uint16_t port, Micros now, st
   host_config.link = c.config.link;
   host_config.seed = c.config.seed;
   host_config.incoming_log = c.config.incoming_link_log;
+  host_config.outgoing_log = c.config.outgoing_link_log;
   host_config.timeout_ms = c.config.timeout_ms;
   transport::Network& network = c.config.network ? *c.config.network : *transport::UdpNetwork();
   std::unique_ptr<transport::Host> new_host = network.Outgoing(host_config, error);

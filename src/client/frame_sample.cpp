@@ -156,13 +156,19 @@ FrameSample FrameSampler::Sample(std::int64_t frame, Micros now, std::uint8_t he
     s.remote_seconds += seconds;
     const bool drawn_moved = !(remote.drawn == last->drawn);
     const bool truth_moved = !(true_position == last->truth);
-    if (IsJump(remote.drawn - last->drawn, seconds)) ++jumps;
+    if (IsJump(remote.drawn - last->drawn, seconds)) {
+      ++jumps;
+      if (!s.jumped_cube) s.jumped_cube = remote.id;
+    }
     // A stall: a cube drawn in motion stands still while its true cube goes on. The wait before a drawn cube
     // starts is its delay, counted in the remote error, not here.
     track.in_motion = truth_moved && (drawn_moved || last->in_motion);
     if (truth_moved) {
       ++s.remote_moving;
-      if (!drawn_moved && last->in_motion) ++frozen;
+      if (!drawn_moved && last->in_motion) {
+        ++frozen;
+        if (!s.frozen_cube) s.frozen_cube = remote.id;
+      }
     }
   }
   tracks_.swap(next_tracks_);

@@ -171,6 +171,7 @@ void Lab::Draw(const LabLayout& layout, Micros now, std::span<const transport::L
   server_view_.DrawArena(background, layout.arena[layout.server_column], *server_);
   BeginPanel("##server", layout.panel[layout.server_column]);
   server_view_.DrawPanel(*server_);
+  timeline_.DrawPanel(now);
   ImGui::End();
 }
 

@@ -919,16 +919,20 @@ std::span<const sim::PlayerCube> Server::world() const { return impl_->world; }
 std::uint32_t Server::tick() const { return static_cast<std::uint32_t>(impl_->tick); }
 
 std::vector<ClientInfo> Server::clients() const {
-  const Impl& s = *impl_;
   std::vector<ClientInfo> out;
-  out.reserve(s.clients.size());
+  clients(out);
+  return out;
+}
+
+void Server::clients(std::vector<ClientInfo>& out) const {
+  const Impl& s = *impl_;
+  out.resize(s.clients.size());
   for (std::size_t i = 0; i < s.clients.size(); ++i) {
     const Client& c = s.clients[i];
     const InputCounters& inputs = c.inputs.counters();
-    ClientInfo info;
+    ClientInfo& info = out[i];
     info.id = c.id;
     info.name = c.name;
-    if (inputs.processed > 0) info.last_processed_seq = s.world[i].state.last_input;
     info.queued_inputs = c.inputs.size();
     info.input_target = c.inputs.target();
     info.snapshot_rate = c.snapshot_rate > 0 ? std::min(c.snapshot_rate, s.MostSnapshots())
@@ -941,9 +945,9 @@ std::vector<ClientInfo> Server::clients() const {
     info.tags_given = c.tags_given;
     info.tags_taken = c.tags_taken;
     info.tags_refused = c.tags_refused;
-    out.push_back(std::move(info));
+    info.last_processed_seq.reset();
+    if (inputs.processed > 0) info.last_processed_seq = s.world[i].state.last_input;
   }
-  return out;
 }
 
 std::size_t Server::peer_count() const { return impl_->connections.size(); }

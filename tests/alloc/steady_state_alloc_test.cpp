@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <new>
+#include <vector>
 
+#include "netcube/timeline/recorder.h"
 #include "support/loopback_rig.h"
 
 namespace {
@@ -65,11 +67,15 @@ std::uint8_t HeldButtons(int client, Micros now) {
   return kPattern[phase];
 }
 
-TEST(SteadyState, AThousandTicksOfAServerWithClientsAllocateNothing) {
+// A thousand ticks of the server and kClients players; with `journaled`, every player's link logged into a
+// journal and the journal recorded every 1/60 s, as a journaled lab run does.
+void ExpectSteadyStateAllocatesNothing(bool journaled) {
   ENetCallbacks callbacks{};
   callbacks.malloc = EnetMalloc;
   callbacks.free = std::free;
   ASSERT_EQ(enet_initialize_with_callbacks(ENET_VERSION, &callbacks), 0);
+  g_allocations = 0;
+  g_enet_mallocs = 0;
 
   server::ServerConfig config;
   config.max_clients = kClients;
@@ -78,36 +84,67 @@ TEST(SteadyState, AThousandTicksOfAServerWithClientsAllocateNothing) {
   std::string error;
   auto rig = testing::LoopbackRig::Create(config, &error);
   ASSERT_NE(rig, nullptr) << error;
+  timeline::Journal journal(kClients);
+  timeline::Recorder recorder(journal);
 
+  std::vector<const client::Client*> clients;
   for (int i = 0; i < kClients; ++i) {
     client::ClientConfig client_config;
     client_config.name = "c" + std::to_string(i);
-    ASSERT_NE(rig->AddPlayer(client_config, &error), nullptr) << error;
+    if (journaled) {
+      client_config.incoming_link_log = recorder.DownLog(static_cast<std::size_t>(i));
+      client_config.outgoing_link_log = recorder.UpLog(static_cast<std::size_t>(i));
+    }
+    client::Client* player = rig->AddPlayer(client_config, &error);
+    ASSERT_NE(player, nullptr) << error;
+    clients.push_back(player);
     rig->SetButtons(static_cast<std::size_t>(i), [i](Micros now) { return HeldButtons(i, now); });
   }
+  std::int32_t frame = 0;
+  Micros next_frame{0};
+  const auto record = [&] {
+    if (!journaled || rig->now() < next_frame) return;
+    next_frame += Micros(1'000'000 / 60);
+    recorder.Record(++frame, rig->now(), rig->server(), clients);
+  };
   ASSERT_TRUE(rig->ConnectAll());
-  rig->StepFor(kWarmUp);
+  rig->StepFor(kWarmUp, record);
   ASSERT_TRUE(rig->AllConnected());
   ASSERT_EQ(rig->server().world().size(), static_cast<std::size_t>(kClients));
 
   const std::uint32_t first_tick = rig->server().tick();
   const std::uint64_t snapshots_before = rig->player(0).metrics().snapshots_received;
+  const std::uint64_t events_before = journal.client(0).total();
   g_counting = true;
-  while (rig->server().tick() - first_tick < kTicks) rig->Step();
+  while (rig->server().tick() - first_tick < kTicks) {
+    rig->Step();
+    record();
+  }
   g_counting = false;
 
   const std::uint64_t snapshots = rig->player(0).metrics().snapshots_received - snapshots_before;
-  std::printf("steady state, %d ticks, %d clients: %llu heap allocations, %llu ENet mallocs, %llu snapshots "
-              "received by one client\n",
-              kTicks, kClients, static_cast<unsigned long long>(g_allocations.load()),
-              static_cast<unsigned long long>(g_enet_mallocs.load()), static_cast<unsigned long long>(snapshots));
-  EXPECT_GT(snapshots, static_cast<std::uint64_t>(kTicks * 9 / 10));  // the traffic really flowed
+  std::printf(
+      "steady state%s, %d ticks, %d clients: %llu heap allocations, %llu ENet mallocs, %llu snapshots "
+      "received by one client\n",
+      journaled ? " (journaled)" : "", kTicks, kClients,
+      static_cast<unsigned long long>(g_allocations.load()),
+      static_cast<unsigned long long>(g_enet_mallocs.load()), static_cast<unsigned long long>(snapshots));
+  EXPECT_GT(snapshots, static_cast<std::uint64_t>(kTicks * 9 / 10));            // the traffic really flowed
+  if (journaled) {
+    EXPECT_GT(journal.client(0).total(), events_before + kTicks);  // and was journaled
+  }
   // Under AddressSanitizer the same traffic runs (ENet sending from our buffers is checked) but nothing is
   // counted.
   if (NETCUBE_COUNTS_ALLOCATIONS) {
     EXPECT_EQ(g_allocations.load(), 0u);
   }
 }
+
+TEST(SteadyState, AThousandTicksOfAServerWithClientsAllocateNothing) {
+  ExpectSteadyStateAllocatesNothing(false);
+}
+
+TEST(SteadyState, JournalingThemAllocatesNothingEither) { ExpectSteadyStateAllocatesNothing(true); }
 
 }  // namespace
 }  // namespace netcube

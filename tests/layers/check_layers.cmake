@@ -10,14 +10,15 @@
 cmake_minimum_required(VERSION 3.25)
 
 # library | the netcube libraries whose headers it may include (besides its own)
-set(layers sim protocol transport discovery server client gui)
+set(layers sim protocol transport discovery server client timeline gui)
 set(uses_sim "")
 set(uses_protocol sim)
 set(uses_transport protocol sim)
 set(uses_discovery transport protocol sim)
 set(uses_server transport protocol sim)
 set(uses_client transport protocol sim)
-set(uses_gui client server discovery transport protocol sim)
+set(uses_timeline client server transport protocol sim)
+set(uses_gui timeline client server discovery transport protocol sim)
 
 # third-party header prefix | the only library that may include it
 set(third_party "enet/=transport" "SDL=gui" "imgui=gui" "stb_=gui")

@@ -54,8 +54,10 @@ struct ClientConfig {
   std::uint64_t seed = 1;  // the conditioner's random generator
   // Where each connection's host comes from: empty = real UDP through ENet (transport::UdpNetwork()).
   std::shared_ptr<transport::Network> network;
-  // The incoming conditioner's decisions, packet by packet (what a comparison's fairness is checked on).
+  // The conditioners' decisions, packet by packet: incoming (what a comparison's fairness is checked on)
+  // and outgoing (the journal's record of the link).
   transport::LinkLog incoming_link_log;
+  transport::LinkLog outgoing_link_log;
   // Input samples per simulation step (1/60 s). 2 samples twice per step: a speed hack the server must
   // refuse.
   int input_rate = 1;

@@ -50,6 +50,9 @@ struct FrameSample {
   // moved. Empty with none drawn.
   std::optional<int> remote_jumps;
   std::optional<int> remote_frozen;
+  // The first remote cube (in id order) that jumped, and that froze, this frame: whom the glitch was seen on.
+  std::optional<sim::PlayerId> jumped_cube;
+  std::optional<sim::PlayerId> frozen_cube;
   int remote_moving = 0;
   // Remote jumps per remote cube and second over the last second (kSmoothnessWindow frames).
   std::optional<double> remote_jumps_per_s;

@@ -19,6 +19,7 @@
 #include "netcube/gui/keys.h"
 #include "netcube/gui/player_view.h"
 #include "netcube/gui/server_view.h"
+#include "netcube/gui/timeline_view.h"
 #include "netcube/server/server.h"
 #include "netcube/sim/time.h"
 #include "netcube/transport/link_profile.h"
@@ -112,6 +113,8 @@ class Lab {
   server::Server& server() noexcept { return *server_; }
   client::Client& player(std::size_t index) noexcept { return *players_[index]; }
   const PlayerView& player_view(std::size_t index) const noexcept { return player_views_[index]; }
+  // The explained glitches, under the server's panel once enabled (a journaled run).
+  TimelineView& timeline() noexcept { return timeline_; }
 
  private:
   Lab(std::unique_ptr<server::Server> server, const LabConfig& config);
@@ -123,6 +126,7 @@ class Lab {
   std::vector<PlayerView> player_views_;
   std::vector<std::string> column_titles_;
   ServerView server_view_;
+  TimelineView timeline_;
   std::vector<std::string> connect_errors_;
   int tag_interval_ms_ = 0;
   std::vector<Micros> next_scripted_tag_;

@@ -288,6 +288,8 @@ class Server {
   std::span<const sim::PlayerCube> world() const;  // every player's cube, increasing id
   std::uint32_t tick() const;                       // ticks run so far
   std::vector<ClientInfo> clients() const;          // accepted clients, increasing id
+  // The same into `out`, reusing its room: a caller polling every frame allocates nothing once it has grown.
+  void clients(std::vector<ClientInfo>& out) const;
   std::size_t peer_count() const;                   // ENet peers: pending, accepted or closing
   // The last kRecentTags judged tags, oldest first.
   std::vector<TagRecord> recent_tags() const;

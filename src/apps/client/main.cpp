@@ -132,6 +132,24 @@ int main(int argc, char** argv) {
          "At the end, write the lab server's statistics and settings to this JSON file, as netcube-server "
          "--stats-json does")
       ->needs(lab_flag);
+  std::string explain;
+  std::string link_script;
+  bool journal = false;
+  app.add_flag(
+         "--journal", journal,
+         "Journal the run and show each explained glitch on a timeline under the server's panel (on with "
+         "--explain or --link-script)")
+      ->needs(lab_flag);
+  app.add_option(
+         "--explain", explain,
+         "Journal the run and write each glitch a player could see, with its causes, as JSON lines to "
+         "this file (- for stdout; docs/LAB.md, \"Explanations\")")
+      ->needs(lab_flag);
+  app.add_option(
+         "--link-script", link_script,
+         "Change the players' links at given times, e.g. \"2s blackout 400ms client 1; 5s loss 30% for "
+         "1s\" (or @FILE; syntax in docs/LAB.md)")
+      ->needs(lab_flag);
   compare_option->excludes("--script2");
   encoding_option->excludes(compare_option)->excludes(replay_option);
   replay_option->excludes("--script")->excludes("--script2")->excludes("--seed");
@@ -151,6 +169,23 @@ int main(int argc, char** argv) {
 
   if (lab) {
     apps::LabRunOptions options;
+    if (!link_script.empty()) {
+      std::string error;
+      std::string text = link_script;
+      if (text.starts_with('@') && !apps::ReadFile(text.substr(1), &text, &error)) {
+        std::cerr << "netcube-client: --link-script: " << error << '\n';
+        return 2;
+      }
+      std::optional<std::vector<netcube::timeline::LinkChange>> changes =
+          netcube::timeline::ParseLinkScript(text, &error);
+      if (!changes) {
+        std::cerr << "netcube-client: bad --link-script: " << error << '\n';
+        return 2;
+      }
+      options.link_script = std::move(*changes);
+    }
+    options.explain = explain;
+    options.journal = journal;
     options.run = run;
     options.record = record;
     options.csv = csv;

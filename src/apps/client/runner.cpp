@@ -10,12 +10,15 @@
 #include <thread>
 
 #include "compare_csv.h"
+#include "explain_json.h"
 #include "files.h"
 #include "link_profiles.h"
 #include "netcube/client/frame_sample.h"
 #include "netcube/gui/compare_plot.h"
 #include "netcube/gui/frame_clock.h"
 #include "netcube/gui/keys.h"
+#include "netcube/timeline/explainer.h"
+#include "netcube/timeline/recorder.h"
 #include "server_stats.h"
 
 namespace netcube::apps {
@@ -141,10 +144,92 @@ void ShowReplay(Lab& lab, const std::string& path, int frame, int frames) {
   }
 }
 
-// What a lab run records as it goes: the session (--record), the CSV (--csv) and the plot's samples.
+// The run's journal, its explanations (--explain) and its scripted link (--link-script). Made before the
+// lab, whose clients get its link logs.
+class LabJournal {
+ public:
+  explicit LabJournal(LabRunOptions& options)
+      : journal_(options.lab.players.size()), recorder_(journal_), script_(options.link_script) {
+    std::vector<std::string> labels;
+    for (std::size_t i = 0; i < options.lab.players.size(); ++i) {
+      client::ClientConfig& config = options.lab.players[i].client;
+      config.incoming_link_log = recorder_.DownLog(i);
+      config.outgoing_link_log = recorder_.UpLog(i);
+      labels.push_back(config.name);
+    }
+    labels_ = labels;
+    explainer_.emplace(journal_, std::move(labels), &script_.changes());
+    if (!options.explain.empty() && options.explain != "-") {
+      file_.open(options.explain, std::ios::binary | std::ios::trunc);
+    }
+    out_ = options.explain.empty() ? nullptr : options.explain == "-" ? &std::cout : &file_;
+  }
+
+  bool ok() const { return out_ == nullptr || out_->good(); }
+
+  // Before the frame's updates: the link changes due.
+  void BeginFrame(int frame, Micros now, Lab& lab) {
+    recorder_.BeginFrame(frame);
+    if (clients_.empty()) {
+      for (std::size_t i = 0; i < lab.players(); ++i) clients_.push_back(&lab.player(i));
+      lab.timeline().Enable(&journal_, labels_);
+    }
+    script_.Apply(frame, now, lab.server(), clients_, &recorder_);
+  }
+  // After them: the journal, then each client's glitches with their causes.
+  void Frame(int frame, Micros now, Lab& lab) {
+    const_clients_.assign(clients_.begin(), clients_.end());
+    recorder_.Record(frame, now, lab.server(), const_clients_);
+  }
+  void Explain(std::size_t index, const client::FrameSample& sample, Lab& lab) {
+    explained_.clear();
+    explainer_->Frame(index, sample, lab.player(index), lab.server(), explained_);
+    for (const timeline::Explanation& explanation : explained_) {
+      if (out_ != nullptr) *out_ << ExplanationJson(explanation);
+      lab.timeline().Add(explanation);
+      ++count_;
+    }
+  }
+  // False (said on stderr) when the explanations could not be written.
+  bool Finish(const std::string& path) {
+    if (out_ == nullptr) return true;
+    out_->flush();
+    if (out_ == &file_) file_.close();
+    if (!out_->good() || (out_ == &file_ && file_.fail())) {
+      std::cerr << "netcube-client: cannot write " << path << '\n';
+      return false;
+    }
+    if (out_ == &file_) {
+      std::uint64_t events = journal_.server().total();
+      for (std::size_t i = 0; i < journal_.clients(); ++i) events += journal_.client(i).total();
+      std::cout << "netcube-client: wrote " << path << " (" << count_
+                << " explained glitches; the journal took " << events << " events, "
+                << events * sizeof(timeline::Event) / 1024 << " KiB, in rings of "
+                << journal_.memory_bytes() / 1024 << " KiB)\n";
+    }
+    return true;
+  }
+
+ private:
+  timeline::Journal journal_;
+  timeline::Recorder recorder_;
+  timeline::LinkScriptPlayer script_;
+  std::optional<timeline::Explainer> explainer_;
+  std::vector<std::string> labels_;
+  std::vector<client::Client*> clients_;
+  std::vector<const client::Client*> const_clients_;
+  std::vector<timeline::Explanation> explained_;
+  std::ofstream file_;
+  std::ostream* out_ = nullptr;
+  std::uint64_t count_ = 0;
+};
+
+// What a lab run records as it goes: the session (--record), the CSV (--csv), the plot's samples and the
+// explanations (--explain).
 class LabRecorder {
  public:
-  LabRecorder(const LabRunOptions& options, const gui::Lab& lab) : options_(options) {
+  LabRecorder(const LabRunOptions& options, const gui::Lab& lab, LabJournal* journal)
+      : options_(options), journal_(journal) {
     for (const gui::LabPlayer& player : options.lab.players) series_.push_back({player.title, {}, {}});
     samplers_.resize(lab.players());
     if (!options.csv.empty()) {
@@ -158,15 +243,17 @@ class LabRecorder {
   void Frame(int frame, Micros now, std::span<const std::uint8_t> held, gui::Lab& lab) {
     if (!options_.record.empty()) session_.RecordInput(0, frame, held[0]);  // the keys every player shares
     frames_ = frame + 1;
-    if (options_.csv.empty() && options_.plot.empty()) return;
+    if (journal_ != nullptr) journal_->Frame(frame, now, lab);
+    if (options_.csv.empty() && options_.plot.empty() && journal_ == nullptr) return;
     const std::span<const sim::PlayerCube> truth = lab.server().world();
     for (std::size_t i = 0; i < lab.players(); ++i) {
       const client::Client& player = lab.player(i);
       const client::FrameSample sample = samplers_[i].Sample(frame, now, held[i], player, truth);
+      if (journal_ != nullptr) journal_->Explain(i, sample, lab);
       if (!options_.csv.empty()) {
         csv_ << CompareCsvRow(options_.lab.players[i].client.name, client::TechniquesOf(player.settings()), sample);
       }
-      series_[i].samples.push_back(sample);
+      if (!options_.csv.empty() || !options_.plot.empty()) series_[i].samples.push_back(sample);
     }
   }
 
@@ -219,6 +306,7 @@ class LabRecorder {
 
  private:
   const LabRunOptions& options_;
+  LabJournal* journal_;
   std::vector<client::FrameSampler> samplers_;
   std::vector<gui::PlotSeries> series_;
   std::ofstream csv_;
@@ -354,6 +442,19 @@ int RunLab(LabRunOptions options) {
       options.run.app.headless || !options.run.screenshot.empty() ? Timing::kVirtual : Timing::kVirtualPaced;
   std::string error;
   options.lab.hand_tags = !options.replay;  // a replay's tags by hand are the recorded ones
+  for (const timeline::LinkChange& change : options.link_script) {
+    if (change.client && *change.client >= options.lab.players.size()) {
+      std::cerr << "netcube-client: bad --link-script: '" << change.text << "': the lab has "
+                << options.lab.players.size() << " players\n";
+      return 2;
+    }
+  }
+  std::optional<LabJournal> journal;
+  if (options.journal || !options.explain.empty() || !options.link_script.empty()) journal.emplace(options);
+  if (journal && !journal->ok()) {
+    std::cerr << "netcube-client: cannot write " << options.explain << '\n';
+    return 1;
+  }
   std::unique_ptr<Lab> lab = Lab::Create(options.lab, VirtualFrameTime(0), &error);
   if (lab == nullptr) {
     std::cerr << "netcube-client: cannot start the lab: " << error << '\n';
@@ -370,7 +471,7 @@ int RunLab(LabRunOptions options) {
                         options.lab.players[i].keys);
     }
   }
-  LabRecorder recorder(options, *lab);
+  LabRecorder recorder(options, *lab, journal ? &*journal : nullptr);
   if (!recorder.csv_ok()) {
     std::cerr << "netcube-client: cannot write " << options.csv << '\n';
     return 1;
@@ -399,6 +500,7 @@ int RunLab(LabRunOptions options) {
                                          ? server::SnapshotEncoding::kFull
                                          : server::SnapshotEncoding::kDelta);
         }
+        if (journal) journal->BeginFrame(frame, now, *lab);
         lab->Update(now, held);
         if (!options.replay || replaying) recorder.Frame(frame, now, held, *lab);
         // Where a live run takes its tags by hand: after the frame's update and sample, before the next.
@@ -414,6 +516,7 @@ int RunLab(LabRunOptions options) {
       },
       clock);
   bool finished = recorder.Finish(*app);
+  if (journal) finished = journal->Finish(options.explain) && finished;
   if (!options.stats_json.empty()) {
     if (WriteServerStats(options.stats_json, lab->server(), &error)) {
       std::cout << "netcube-client: wrote " << options.stats_json << " (the lab server's statistics)\n";

@@ -11,6 +11,7 @@
 #include "netcube/gui/app.h"
 #include "netcube/gui/client_screen.h"
 #include "netcube/gui/lab.h"
+#include "netcube/timeline/link_script.h"
 #include "session.h"
 
 namespace netcube::apps {
@@ -44,6 +45,9 @@ struct LabRunOptions {
   std::string plot_title;   // heads the plot
   std::string stats_json;   // the lab server's statistics file at the end, as netcube-server --stats-json
   int switch_encoding_frame = 0;  // switch the server's snapshot encoding at this frame (0: never)
+  std::string explain;  // explained glitches as JSON lines to this file ("-": stdout); journals the run
+  std::vector<timeline::LinkChange> link_script;  // scripted link changes (journals the run)
+  bool journal = false;  // journal the run and show its explained glitches (also with explain or link_script)
 };
 
 // Makes `options` a comparison of options.session's entries: their lab (CompareLabConfig on the session's
