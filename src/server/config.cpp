@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <string>
 
+#include "netcube/protocol/rules.h"
+
 namespace netcube::server {
 namespace {
 
@@ -34,6 +36,22 @@ std::string CheckConfig(const ServerConfig& config) {
     return "max per address must be in [1, " + std::to_string(kMaxPerAddress) + "]";
   }
   return {};
+}
+
+int MostSnapshots(const ServerConfig& config, int tick_rate) noexcept {
+  return protocol::EffectiveSnapshotRate(config.max_snapshot_rate, tick_rate);
+}
+
+protocol::Welcome WelcomeFor(const ServerConfig& config, int tick_rate, std::uint64_t tick) noexcept {
+  protocol::Welcome welcome;
+  welcome.tick_rate = static_cast<std::uint8_t>(tick_rate);
+  welcome.snapshot_rate =
+      static_cast<std::uint8_t>(protocol::EffectiveSnapshotRate(config.snapshot_rate, tick_rate));
+  welcome.max_snapshot_rate = static_cast<std::uint8_t>(MostSnapshots(config, tick_rate));
+  welcome.max_players = static_cast<std::uint16_t>(config.max_clients);
+  welcome.collisions = config.collisions;
+  welcome.server_tick = static_cast<std::uint32_t>(tick);
+  return welcome;
 }
 
 const char* ToString(SnapshotEncoding encoding) noexcept {

@@ -1,5 +1,6 @@
 #pragma once
 // The rules a ServerConfig (and a live setting) must keep.
+#include <cstdint>
 #include <string>
 
 #include "netcube/server/server.h"
@@ -11,5 +12,11 @@ constexpr bool ValidRate(int rate) noexcept { return rate >= 1 && rate <= protoc
 
 // What is wrong with `config`, empty when nothing.
 std::string CheckConfig(const ServerConfig& config);
+
+// The most snapshots a second a client gets, whatever it asks: the operator's cap, at most one a tick.
+int MostSnapshots(const ServerConfig& config, int tick_rate) noexcept;
+
+// The settings a newcomer is told (all but its player id), at `tick` and `tick_rate`.
+protocol::Welcome WelcomeFor(const ServerConfig& config, int tick_rate, std::uint64_t tick) noexcept;
 
 }  // namespace netcube::server

@@ -7,7 +7,6 @@
 #include "admission.h"
 #include "config.h"
 #include "duration_histogram.h"
-#include "netcube/protocol/rules.h"
 #include "netcube/transport/host.h"
 #include "outbox.h"
 #include "players.h"
@@ -17,10 +16,6 @@
 
 namespace netcube::server {
 namespace {
-
-TickDurations Summary(const DurationHistogram& histogram) {
-  return {histogram.samples(), histogram.Percentile(0.50), histogram.Percentile(0.99), histogram.max()};
-}
 
 transport::HostConfig HostConfigFor(const ServerConfig& config) {
   transport::HostConfig host_config;
@@ -76,11 +71,11 @@ struct Server::Impl {
   bool Dispatch(Micros now, transport::PeerId peer, Connection& connection, Client* client,
                 const protocol::Message& message, const Admission::Leave& leave);
   void OnChallengeResponse(Micros now, transport::PeerId peer, Connection& connection);
-  void Leave(Micros now, sim::PlayerId player, protocol::LeaveReason reason) {
-    players.Leave(now, player, reason, !shutting_down, outbox);
-  }
+  // A player whose connection ended leaves the game; the others are told unless the server shuts down.
   Admission::Leave LeaveAt(Micros now) {
-    return [this, now](sim::PlayerId player, protocol::LeaveReason reason) { Leave(now, player, reason); };
+    return [this, now](sim::PlayerId player, protocol::LeaveReason reason) {
+      players.Leave(now, player, reason, !shutting_down, outbox);
+    };
   }
   void RunDueTicks(Micros now);
 };
@@ -109,8 +104,8 @@ void Server::Impl::HandleEvents(Micros now, std::span<const transport::Event> re
         break;
       case transport::EventType::kDisconnected:
         if (const std::optional<sim::PlayerId> player = admission.OnDisconnected(event.peer)) {
-          Leave(now, *player,
-                event.timed_out ? protocol::LeaveReason::kTimedOut : protocol::LeaveReason::kDisconnected);
+          LeaveAt(now)(*player, event.timed_out ? protocol::LeaveReason::kTimedOut
+                                                : protocol::LeaveReason::kDisconnected);
         }
         break;
       case transport::EventType::kReceived:
@@ -183,14 +178,7 @@ bool Server::Impl::Dispatch(Micros now, transport::PeerId peer, Connection& conn
 void Server::Impl::OnChallengeResponse(Micros now, transport::PeerId peer, Connection& connection) {
   const bool full = players.players().size() >= config.max_clients;
   if (!admission.OnChallengeResponse(now, peer, connection, full, outbox)) return;
-  protocol::Welcome welcome;
-  welcome.tick_rate = static_cast<std::uint8_t>(simulation.rate());
-  welcome.snapshot_rate =
-      static_cast<std::uint8_t>(protocol::EffectiveSnapshotRate(config.snapshot_rate, simulation.rate()));
-  welcome.max_snapshot_rate = static_cast<std::uint8_t>(Snapshots::Most(config, simulation.rate()));
-  welcome.max_players = static_cast<std::uint16_t>(config.max_clients);
-  welcome.collisions = config.collisions;
-  welcome.server_tick = static_cast<std::uint32_t>(simulation.tick());
+  const protocol::Welcome welcome = WelcomeFor(config, simulation.rate(), simulation.tick());
   const sim::PlayerId id = players.Join(now, peer, connection.name, welcome, config, outbox);
   admission.Seated(now, connection, id);
 }
@@ -333,8 +321,8 @@ ServerStats Server::stats() const {
   static_cast<SnapshotCounters&>(stats) = s.snapshots.counters();
   static_cast<AdmissionCounters&>(stats) = s.admission.counters();
   static_cast<TagCounters&>(stats) = s.tags.counters();
-  stats.tick_durations = Summary(s.tick_durations);
-  stats.network_durations = Summary(s.network_durations);
+  stats.tick_durations = s.tick_durations.Summary();
+  stats.network_durations = s.network_durations.Summary();
   stats.clients = s.players.clients().size();
   stats.clients_peak = s.players.peak();
   stats.inputs = s.players.AllInputs();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "config.h"
 #include "netcube/protocol/rules.h"
 
 namespace netcube::server {
@@ -12,12 +13,8 @@ Snapshots::Snapshots() {
   writers_.reserve(protocol::kMaxPlayers);  // address space only until encodings need it
 }
 
-int Snapshots::Most(const ServerConfig& config, int tick_rate) noexcept {
-  return protocol::EffectiveSnapshotRate(config.max_snapshot_rate, tick_rate);
-}
-
 int Snapshots::RateOf(const SnapshotFeed& feed, const ServerConfig& config, int tick_rate) noexcept {
-  return feed.rate > 0 ? protocol::EffectiveSnapshotRate(feed.rate, Most(config, tick_rate))
+  return feed.rate > 0 ? protocol::EffectiveSnapshotRate(feed.rate, MostSnapshots(config, tick_rate))
                        : protocol::EffectiveSnapshotRate(config.snapshot_rate, tick_rate);
 }
 

@@ -20,8 +20,6 @@ class Snapshots {
  public:
   Snapshots();
 
-  // The most snapshots a second a client gets, whatever it asks: the operator's cap, at most one a tick.
-  static int Most(const ServerConfig& config, int tick_rate) noexcept;
   // The snapshots a second `feed` gets.
   static int RateOf(const SnapshotFeed& feed, const ServerConfig& config, int tick_rate) noexcept;
   // The client says it holds the snapshot of the tick whose low 16 bits are `seen_tick`.
