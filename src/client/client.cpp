@@ -6,6 +6,7 @@
 #include "baselines.h"
 #include "link_stats.h"
 #include "netcube/client/server_clock.h"
+#include "netcube/protocol/rules.h"
 #include "own_cube.h"
 #include "rate_chooser.h"
 #include "remote_cubes.h"
@@ -186,7 +187,7 @@ struct Client::Impl {
     handshake_rtt_ms = static_cast<double>((now - challenged_at).count()) / 1000.0;
     newest_tick = w.server_tick;
     clock.Reset(w.tick_rate, w.snapshot_rate, newest_tick, now);
-    snapshot_rate.Reset(w.snapshot_rate, std::min(w.tick_rate, w.max_snapshot_rate));
+    snapshot_rate.Reset(w.snapshot_rate, protocol::EffectiveSnapshotRate(w.max_snapshot_rate, w.tick_rate));
     own.StartSampling(now);
     last_snapshot_at = now;
   }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "netcube/protocol/rules.h"
+
 namespace netcube::client {
 namespace {
 
@@ -80,7 +82,8 @@ void LinkStats::CountLossFrom(Tick tick) noexcept {
 
 void LinkStats::UpdateLoss(int tick_rate, int snapshot_rate) noexcept {
   if (!counting_) return;
-  const double ticks_per_snapshot = static_cast<double>(tick_rate) / std::min(snapshot_rate, tick_rate);
+  const double ticks_per_snapshot =
+      static_cast<double>(tick_rate) / protocol::EffectiveSnapshotRate(snapshot_rate, tick_rate);
   const double end = static_cast<double>(newest_) - kLateAllowance * ticks_per_snapshot;
   const double start =
       std::max(static_cast<double>(first_counted_), end - kLossHorizon * ticks_per_snapshot);

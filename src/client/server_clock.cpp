@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "netcube/protocol/rules.h"
+
 namespace netcube::client {
 namespace {
 
@@ -19,15 +21,12 @@ constexpr double kRareRun = 1e-5;  // per snapshot: at 60 a second, once in half
 
 }  // namespace
 
-Tick UnwrapTick(std::uint32_t tick, Tick reference) noexcept {
-  const auto forward = static_cast<std::int32_t>(tick - static_cast<std::uint32_t>(reference));
-  return reference + forward;
-}
+Tick UnwrapTick(std::uint32_t tick, Tick reference) noexcept { return protocol::WidenTick(tick, reference); }
 
 void ServerClock::Reset(int tick_rate, int snapshot_rate, Tick server_tick, Micros now) noexcept {
   *this = ServerClock{};
   tick_period_us_ = 1e6 / std::max(1, tick_rate);
-  nominal_interval_ms_ = 1000.0 / std::max(1, std::min(snapshot_rate, tick_rate));
+  nominal_interval_ms_ = 1000.0 / std::max(1, protocol::EffectiveSnapshotRate(snapshot_rate, tick_rate));
   interval_ms_ = nominal_interval_ms_;
   next_staleness_sample_ = now;
   offset_us_ = static_cast<double>(now.count()) - static_cast<double>(server_tick) * tick_period_us_;

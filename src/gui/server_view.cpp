@@ -9,6 +9,7 @@
 #include "netcube/gui/tag_story.h"
 #include "netcube/gui/theme.h"
 #include "netcube/protocol/messages.h"
+#include "netcube/protocol/rules.h"
 
 namespace netcube::gui {
 namespace {
@@ -97,9 +98,9 @@ void ServerView::DrawPanel(server::Server& server) {
     if (config.snapshot_rate > tick_rate) server.SetSnapshotRate(tick_rate);
   }
   Tooltip("How many times per second the server applies inputs and steps the world.");
-  int snapshot_rate = std::min(config.snapshot_rate, config.tick_rate);
+  int snapshot_rate = protocol::EffectiveSnapshotRate(config.snapshot_rate, config.tick_rate);
   if (ImGui::SliderInt("snapshot rate /s", &snapshot_rate, 1,
-                       std::min(kMaxLabSnapshotRate, config.tick_rate))) {
+                       protocol::EffectiveSnapshotRate(kMaxLabSnapshotRate, config.tick_rate))) {
     server.SetSnapshotRate(snapshot_rate);
   }
   Tooltip("How many times per second the server sends every client the world (capped by the tick rate).");

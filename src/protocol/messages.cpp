@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <type_traits>
 
+#include "netcube/protocol/rules.h"
+
 namespace netcube::protocol {
 namespace {
 
@@ -412,8 +414,7 @@ std::string NameProblem(std::string_view name) {
            std::to_string(kMaxNameLength);
   }
   for (std::size_t i = 0; i < name.size(); ++i) {
-    const auto c = static_cast<unsigned char>(name[i]);
-    if (c < 32 || c > 126) {
+    if (!IsPrintable(name[i])) {
       return "character " + std::to_string(i + 1) + " of the name is not printable ASCII (32..126)";
     }
   }

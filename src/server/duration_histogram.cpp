@@ -12,7 +12,8 @@ std::size_t DurationHistogram::BucketOf(std::uint64_t micros) noexcept {
   const int shift = std::min(static_cast<int>(std::bit_width(micros)) - (kSubBucketBits + 1), kMaxExponent);
   const std::uint64_t top = std::min(micros >> shift, kExactLimit - 1);
   const std::uint64_t sub = top - (kExactLimit / 2);
-  return static_cast<std::size_t>(kExactLimit / 2 + static_cast<std::uint64_t>(shift) * (kExactLimit / 2) + sub);
+  return static_cast<std::size_t>(kExactLimit / 2 + static_cast<std::uint64_t>(shift) * (kExactLimit / 2) +
+                                  sub);
 }
 
 std::uint64_t DurationHistogram::MidpointOf(std::size_t bucket) noexcept {
@@ -32,7 +33,8 @@ void DurationHistogram::Add(Micros duration) noexcept {
 Micros DurationHistogram::Percentile(double fraction) const noexcept {
   if (samples_ == 0) return Micros(0);
   const auto rank = std::max<std::uint64_t>(
-      1, static_cast<std::uint64_t>(std::ceil(std::clamp(fraction, 0.0, 1.0) * static_cast<double>(samples_))));
+      1,
+      static_cast<std::uint64_t>(std::ceil(std::clamp(fraction, 0.0, 1.0) * static_cast<double>(samples_))));
   std::uint64_t seen = 0;
   for (std::size_t bucket = 0; bucket < counts_.size(); ++bucket) {
     seen += counts_[bucket];
@@ -41,6 +43,10 @@ Micros DurationHistogram::Percentile(double fraction) const noexcept {
     }
   }
   return max_;
+}
+
+TickDurations DurationHistogram::Summary() const noexcept {
+  return {samples(), Percentile(0.50), Percentile(0.99), max()};
 }
 
 }  // namespace netcube::server

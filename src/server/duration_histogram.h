@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "netcube/server/server.h"
 #include "netcube/sim/time.h"
 
 namespace netcube::server {
@@ -16,11 +17,13 @@ class DurationHistogram {
   Micros Percentile(double fraction) const noexcept;
   Micros max() const noexcept { return max_; }
   std::uint64_t samples() const noexcept { return samples_; }
+  // p50, p99 and the maximum.
+  TickDurations Summary() const noexcept;
 
  private:
   static constexpr int kSubBucketBits = 5;
   static constexpr std::uint64_t kExactLimit = 2u << kSubBucketBits;  // values below are their own bucket
-  static constexpr int kMaxExponent = 40;                              // ~12 days in µs: far past any tick
+  static constexpr int kMaxExponent = 40;                             // ~12 days in µs: far past any tick
   static constexpr std::size_t kBucketCount = kExactLimit + kMaxExponent * (1u << kSubBucketBits);
 
   static std::size_t BucketOf(std::uint64_t micros) noexcept;

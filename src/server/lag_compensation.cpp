@@ -3,14 +3,10 @@
 #include <algorithm>
 #include <chrono>
 
+#include "netcube/protocol/rules.h"
+
 namespace netcube::server {
 namespace {
-
-// A 32-bit tick from the wire, taken as the 64-bit tick nearest `reference`.
-std::int64_t Unwrap(std::uint32_t tick, std::uint64_t reference) noexcept {
-  return static_cast<std::int64_t>(reference) +
-         static_cast<std::int32_t>(tick - static_cast<std::uint32_t>(reference));
-}
 
 double Milliseconds(Micros t) noexcept { return static_cast<double>(t.count()) / 1000.0; }
 
@@ -68,8 +64,9 @@ Rewind ComputeRewind(const WorldHistory& history, const protocol::Tag& tag, int 
   const auto newest = static_cast<double>(now_tick);
 
   // The claim, kept inside the history: a time in the future is now.
-  const double claimed = static_cast<double>(Unwrap(tag.render_tick, now_tick)) +
-                         static_cast<double>(tag.render_fraction) / protocol::kRenderFractionSteps;
+  const double claimed =
+      static_cast<double>(protocol::WidenTick(tag.render_tick, static_cast<std::int64_t>(now_tick))) +
+      static_cast<double>(tag.render_fraction) / protocol::kRenderFractionSteps;
   const double claimed_in_history = std::clamp(claimed, oldest, newest);
   Rewind rewind;
   rewind.claimed_ms = Milliseconds(now - history.TimeAt(claimed_in_history));
@@ -81,7 +78,8 @@ Rewind ComputeRewind(const WorldHistory& history, const protocol::Tag& tag, int 
 
   // What the server can believe: since it sent the newest snapshot the shooter had (a snapshot from the
   // future is a lie and counts for nothing), plus the shooter's interpolation delay, plus slack.
-  const double seen = static_cast<double>(Unwrap(tag.seen_tick, now_tick));
+  const double seen =
+      static_cast<double>(protocol::WidenTick(tag.seen_tick, static_cast<std::int64_t>(now_tick)));
   const double round_trip_ms = seen > newest ? 0.0 : Milliseconds(now - history.TimeAt(std::max(seen, oldest)));
   const double believable_ms = round_trip_ms + tag.delay_ms + Milliseconds(kRewindSlack);
   const double cap_ms = std::min(static_cast<double>(max_rewind_ms), believable_ms);

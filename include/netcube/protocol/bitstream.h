@@ -8,6 +8,8 @@
 #include <span>
 #include <string>
 
+#include "netcube/protocol/rules.h"
+
 namespace netcube::protocol {
 
 // Bits needed to send any integer in [min, max].
@@ -146,7 +148,7 @@ bool SerializeText(Stream& stream, std::string& text, std::size_t max_length) {
   if (!SerializeInt(stream, length, 0, static_cast<std::int64_t>(max_length))) return false;
   if constexpr (Stream::kReading) text.resize(length);
   for (char& c : text) {
-    if (!SerializeInt(stream, c, 32, 126)) return false;
+    if (!SerializeInt(stream, c, kFirstPrintable, kLastPrintable)) return false;
   }
   return true;
 }

@@ -17,10 +17,10 @@
 
 #include "netcube/protocol/messages.h"
 #include "netcube/sim/ray.h"
+#include "netcube/sim/time.h"
 #include "netcube/sim/world.h"
 #include "netcube/transport/network.h"
 #include "netcube/transport/link_conditioner.h"
-#include "netcube/sim/time.h"
 
 namespace netcube::server {
 
@@ -150,16 +150,16 @@ struct ClientInfo {
   std::string name;
   std::optional<sim::Seq> last_processed_seq;  // the ack; empty until one input has been applied
   std::size_t queued_inputs = 0;
-  int input_target = 0;  // inputs the server wants waiting after a tick (its adaptive input buffer)
+  int input_target = 0;            // inputs the server wants waiting after a tick (its adaptive input buffer)
   int snapshot_rate = 0;           // snapshots a second it gets
   bool own_snapshot_rate = false;  // the rate it asked for (SnapshotRate), not the server's
   InputCounters inputs;
-  std::uint64_t bytes_sent = 0;                 // message payload bytes, to this client
-  std::uint64_t bytes_received = 0;             // message payload bytes, from this client
-  std::uint64_t tags_fired = 0;    // judged (hit or miss)
-  std::uint64_t tags_given = 0;    // hits on others
-  std::uint64_t tags_taken = 0;    // hits on this client's cube
-  std::uint64_t tags_refused = 0;  // over the cooldown, or while one was waiting
+  std::uint64_t bytes_sent = 0;      // message payload bytes, to this client
+  std::uint64_t bytes_received = 0;  // message payload bytes, from this client
+  std::uint64_t tags_fired = 0;      // judged (hit or miss)
+  std::uint64_t tags_given = 0;      // hits on others
+  std::uint64_t tags_taken = 0;      // hits on this client's cube
+  std::uint64_t tags_refused = 0;    // over the cooldown, or while one was waiting
 };
 
 // How a ray fared against one version of the world.
@@ -177,9 +177,9 @@ struct TagRecord {
   sim::PlayerId shooter = 0;
   std::uint8_t shot = 0;
   protocol::TagOutcome outcome = protocol::TagOutcome::kMiss;
-  bool lag_compensation = true;  // the setting it was judged with
-  sim::Ray ray;                  // from the shooter's cube
-  double render_tick = 0.0;      // the time judged against with compensation (the claim, capped)
+  bool lag_compensation = true;    // the setting it was judged with
+  sim::Ray ray;                    // from the shooter's cube
+  double render_tick = 0.0;        // the time judged against with compensation (the claim, capped)
   double claimed_rewind_ms = 0.0;  // what the shooter's render time asked for
   double rewind_ms = 0.0;          // what compensation grants (after the cap)
   bool capped = false;
@@ -200,33 +200,53 @@ struct TickDurations {
   Micros max{0};  // exact
 };
 
-struct ServerStats {
+// What each room counts, kept by that room as data and composed into ServerStats (no field-by-field copy).
+struct TickCounters {
   std::uint64_t ticks = 0;
   std::uint64_t ticks_skipped = 0;  // dropped because the server fell more than kMaxTickLag behind
-  std::uint64_t snapshots_sent = 0;  // snapshot messages, all clients together
+};
+
+struct SnapshotCounters {
+  std::uint64_t snapshots_sent = 0;        // snapshot messages, all clients together
   std::uint64_t delta_snapshots_sent = 0;  // of which deltas
   std::uint64_t snapshot_encodes = 0;      // distinct encodes (receivers of one baseline share one)
   // The sim::Moves the deltas' predictions ran (the encoding's work), and the snapshots sent full because
   // the tick's few shared baselines held none the client told of.
   std::uint64_t delta_prediction_moves = 0;
   std::uint64_t deltas_declined = 0;
-  std::uint64_t snapshot_bytes_sent = 0;   // snapshot payload bytes, all clients together
-  std::uint64_t snapshot_cube_bits = 0;    // of those, the bits that carry cubes (headers and acks aside)
-  std::uint64_t delta_age_ticks = 0;       // the deltas' ages summed: over delta_snapshots_sent, the mean
+  std::uint64_t snapshot_bytes_sent = 0;  // snapshot payload bytes, all clients together
+  std::uint64_t snapshot_cube_bits = 0;   // of those, the bits that carry cubes (headers and acks aside)
+  std::uint64_t delta_age_ticks = 0;      // the deltas' ages summed: over delta_snapshots_sent, the mean
+};
+
+struct AdmissionCounters {
+  std::uint64_t clients_refused = 0;
+  std::uint64_t packets_malformed = 0;  // undecodable, wrong direction or channel, or out of turn
+  // Handshakes, ConnectRequests and ChallengeResponses that never came, silent clients (with the
+  // transport's handshakes reset, in ServerStats).
+  std::uint64_t peers_reset = 0;
+  std::uint64_t peers_kicked = 0;           // for malformed or flooding traffic
+  std::uint64_t time_echoes_throttled = 0;  // requests not answered: over kMaxTimeEchoesPerSecond
+  std::uint64_t challenges_sent = 0;        // to ConnectRequests of this version with a name
+  std::uint64_t challenges_confirmed = 0;   // answered with the right nonce: the address is proved
+};
+
+struct TagCounters {
+  std::uint64_t tags_judged = 0;
+  std::uint64_t tags_hit = 0;
+  std::uint64_t tags_refused = 0;
+  std::uint64_t tags_capped = 0;             // the shooter's claimed render time was beyond the cap
+  std::uint64_t tags_decided_by_rewind = 0;  // judged with compensation, where the present world disagrees
+  double rewind_ms_sum = 0.0;                // compensation's rewind over judged tags (mean = sum / judged)
+  double rewind_ms_max = 0.0;
+};
+
+struct ServerStats : TickCounters, SnapshotCounters, AdmissionCounters, TagCounters {
   // The simulation step, tag judging and the snapshot's encoding (not handing it to each client).
   TickDurations tick_durations;
   std::size_t clients = 0;
   std::size_t clients_peak = 0;
-  std::uint64_t clients_refused = 0;
-  InputCounters inputs;  // of every client, present and departed
-  std::uint64_t packets_malformed = 0;  // undecodable, wrong direction or channel, or out of turn
-  std::uint64_t tags_judged = 0;
-  std::uint64_t tags_hit = 0;
-  std::uint64_t tags_refused = 0;
-  std::uint64_t tags_capped = 0;        // the shooter's claimed render time was beyond the cap
-  std::uint64_t tags_decided_by_rewind = 0;  // judged with compensation, where the present world disagrees
-  double rewind_ms_sum = 0.0;           // compensation's rewind over judged tags (mean = sum / judged)
-  double rewind_ms_max = 0.0;
+  InputCounters inputs;                  // of every client, present and departed
   std::uint64_t payload_bytes_sent = 0;  // from the transport's counters
   std::uint64_t payload_bytes_received = 0;
   std::uint64_t wire_bytes_sent = 0;  // ENet's totals, headers and acks included
@@ -236,15 +256,9 @@ struct ServerStats {
   // Time spent on the network between two ticks (from work_clock, like tick_durations): servicing the
   // host, and handing each client its snapshot.
   TickDurations network_durations;
-  // Handshakes, ConnectRequests and ChallengeResponses that never came, silent clients.
-  std::uint64_t peers_reset = 0;
   // Unproven connections (no Challenge echoed yet) reset to make room for a connection attempt that found
   // the peer table full.
   std::uint64_t peers_evicted = 0;
-  std::uint64_t peers_kicked = 0;  // for malformed or flooding traffic
-  std::uint64_t time_echoes_throttled = 0;  // requests not answered: over kMaxTimeEchoesPerSecond
-  std::uint64_t challenges_sent = 0;       // to ConnectRequests of this version with a name
-  std::uint64_t challenges_confirmed = 0;  // answered with the right nonce: the address is proved
 };
 
 class Server {
@@ -286,11 +300,11 @@ class Server {
 
   // Read-only views.
   std::span<const sim::PlayerCube> world() const;  // every player's cube, increasing id
-  std::uint32_t tick() const;                       // ticks run so far
-  std::vector<ClientInfo> clients() const;          // accepted clients, increasing id
+  std::uint32_t tick() const;                      // ticks run so far
+  std::vector<ClientInfo> clients() const;         // accepted clients, increasing id
   // The same into `out`, reusing its room: a caller polling every frame allocates nothing once it has grown.
   void clients(std::vector<ClientInfo>& out) const;
-  std::size_t peer_count() const;                   // ENet peers: pending, accepted or closing
+  std::size_t peer_count() const;                  // ENet peers: pending, accepted or closing
   // The last kRecentTags judged tags, oldest first.
   std::vector<TagRecord> recent_tags() const;
   ServerStats stats() const;

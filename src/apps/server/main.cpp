@@ -18,6 +18,7 @@
 #include "files.h"
 #include "flag_checks.h"
 #include "netcube/discovery/responder.h"
+#include "netcube/protocol/rules.h"
 #include "netcube/server/server.h"
 #include "netcube/transport/udp_socket.h"
 #include "server_stats.h"
@@ -78,14 +79,13 @@ std::string DefaultServerName() {
   gethostname(host, sizeof host - 1);
   std::string name;
   for (const char* c = host; *c != '\0' && name.size() < netcube::protocol::kMaxServerNameLength; ++c) {
-    if (*c >= 32 && *c <= 126) name.push_back(*c);
+    if (netcube::protocol::IsPrintable(*c)) name.push_back(*c);
   }
   return name.empty() ? "netcube" : name;
 }
 
 bool IsServerName(const std::string& name) {
-  return !name.empty() && name.size() <= netcube::protocol::kMaxServerNameLength &&
-         std::all_of(name.begin(), name.end(), [](char c) { return c >= 32 && c <= 126; });
+  return netcube::protocol::IsPrintableName(name, netcube::protocol::kMaxServerNameLength);
 }
 
 // What a discovery reply says about `server` now.
@@ -99,8 +99,10 @@ netcube::protocol::DiscoveryReply DescribeServer(const netcube::server::Server& 
   info.players = static_cast<std::uint16_t>(server.world().size());
   info.max_players = static_cast<std::uint16_t>(config.max_clients);
   info.tick_rate = static_cast<std::uint8_t>(config.tick_rate);
-  info.snapshot_rate = static_cast<std::uint8_t>(std::min(config.snapshot_rate, config.tick_rate));
-  info.max_snapshot_rate = static_cast<std::uint8_t>(std::min(config.max_snapshot_rate, config.tick_rate));
+  info.snapshot_rate = static_cast<std::uint8_t>(
+      netcube::protocol::EffectiveSnapshotRate(config.snapshot_rate, config.tick_rate));
+  info.max_snapshot_rate = static_cast<std::uint8_t>(
+      netcube::protocol::EffectiveSnapshotRate(config.max_snapshot_rate, config.tick_rate));
   info.name = name;
   return info;
 }

@@ -1,0 +1,22 @@
+#pragma once
+// The rules a ServerConfig (and a live setting) must keep.
+#include <cstdint>
+#include <string>
+
+#include "netcube/server/server.h"
+
+namespace netcube::server {
+
+// A tick or snapshot rate the wire can carry: [1, protocol::kMaxRate].
+constexpr bool ValidRate(int rate) noexcept { return rate >= 1 && rate <= protocol::kMaxRate; }
+
+// What is wrong with `config`, empty when nothing.
+std::string CheckConfig(const ServerConfig& config);
+
+// The most snapshots a second a client gets, whatever it asks: the operator's cap, at most one a tick.
+int MostSnapshots(const ServerConfig& config, int tick_rate) noexcept;
+
+// The settings a newcomer is told (all but its player id), at `tick` and `tick_rate`.
+protocol::Welcome WelcomeFor(const ServerConfig& config, int tick_rate, std::uint64_t tick) noexcept;
+
+}  // namespace netcube::server

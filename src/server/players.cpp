@@ -1,0 +1,115 @@
+#include "players.h"
+
+#include <algorithm>
+#include <cassert>
+#include <utility>
+
+#include "spawn.h"
+
+namespace netcube::server {
+namespace {
+
+// Clients in increasing player id, spectators after: the first not before `id`.
+template <class Clients>
+auto LowerBound(Clients& clients, sim::PlayerId id) {
+  return std::lower_bound(clients.begin(), clients.end(), id, [](const Client& c, sim::PlayerId wanted) {
+    return c.player.has_value() && *c.player < wanted;
+  });
+}
+
+}  // namespace
+
+Players::Players() {
+  clients_.reserve(protocol::kMaxPlayers);
+  players_.reserve(protocol::kMaxPlayers);
+  world_.reserve(protocol::kMaxPlayers);
+}
+
+sim::PlayerId Players::Join(Micros now, transport::PeerId peer, const std::string& name,
+                            protocol::Welcome welcome, const ServerConfig& config, Outbox& outbox) {
+  // The lowest free id: the first gap in the sorted ids.
+  std::size_t index = 0;
+  while (index < players_.size() && players_[index].id == index) ++index;
+  const auto id = static_cast<sim::PlayerId>(index);
+
+  Player player;
+  player.inputs = InputQueue(config.tick_rate, config.input_buffer);
+  player.id = id;
+  player.generation = next_generation_++;
+  player.name = name;
+  // A shared spawn is the slot of an empty world, whoever is already there.
+  const sim::PlayerCube cube{id, SpawnState(config.shared_spawn ? std::span<const sim::PlayerCube>() : world_,
+                                            config.spawn_spacing_units)};
+  players_.insert(players_.begin() + static_cast<std::ptrdiff_t>(index), std::move(player));
+  world_.insert(world_.begin() + static_cast<std::ptrdiff_t>(index), cube);
+  Client& newcomer = *clients_.insert(LowerBound(clients_, id), Client{peer, id, 0, 0, {}});
+  peak_ = std::max(peak_, players_.size());
+
+  welcome.player_id = id;
+  outbox.Send(now, peer, &newcomer.bytes_sent, welcome);
+  for (const Player& present : players_) {
+    outbox.Send(now, peer, &newcomer.bytes_sent, protocol::PlayerJoined{present.id, present.name});
+  }
+  Broadcast(now, protocol::PlayerJoined{id, name}, id, outbox);
+  return id;
+}
+
+void Players::Leave(Micros now, sim::PlayerId id, protocol::LeaveReason reason, bool announce,
+                    Outbox& outbox) {
+  const std::optional<std::size_t> index = IndexOf(id);
+  assert(index && "only a player leaves");
+  departed_inputs_ += players_[*index].inputs.counters();
+  players_.erase(players_.begin() + static_cast<std::ptrdiff_t>(*index));
+  world_.erase(world_.begin() + static_cast<std::ptrdiff_t>(*index));
+  clients_.erase(LowerBound(clients_, id));
+  if (announce) Broadcast(now, protocol::PlayerLeft{id, reason}, id, outbox);
+}
+
+Client* Players::FindClient(sim::PlayerId id) {
+  const auto it = LowerBound(clients_, id);
+  return it != clients_.end() && it->player == id ? &*it : nullptr;
+}
+
+const Client* Players::FindClient(sim::PlayerId id) const {
+  const auto it = LowerBound(clients_, id);
+  return it != clients_.end() && it->player == id ? &*it : nullptr;
+}
+
+Player* Players::PlayerOf(const Client& client) {
+  const std::optional<std::size_t> index = client.player ? IndexOf(*client.player) : std::nullopt;
+  return index ? &players_[*index] : nullptr;
+}
+
+std::optional<std::size_t> Players::IndexOf(sim::PlayerId id) const {
+  const auto it = std::lower_bound(players_.begin(), players_.end(), id,
+                                   [](const Player& p, sim::PlayerId wanted) { return p.id < wanted; });
+  if (it == players_.end() || it->id != id) return std::nullopt;
+  return static_cast<std::size_t>(it - players_.begin());
+}
+
+InputCounters Players::AllInputs() const noexcept {
+  InputCounters all = departed_inputs_;
+  for (const Player& player : players_) all += player.inputs.counters();
+  return all;
+}
+
+void Players::Info(std::size_t index, ClientInfo& info) const {
+  const Player& player = players_[index];
+  const Client& client = *FindClient(player.id);
+  info.id = player.id;
+  info.name = player.name;  // assigned into the caller's string: no allocation once it has grown
+  info.last_processed_seq.reset();
+  if (HasAck(index)) info.last_processed_seq = world_[index].state.last_input;
+  info.queued_inputs = player.inputs.size();
+  info.input_target = player.inputs.target();
+  info.own_snapshot_rate = client.feed.rate > 0;
+  info.inputs = player.inputs.counters();
+  info.bytes_sent = client.bytes_sent;
+  info.bytes_received = client.bytes_received;
+  info.tags_fired = player.tags_fired;
+  info.tags_given = player.tags_given;
+  info.tags_taken = player.tags_taken;
+  info.tags_refused = player.tags_refused;
+}
+
+}  // namespace netcube::server

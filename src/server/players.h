@@ -1,0 +1,121 @@
+#pragma once
+// The server's room for the game's people: the clients (accepted connections, each fed snapshots) and the
+// players among them (a player is the role of a client that controls a cube), with the world of their
+// cubes. A client without a player would be a spectator: the data has its place, the protocol does not
+// offer it yet. Who joins and leaves is told to every client through the Outbox the caller hands in.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "input_queue.h"
+#include "netcube/server/server.h"
+#include "outbox.h"
+
+namespace netcube::server {
+
+struct PendingTag {
+  protocol::Tag tag;
+  Micros received{0};
+};
+
+// The role of a client that controls a cube: its inputs and its tags.
+struct Player {
+  sim::PlayerId id = 0;
+  std::uint32_t generation = 0;  // which player holds the id (ids are reused): for delta baselines
+  std::string name;
+  InputQueue inputs;
+  // At most one tag waits for its input; the cooldown is a virtual schedule (GCRA): a tag is on time
+  // when it comes no earlier than kTagBurstTolerance before tag_due, and pushes tag_due one cooldown on.
+  std::optional<PendingTag> pending_tag;
+  Micros tag_due{0};
+  std::uint64_t tags_fired = 0;
+  std::uint64_t tags_given = 0;
+  std::uint64_t tags_taken = 0;
+  std::uint64_t tags_refused = 0;
+};
+
+// What the snapshots room keeps of each client it feeds.
+struct SnapshotFeed {
+  // The newest snapshot tick the client says it holds: the baseline of its next delta.
+  std::optional<std::uint64_t> seen_tick;
+  // The ticks of the snapshots sent to it, slot tick % kMaxDeltaAge (0: none; ticks start at 1). A client
+  // may only name one of these as its baseline, and may be given a delta against an older one of them
+  // it still holds (protocol::kHeldBaselines).
+  std::array<std::uint64_t, protocol::kMaxDeltaAge> sent_ticks{};
+  // The snapshot rate the client asked for (SnapshotRate; it gets the tick rate at most), 0 while it takes
+  // the server's. Its own credit, as the server's; due: it gets this tick's snapshot.
+  int rate = 0;
+  int credit = 0;
+  bool due = false;
+};
+
+// An accepted connection in the game.
+struct Client {
+  transport::PeerId peer = 0;
+  std::optional<sim::PlayerId> player;  // the cube it controls; empty for a spectator
+  std::uint64_t bytes_sent = 0;
+  std::uint64_t bytes_received = 0;
+  SnapshotFeed feed;
+};
+
+class Players {
+ public:
+  Players();
+
+  // Seats the client of `peer` as a player at the lowest free id, its cube at a spawn slot, and tells it
+  // `welcome` (with its id), then every player present, and tells the others of it.
+  sim::PlayerId Join(Micros now, transport::PeerId peer, const std::string& name, protocol::Welcome welcome,
+                     const ServerConfig& config, Outbox& outbox);
+  // The player, its cube and its client leave; the others are told unless `announce` is false.
+  void Leave(Micros now, sim::PlayerId id, protocol::LeaveReason reason, bool announce, Outbox& outbox);
+
+  // Every client but the one playing `except`.
+  template <protocol::OneMessage M>
+  void Broadcast(Micros now, const M& message, std::optional<sim::PlayerId> except, Outbox& outbox) {
+    const std::span<const std::uint8_t> packet = outbox.Encode(message);
+    if (packet.empty()) return;
+    for (Client& client : clients_) {
+      if (!except || client.player != except) {
+        outbox.SendPacket(now, client.peer, &client.bytes_sent, protocol::ChannelOf(protocol::kTypeOf<M>),
+                          packet);
+      }
+    }
+  }
+
+  Client* FindClient(sim::PlayerId id);
+  const Client* FindClient(sim::PlayerId id) const;
+  // The player `client` plays as; null for a spectator.
+  Player* PlayerOf(const Client& client);
+  // The player's index in players() and world().
+  std::optional<std::size_t> IndexOf(sim::PlayerId id) const;
+
+  // Increasing player id (spectators after); players_[i] controls world_[i]: that pairing is what a player
+  // is.
+  std::vector<Client>& clients() noexcept { return clients_; }
+  const std::vector<Client>& clients() const noexcept { return clients_; }
+  std::vector<Player>& players() noexcept { return players_; }
+  const std::vector<Player>& players() const noexcept { return players_; }
+  std::vector<sim::PlayerCube>& world() noexcept { return world_; }
+  const std::vector<sim::PlayerCube>& world() const noexcept { return world_; }
+
+  // Whether the player's cube has had an input applied, so snapshots carry its ack.
+  bool HasAck(std::size_t index) const noexcept { return players_[index].inputs.counters().processed > 0; }
+  // What the inputs of every player, present and departed, became.
+  InputCounters AllInputs() const noexcept;
+  std::size_t peak() const noexcept { return peak_; }
+  // The view of one player for tools, all but its snapshot rate.
+  void Info(std::size_t index, ClientInfo& info) const;
+
+ private:
+  std::vector<Client> clients_;
+  std::vector<Player> players_;
+  std::vector<sim::PlayerCube> world_;
+  std::uint32_t next_generation_ = 0;
+  std::size_t peak_ = 0;
+  InputCounters departed_inputs_;  // of players that have left
+};
+
+}  // namespace netcube::server
