@@ -278,7 +278,11 @@ struct Client::Impl {
   // predict_others: the world from the newest snapshot to `now` (world_prediction.h).
   WorldPrediction::Frame PredictionFrame(Micros now) const {
     WorldPrediction::Frame frame;
-    frame.present_tick = clock.ServerTicks(now);
+    // The clock follows the snapshots' arrivals, a one-way trip behind the server: the present is half a
+    // round trip later (the handshake's until the TimeEcho replies measure it).
+    const LinkMetrics& m = link.metrics();
+    const double one_way_ms = (m.rtt_samples > 0 ? m.rtt_ms : handshake_rtt_ms) / 2.0;
+    frame.present_tick = clock.ServerTicks(now) + one_way_ms / clock.tick_period_ms();
     frame.own = welcome.player_id;
     frame.pending = &own.pending();
     frame.moves_per_tick = std::max(1, sim::kTicksPerSecond / std::max(1, int{welcome.tick_rate}));
