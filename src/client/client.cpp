@@ -278,10 +278,12 @@ struct Client::Impl {
   // predict_others: the world from the newest snapshot to `now` (world_prediction.h).
   WorldPrediction::Frame PredictionFrame(Micros now) const {
     WorldPrediction::Frame frame;
-    // The clock follows the snapshots' arrivals, a one-way trip behind the server: the present is half a
-    // round trip later (the handshake's until the TimeEcho replies measure it).
+    // The clock follows the fastest snapshots' arrivals, the quickest one-way trip behind the server: the
+    // present is half a round trip (the handshake's until the TimeEcho replies measure it) less how late
+    // snapshots come on average beyond the fastest (the jitter inside that half).
     const LinkMetrics& m = link.metrics();
-    const double one_way_ms = (m.rtt_samples > 0 ? m.rtt_ms : handshake_rtt_ms) / 2.0;
+    const double rtt_ms = m.rtt_samples > 0 ? m.rtt_ms : handshake_rtt_ms;
+    const double one_way_ms = std::max(0.0, rtt_ms / 2.0 - clock.lateness_mean_ms());
     frame.present_tick = clock.ServerTicks(now) + one_way_ms / clock.tick_period_ms();
     frame.own = welcome.player_id;
     frame.pending = &own.pending();
