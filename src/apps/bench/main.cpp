@@ -281,17 +281,22 @@ int main(int argc, char** argv) {
     for (const char* name : {"lan", "cross-continent", "lossy"}) {
       const std::optional<netcube::transport::LinkProfile> profile = find_profile(name);
       if (!profile) return 2;
-      for (const bool on : {true, false}) {
-        bench::TagSettings s;
-        s.profile = *profile;
-        s.lag_compensation = on;
-        s.play_s = seconds > 0.0 ? seconds : 20.0;
-        s.seed = seed;
-        std::fprintf(stderr, "tagging %s, lag compensation %s ...\n", name, on ? "on" : "off");
-        if (std::optional<bench::TagResult> r = bench::RunTagging(s, &error)) {
-          runs.push_back(*r);
-        } else {
-          std::fprintf(stderr, "tagging %s failed: %s\n", name, error.c_str());
+      for (const bool others : {false, true}) {
+        for (const bool on : {true, false}) {
+          bench::TagSettings s;
+          s.profile = *profile;
+          s.lag_compensation = on;
+          s.client = others ? netcube::client::PresetSettings(netcube::client::Preset::kPredictOthers)
+                            : netcube::client::Settings{};
+          s.play_s = seconds > 0.0 ? seconds : 20.0;
+          s.seed = seed;
+          std::fprintf(stderr, "tagging %s, %s, lag compensation %s ...\n", name,
+                       others ? "predict-others" : "interpolation", on ? "on" : "off");
+          if (std::optional<bench::TagResult> r = bench::RunTagging(s, &error)) {
+            runs.push_back(*r);
+          } else {
+            std::fprintf(stderr, "tagging %s failed: %s\n", name, error.c_str());
+          }
         }
       }
     }

@@ -44,6 +44,7 @@ std::optional<TagResult> RunTagging(const TagSettings& settings, std::string* er
   bot.count = settings.players;
   bot.duration_s = settings.play_s;
   bot.link = settings.profile.settings;
+  bot.settings = settings.client;
   bot.seed = settings.seed;
   const std::optional<client::InputScript> random_script = client::InputScript::Parse("random", error);
   if (!random_script) return std::nullopt;
@@ -113,11 +114,12 @@ void PrintTagging(const std::vector<TagResult>& runs, const std::vector<ScaleRes
   std::printf("\n== tagging: 8 players moving at random, each tagging the nearest cube exactly as drawn every %d ms\n"
               "   (virtual clock, collisions off); rewind = how far back the server judged (what it would grant, when off)\n",
               sim::kTagCooldownMs);
-  std::printf("   %-16s %-4s %7s %8s %9s %9s %8s %9s %11s %11s\n", "profile", "comp", "tags", "hit rate", "rewind", "max",
-              "rtt", "interp", "victim mean", "victim p99");
+  std::printf("   %-16s %-14s %-4s %7s %8s %9s %9s %8s %9s %11s %11s\n", "profile", "family", "comp", "tags",
+              "hit rate", "rewind", "max", "rtt", "interp", "victim mean", "victim p99");
   for (const TagResult& r : runs) {
-    std::printf("   %-16s %-4s %7llu %7.2f%% %7.0f ms %6.0f ms %5.0f ms %6.0f ms %8.0f ms %8.0f ms\n",
-                r.settings.profile.name.c_str(), r.settings.lag_compensation ? "on" : "off",
+    std::printf("   %-16s %-14s %-4s %7llu %7.2f%% %7.0f ms %6.0f ms %5.0f ms %6.0f ms %8.0f ms %8.0f ms\n",
+                r.settings.profile.name.c_str(), r.settings.client.predict_others ? "predict-others" : "interpolation",
+                r.settings.lag_compensation ? "on" : "off",
                 static_cast<unsigned long long>(r.tags_judged), 100.0 * r.hit_rate, r.rewind_ms_mean, r.rewind_ms_max,
                 r.rtt_ms, r.interp_delay_ms, r.victim_view_ms_mean, r.victim_view_ms_p99);
   }
@@ -133,6 +135,7 @@ void PrintTagging(const std::vector<TagResult>& runs, const std::vector<ScaleRes
 void to_json(nlohmann::json& j, const TagResult& r) {
   j = {{"profile", r.settings.profile.name},
        {"lag_compensation", r.settings.lag_compensation},
+       {"predict_others", r.settings.client.predict_others},
        {"players", r.settings.players},
        {"play_s", r.settings.play_s},
        {"tags_judged", r.tags_judged},
