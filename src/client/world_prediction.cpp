@@ -92,7 +92,12 @@ void WorldPrediction::ReadRemotes(double present, std::array<std::optional<Vec2>
 }
 
 void WorldPrediction::Predict(const Frame& frame) {
+  const auto moves_per_tick = static_cast<std::size_t>(std::max(1, frame.moves_per_tick));
+  const std::size_t input_ticks = (frame.pending->size() + moves_per_tick - 1) / moves_per_tick;
   present_ = frame.present_tick;
+  if (frame.to_input_tick) {
+    present_ = std::max(present_, static_cast<double>(base_tick_ + static_cast<Tick>(input_ticks)));
+  }
   const bool was_predicting = others_predicted_;
   others_predicted_ = false;
   own_state_.reset();

@@ -40,6 +40,7 @@ class WorldPrediction {
     int moves_per_tick = 1;                  // sim steps (Moves) per server tick
     bool collisions = true;                  // the server resolves overlaps
     int window_ticks = 60;                   // the most ticks simulated past the snapshot
+    bool to_input_tick = false;  // remote cubes read at the own cube's newest input's tick when later
     bool smoothing = true;                   // remote mispredictions eased over smoothing_ms
     int smoothing_ms = 100;
   };
@@ -57,6 +58,7 @@ class WorldPrediction {
   // snapshot's world.
   bool others_predicted() const noexcept { return others_predicted_; }
   std::optional<Vec2> RemoteAt(sim::PlayerId id) const noexcept;
+  // The tick the remote cubes are read at: the present, or the own cube's newest input's tick.
   double present_tick() const noexcept { return present_; }
   const WorldPredictionMetrics& metrics() const noexcept { return metrics_; }
 

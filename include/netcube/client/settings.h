@@ -40,6 +40,11 @@ struct Settings {
   // How far past the newest snapshot predict_others simulates, at most (GGPO's prediction window),
   // [0, kMaxPredictWindowMs]: a harsh link's 500 ms one way and its jitter fit in the default.
   int predict_window_ms = 1000;
+  // predict_others draws the other cubes at the tick the own cube's newest input reaches the server
+  // (Rocket League's and GGPO's one timeline: half a round trip and the input buffer past the present),
+  // so a tag aimed at them arrives when they are where it was aimed, whatever lag compensation does; off,
+  // at the present. Not part of the presets: where the family draws, not whether.
+  bool predict_to_input_tick = false;
   // Nudge the input sampling rate (a few percent at most) toward the input lead the server reports, so
   // inputs reach it just in time whatever this machine's clock does (off: exactly 60 a second by the local
   // clock). Not part of the presets: it is how inputs are timed, not what is drawn.

@@ -178,7 +178,8 @@ struct RemoteError {
     if (c.state() != client::ConnectionState::kConnected) return;
     constexpr double kFrameS = 1.0 / kFramesPerSecond;
     for (const client::RemoteView& view : c.remotes()) {
-      if (const std::optional<client::Vec2> truth = path.At(view.id, c.render_tick())) {
+      // A moment drawn past the server's newest tick (predicting the others) is judged against that tick.
+      if (const std::optional<client::Vec2> truth = path.At(view.id, std::min(c.render_tick(), now_tick))) {
         errors.push_back(client::Length(view.drawn - *truth));
       }
       if (const std::optional<client::Vec2> truth = path.At(view.id, now_tick)) {

@@ -118,7 +118,10 @@ void PrintTagging(const std::vector<TagResult>& runs, const std::vector<ScaleRes
               "hit rate", "rewind", "max", "rtt", "interp", "victim mean", "victim p99");
   for (const TagResult& r : runs) {
     std::printf("   %-16s %-14s %-4s %7llu %7.2f%% %7.0f ms %6.0f ms %5.0f ms %6.0f ms %8.0f ms %8.0f ms\n",
-                r.settings.profile.name.c_str(), r.settings.client.predict_others ? "predict-others" : "interpolation",
+                r.settings.profile.name.c_str(),
+                !r.settings.client.predict_others        ? "interpolation"
+                : r.settings.client.predict_to_input_tick ? "others-at-input"
+                                                          : "predict-others",
                 r.settings.lag_compensation ? "on" : "off",
                 static_cast<unsigned long long>(r.tags_judged), 100.0 * r.hit_rate, r.rewind_ms_mean, r.rewind_ms_max,
                 r.rtt_ms, r.interp_delay_ms, r.victim_view_ms_mean, r.victim_view_ms_p99);
@@ -136,6 +139,7 @@ void to_json(nlohmann::json& j, const TagResult& r) {
   j = {{"profile", r.settings.profile.name},
        {"lag_compensation", r.settings.lag_compensation},
        {"predict_others", r.settings.client.predict_others},
+       {"predict_to_input_tick", r.settings.client.predict_to_input_tick},
        {"players", r.settings.players},
        {"play_s", r.settings.play_s},
        {"tags_judged", r.tags_judged},

@@ -24,6 +24,10 @@ void ClientFlags::Register(CLI::App& app, const std::string& preset_note, const 
   app.add_option("--predict-others", predict_others_,
                  "Override the preset: on or off (the other cubes simulated to the present, with rollback)")
       ->check(on_off);
+  app.add_option("--predict-to-input-tick", predict_to_input_tick_,
+                 "With predict-others, draw the other cubes where they will be when your inputs reach the "
+                 "server instead of now: on or off (the default)")
+      ->check(on_off);
   app.add_option(
          "--adaptive-snapshot-rate", adaptive_snapshot_rate_,
          "Ask the server for a snapshot every tick from the start and while the link loses or delays "
@@ -66,6 +70,7 @@ client::Settings ClientFlags::ApplySettings(client::Settings defaults) const {
   ApplyToggle(interpolation_, settings.interpolation);
   ApplyToggle(smoothing_, settings.smoothing);
   ApplyToggle(predict_others_, settings.predict_others);
+  ApplyToggle(predict_to_input_tick_, settings.predict_to_input_tick);
   ApplyToggle(adaptive_snapshot_rate_, settings.adaptive_snapshot_rate);
   if (redundancy_) settings.redundancy = *redundancy_;
   return settings;

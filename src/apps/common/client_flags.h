@@ -35,6 +35,7 @@ class ClientFlags {
   std::string interpolation_;
   std::string smoothing_;
   std::string predict_others_;
+  std::string predict_to_input_tick_;
   std::string adaptive_snapshot_rate_;
   std::optional<int> redundancy_;
   std::optional<transport::LinkSettings> profile_;
