@@ -82,6 +82,8 @@ TEST(SteadyState, AThousandTicksOfAServerWithClientsAllocateNothing) {
   for (int i = 0; i < kClients; ++i) {
     client::ClientConfig client_config;
     client_config.name = "c" + std::to_string(i);
+    // Half of them predict the others: their world re-simulation and rollbacks must allocate nothing either.
+    if (i % 2 == 1) client_config.settings = client::PresetSettings(client::Preset::kPredictOthers);
     ASSERT_NE(rig->AddPlayer(client_config, &error), nullptr) << error;
     rig->SetButtons(static_cast<std::size_t>(i), [i](Micros now) { return HeldButtons(i, now); });
   }
