@@ -59,7 +59,9 @@ std::optional<double> OwnError(const FrameSample& sample) noexcept {
   return sample.own_error;
 }
 std::optional<double> RemoteError(const FrameSample& sample) noexcept { return sample.remote_error; }
-std::optional<double> RemoteErrorDrawn(const FrameSample& sample) noexcept { return sample.remote_error_drawn; }
+std::optional<double> RemoteErrorDrawn(const FrameSample& sample) noexcept {
+  return sample.remote_error_drawn;
+}
 std::optional<double> ViewDelayMs(const FrameSample& sample) noexcept { return sample.view_delay_ms; }
 std::optional<double> PressDelayMs(const FrameSample& sample) noexcept { return sample.press_delay_ms; }
 std::optional<double> KeysError(const FrameSample& sample) noexcept { return sample.keys_error; }
@@ -208,7 +210,8 @@ FrameSample FrameSampler::Sample(std::int64_t frame, Micros now, std::uint8_t he
   tracks_.swap(next_tracks_);
   if (drawn_count > 0) s.remote_error_drawn = drawn_sum / drawn_count;
   if (remote_count > 0 && truth_tick) {
-    s.view_delay_ms = (static_cast<double>(*truth_tick) - client.render_tick()) * 1000.0 / sim::kTicksPerSecond;
+    s.view_delay_ms =
+        (static_cast<double>(*truth_tick) - client.render_tick()) * 1000.0 / sim::kTicksPerSecond;
   }
   if (remote_count > 0) {
     s.remote_error = remote_sum / remote_count;

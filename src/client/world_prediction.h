@@ -41,7 +41,7 @@ class WorldPrediction {
     bool collisions = true;                  // the server resolves overlaps
     int window_ticks = 60;                   // the most ticks simulated past the snapshot
     bool to_input_tick = false;  // remote cubes read at the own cube's newest input's tick when later
-    bool smoothing = true;                   // remote mispredictions eased over smoothing_ms
+    bool smoothing = true;       // remote mispredictions eased over smoothing_ms
     int smoothing_ms = 100;
   };
   // Brings the simulation up to the present and the own cube's newest input: after a snapshot, from its

@@ -153,7 +153,8 @@ void DrawComparePlot(ImDrawList& draw, const Rect& area, std::span<const PlotSer
   DrawPanel(draw, panel(3), "Interpolation buys: remote cubes' jumps (last second)", "per cube and s", series,
             end_s, &client::RemoteJumpsPerS, &Smoothness);
   DrawPanel(draw, panel(4), "Interpolation costs: remote cubes drawn vs truth now, mean", "units", series,
-            end_s, &client::RemoteError, [](const client::SampleSummary& s) { return MeanAndP99(s.remote_error); });
+            end_s, &client::RemoteError,
+            [](const client::SampleSummary& s) { return MeanAndP99(s.remote_error); });
   // Each family's own promise: interpolation draws the truth of its render time, predicting the others the
   // truth of now (where its remote turns show as mispredictions).
   DrawPanel(draw, panel(5), "Remote cubes drawn vs truth at the moment drawn, mean", "units", series, end_s,

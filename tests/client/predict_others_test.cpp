@@ -17,7 +17,7 @@ ClientConfig Behind(std::string name, const Settings& settings, double one_way_m
 }
 
 struct Watch {
-  std::vector<double> error_now;  // |drawn - the server's cube now| while the mover glides at top speed
+  std::vector<double> error_now;    // |drawn - the server's cube now| while the mover glides at top speed
   std::vector<double> delay_ticks;  // the server's tick now minus the render tick
 };
 
@@ -56,10 +56,11 @@ TEST(PredictOthers, RemoteCubesAreDrawnAtThePresent) {
   ASSERT_GT(predicted.error_now.size(), 500u);
   ASSERT_GT(interpolated.error_now.size(), 500u);
   const double worst = *std::max_element(predicted.error_now.begin(), predicted.error_now.end());
-  std::printf("[predict others] gliding remote cube, 200 ms round trip: error at the present %.3f units "
-              "(max %.3f), view delay %.2f ticks; interpolation %.3f units, %.2f ticks\n",
-              Mean(predicted.error_now), worst, Mean(predicted.delay_ticks), Mean(interpolated.error_now),
-              Mean(interpolated.delay_ticks));
+  std::printf(
+      "[predict others] gliding remote cube, 200 ms round trip: error at the present %.3f units "
+      "(max %.3f), view delay %.2f ticks; interpolation %.3f units, %.2f ticks\n",
+      Mean(predicted.error_now), worst, Mean(predicted.delay_ticks), Mean(interpolated.error_now),
+      Mean(interpolated.delay_ticks));
   // A tick of top speed is 0.25 units: predicted within about a tick of the truth now, where
   // interpolation draws it half a round trip and the delay in the past.
   EXPECT_LT(Mean(predicted.error_now), 0.3);

@@ -38,7 +38,8 @@ void PushInputs(PendingInputs& pending, int count) {
 }
 
 // The same world stepped tick by tick by hand: the own cube's inputs one a tick, the others holding theirs.
-std::vector<sim::PlayerCube> Straight(std::vector<sim::PlayerCube> world, const PendingInputs& pending, int ticks) {
+std::vector<sim::PlayerCube> Straight(std::vector<sim::PlayerCube> world, const PendingInputs& pending,
+                                      int ticks) {
   for (int k = 0; k < ticks; ++k) {
     std::vector<sim::Input> inputs(world.size());
     std::vector<sim::PlayerStep> steps;

@@ -9,7 +9,6 @@
 #include <optional>
 
 #include "clock.h"
-
 #include "netcube/client/bot.h"
 #include "netcube/client/client.h"
 #include "netcube/client/frame_sample.h"
@@ -333,8 +332,8 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   groups.push_back({"fixed-delay", "fix", fixed_delay, nullptr, false, {}, {}, {}, 0, std::nullopt, {}});
   groups.push_back({"unsmoothed", "uns", unsmoothed, nullptr, false, {}, {}, {}, 0, std::nullopt, {}});
   groups.push_back({"server-rate", "srv", server_rate, nullptr, false, {}, {}, {}, 0, std::nullopt, {}});
-  groups.push_back({"predict-others", "prd", client::PresetSettings(client::Preset::kPredictOthers), nullptr, false,
-                    {}, {}, {}, 0, std::nullopt, {}});
+  const client::Settings others = client::PresetSettings(client::Preset::kPredictOthers);
+  groups.push_back({"predict-others", "prd", others, nullptr, false, {}, {}, {}, 0, std::nullopt, {}});
 
   Micros now{0};
   server::ServerConfig config;

@@ -246,8 +246,10 @@ void PrintProfile(const ProfileResult& r) {
   }
   // The two families side by side: interpolation draws the past exactly, predicting the others draws the
   // present with the remote turns' mispredictions.
-  std::printf("   remote cubes: group          err at present mean/p99 | err at moment drawn mean/p99 | jumps/s largest"
-              " | view delay ms | update us/frame cube-ticks/frame\n");
+  std::printf(
+      "   remote cubes: group          err at present mean/p99 | err at moment drawn mean/p99 | jumps/s "
+      "largest"
+      " | view delay ms | update us/frame cube-ticks/frame\n");
   for (const GroupResult& g : r.groups) {
     if (g.name != "default" && g.name != "predict-others") continue;
     std::printf("                 %-14s %12.3f %6.3f | %17.3f %6.3f | %7.2f %7.3f | %13.1f | %15.1f %16.1f\n",

@@ -119,12 +119,12 @@ void PrintTagging(const std::vector<TagResult>& runs, const std::vector<ScaleRes
   for (const TagResult& r : runs) {
     std::printf("   %-16s %-14s %-4s %7llu %7.2f%% %7.0f ms %6.0f ms %5.0f ms %6.0f ms %8.0f ms %8.0f ms\n",
                 r.settings.profile.name.c_str(),
-                !r.settings.client.predict_others        ? "interpolation"
+                !r.settings.client.predict_others         ? "interpolation"
                 : r.settings.client.predict_to_input_tick ? "others-at-input"
                                                           : "predict-others",
-                r.settings.lag_compensation ? "on" : "off",
-                static_cast<unsigned long long>(r.tags_judged), 100.0 * r.hit_rate, r.rewind_ms_mean, r.rewind_ms_max,
-                r.rtt_ms, r.interp_delay_ms, r.victim_view_ms_mean, r.victim_view_ms_p99);
+                r.settings.lag_compensation ? "on" : "off", static_cast<unsigned long long>(r.tags_judged),
+                100.0 * r.hit_rate, r.rewind_ms_mean, r.rewind_ms_max, r.rtt_ms, r.interp_delay_ms,
+                r.victim_view_ms_mean, r.victim_view_ms_p99);
   }
   for (const ScaleResult& r : cost) {
     std::printf("   64 players tagging every %d ms, compensation %-3s: tick p50 %.0f us, p99 %.0f us, max %.0f us, "

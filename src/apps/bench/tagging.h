@@ -6,11 +6,10 @@
 // interpolation delay, and the victim's view: how long before a tag's result reached the victim its cube
 // had left the spot where it was hit.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "netcube/client/settings.h"
 #include "netcube/transport/link_profile.h"

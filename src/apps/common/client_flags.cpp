@@ -14,7 +14,8 @@ void ApplyToggle(const std::string& value, bool& toggle) {
 }  // namespace
 
 void ClientFlags::Register(CLI::App& app, const std::string& preset_note, const std::string& latency_note) {
-  app.add_option("--preset", preset_, "Technique preset: naive, predicted, full or predict-others" + preset_note)
+  app.add_option("--preset", preset_,
+                 "Technique preset: naive, predicted, full or predict-others" + preset_note)
       ->check(CLI::IsMember({"naive", "predicted", "full", "predict-others"}));
   const auto on_off = CLI::IsMember({"on", "off"});
   app.add_option("--prediction", prediction_, "Override the preset: on or off")->check(on_off);
