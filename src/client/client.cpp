@@ -291,6 +291,7 @@ struct Client::Impl {
     frame.collisions = welcome.collisions;
     frame.window_ticks = static_cast<int>(settings.predict_window_ms / clock.tick_period_ms());
     frame.smoothing = settings.smoothing;
+    frame.smoothing_ms = settings.smoothing_ms;
     frame.to_input_tick = settings.predict_to_input_tick;
     return frame;
   }

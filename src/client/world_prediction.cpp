@@ -10,14 +10,6 @@ namespace {
 // still inside the old simulation when a snapshot rolls it back, so the misprediction is measured at the
 // same moment on both sides.
 constexpr std::size_t kPresentMargin = 2;
-// Smoothing a remote misprediction: the offset shrinks by at most this share of a cube's top speed, so the
-// drawn cube never steps farther than 1.5 top speeds in a frame (what the comparison counts as a jump; as
-// the interpolating family's smoothing, which never draws a cube faster than one can move). A gap beyond
-// kMaxChaseUnits is not chased but drawn where it is.
-constexpr double kCatchUpShare = 0.45;
-constexpr double kTopSpeedUnitsPerUs = static_cast<double>(sim::kMaxSpeed) * sim::kTicksPerSecond /
-                                       sim::kSubUnitsPerUnit / 1e6;
-constexpr double kMaxChaseUnits = 4.0;
 
 }  // namespace
 
@@ -36,7 +28,7 @@ void WorldPrediction::Reset() {
   others_predicted_ = false;
   own_state_.reset();
   remote_now_.fill(std::nullopt);
-  remote_offsets_.fill(Vec2{});
+  for (CorrectionSmoother& smoother : remote_smoothers_) smoother.Reset();
   metrics_ = {};
 }
 
@@ -168,7 +160,7 @@ void WorldPrediction::Predict(const Frame& frame) {
   others_predicted_ = static_cast<std::size_t>(std::floor(ahead)) + 1 <= valid_;
   metrics_.others_predicted = others_predicted_;
   if (!others_predicted_) {
-    remote_offsets_.fill(Vec2{});
+    for (CorrectionSmoother& smoother : remote_smoothers_) smoother.Reset();
     return;
   }
   if (!rollback) return;
@@ -179,25 +171,23 @@ void WorldPrediction::Predict(const Frame& frame) {
     if (distance == 0.0) continue;
     ++metrics_.remote_corrections;
     metrics_.remote_correction_max = std::max(metrics_.remote_correction_max, distance);
-    // Keep drawing where the cube was: the offset absorbs the jump.
-    Vec2& offset = remote_offsets_[id];
-    offset = offset - jump;
-    if (!frame.smoothing || Length(offset) > kMaxChaseUnits) offset = {};
+    remote_smoothers_[id].OnCorrection(jump, frame.smoothing, frame.smoothing_ms);
   }
 }
 
 void WorldPrediction::AdvanceSmoothing(Micros elapsed, const Frame& frame) {
-  const double budget = kCatchUpShare * kTopSpeedUnitsPerUs * static_cast<double>(elapsed.count());
-  for (Vec2& offset : remote_offsets_) {
-    const double length = Length(offset);
-    if (length == 0.0) continue;
-    offset = !frame.smoothing || length <= budget ? Vec2{} : offset * ((length - budget) / length);
+  for (CorrectionSmoother& smoother : remote_smoothers_) {
+    if (frame.smoothing) {
+      smoother.Advance(elapsed, frame.smoothing_ms);
+    } else {
+      smoother.Reset();
+    }
   }
 }
 
 std::optional<Vec2> WorldPrediction::RemoteAt(sim::PlayerId id) const noexcept {
   if (!others_predicted_ || !remote_now_[id]) return std::nullopt;
-  return *remote_now_[id] + remote_offsets_[id];
+  return *remote_now_[id] + remote_smoothers_[id].offset();
 }
 
 }  // namespace netcube::client

@@ -18,8 +18,8 @@
 #include "netcube/client/interpolation_buffer.h"
 #include "netcube/client/metrics.h"
 #include "netcube/client/pending_inputs.h"
+#include "netcube/client/smoothing.h"
 #include "netcube/client/units.h"
-#include "netcube/sim/time.h"
 #include "netcube/sim/world.h"
 
 namespace netcube::client {
@@ -41,7 +41,8 @@ class WorldPrediction {
     bool collisions = true;                  // the server resolves overlaps
     int window_ticks = 60;                   // the most ticks simulated past the snapshot
     bool to_input_tick = false;  // remote cubes read at the own cube's newest input's tick when later
-    bool smoothing = true;  // remote mispredictions eased in, never faster than a cube moves
+    bool smoothing = true;       // remote mispredictions eased over smoothing_ms
+    int smoothing_ms = 100;
   };
   // Brings the simulation up to the present and the own cube's newest input: after a snapshot, from its
   // world; after new own inputs, from the tick of the first new one; else only the ticks not yet simulated.
@@ -88,8 +89,7 @@ class WorldPrediction {
   std::optional<sim::CubeState> own_state_;
   std::array<std::optional<Vec2>, 256> remote_now_{};     // predicted positions at the present, by id
   std::array<std::optional<Vec2>, 256> remote_before_{};  // before the rollback (scratch)
-  // Each remote cube's misprediction still to make up: drawn = predicted + offset.
-  std::array<Vec2, 256> remote_offsets_{};
+  std::array<CorrectionSmoother, 256> remote_smoothers_{};
   WorldPredictionMetrics metrics_;
 };
 
