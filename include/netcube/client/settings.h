@@ -22,7 +22,7 @@ struct Settings {
   bool interpolation = true;
   // Blend reconciliation corrections of the own cube over smoothing_ms instead of snapping, and never draw
   // a remote cube moving faster than its top speed (a correction of its extrapolation is made up over the
-  // next frames).
+  // next frames); with predict_others, a remote cube's misprediction is smoothed like the own cube's.
   bool smoothing = true;
   // When the interpolation buffer runs dry continue the last motion (capped), rather than stop.
   bool extrapolation = true;
