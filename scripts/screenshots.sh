@@ -3,8 +3,10 @@
 # way for both players) with each technique preset, into docs/images/lab-{naive,predicted,full}.png, the
 # default lab (player 1 full, player 2 naive) at the default window size, 1280 x 720 (lab-1280x720.png), with
 # tags (lab-tagging.png), with a collision (lab-collision.png), with the snapshot encoding switched from full
-# to delta mid-run (lab-bandwidth.png), with a blackout explained (lab-explained.png), and the comparison of four builds under the cross-continent
-# profile, into docs/images/compare-cross-continent.png.
+# to delta mid-run (lab-bandwidth.png), with a blackout explained (lab-explained.png), with a collision while
+# predicting the others (lab-collision-predict-others.png), the comparison of four builds under the
+# cross-continent profile, into docs/images/compare-cross-continent.png, and of the two families
+# (compare-families.png).
 # No display needed: without one the client renders offscreen. The lab runs on a virtual clock (frame i
 # at i/60 s) with scripted keys, so the pictures come out the same on every run.
 #
@@ -55,5 +57,11 @@ done
   --link-script "2s blackout 400ms client 1" --journal --frames 200 --screenshot "$out/lab-explained.png"
 # The comparison under cross-continent (docs/COMPARE.md): the command and its figures are doc-figures.sh's,
 # which the test Docs.figures checks the docs against.
-NETCUBE_BUILD_DIR="$build" scripts/doc-figures.sh --plot "$out/compare-cross-continent.png" >/dev/null
+# The two families under cross-continent (README, "Two families"), the same way.
+NETCUBE_BUILD_DIR="$build" scripts/doc-figures.sh --plot "$out/compare-cross-continent.png" \
+  --families-plot "$out/compare-families.png" >/dev/null
+# The collision above with the other cubes predicted: player 1's prediction meets player 2 where the server
+# does.
+"$client" --lab --preset predict-others --latency-ms 125 --width 1600 --height 900 \
+  --script "R:1600,-:1000" --script2 "-:3000" --frames 130 --screenshot "$out/lab-collision-predict-others.png"
 ls -l "$out"/lab-*.png "$out"/compare-*.png

@@ -11,6 +11,7 @@
 #include "rate_chooser.h"
 #include "remote_cubes.h"
 #include "tagging.h"
+#include "world_prediction.h"
 
 // The conductor: the connection's lifecycle and the message dispatch, handing each part of what arrives to
 // the room that owns it (own_cube, remote_cubes, link_stats, server_clock, tagging).
@@ -66,6 +67,7 @@ struct Client::Impl {
   RemoteCubes remotes;
   LinkStats link;
   Tagging tagging;
+  WorldPrediction world;
 
   explicit Impl(ClientConfig c) : config(std::move(c)), settings(Clamped(config.settings)) {}
 
@@ -84,6 +86,7 @@ struct Client::Impl {
     remotes.Reset();
     link.Reset(now);
     tagging.Reset();
+    world.Reset();
   }
 
   void EndSession(ConnectionState end, std::string why) {
@@ -222,15 +225,27 @@ struct Client::Impl {
     newest_tick = tick;
     clock.OnSnapshot(tick, now);
 
+    world.OnSnapshot(tick, snapshot.players.span());
+
     remotes.BeginSnapshot(tick);
+    bool reconcile = false;
     for (const sim::PlayerCube& player : snapshot.players) {
       if (player.id == welcome.player_id) {
-        own.OnServerState(player.state, snapshot.has_ack, snapshot.ack, settings);
+        reconcile = own.OnServerState(player.state, snapshot.has_ack, snapshot.ack, settings);
       } else {
         remotes.Receive(tick, player);
       }
     }
     remotes.EndSnapshot();
+    if (reconcile) {
+      // predict_others replays the pending inputs in the snapshot's world, the other cubes moving too.
+      std::optional<sim::CubeState> replayed;
+      if (settings.predict_others) {
+        world.Predict(PredictionFrame(now));
+        replayed = world.own_state();
+      }
+      own.Reconcile(settings, replayed ? &*replayed : nullptr);
+    }
     if (snapshot.has_ack) own.OnInputLead(snapshot.ack, snapshot.input_lead, snapshot_rate.rate(), settings);
     return true;
   }
@@ -261,14 +276,47 @@ struct Client::Impl {
     link.CountLossFrom(from_tick);
   }
 
+  // predict_others: the world from the newest snapshot to `now` (world_prediction.h).
+  WorldPrediction::Frame PredictionFrame(Micros now) const {
+    WorldPrediction::Frame frame;
+    // The clock follows the fastest snapshots' arrivals, the quickest one-way trip behind the server: the
+    // present is half a round trip (the handshake's until the TimeEcho replies measure it) less how late
+    // snapshots come on average beyond the fastest (the jitter inside that half).
+    const LinkMetrics& m = link.metrics();
+    const double rtt_ms = m.rtt_samples > 0 ? m.rtt_ms : handshake_rtt_ms;
+    const double one_way_ms = std::max(0.0, rtt_ms / 2.0 - clock.lateness_mean_ms());
+    frame.present_tick = clock.ServerTicks(now) + one_way_ms / clock.tick_period_ms();
+    frame.own = welcome.player_id;
+    frame.pending = &own.pending();
+    frame.moves_per_tick = std::max(1, sim::kTicksPerSecond / std::max(1, int{welcome.tick_rate}));
+    frame.collisions = welcome.collisions;
+    frame.window_ticks = static_cast<int>(settings.predict_window_ms / clock.tick_period_ms());
+    frame.smoothing = settings.smoothing;
+    frame.smoothing_ms = settings.smoothing_ms;
+    frame.to_input_tick = settings.predict_to_input_tick;
+    return frame;
+  }
+  bool PredictingOthers() const noexcept { return settings.predict_others && world.others_predicted(); }
+
   void RefreshViews(Micros now) {
     const Micros elapsed = std::max(Micros{0}, now - last_view);
     last_view = now;
+    const bool predicting = state == ConnectionState::kConnected && have_snapshot && settings.predict_others;
+    if (predicting) {
+      const WorldPrediction::Frame frame = PredictionFrame(now);
+      world.Predict(frame);
+      world.AdvanceSmoothing(elapsed, frame);
+      const std::optional<sim::CubeState> predicted = world.own_state();
+      if (predicted && settings.reconciliation) own.AdoptPrediction(*predicted);
+    }
     own.RefreshView(elapsed, settings);
     if (state != ConnectionState::kConnected) return;
     clock.Observe(now);
     clock.SetSnapshotLoss(link.metrics().snapshot_loss, link.loss_measured());
     remotes.RefreshViews(now, static_cast<double>(elapsed.count()) / 1000.0, clock, settings);
+    if (predicting && world.others_predicted()) {
+      remotes.DrawPredicted([this](sim::PlayerId id) { return world.RemoteAt(id); });
+    }
   }
 
   void ServiceClosingHost(Micros now) {
@@ -318,11 +366,13 @@ struct Client::Impl {
 
   bool Tag(Micros now, sim::Aim aim) {
     if (state != ConnectionState::kConnected || !own.view().present) return false;
-    // What this client draws: with interpolation, the remote cubes at the render time; without, at the
-    // newest snapshot.
+    // What this client draws: predicting the others, the remote cubes at the present (judged there); with
+    // interpolation, at the render time; without, at the newest snapshot.
     Tagging::Sight sight;
-    sight.render_tick = settings.interpolation ? remotes.render_tick() : static_cast<double>(newest_tick);
-    sight.delay_ms = settings.interpolation ? remotes.metrics().interp_delay_ms : 0.0;
+    sight.render_tick = PredictingOthers()       ? world.present_tick()
+                        : settings.interpolation ? remotes.render_tick()
+                                                 : static_cast<double>(newest_tick);
+    sight.delay_ms = !PredictingOthers() && settings.interpolation ? remotes.metrics().interp_delay_ms : 0.0;
     sight.seen_tick = newest_tick;
     sight.seq = own.view().predicted_state.last_input;
     sight.origin = own.view().predicted;
@@ -415,7 +465,9 @@ std::optional<Tick> Client::newest_snapshot_tick() const noexcept {
   return impl_->newest_tick;
 }
 double Client::server_time_ticks() const noexcept { return impl_->clock.ServerTicks(impl_->last_view); }
-double Client::render_tick() const noexcept { return impl_->remotes.render_tick(); }
+double Client::render_tick() const noexcept {
+  return impl_->PredictingOthers() ? impl_->world.present_tick() : impl_->remotes.render_tick();
+}
 std::optional<Micros> Client::snapshot_silence() const noexcept {
   const Impl& c = *impl_;
   if (c.state != ConnectionState::kConnected || c.snapshot_rate.rate() <= 0) return std::nullopt;
@@ -433,6 +485,8 @@ Metrics Client::metrics() const {
   m.snapshot_rate_asked = impl_->snapshot_rate.asked();
   static_cast<OwnCubeMetrics&>(m) = impl_->own.metrics();
   static_cast<RemoteCubeMetrics&>(m) = impl_->remotes.metrics();
+  static_cast<WorldPredictionMetrics&>(m) = impl_->world.metrics();
+  m.others_predicted = impl_->PredictingOthers();
   static_cast<TagMetrics&>(m) = impl_->tagging.metrics();
   m.packets_malformed = impl_->packets_malformed;
   return m;

@@ -59,6 +59,10 @@ std::optional<double> OwnError(const FrameSample& sample) noexcept {
   return sample.own_error;
 }
 std::optional<double> RemoteError(const FrameSample& sample) noexcept { return sample.remote_error; }
+std::optional<double> RemoteErrorDrawn(const FrameSample& sample) noexcept {
+  return sample.remote_error_drawn;
+}
+std::optional<double> ViewDelayMs(const FrameSample& sample) noexcept { return sample.view_delay_ms; }
 std::optional<double> PressDelayMs(const FrameSample& sample) noexcept { return sample.press_delay_ms; }
 std::optional<double> KeysError(const FrameSample& sample) noexcept { return sample.keys_error; }
 std::optional<double> Drift(const FrameSample& sample) noexcept { return sample.drift; }
@@ -70,6 +74,8 @@ SampleSummary Summarize(std::span<const FrameSample> samples) {
   SampleSummary summary;
   summary.own_error = SpreadOf(samples, &OwnError);
   summary.remote_error = SpreadOf(samples, &RemoteError);
+  summary.remote_error_drawn = SpreadOf(samples, &RemoteErrorDrawn);
+  summary.view_delay_ms = SpreadOf(samples, &ViewDelayMs);
   summary.press_delay_ms = SpreadOf(samples, &PressDelayMs);
   summary.keys_error = SpreadOf(samples, &KeysError);
   summary.drift = SpreadOf(samples, &Drift);
@@ -94,6 +100,11 @@ SampleSummary Summarize(std::span<const FrameSample> samples) {
   if (remote_seconds > 0.0) summary.remote_jumps_rate = remote_jumps / remote_seconds;
   if (moving > 0) summary.remote_frozen_share = static_cast<double>(frozen) / moving;
   if (own_seconds > 0.0) summary.own_jumps_rate = own_jumps / own_seconds;
+  if (!samples.empty()) {
+    summary.corrections = samples.back().corrections;
+    summary.correction_max = samples.back().correction_max;
+    summary.correction_mean = samples.back().correction_mean;
+  }
   return summary;
 }
 
@@ -107,13 +118,33 @@ std::vector<sim::PlayerCube> NewestReceived(const Client& client) {
   return world;
 }
 
+std::optional<Vec2> FrameSampler::TruthAt(sim::PlayerId id, double tick) const {
+  const auto whole = static_cast<Tick>(std::floor(tick));
+  const PastTruth& at = past_[static_cast<std::size_t>(whole) % kTruthTicks];
+  const PastTruth& next = past_[static_cast<std::size_t>(whole + 1) % kTruthTicks];
+  if (at.tick != whole) return std::nullopt;
+  const sim::PlayerCube* a = Find(at.world, id);
+  if (a == nullptr) return std::nullopt;
+  const sim::PlayerCube* b = next.tick == whole + 1 ? Find(next.world, id) : nullptr;
+  const Vec2 from = PositionOf(a->state);
+  if (b == nullptr) return from;
+  return from + (PositionOf(b->state) - from) * (tick - static_cast<double>(whole));
+}
+
 FrameSample FrameSampler::Sample(std::int64_t frame, Micros now, std::uint8_t held, const Client& client,
-                                 std::span<const sim::PlayerCube> truth) {
+                                 std::span<const sim::PlayerCube> truth, std::optional<Tick> truth_tick) {
+  if (truth_tick && *truth_tick >= 0) {
+    PastTruth& slot = past_[static_cast<std::size_t>(*truth_tick) % kTruthTicks];
+    slot.tick = *truth_tick;
+    slot.world.assign(truth.begin(), truth.end());
+  }
   FrameSample s;
   s.frame = frame;
   s.time = now;
   const Metrics m = client.metrics();
   s.corrections = m.corrections;
+  s.correction_max = m.max_correction;
+  s.correction_mean = m.mean_correction;
   s.pending_inputs = m.pending_inputs;
   s.rtt_ms = m.rtt_ms;
   s.interp_delay_ms = m.interp_delay_ms;
@@ -138,6 +169,8 @@ FrameSample FrameSampler::Sample(std::int64_t frame, Micros now, std::uint8_t he
   }
   double remote_sum = 0.0;
   int remote_count = 0;
+  double drawn_sum = 0.0;
+  int drawn_count = 0;
   int jumps = 0;
   int frozen = 0;
   next_tracks_.clear();
@@ -148,6 +181,15 @@ FrameSample FrameSampler::Sample(std::int64_t frame, Micros now, std::uint8_t he
     const Vec2 true_position = PositionOf(cube->state);
     remote_sum += Length(remote.drawn - true_position);
     ++remote_count;
+    if (truth_tick) {
+      // A moment drawn beyond the server's newest tick is judged against that tick: the truth it will have
+      // then is not known yet.
+      const double moment = std::min(client.render_tick(), static_cast<double>(*truth_tick));
+      if (const std::optional<Vec2> then = TruthAt(remote.id, moment)) {
+        drawn_sum += Length(remote.drawn - *then);
+        ++drawn_count;
+      }
+    }
     const auto last =
         std::find_if(tracks_.begin(), tracks_.end(), [&](const RemoteTrack& t) { return t.id == remote.id; });
     RemoteTrack& track =
@@ -172,6 +214,11 @@ FrameSample FrameSampler::Sample(std::int64_t frame, Micros now, std::uint8_t he
     }
   }
   tracks_.swap(next_tracks_);
+  if (drawn_count > 0) s.remote_error_drawn = drawn_sum / drawn_count;
+  if (remote_count > 0 && truth_tick) {
+    s.view_delay_ms =
+        (static_cast<double>(*truth_tick) - client.render_tick()) * 1000.0 / sim::kTicksPerSecond;
+  }
   if (remote_count > 0) {
     s.remote_error = remote_sum / remote_count;
     s.remote_jumps = jumps;

@@ -19,6 +19,7 @@ const char* ToString(SampleKind kind) noexcept {
     case SampleKind::kExtrapolated: return "extrapolated";
     case SampleKind::kHeld: return "held";
     case SampleKind::kLatest: return "latest";
+    case SampleKind::kPredicted: return "predicted";
   }
   return "?";
 }

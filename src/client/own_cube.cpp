@@ -73,14 +73,15 @@ bool OwnCube::AckPlausible(bool has_ack, sim::Seq ack) const noexcept {
   return !has_ack || (any_input_sent_ && !sim::SeqGreater(ack, static_cast<sim::Seq>(next_seq_ - 1)));
 }
 
-void OwnCube::OnServerState(const sim::CubeState& server, bool has_ack, sim::Seq ack, const Settings& settings) {
+bool OwnCube::OnServerState(const sim::CubeState& server, bool has_ack, sim::Seq ack,
+                            const Settings& settings) {
   server_state_ = server;
   server_state_.last_input = has_ack ? ack : sim::Seq{0};
   if (!present_) {
     // The first sight of the own cube: no input has been sampled yet, so this is the prediction.
     present_ = true;
     predicted_ = server_state_;
-    return;
+    return false;
   }
   if (has_ack) {
     // Without prediction nothing predicted is drawn, so nothing can differ from the server.
@@ -99,10 +100,15 @@ void OwnCube::OnServerState(const sim::CubeState& server, bool has_ack, sim::Seq
     metrics_.has_ack = true;
     metrics_.last_acked_input = ack;
   }
+  return true;
+}
 
+void OwnCube::Reconcile(const Settings& settings, const sim::CubeState* replayed) {
   const sim::CubeState before = predicted_;
   predicted_ = server_state_;
-  if (settings.reconciliation) {
+  if (settings.reconciliation && replayed != nullptr) {
+    predicted_ = *replayed;
+  } else if (settings.reconciliation) {
     // Replay what the server has not applied yet; each replayed prediction replaces the old one.
     for (std::size_t i = 0; i < pending_.size(); ++i) {
       predicted_ = sim::Move(predicted_, pending_[i].input);

@@ -27,9 +27,17 @@ class OwnCube {
 
   // Whether a snapshot's ack names an input this client has sent.
   bool AckPlausible(bool has_ack, sim::Seq ack) const noexcept;
-  // The server's state of the own cube, after the input `ack` if `has_ack`: acknowledges, reconciles and,
-  // when the prediction is what is drawn, measures the correction.
-  void OnServerState(const sim::CubeState& server, bool has_ack, sim::Seq ack, const Settings& settings);
+  // The server's state of the own cube, after the input `ack` if `has_ack`: acknowledges the inputs it
+  // applied. True when there is a prediction to reconcile (false at the first sight of the cube, which is
+  // the prediction).
+  bool OnServerState(const sim::CubeState& server, bool has_ack, sim::Seq ack, const Settings& settings);
+  // Then reconciles: the pending inputs replayed on the server's state with Move, or `replayed` when given
+  // (the world prediction's own cube after them, collisions included), and, when the prediction is what
+  // is drawn, measures the correction.
+  void Reconcile(const Settings& settings, const sim::CubeState* replayed);
+  // The world prediction's own cube after the newest input, between snapshots: not a correction, the same
+  // inputs with the other cubes' pushes predicted.
+  void AdoptPrediction(const sim::CubeState& state) noexcept { predicted_ = state; }
 
   // The server's input lead after applying `ack` (inputs waiting minus its buffer's target): with
   // input_pacing, the sampling clock runs a little slow while the lead is positive, fast while negative.

@@ -4,6 +4,7 @@
 // render time it sets, and the views drawn from them. With smoothing, a drawn cube never moves faster
 // than a cube can: when a late snapshot corrects an extrapolation, the difference is made up over the
 // next frames instead of in one jump.
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +38,21 @@ class RemoteCubes {
   // ahead of the render time had not joined at that time: it has no view yet (drawing it at its first
   // state would show, and let a player tag, a cube where it never was at that time).
   void RefreshViews(Micros now, double elapsed_ms, const ServerClock& clock, const Settings& settings);
+
+  // predict_others: every cube `predicted(id)` places (a std::optional<Vec2>) is drawn there instead, at
+  // the present.
+  template <class Predicted>
+  void DrawPredicted(const Predicted& predicted) {
+    for (RemoteView& view : views_) {
+      const std::optional<Vec2> position = predicted(view.id);
+      if (!position) continue;
+      view.drawn = *position;
+      view.sample = SampleKind::kPredicted;
+    }
+    for (Cube& cube : cubes_) {
+      if (const std::optional<Vec2> position = predicted(cube.id)) cube.drawn = *position;
+    }
+  }
 
   const std::vector<RemoteView>& views() const noexcept { return views_; }
   double render_tick() const noexcept { return render_; }

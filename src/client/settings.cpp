@@ -11,12 +11,13 @@ Settings Clamped(Settings settings) noexcept {
   settings.interp_delay_ms = std::clamp(settings.interp_delay_ms, 0, kMaxInterpDelayMs);
   settings.smoothing_ms = std::clamp(settings.smoothing_ms, 0, kMaxSmoothingMs);
   settings.redundancy = std::clamp(settings.redundancy, 1, static_cast<int>(protocol::kMaxInputsPerPacket));
+  settings.predict_window_ms = std::clamp(settings.predict_window_ms, 0, kMaxPredictWindowMs);
   return settings;
 }
 
 Settings PresetSettings(Preset preset) noexcept {
   const bool predicted = preset != Preset::kNaive;
-  const bool full = preset == Preset::kFull;
+  const bool full = preset == Preset::kFull || preset == Preset::kPredictOthers;
   Settings s;
   s.prediction = predicted;
   s.reconciliation = predicted;
@@ -24,6 +25,7 @@ Settings PresetSettings(Preset preset) noexcept {
   s.smoothing = full;
   s.extrapolation = full;
   s.adaptive_delay = full;
+  s.predict_others = preset == Preset::kPredictOthers;
   return s;
 }
 
@@ -32,6 +34,7 @@ const char* ToString(Preset preset) noexcept {
     case Preset::kNaive: return "naive";
     case Preset::kPredicted: return "predicted";
     case Preset::kFull: return "full";
+    case Preset::kPredictOthers: return "predict-others";
   }
   return "?";
 }
@@ -48,7 +51,8 @@ std::optional<Preset> MatchPreset(const Settings& settings) noexcept {
     const Settings p = PresetSettings(preset);
     if (p.prediction == settings.prediction && p.reconciliation == settings.reconciliation &&
         p.interpolation == settings.interpolation && p.smoothing == settings.smoothing &&
-        p.extrapolation == settings.extrapolation && p.adaptive_delay == settings.adaptive_delay) {
+        p.extrapolation == settings.extrapolation && p.adaptive_delay == settings.adaptive_delay &&
+        p.predict_others == settings.predict_others) {
       return preset;
     }
   }
@@ -64,7 +68,8 @@ struct Toggle {
 };
 constexpr Toggle kToggles[] = {{'p', &Settings::prediction},    {'r', &Settings::reconciliation},
                                {'i', &Settings::interpolation}, {'s', &Settings::smoothing},
-                               {'e', &Settings::extrapolation}, {'a', &Settings::adaptive_delay}};
+                               {'e', &Settings::extrapolation}, {'a', &Settings::adaptive_delay},
+                               {'o', &Settings::predict_others}};
 
 }  // namespace
 
@@ -92,7 +97,7 @@ std::optional<TechniqueSet> ParseTechniqueSet(std::string_view text, std::string
                                           [&](const Toggle& t) { return letter.size() == 1 && letter[0] == t.letter; });
       if (toggle == std::end(kToggles) || settings.*toggle->field) {
         *error = "'" + std::string(text) +
-                 "': expected naive, predicted, full, none, or distinct toggles p r i s e a joined by '+'";
+                 "': expected naive, predicted, full, none, or distinct toggles p r i s e a o joined by '+'";
         return std::nullopt;
       }
       settings.*toggle->field = true;

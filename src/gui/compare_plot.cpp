@@ -136,7 +136,7 @@ void DrawComparePlot(ImDrawList& draw, const Rect& area, std::span<const PlotSer
     x += 40.0F + ImGui::CalcTextSize(series[i].label.c_str()).x;
   }
   const float top = legend_y + kLegendHeight;
-  constexpr int kPanels = 5;
+  constexpr int kPanels = 6;
   const float panel_h = (area.y + area.h - kMargin - top) / kPanels;
   const auto panel = [&](int index) {
     return Rect{area.x + kMargin, top + static_cast<float>(index) * panel_h, area.w - 2.0F * kMargin,
@@ -152,8 +152,14 @@ void DrawComparePlot(ImDrawList& draw, const Rect& area, std::span<const PlotSer
             &client::Drift, [](const client::SampleSummary& s) { return MeanAndP99(s.drift); });
   DrawPanel(draw, panel(3), "Interpolation buys: remote cubes' jumps (last second)", "per cube and s", series,
             end_s, &client::RemoteJumpsPerS, &Smoothness);
-  DrawPanel(draw, panel(4), "Interpolation costs: remote cubes drawn vs truth, mean", "units", series, end_s,
-            &client::RemoteError, [](const client::SampleSummary& s) { return MeanAndP99(s.remote_error); });
+  DrawPanel(draw, panel(4), "Interpolation costs: remote cubes drawn vs truth now, mean", "units", series,
+            end_s, &client::RemoteError,
+            [](const client::SampleSummary& s) { return MeanAndP99(s.remote_error); });
+  // Each family's own promise: interpolation draws the truth of its render time, predicting the others the
+  // truth of now (where its remote turns show as mispredictions).
+  DrawPanel(draw, panel(5), "Remote cubes drawn vs truth at the moment drawn, mean", "units", series, end_s,
+            &client::RemoteErrorDrawn,
+            [](const client::SampleSummary& s) { return MeanAndP99(s.remote_error_drawn); });
 }
 
 }  // namespace netcube::gui

@@ -38,6 +38,10 @@ const char* PresetTooltip(client::Preset preset) {
              "jump.";
     case client::Preset::kFull:
       return "Prediction, reconciliation, interpolation, smoothing, extrapolation and the adaptive delay.";
+    case client::Preset::kPredictOthers:
+      return "full, and the other family of netcode: every cube simulated to the present from the newest "
+             "snapshot (remote cubes with their last buttons, collisions included), rolled back on each "
+             "snapshot.";
   }
   return "";
 }
@@ -411,6 +415,12 @@ void PlayerView::DrawTechniques(client::Client& client) const {
   Tooltip(
       "Size the interpolation delay from the measured snapshot interval, loss and jitter instead of the "
       "fixed value.");
+  SameLineIfFits(CheckboxWidth("predict others"));
+  changed |= ImGui::Checkbox("predict others", &s.predict_others);
+  Tooltip(
+      "Draw every cube at the present: simulate the newest snapshot's world forward, remote cubes holding "
+      "their last buttons and yours through its pending inputs, collisions included, and roll back on each "
+      "snapshot (remote turns become corrections, smoothed).");
   changed |= ImGui::Checkbox("input pacing", &s.input_pacing);
   Tooltip(
       "Sample the keys a few percent slower or faster, by the input lead the server reports, so inputs "

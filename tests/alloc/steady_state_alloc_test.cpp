@@ -91,6 +91,8 @@ void ExpectSteadyStateAllocatesNothing(bool journaled) {
   for (int i = 0; i < kClients; ++i) {
     client::ClientConfig client_config;
     client_config.name = "c" + std::to_string(i);
+    // Half of them predict the others: their world re-simulation and rollbacks must allocate nothing either.
+    if (i % 2 == 1) client_config.settings = client::PresetSettings(client::Preset::kPredictOthers);
     if (journaled) {
       client_config.incoming_link_log = recorder.DownLog(static_cast<std::size_t>(i));
       client_config.outgoing_link_log = recorder.UpLog(static_cast<std::size_t>(i));

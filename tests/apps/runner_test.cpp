@@ -130,6 +130,19 @@ TEST(RunLab, ARecordedComparisonReplaysToTheSameBytes) {
   EXPECT_TRUE(first.csv == recorded.csv) << "the replay differs from the recorded run";
 }
 
+// The other family re-simulates the world at every snapshot and frame: a replay still draws the same frames.
+TEST(RunLab, AComparisonPredictingTheOthersReplaysToTheSameBytes) {
+  const Outputs recorded = Record("full,predict-others", {.latency_ms = 125, .jitter_ms = 20, .loss = 0.05}, 360);
+  const std::vector<std::vector<std::string>> rows = Rows(recorded.csv);
+  ASSERT_EQ(rows.size(), 1U + 360U * 2U);
+  EXPECT_EQ(rows.back()[2], "predict-others");
+  EXPECT_EQ(rows.back()[3], "p+r+i+s+e+a+o");
+  const Outputs first = Replay(recorded.session);
+  const Outputs second = Replay(recorded.session);
+  EXPECT_TRUE(first.csv == second.csv) << "two replays of one session differ";
+  EXPECT_TRUE(first.csv == recorded.csv) << "the replay differs from the recorded run";
+}
+
 // Tags made by hand are part of the session: a replay fires them at their frames (toward the clicked point,
 // or along the cube's motion), the same on every run, and they show in what the clients sent.
 TEST(RunLab, AReplayFiresTheRecordedTagsByHand) {

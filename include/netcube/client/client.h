@@ -181,6 +181,7 @@ class Client {
   // remotes()' latest states show. Empty before the first.
   std::optional<Tick> newest_snapshot_tick() const noexcept;
   double server_time_ticks() const noexcept;
+  // The render time: the present itself while predict_others draws the remote cubes there.
   double render_tick() const noexcept;
   // While connected and no snapshot has arrived for longer than a few expected intervals
   // (kSilentSnapshotIntervals, kMinSnapshotSilence) as of the last Update: how long none has (since the

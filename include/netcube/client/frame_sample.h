@@ -26,6 +26,8 @@ struct FrameSample {
   Vec2 server;             // the own cube on the server, now (the truth)
   double own_error = 0.0;  // |drawn - server|, units
   std::uint64_t corrections = 0;
+  double correction_max = 0.0;   // the largest correction so far, units
+  double correction_mean = 0.0;  // their mean, units
   std::size_t pending_inputs = 0;
   double rtt_ms = 0.0;
   double interp_delay_ms = 0.0;
@@ -33,6 +35,11 @@ struct FrameSample {
   // Mean over the remote cubes of |drawn - where the server has that cube now|, units; none while the
   // client draws no remote cube the server has.
   std::optional<double> remote_error;
+  // The same against where the server had each cube at the moment the client draws (its render tick:
+  // interpolation's promise; the present itself when predicting the others), and how far that moment lies
+  // behind the server's tick now, ms: both only when the truth's tick is known (not for a bot).
+  std::optional<double> remote_error_drawn;
+  std::optional<double> view_delay_ms;
   std::uint64_t bytes_up = 0;  // protocol payload bytes so far
   std::uint64_t bytes_down = 0;
   // On the frame the drawn own cube first moved after a key press (a key going down while none was held
@@ -73,6 +80,8 @@ inline constexpr std::size_t kSmoothnessWindow = 60;  // frames: one second at 6
 // counts nowhere (not as 0).
 std::optional<double> OwnError(const FrameSample& sample) noexcept;
 std::optional<double> RemoteError(const FrameSample& sample) noexcept;
+std::optional<double> RemoteErrorDrawn(const FrameSample& sample) noexcept;
+std::optional<double> ViewDelayMs(const FrameSample& sample) noexcept;
 std::optional<double> PressDelayMs(const FrameSample& sample) noexcept;
 std::optional<double> KeysError(const FrameSample& sample) noexcept;
 std::optional<double> Drift(const FrameSample& sample) noexcept;
@@ -88,6 +97,8 @@ struct Spread {
 struct SampleSummary {
   Spread own_error;           // units
   Spread remote_error;        // units
+  Spread remote_error_drawn;  // units
+  Spread view_delay_ms;       // ms
   Spread press_delay_ms;      // ms
   Spread keys_error;          // units
   Spread drift;               // units
@@ -98,6 +109,10 @@ struct SampleSummary {
   double remote_jumps_rate = 0.0;
   double remote_frozen_share = 0.0;
   double own_jumps_rate = 0.0;
+  // The own cube's corrections over the run, and the largest.
+  std::uint64_t corrections = 0;
+  double correction_max = 0.0;
+  double correction_mean = 0.0;
 };
 SampleSummary Summarize(std::span<const FrameSample> samples);
 
@@ -108,9 +123,9 @@ std::vector<sim::PlayerCube> NewestReceived(const Client& client);
 class FrameSampler {
  public:
   // `held` are the buttons given to the client this frame; `truth` is the server's world now, the own
-  // cube's `last_input` the newest input the server has applied.
+  // cube's `last_input` the newest input the server has applied; `truth_tick` its server tick, when known.
   FrameSample Sample(std::int64_t frame, Micros now, std::uint8_t held, const Client& client,
-                     std::span<const sim::PlayerCube> truth);
+                     std::span<const sim::PlayerCube> truth, std::optional<Tick> truth_tick = std::nullopt);
 
  private:
   std::uint8_t last_held_ = 0;
@@ -127,6 +142,15 @@ class FrameSampler {
   };
   std::vector<RemoteTrack> tracks_;
   std::vector<RemoteTrack> next_tracks_;
+  // The truth at each of the last kTruthTicks server ticks, a ring by tick (reused: no allocation once
+  // grown), for the error at the moment drawn.
+  static constexpr std::size_t kTruthTicks = 128;
+  struct PastTruth {
+    std::optional<Tick> tick;
+    std::vector<sim::PlayerCube> world;
+  };
+  std::array<PastTruth, kTruthTicks> past_{};
+  std::optional<Vec2> TruthAt(sim::PlayerId id, double tick) const;
   // The last kSmoothnessWindow frames' remote jumps and remote cube-seconds, a ring by frame count.
   std::array<int, kSmoothnessWindow> window_jumps_{};
   std::array<double, kSmoothnessWindow> window_seconds_{};

@@ -27,6 +27,7 @@ enum class SampleKind : std::uint8_t {
   kExtrapolated,  // past the newest state, continuing its velocity (within the cap)
   kHeld,          // past the newest state and not extrapolating (off, or the cap is used up)
   kLatest,        // interpolation off: the latest state received (Client views only)
+  kPredicted,     // predict_others: simulated from the newest snapshot to the present (Client views only)
 };
 const char* ToString(SampleKind kind) noexcept;
 

@@ -79,6 +79,18 @@ struct RemoteCubeMetrics {
   double extrapolation_ms = 0.0;     // time spent extrapolating, summed over remote cubes
 };
 
+// The other family (Settings::predict_others): the world simulated from the newest snapshot to the present.
+struct WorldPredictionMetrics {
+  bool others_predicted = false;           // remote cubes drawn at the present (within the prediction window)
+  double ticks_ahead = 0.0;                // the present's distance from the newest snapshot, ticks
+  std::uint64_t rollbacks = 0;             // snapshots that sent the simulation back to their world
+  std::uint64_t ticks_simulated = 0;       // world ticks simulated (StepWorld calls), rollbacks included
+  std::uint64_t cube_ticks_simulated = 0;  // the same times the cubes in the world: the re-simulation's work
+  // Remote mispredictions: a snapshot that moved a remote cube's position at the present, units.
+  std::uint64_t remote_corrections = 0;
+  double remote_correction_max = 0.0;
+};
+
 struct TagMetrics {
   // This client's tags, by the server's verdict.
   std::uint64_t tags_fired = 0;    // sent
@@ -96,7 +108,7 @@ struct TagMetrics {
   double victim_view_ms_max = 0.0;
 };
 
-struct Metrics : LinkMetrics, OwnCubeMetrics, RemoteCubeMetrics, TagMetrics {
+struct Metrics : LinkMetrics, OwnCubeMetrics, RemoteCubeMetrics, WorldPredictionMetrics, TagMetrics {
   std::uint64_t packets_malformed = 0;  // undecodable or inconsistent packets, dropped
 };
 

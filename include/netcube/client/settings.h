@@ -22,15 +22,29 @@ struct Settings {
   bool interpolation = true;
   // Blend reconciliation corrections of the own cube over smoothing_ms instead of snapping, and never draw
   // a remote cube moving faster than its top speed (a correction of its extrapolation is made up over the
-  // next frames).
+  // next frames); with predict_others, a remote cube's misprediction is smoothed like the own cube's.
   bool smoothing = true;
   // When the interpolation buffer runs dry continue the last motion (capped), rather than stop.
   bool extrapolation = true;
   // Size the interpolation delay from how stale the newest snapshot measurably gets (off: interp_delay_ms).
   bool adaptive_delay = true;
+  // The other family: keep the newest authoritative world and simulate every cube from it, with
+  // collisions, to the present (remote cubes holding their last known buttons) and the own cube through its
+  // pending inputs; each snapshot rolls back to its world and simulates again (GGPO, Rocket League, DDNet's
+  // antiping). Remote cubes are drawn at the present, their mispredictions smoothed like the own cube's;
+  // beyond predict_window_ms ahead of the newest snapshot they fall back to interpolation.
+  bool predict_others = false;
   int interp_delay_ms = 100;  // fixed interpolation delay, [0, kMaxInterpDelayMs]
   int smoothing_ms = 100;     // correction smoothing time, [0, kMaxSmoothingMs]
   int redundancy = 32;        // inputs per InputMessage, newest first, [1, protocol::kMaxInputsPerPacket]
+  // How far past the newest snapshot predict_others simulates, at most (GGPO's prediction window),
+  // [0, kMaxPredictWindowMs]: a harsh link's 500 ms one way and its jitter fit in the default.
+  int predict_window_ms = 1000;
+  // predict_others draws the other cubes at the tick the own cube's newest input reaches the server
+  // (Rocket League's and GGPO's one timeline: half a round trip and the input buffer past the present),
+  // so a tag aimed at them arrives when they are where it was aimed, whatever lag compensation does; off,
+  // at the present. Not part of the presets: where the family draws, not whether.
+  bool predict_to_input_tick = false;
   // Nudge the input sampling rate (a few percent at most) toward the input lead the server reports, so
   // inputs reach it just in time whatever this machine's clock does (off: exactly 60 a second by the local
   // clock). Not part of the presets: it is how inputs are timed, not what is drawn.
@@ -44,20 +58,23 @@ struct Settings {
 
 inline constexpr int kMaxInterpDelayMs = 1000;
 inline constexpr int kMaxSmoothingMs = 2000;
+inline constexpr int kMaxPredictWindowMs = 2000;
 
 // The same settings with every number brought into its range.
 Settings Clamped(Settings settings) noexcept;
 
 enum class Preset : std::uint8_t {
-  kNaive,      // every technique off: the dumb client of Gambetta part I
-  kPredicted,  // prediction + reconciliation
-  kFull,       // also interpolation, smoothing, extrapolation, adaptive delay
+  kNaive,          // every technique off: the dumb client of Gambetta part I
+  kPredicted,      // prediction + reconciliation
+  kFull,           // also interpolation, smoothing, extrapolation, adaptive delay
+  kPredictOthers,  // full, and the other cubes predicted to the present with rollback (predict_others)
 };
-inline constexpr Preset kAllPresets[] = {Preset::kNaive, Preset::kPredicted, Preset::kFull};
+inline constexpr Preset kAllPresets[] = {Preset::kNaive, Preset::kPredicted, Preset::kFull,
+                                         Preset::kPredictOthers};
 
 // The preset's toggles; the numbers (delay, smoothing time, redundancy) keep their defaults.
 Settings PresetSettings(Preset preset) noexcept;
-// "naive", "predicted", "full".
+// "naive", "predicted", "full", "predict-others".
 const char* ToString(Preset preset) noexcept;
 std::optional<Preset> ParsePreset(std::string_view name) noexcept;
 // The preset whose toggles `settings` has, if any.
@@ -73,10 +90,10 @@ inline constexpr std::size_t kMinCompareEntries = 2;
 inline constexpr std::size_t kMaxCompareEntries = 4;
 
 // The toggles that are on, joined by '+': p (prediction), r (reconciliation), i (interpolation),
-// s (smoothing), e (extrapolation), a (adaptive delay); "none" when every toggle is off.
+// s (smoothing), e (extrapolation), a (adaptive delay), o (predict others); "none" when every toggle is off.
 std::string TechniquesOf(const Settings& settings);
-// A preset's name (naive, predicted, full) or toggles as TechniquesOf writes them (any order, "none" for
-// none); the numbers keep their defaults. nullopt with `error` set otherwise.
+// A preset's name (naive, predicted, full, predict-others) or toggles as TechniquesOf writes them (any order,
+// "none" for none); the numbers keep their defaults. nullopt with `error` set otherwise.
 std::optional<TechniqueSet> ParseTechniqueSet(std::string_view text, std::string* error);
 // A comma-separated list of kMinCompareEntries to kMaxCompareEntries technique sets.
 std::optional<std::vector<TechniqueSet>> ParseTechniqueSets(std::string_view text, std::string* error);

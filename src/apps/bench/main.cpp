@@ -288,18 +288,26 @@ int main(int argc, char** argv) {
     for (const char* name : {"lan", "cross-continent", "lossy"}) {
       const std::optional<netcube::transport::LinkProfile> profile = find_profile(name);
       if (!profile) return 2;
-      for (const bool on : {true, false}) {
-        bench::TagSettings s;
-        s.profile = *profile;
-        s.lag_compensation = on;
-        s.play_s = seconds > 0.0 ? seconds : 20.0;
-        s.seed = seed;
-        s.network = *netcube::transport::ParseNetworkKind(transport);
-        std::fprintf(stderr, "tagging %s, lag compensation %s ...\n", name, on ? "on" : "off");
-        if (std::optional<bench::TagResult> r = bench::RunTagging(s, &error)) {
-          runs.push_back(*r);
-        } else {
-          std::fprintf(stderr, "tagging %s failed: %s\n", name, error.c_str());
+      // Interpolation; the others predicted to the present; and to the tick the shooter's inputs reach.
+      for (const int family : {0, 1, 2}) {
+        for (const bool on : {true, false}) {
+          bench::TagSettings s;
+          s.profile = *profile;
+          s.lag_compensation = on;
+          s.client = family > 0 ? netcube::client::PresetSettings(netcube::client::Preset::kPredictOthers)
+                                : netcube::client::Settings{};
+          s.client.predict_to_input_tick = family == 2;
+          const bool others = family > 0;
+          s.play_s = seconds > 0.0 ? seconds : 20.0;
+          s.seed = seed;
+          s.network = *netcube::transport::ParseNetworkKind(transport);
+          std::fprintf(stderr, "tagging %s, %s, lag compensation %s ...\n", name,
+                       others ? "predict-others" : "interpolation", on ? "on" : "off");
+          if (std::optional<bench::TagResult> r = bench::RunTagging(s, &error)) {
+            runs.push_back(*r);
+          } else {
+            std::fprintf(stderr, "tagging %s failed: %s\n", name, error.c_str());
+          }
         }
       }
     }

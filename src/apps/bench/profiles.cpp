@@ -8,8 +8,10 @@
 #include <memory>
 #include <optional>
 
+#include "clock.h"
 #include "netcube/client/bot.h"
 #include "netcube/client/client.h"
+#include "netcube/client/frame_sample.h"
 #include "netcube/server/server.h"
 
 namespace netcube::bench {
@@ -148,33 +150,49 @@ class ServerPath {
   std::array<Frame, kFrames> frames_{};
 };
 
-// Each frame's remote error and step of every remote cube a group's players draw.
+double Mean(const std::vector<double>& values) {
+  double sum = 0.0;
+  for (double v : values) sum += v;
+  return values.empty() ? 0.0 : sum / static_cast<double>(values.size());
+}
+double P99(std::vector<double>& values) {
+  if (values.empty()) return 0.0;
+  const auto at = values.begin() + static_cast<std::ptrdiff_t>(0.99 * static_cast<double>(values.size() - 1));
+  std::nth_element(values.begin(), at, values.end());
+  return *at;
+}
+
+// Each frame's remote error and step of every remote cube a group's players draw: against the truth at the
+// moment drawn (the render tick) and at the present (the server's tick now), and the steps longer than a
+// cube can move in a frame (client::kJumpFactor, as the comparison counts them).
 struct RemoteError {
   std::vector<double> errors;
+  std::vector<double> errors_now;
   double max_step = 0.0;
+  std::uint64_t jumps = 0;
+  double cube_seconds = 0.0;
   std::map<std::pair<const client::Client*, sim::PlayerId>, client::Vec2> last_drawn;
 
-  void Sample(const client::Client& c, const ServerPath& path) {
+  void Sample(const client::Client& c, const ServerPath& path, double now_tick) {
     if (c.state() != client::ConnectionState::kConnected) return;
+    constexpr double kFrameS = 1.0 / kFramesPerSecond;
     for (const client::RemoteView& view : c.remotes()) {
-      if (const std::optional<client::Vec2> truth = path.At(view.id, c.render_tick())) {
+      // A moment drawn past the server's newest tick (predicting the others) is judged against that tick.
+      if (const std::optional<client::Vec2> truth = path.At(view.id, std::min(c.render_tick(), now_tick))) {
         errors.push_back(client::Length(view.drawn - *truth));
       }
+      if (const std::optional<client::Vec2> truth = path.At(view.id, now_tick)) {
+        errors_now.push_back(client::Length(view.drawn - *truth));
+      }
       const auto [it, first] = last_drawn.try_emplace({&c, view.id}, view.drawn);
-      if (!first) max_step = std::max(max_step, client::Length(view.drawn - it->second));
+      if (!first) {
+        const double step = client::Length(view.drawn - it->second);
+        max_step = std::max(max_step, step);
+        if (step > client::kJumpFactor * client::kTopSpeedUnitsPerS * kFrameS) ++jumps;
+        cube_seconds += kFrameS;
+      }
       it->second = view.drawn;
     }
-  }
-  double mean() const {
-    double sum = 0.0;
-    for (double e : errors) sum += e;
-    return errors.empty() ? 0.0 : sum / static_cast<double>(errors.size());
-  }
-  double p99() {
-    if (errors.empty()) return 0.0;
-    const auto at = errors.begin() + static_cast<std::ptrdiff_t>(0.99 * static_cast<double>(errors.size() - 1));
-    std::nth_element(errors.begin(), at, errors.end());
-    return *at;
   }
 };
 
@@ -219,6 +237,8 @@ struct Group {
   bool done = false;
   ViewDelay view_delay;
   RemoteError remote_error;
+  Micros update_cpu{0};  // the players' Updates, this thread's CPU time
+  std::uint64_t frames = 0;
   std::optional<std::uint64_t> underruns_early;  // the players' underruns in the first kEarlyPhase
   PlayDown play_down;
 };
@@ -271,9 +291,21 @@ GroupResult Summarize(Group& group, const server::Server& server) {
   g.link_loss = group.run->clients().empty() ? 0.0 : loss_sum / static_cast<double>(group.run->clients().size());
   g.view_delay_mean_ms = group.view_delay.mean_ms();
   g.view_delay_max_ms = group.view_delay.max_ms;
-  g.remote_error_mean = group.remote_error.mean();
-  g.remote_error_p99 = group.remote_error.p99();
+  g.remote_error_mean = Mean(group.remote_error.errors);
+  g.remote_error_p99 = P99(group.remote_error.errors);
+  g.remote_error_now_mean = Mean(group.remote_error.errors_now);
+  g.remote_error_now_p99 = P99(group.remote_error.errors_now);
   g.remote_max_step = group.remote_error.max_step;
+  if (group.remote_error.cube_seconds > 0.0) {
+    g.remote_jumps_per_s = static_cast<double>(group.remote_error.jumps) / group.remote_error.cube_seconds;
+  }
+  if (group.frames > 0 && g.players > 0) {
+    const double player_frames = static_cast<double>(group.frames) * g.players;
+    g.update_cpu_us_per_frame = static_cast<double>(group.update_cpu.count()) / player_frames;
+    std::uint64_t cube_ticks = 0;
+    for (const client::BotPlayerReport& p : report.players) cube_ticks += p.metrics.cube_ticks_simulated;
+    g.cube_ticks_per_frame = static_cast<double>(cube_ticks) / player_frames;
+  }
   if (const PlayDown& down = group.play_down; down.start && down.end) {
     const double player_seconds = static_cast<double>((down.end->at - down.start->at).count()) / 1e6 * g.players;
     g.down_bytes_per_s = static_cast<double>(down.end->payload - down.start->payload) / player_seconds;
@@ -295,11 +327,13 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   client::Settings server_rate;
   server_rate.adaptive_snapshot_rate = false;
   std::vector<Group> groups;
-  groups.push_back({"default", "def", client::Settings{}, nullptr, false, {}, {}, std::nullopt, {}});
-  groups.push_back({"redundancy-1", "red", redundancy_1, nullptr, false, {}, {}, std::nullopt, {}});
-  groups.push_back({"fixed-delay", "fix", fixed_delay, nullptr, false, {}, {}, std::nullopt, {}});
-  groups.push_back({"unsmoothed", "uns", unsmoothed, nullptr, false, {}, {}, std::nullopt, {}});
-  groups.push_back({"server-rate", "srv", server_rate, nullptr, false, {}, {}, std::nullopt, {}});
+  groups.push_back({"default", "def", client::Settings{}, nullptr, false, {}, {}, {}, 0, std::nullopt, {}});
+  groups.push_back({"redundancy-1", "red", redundancy_1, nullptr, false, {}, {}, {}, 0, std::nullopt, {}});
+  groups.push_back({"fixed-delay", "fix", fixed_delay, nullptr, false, {}, {}, {}, 0, std::nullopt, {}});
+  groups.push_back({"unsmoothed", "uns", unsmoothed, nullptr, false, {}, {}, {}, 0, std::nullopt, {}});
+  groups.push_back({"server-rate", "srv", server_rate, nullptr, false, {}, {}, {}, 0, std::nullopt, {}});
+  const client::Settings others = client::PresetSettings(client::Preset::kPredictOthers);
+  groups.push_back({"predict-others", "prd", others, nullptr, false, {}, {}, {}, 0, std::nullopt, {}});
 
   Micros now{0};
   const std::shared_ptr<transport::Network> network = transport::MakeNetwork(settings.network);
@@ -353,7 +387,9 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
     server->Update(now);
     path.Record(*server);
     for (Group& group : groups) {
+      const Micros cpu_before = ThreadCpuNow();
       group.done = !group.run->Update(now) || group.done;
+      if (!group.done) group.update_cpu += ThreadCpuNow() - cpu_before;
       if (group.run->failure()) {
         *error = group.name + " players: " + *group.run->failure();
         return std::nullopt;
@@ -370,9 +406,10 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
         return std::nullopt;
       }
       for (Group& group : groups) {
+        if (!group.done) ++group.frames;
         for (const auto& c : group.run->clients()) {
           group.view_delay.Sample(*c, now, tick_period_us);
-          group.remote_error.Sample(*c, path);
+          group.remote_error.Sample(*c, path, static_cast<double>(now.count()) / tick_period_us);
         }
         if (!group.underruns_early && now >= kEarlyPhase) group.underruns_early = Underruns(group);
       }
@@ -428,7 +465,11 @@ nlohmann::json GroupJson(const GroupResult& g) {
           {"interp_delay_ms", g.interp_delay_ms},
           {"view_delay_ms", {{"mean", g.view_delay_mean_ms}, {"max", g.view_delay_max_ms}}},
           {"remote_error_units", {{"mean", g.remote_error_mean}, {"p99", g.remote_error_p99}}},
+          {"remote_error_at_present_units", {{"mean", g.remote_error_now_mean}, {"p99", g.remote_error_now_p99}}},
           {"remote_max_step_units", g.remote_max_step},
+          {"remote_jumps_per_s", g.remote_jumps_per_s},
+          {"update_cpu_us_per_player_frame", g.update_cpu_us_per_frame},
+          {"cube_ticks_simulated_per_player_frame", g.cube_ticks_per_frame},
           {"snapshot_loss", g.snapshot_loss},
           {"link_loss", g.link_loss},
           {"interp_underruns_after_5s", g.underruns_after_early},

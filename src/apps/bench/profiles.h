@@ -9,6 +9,8 @@
 //   fixed-delay   a fixed interpolation delay (100 ms, the client's default): the adaptive delay's baseline
 //   unsmoothed    smoothing off: remote cubes drawn exactly where the buffer says, however fast that is
 //   server-rate   snapshots at the server's rate whatever the link: the adaptive snapshot rate's baseline
+//   predict-others  the other family: the default with the remote cubes simulated to the present
+//                 (Settings::predict_others), beside `default`, its interpolating twin
 // plus a probe client, drawn at 60 fps, that idles and presses a key at a known frame, with prediction on
 // and then off, counting the frames until its drawn cube moves.
 #include <cstdint>
@@ -60,9 +62,19 @@ struct GroupResult {
   // path, between the server's ticks), units, every frame for every remote cube of every player.
   double remote_error_mean = 0.0;
   double remote_error_p99 = 0.0;
+  // The same against where the server had the cube at the present (its clock now): the other family's
+  // promise.
+  double remote_error_now_mean = 0.0;
+  double remote_error_now_p99 = 0.0;
   // The largest move of a drawn remote cube from one frame to the next, units (its top speed allows
-  // sim::kMaxSpeed per tick).
+  // sim::kMaxSpeed per tick), and the moves longer than a cube can make in a frame (client::kJumpFactor),
+  // per remote cube and second.
   double remote_max_step = 0.0;
+  double remote_jumps_per_s = 0.0;
+  // Each player's Client::Update, this thread's CPU time per player and frame (µs), and the world ticks
+  // times cubes predict_others simulated per player and frame (0 without it).
+  double update_cpu_us_per_frame = 0.0;
+  double cube_ticks_per_frame = 0.0;
   double snapshot_loss = 0.0;  // mean over players: the snapshots the client measured missing
   double link_loss = 0.0;      // mean over players: the packets their incoming conditioner dropped
   std::uint64_t underruns_after_early = 0;  // interp_underruns after the first 5 s

@@ -246,6 +246,19 @@ void PrintProfile(const ProfileResult& r) {
                 g.snapshot_rate, g.all_settled ? "yes" : "NO",
                 g.all_final_match ? "yes" : "NO");
   }
+  // The two families side by side: interpolation draws the past exactly, predicting the others draws the
+  // present with the remote turns' mispredictions.
+  std::printf(
+      "   remote cubes: group          err at present mean/p99 | err at moment drawn mean/p99 | jumps/s "
+      "largest"
+      " | view delay ms | update us/frame cube-ticks/frame\n");
+  for (const GroupResult& g : r.groups) {
+    if (g.name != "default" && g.name != "predict-others") continue;
+    std::printf("                 %-14s %12.3f %6.3f | %17.3f %6.3f | %7.2f %7.3f | %13.1f | %15.1f %16.1f\n",
+                g.name.c_str(), g.remote_error_now_mean, g.remote_error_now_p99, g.remote_error_mean,
+                g.remote_error_p99, g.remote_jumps_per_s, g.remote_max_step, g.view_delay_mean_ms,
+                g.update_cpu_us_per_frame, g.cube_ticks_per_frame);
+  }
   const KeyPressResult& k = r.key_press;
   std::printf("   key press -> drawn cube moves, frames at 60 fps after the frame that read the key (0 = that frame):\n"
               "     with prediction: %s (max %d); without: %s (mean %.1f)\n",

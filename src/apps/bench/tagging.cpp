@@ -47,6 +47,7 @@ std::optional<TagResult> RunTagging(const TagSettings& settings, std::string* er
   bot.count = settings.players;
   bot.duration_s = settings.play_s;
   bot.link = settings.profile.settings;
+  bot.settings = settings.client;
   bot.seed = settings.seed;
   const std::optional<client::InputScript> random_script = client::InputScript::Parse("random", error);
   if (!random_script) return std::nullopt;
@@ -116,13 +117,17 @@ void PrintTagging(const std::vector<TagResult>& runs, const std::vector<ScaleRes
   std::printf("\n== tagging: 8 players moving at random, each tagging the nearest cube exactly as drawn every %d ms\n"
               "   (virtual clock, collisions off); rewind = how far back the server judged (what it would grant, when off)\n",
               sim::kTagCooldownMs);
-  std::printf("   %-16s %-4s %7s %8s %9s %9s %8s %9s %11s %11s\n", "profile", "comp", "tags", "hit rate", "rewind", "max",
-              "rtt", "interp", "victim mean", "victim p99");
+  std::printf("   %-16s %-14s %-4s %7s %8s %9s %9s %8s %9s %11s %11s\n", "profile", "family", "comp", "tags",
+              "hit rate", "rewind", "max", "rtt", "interp", "victim mean", "victim p99");
   for (const TagResult& r : runs) {
-    std::printf("   %-16s %-4s %7llu %7.2f%% %7.0f ms %6.0f ms %5.0f ms %6.0f ms %8.0f ms %8.0f ms\n",
-                r.settings.profile.name.c_str(), r.settings.lag_compensation ? "on" : "off",
-                static_cast<unsigned long long>(r.tags_judged), 100.0 * r.hit_rate, r.rewind_ms_mean, r.rewind_ms_max,
-                r.rtt_ms, r.interp_delay_ms, r.victim_view_ms_mean, r.victim_view_ms_p99);
+    std::printf("   %-16s %-14s %-4s %7llu %7.2f%% %7.0f ms %6.0f ms %5.0f ms %6.0f ms %8.0f ms %8.0f ms\n",
+                r.settings.profile.name.c_str(),
+                !r.settings.client.predict_others         ? "interpolation"
+                : r.settings.client.predict_to_input_tick ? "others-at-input"
+                                                          : "predict-others",
+                r.settings.lag_compensation ? "on" : "off", static_cast<unsigned long long>(r.tags_judged),
+                100.0 * r.hit_rate, r.rewind_ms_mean, r.rewind_ms_max, r.rtt_ms, r.interp_delay_ms,
+                r.victim_view_ms_mean, r.victim_view_ms_p99);
   }
   for (const ScaleResult& r : cost) {
     std::printf("   64 players tagging every %d ms, compensation %-3s: tick p50 %.0f us, p99 %.0f us, max %.0f us, "
@@ -136,6 +141,8 @@ void PrintTagging(const std::vector<TagResult>& runs, const std::vector<ScaleRes
 void to_json(nlohmann::json& j, const TagResult& r) {
   j = {{"profile", r.settings.profile.name},
        {"lag_compensation", r.settings.lag_compensation},
+       {"predict_others", r.settings.client.predict_others},
+       {"predict_to_input_tick", r.settings.client.predict_to_input_tick},
        {"players", r.settings.players},
        {"play_s", r.settings.play_s},
        {"transport", transport::ToString(r.settings.network)},

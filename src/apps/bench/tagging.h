@@ -6,12 +6,12 @@
 // interpolation delay, and the victim's view: how long before a tag's result reached the victim its cube
 // had left the spot where it was hit.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "netcube/client/settings.h"
 #include "netcube/transport/link_profile.h"
 #include "netcube/transport/network.h"
 #include "scale.h"
@@ -21,6 +21,9 @@ namespace netcube::bench {
 struct TagSettings {
   transport::LinkProfile profile;
   bool lag_compensation = true;
+  // The shooters' techniques: the defaults (interpolation), or predict_others (the other family: a cube
+  // drawn at the present is claimed, and judged, at the present).
+  client::Settings client;
   int players = 8;
   double play_s = 20.0;
   std::uint64_t seed = 1;

@@ -248,7 +248,8 @@ class LabRecorder {
     const std::span<const sim::PlayerCube> truth = lab.server().world();
     for (std::size_t i = 0; i < lab.players(); ++i) {
       const client::Client& player = lab.player(i);
-      const client::FrameSample sample = samplers_[i].Sample(frame, now, held[i], player, truth);
+      const client::FrameSample sample =
+          samplers_[i].Sample(frame, now, held[i], player, truth, client::Tick{lab.server().tick()});
       if (journal_ != nullptr) journal_->Explain(i, sample, lab);
       if (!options_.csv.empty()) {
         csv_ << CompareCsvRow(options_.lab.players[i].client.name, client::TechniquesOf(player.settings()), sample);

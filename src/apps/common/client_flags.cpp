@@ -14,13 +14,21 @@ void ApplyToggle(const std::string& value, bool& toggle) {
 }  // namespace
 
 void ClientFlags::Register(CLI::App& app, const std::string& preset_note, const std::string& latency_note) {
-  app.add_option("--preset", preset_, "Technique preset: naive, predicted or full" + preset_note)
-      ->check(CLI::IsMember({"naive", "predicted", "full"}));
+  app.add_option("--preset", preset_,
+                 "Technique preset: naive, predicted, full or predict-others" + preset_note)
+      ->check(CLI::IsMember({"naive", "predicted", "full", "predict-others"}));
   const auto on_off = CLI::IsMember({"on", "off"});
   app.add_option("--prediction", prediction_, "Override the preset: on or off")->check(on_off);
   app.add_option("--reconciliation", reconciliation_, "Override the preset: on or off")->check(on_off);
   app.add_option("--interpolation", interpolation_, "Override the preset: on or off")->check(on_off);
   app.add_option("--smoothing", smoothing_, "Override the preset: on or off")->check(on_off);
+  app.add_option("--predict-others", predict_others_,
+                 "Override the preset: on or off (the other cubes simulated to the present, with rollback)")
+      ->check(on_off);
+  app.add_option("--predict-to-input-tick", predict_to_input_tick_,
+                 "With predict-others, draw the other cubes where they will be when your inputs reach the "
+                 "server instead of now: on or off (the default)")
+      ->check(on_off);
   app.add_option(
          "--adaptive-snapshot-rate", adaptive_snapshot_rate_,
          "Ask the server for a snapshot every tick from the start and while the link loses or delays "
@@ -62,6 +70,8 @@ client::Settings ClientFlags::ApplySettings(client::Settings defaults) const {
   ApplyToggle(reconciliation_, settings.reconciliation);
   ApplyToggle(interpolation_, settings.interpolation);
   ApplyToggle(smoothing_, settings.smoothing);
+  ApplyToggle(predict_others_, settings.predict_others);
+  ApplyToggle(predict_to_input_tick_, settings.predict_to_input_tick);
   ApplyToggle(adaptive_snapshot_rate_, settings.adaptive_snapshot_rate);
   if (redundancy_) settings.redundancy = *redundancy_;
   return settings;
@@ -69,7 +79,7 @@ client::Settings ClientFlags::ApplySettings(client::Settings defaults) const {
 
 bool ClientFlags::ChoosesTechniques() const {
   return !preset_.empty() || !prediction_.empty() || !reconciliation_.empty() || !interpolation_.empty() ||
-         !smoothing_.empty();
+         !smoothing_.empty() || !predict_others_.empty();
 }
 
 transport::LinkSettings ClientFlags::ApplyLink(transport::LinkSettings defaults) const {

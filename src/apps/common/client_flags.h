@@ -34,6 +34,8 @@ class ClientFlags {
   std::string reconciliation_;
   std::string interpolation_;
   std::string smoothing_;
+  std::string predict_others_;
+  std::string predict_to_input_tick_;
   std::string adaptive_snapshot_rate_;
   std::optional<int> redundancy_;
   std::optional<transport::LinkSettings> profile_;

@@ -33,7 +33,8 @@ std::string Line(const std::string& what, const client::Spread& spread, const ch
 std::string CompareCsvHeader() {
   return "frame,time_ms,entry,techniques,drawn_x,drawn_y,server_x,server_y,own_error,corrections,"
          "pending_inputs,rtt_ms,interp_delay_ms,buffer_depth,remote_error,bytes_up,bytes_down,press_delay_ms,"
-         "keys_error,drift,own_jump,remote_jumps,remote_frozen,remote_moving,remote_jumps_per_s\n";
+         "keys_error,drift,own_jump,remote_jumps,remote_frozen,remote_moving,remote_jumps_per_s,"
+         "remote_error_drawn,view_delay_ms\n";
 }
 
 std::string CompareCsvRow(const std::string& entry, const std::string& techniques,
@@ -54,10 +55,15 @@ std::string CompareCsvRow(const std::string& entry, const std::string& technique
          (s.present ? (s.own_jump ? "1" : "0") : "") + "," + Count(s.remote_jumps) + "," +
          Count(s.remote_frozen) + "," +
          Count(s.remote_jumps ? std::optional(s.remote_moving) : std::nullopt) + "," +
-         Cell(client::RemoteJumpsPerS(s), 3) + "\n";
+         Cell(client::RemoteJumpsPerS(s), 3) + "," + Cell(client::RemoteErrorDrawn(s), 4) + "," +
+         Cell(client::ViewDelayMs(s), 3) + "\n";
 }
 
 std::string SummaryText(const std::string& entry, const client::SampleSummary& summary) {
+  char corrections[160];
+  std::snprintf(corrections, sizeof corrections,
+                "%s: own corrections %" PRIu64 ", mean %.2f units, the largest %.2f units\n", entry.c_str(),
+                summary.corrections, summary.correction_mean, summary.correction_max);
   char smoothness[192];
   std::snprintf(smoothness, sizeof smoothness,
                 "%s: remote jumps %.2f per cube and second, frozen mid-motion %.1f%% of their moving frames; "
@@ -67,9 +73,11 @@ std::string SummaryText(const std::string& entry, const client::SampleSummary& s
                 summary.own_jumps_rate);
   return Line(entry + ": own error", summary.own_error, "units", "frames") +
          Line(entry + ": remote error", summary.remote_error, "units", "frames") +
+         Line(entry + ": remote error at the moment drawn", summary.remote_error_drawn, "units", "frames") +
+         Line(entry + ": remote view delay", summary.view_delay_ms, "ms", "frames") +
          Line(entry + ": key press to motion", summary.press_delay_ms, "ms", "presses") +
          Line(entry + ": behind the keys", summary.keys_error, "units", "frames") +
-         Line(entry + ": prediction drift", summary.drift, "units", "frames") + smoothness;
+         Line(entry + ": prediction drift", summary.drift, "units", "frames") + smoothness + corrections;
 }
 
 }  // namespace netcube::apps

@@ -25,7 +25,9 @@ nlohmann::json SettingsJson(const client::Settings& s) {
           {"extrapolation", s.extrapolation},   {"adaptive_delay", s.adaptive_delay},
           {"interp_delay_ms", s.interp_delay_ms}, {"smoothing_ms", s.smoothing_ms},
           {"redundancy", s.redundancy},         {"input_pacing", s.input_pacing},
-          {"adaptive_snapshot_rate", s.adaptive_snapshot_rate}};
+          {"adaptive_snapshot_rate", s.adaptive_snapshot_rate},
+          {"predict_others", s.predict_others},   {"predict_window_ms", s.predict_window_ms},
+          {"predict_to_input_tick", s.predict_to_input_tick}};
 }
 
 // Reads a session's fields by name and remembers the last one, so that an error can say which field of the
@@ -68,6 +70,12 @@ client::Settings ReadSettings(const nlohmann::json& j, FieldReader& read) {
   s.redundancy = read.Get<int>(j, "redundancy");
   s.input_pacing = read.Get<bool>(j, "input_pacing");
   s.adaptive_snapshot_rate = read.Get<bool>(j, "adaptive_snapshot_rate");
+  // Sessions recorded before the other family existed did not use it.
+  if (j.contains("predict_others")) s.predict_others = read.Get<bool>(j, "predict_others");
+  if (j.contains("predict_window_ms")) s.predict_window_ms = read.Get<int>(j, "predict_window_ms");
+  if (j.contains("predict_to_input_tick")) {
+    s.predict_to_input_tick = read.Get<bool>(j, "predict_to_input_tick");
+  }
   if (client::Clamped(s) != s) {
     read.Name("settings");  // which number is out of range is in the message
     throw std::out_of_range("a number is out of its range (" + client::TechniquesOf(s) + ")");
