@@ -167,6 +167,7 @@ struct Server::Impl {
   std::vector<protocol::SnapshotWriter> writers;  // capacity kMaxPlayers, grown to the most groups seen
   std::array<bool, protocol::kMaxPlayers> group_is_delta{};
   protocol::DeltaSnapshot delta;
+  protocol::TurnLog turn_log;  // every cube's recent turns, so a delta names all of them since its baseline
   std::array<std::uint32_t, protocol::kMaxPlayers> generations{};  // of world's cubes, at a snapshot
   std::uint32_t next_generation = 0;
   std::array<std::uint8_t, protocol::kMaxPacketBytes> send_buffer{};
@@ -604,6 +605,9 @@ bool Server::Impl::RunTick(Micros now) {
   history.Record(tick, schedule.TimeOf(tick), world,
                  [this](std::size_t i) { return clients[i].inputs.counters().processed > 0; },
                  [this](std::size_t i) { return clients[i].generation; });
+  std::span<const sim::PlayerCube> recorded;
+  std::span<const std::uint32_t> recorded_generations;
+  if (history.WorldOf(tick, recorded, recorded_generations)) turn_log.Record(recorded, recorded_generations);
   JudgeDueTags(now);
 
   return MarkSnapshotsDue() && PrepareSnapshots();
@@ -728,7 +732,8 @@ bool Server::Impl::PrepareSnapshot(std::uint64_t baseline, protocol::SnapshotWri
   const std::size_t full_bits = protocol::SnapshotWriter::FullSharedBits(world.size());
   if (baseline != kNoBaseline && history.WorldOf(baseline, cubes, gens) &&
       protocol::MakeDelta(server_tick, world, std::span(generations.data(), world.size()),
-                          static_cast<int>(tick - baseline), cubes, gens, delta, &delta_prediction_moves) &&
+                          static_cast<int>(tick - baseline), cubes, gens, delta, &delta_prediction_moves,
+                          &turn_log) &&
       writer.Prepare(delta) && writer.shared_bits() <= full_bits) {
     return true;
   }

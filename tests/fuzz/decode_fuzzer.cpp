@@ -30,7 +30,8 @@ constexpr int kTypeValue = static_cast<int>(kType);
 // escape and its extension from kLongTypeEscape on.
 constexpr bool kExtended = kTypeValue >= kTypeEscape;
 constexpr bool kLong = kTypeValue >= kLongTypeEscape;
-constexpr int kTypeBits = kShortTypeBits + (kExtended ? kExtendedTypeBits : 0) + (kLong ? kLongTypeBits : 0);
+constexpr std::size_t kTypeBits =
+    kShortTypeBits + (kExtended ? kExtendedTypeBits : 0) + (kLong ? kLongTypeBits : 0);
 constexpr unsigned kTypeField =
     kLong ? (((unsigned{kTypeEscape} << kExtendedTypeBits) | unsigned(kLongTypeEscape - kTypeEscape))
              << kLongTypeBits) |
@@ -50,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static std::array<std::uint8_t, kMaxPacketBytes + 1> packet;
   if (size > packet.size()) return -1;  // libFuzzer: do not add to the corpus
   std::copy(data, data + size, packet.begin());
-  for (int bit = 0; bit < kTypeBits && static_cast<std::size_t>(bit / 8) < size; ++bit) {
+  for (std::size_t bit = 0; bit < kTypeBits && bit / 8 < size; ++bit) {
     const auto mask = static_cast<std::uint8_t>(0x80u >> (bit % 8));
     const bool one = ((kTypeField >> (kTypeBits - 1 - bit)) & 1u) != 0;
     packet[bit / 8] = static_cast<std::uint8_t>(one ? packet[bit / 8] | mask : packet[bit / 8] & ~mask);

@@ -290,6 +290,33 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   expected.ack = 4;
   expected.input_lead = -1;
   EXPECT_EQ(rebuilt, expected);
+
+  // The DeltaSnapshot example against an older baseline: two turns since it, both named from the server's
+  // TurnLog.
+  const std::vector<sim::PlayerCube> old_world = {{7, {10000, 20000, 0, 0, 100, sim::kRight, 90}}};
+  std::vector<sim::PlayerCube> later = old_world;
+  const std::vector<std::uint32_t> one_generation = {1};
+  TurnLog log;
+  log.Record(old_world, one_generation);
+  for (sim::Seq seq = 101; seq <= 122; ++seq) {
+    const auto keys = static_cast<std::uint8_t>(seq <= 106   ? sim::kRight
+                                                : seq <= 115 ? sim::kUp
+                                                             : sim::kUp | sim::kLeft);
+    later[0].state = sim::Move(later[0].state, {seq, keys});
+    log.Record(later, one_generation);
+  }
+  EXPECT_TRUE(sim::SamePhysics(later[0].state, {10701, 17211, -86, -240}));
+  DeltaSnapshot turns;
+  ASSERT_TRUE(MakeDelta(5022, later, one_generation, 22, old_world, one_generation, turns, nullptr, &log));
+  const std::vector<std::uint8_t> turns_bytes = {0xEC, 0x00, 0x00, 0x4E, 0x78, 0x54,
+                                                 0x00, 0x03, 0x24, 0xD7, 0x00, 0x00};
+  EXPECT_EQ(EncodeToVector(turns), turns_bytes);
+  ASSERT_EQ(Decode(turns_bytes, decoded), DecodeError::kNone);
+  ASSERT_TRUE(ApplyDelta(old_world, std::get<DeltaSnapshot>(decoded), rebuilt));
+  ASSERT_EQ(rebuilt.players.size(), 1u);
+  EXPECT_TRUE(sim::SamePhysics(rebuilt.players[0].state, later[0].state));
+  EXPECT_EQ(rebuilt.players[0].state.buttons, sim::kUp | sim::kLeft);
+
   EXPECT_EQ(EncodeToVector(SnapshotAck{1203}), (std::vector<std::uint8_t>{0xF0, 0x12, 0xCC}));
 
   EXPECT_EQ(EncodeToVector(PlayerLeft{5, LeaveReason::kTimedOut}), (std::vector<std::uint8_t>{0xC0, 0xB0}));
