@@ -10,17 +10,32 @@ namespace {
 constexpr std::int32_t kDiagonalScale = 181;
 
 std::int64_t CeilSqrt(std::int64_t n) noexcept {
-  // Integer Newton iteration: exact and identical on every compiler, unlike std::sqrt on doubles. It
-  // starts from a power of two at or above the root, so it takes a few steps (delta snapshots run Move
-  // for every cube they predict).
+  // The integer square root digit by digit (two bits of n per step, no division): exact and identical on
+  // every compiler, unlike std::sqrt on doubles, and cheap, since delta snapshots run Move for every cube
+  // they predict on both ends. A speed over the cap is below 2^18 squared: about 9 steps.
   if (n <= 0) return 0;
-  std::int64_t r = std::int64_t{1} << ((std::bit_width(static_cast<std::uint64_t>(n)) + 1) / 2);
-  std::int64_t next = (r + n / r) / 2;
-  while (next < r) {
-    r = next;
-    next = (r + n / r) / 2;
+  auto rest = static_cast<std::uint64_t>(n);
+  std::uint64_t root = 0;
+  std::uint64_t bit = std::uint64_t{1} << ((std::bit_width(rest) - 1) & ~1);
+  for (; bit != 0; bit >>= 2) {
+    if (rest >= root + bit) {
+      rest -= root + bit;
+      root = (root >> 1) + bit;
+    } else {
+      root >>= 1;
+    }
   }
-  return r * r < n ? r + 1 : r;
+  return static_cast<std::int64_t>(rest == 0 ? root : root + 1);
+}
+
+// v * kMaxSpeed / speed, truncated toward zero. In 32 bits when it fits (a velocity just over the cap
+// always does), which divides several times faster than 64 bits, with the same result.
+std::int32_t ScaleToMaxSpeed(std::int32_t v, std::int64_t speed) noexcept {
+  constexpr std::int32_t kFits = std::int32_t{1} << 22;
+  if (v > -kFits && v < kFits && speed <= std::int64_t{kFits} * kMaxSpeed) {
+    return v * kMaxSpeed / static_cast<std::int32_t>(speed);
+  }
+  return static_cast<std::int32_t>(std::int64_t{v} * kMaxSpeed / speed);
 }
 
 std::int32_t ApproachZero(std::int32_t v, std::int32_t amount) noexcept {
@@ -54,8 +69,8 @@ CubeState Move(const CubeState& state, const Input& input) noexcept {
   if (speed_sq > std::int64_t{kMaxSpeed} * kMaxSpeed) {
     // Rounding the length up keeps the scaled vector within kMaxSpeed.
     const std::int64_t speed = CeilSqrt(speed_sq);
-    next.vx = static_cast<std::int32_t>(std::int64_t{next.vx} * kMaxSpeed / speed);
-    next.vy = static_cast<std::int32_t>(std::int64_t{next.vy} * kMaxSpeed / speed);
+    next.vx = ScaleToMaxSpeed(next.vx, speed);
+    next.vy = ScaleToMaxSpeed(next.vy, speed);
   }
 
   Integrate(next.x, next.vx, kMinX, kMaxX);
