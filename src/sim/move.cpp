@@ -16,7 +16,7 @@ std::int64_t CeilSqrt(std::int64_t n) noexcept {
   if (n <= 0) return 0;
   auto rest = static_cast<std::uint64_t>(n);
   std::uint64_t root = 0;
-  std::uint64_t bit = std::uint64_t{1} << ((std::bit_width(rest) - 1) & ~1);
+  std::uint64_t bit = std::uint64_t{1} << (static_cast<int>(std::bit_width(rest) - 1) & ~1);
   for (; bit != 0; bit >>= 2) {
     if (rest >= root + bit) {
       rest -= root + bit;
