@@ -253,13 +253,14 @@ bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world
   const std::size_t whole_bits = SnapshotWriter::FullSharedBits(1) - SnapshotWriter::FullSharedBits(0);
   const std::size_t left_bits = ChangeBits(CubeDelta{DeltaOp::kLeft}, out);
   // Each changed cube in the fewest bits: its turns, or only its last (a pushed cube's earlier turns may buy
-  // nothing), or whole.
+  // nothing; an unpushed one's are exact), or whole.
   bool recoded = false;
   for (std::size_t i = 0; i < out.baseline.size(); ++i) {
     CubeDelta& d = out.baseline[i];
     if (d.op != DeltaOp::kChanged) continue;
     std::size_t bits = ChangeBits(d, out);
-    if (d.turns.size() > 1) {
+    const bool pushed = d.hold_x || d.hold_y || d.dx != 0 || d.dy != 0 || d.dvx != 0 || d.dvy != 0;
+    if (d.turns.size() > 1 && pushed) {
       CubeDelta last;
       int one_turn = 1;
       if (DescribeChange(baseline[i].state, world[kept[i]], world_generations[kept[i]], age, nullptr, nullptr,
