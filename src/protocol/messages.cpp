@@ -8,9 +8,12 @@
 #include <type_traits>
 
 #include "netcube/protocol/rules.h"
+#include "delta_wire.h"
 
 namespace netcube::protocol {
 namespace {
+
+using delta_wire::SerializeCubeDelta;
 
 template <class Stream>
 bool SerializeName(Stream& stream, std::string& name) {
@@ -87,7 +90,8 @@ bool Serialize(Stream& stream, InputMessage& m) {
 
 template <class Stream>
 bool SerializeCube(Stream& stream, sim::CubeState& s) {
-  return SerializeInt(stream, s.x, sim::kMinX, sim::kMaxX) && SerializeInt(stream, s.y, sim::kMinY, sim::kMaxY) &&
+  return SerializeInt(stream, s.x, sim::kMinX, sim::kMaxX) &&
+         SerializeInt(stream, s.y, sim::kMinY, sim::kMaxY) &&
          SerializeInt(stream, s.vx, -sim::kMaxSpeed, sim::kMaxSpeed) &&
          SerializeInt(stream, s.vy, -sim::kMaxSpeed, sim::kMaxSpeed) &&
          SerializeInt(stream, s.buttons, 0, sim::kButtonMask);
@@ -121,89 +125,22 @@ bool SerializeWorld(Stream& stream, std::uint32_t& server_tick, Players& players
   return SerializeUnsigned(stream, server_tick) && SerializePlayers(stream, players);
 }
 
-// A residual: zigzag-mapped (0, -1, 1, -2, 2 ... -> 0, 1, 2, 3, 4 ...) to z, then z + 1 as an Exp-Golomb
-// code: as many zero bits as z + 1 has bits after its leading one, then z + 1 itself. Small residuals,
-// the common ones, take 1, 3 or 5 bits; the largest the simulation can produce (|value| <= max_abs)
-// bounds the code, so a reader never counts more zeros than that.
-template <class Stream>
-bool SerializeResidual(Stream& stream, std::int32_t& value, std::int32_t max_abs) {
-  const int max_zeros = static_cast<int>(std::bit_width(static_cast<std::uint32_t>(2 * max_abs + 1))) - 1;
-  if constexpr (Stream::kWriting) {
-    if (value < -max_abs || value > max_abs) return false;
-    const std::uint32_t z = value >= 0 ? 2u * static_cast<std::uint32_t>(value)
-                                       : 2u * static_cast<std::uint32_t>(-value) - 1u;
-    const int width = static_cast<int>(std::bit_width(z + 1));
-    return stream.Bits(0, width - 1) && stream.Bits(z + 1, width);
-  } else {
-    int zeros = 0;
-    std::uint32_t bit = 0;
-    while (true) {
-      if (!stream.Bits(bit, 1)) return false;
-      if (bit != 0) break;
-      if (++zeros > max_zeros) return false;
-    }
-    std::uint32_t rest = 0;
-    if (!stream.Bits(rest, zeros)) return false;
-    const std::uint32_t z = ((1u << zeros) | rest) - 1u;
-    const auto half = static_cast<std::int64_t>((z + 1) / 2);
-    const std::int64_t v = (z & 1u) != 0 ? -half : half;
-    if (v < -max_abs || v > max_abs) return false;
-    value = static_cast<std::int32_t>(v);
-    return true;
-  }
-}
-
-// One baseline cube's fate: `0` as predicted, `10` changed, `11` left. A change says how many Moves the
-// cube made (as an offset from the age), whether and when its buttons changed, then `0` when the
-// prediction is exact or `1` and the four residuals.
-template <class Stream>
-bool SerializeCubeDelta(Stream& stream, CubeDelta& d, int age) {
-  bool changed_or_left = d.op != DeltaOp::kPredicted;
-  if (!SerializeBool(stream, changed_or_left)) return false;
-  bool left = d.op == DeltaOp::kLeft;
-  if (changed_or_left && !SerializeBool(stream, left)) return false;
-  if constexpr (Stream::kReading) {
-    d = CubeDelta{};
-    d.op = !changed_or_left ? DeltaOp::kPredicted : left ? DeltaOp::kLeft : DeltaOp::kChanged;
-  }
-  if (d.op != DeltaOp::kChanged) return d == CubeDelta{d.op};  // canonical: nothing unsent is set
-  std::int32_t offset = d.moves - age;
-  if (!SerializeResidual(stream, offset, kMaxMovesOffset)) return false;
-  if constexpr (Stream::kReading) {
-    d.moves = age + offset;
-    if (d.moves < 0) return false;
-  }
-  if (!SerializeBool(stream, d.turned)) return false;
-  if (d.turned) {
-    if (!SerializeInt(stream, d.buttons, 0, sim::kButtonMask) || !SerializeInt(stream, d.turn_at, 0, d.moves)) {
-      return false;
-    }
-  } else if constexpr (Stream::kWriting) {
-    if (d.buttons != 0 || d.turn_at != 0) return false;  // canonical: nothing unsent is set
-  }
-  bool off = d.dx != 0 || d.dy != 0 || d.dvx != 0 || d.dvy != 0;
-  if (!SerializeBool(stream, off)) return false;
-  // Canonical: a change that changes nothing is a prediction.
-  if (!off && !d.turned && d.moves == age) return false;
-  if (!off) return true;
-  if (!SerializeResidual(stream, d.dx, kMaxPositionResidual) || !SerializeResidual(stream, d.dy, kMaxPositionResidual) ||
-      !SerializeResidual(stream, d.dvx, kMaxVelocityResidual) ||
-      !SerializeResidual(stream, d.dvy, kMaxVelocityResidual)) {
-    return false;
-  }
-  // Canonical: residuals flagged are not all zero.
-  return d.dx != 0 || d.dy != 0 || d.dvx != 0 || d.dvy != 0;
-}
-
 // The shared part of a delta: tick, age, one fate per baseline cube, the joined cubes.
 template <class Stream>
 bool SerializeDeltaBody(Stream& stream, DeltaSnapshot& m) {
-  if (!SerializeUnsigned(stream, m.server_tick) || !SerializeInt(stream, m.age, 1, kMaxDeltaAge)) return false;
+  if (!SerializeUnsigned(stream, m.server_tick) || !SerializeInt(stream, m.age, 1, kMaxDeltaAge) ||
+      !SerializeInt(stream, m.position_order, 0, kMaxResidualOrder) ||
+      !SerializeInt(stream, m.velocity_order, 0, kMaxResidualOrder)) {
+    return false;
+  }
   std::size_t count = m.baseline.size();
   if (!SerializeInt(stream, count, 0, kMaxPlayers)) return false;
   if constexpr (Stream::kReading) m.baseline.resize(count);
+  int turn_budget = kMaxDeltaTurns;
   for (std::size_t i = 0; i < count; ++i) {
-    if (!SerializeCubeDelta(stream, m.baseline[i], m.age)) return false;
+    if (!SerializeCubeDelta(stream, m.baseline[i], m.age, m.position_order, m.velocity_order, turn_budget)) {
+      return false;
+    }
   }
   return SerializePlayers(stream, m.joined);
 }
@@ -212,7 +149,8 @@ bool SerializeDeltaBody(Stream& stream, DeltaSnapshot& m) {
 template <class Stream>
 bool SerializeAck(Stream& stream, bool& has_ack, sim::Seq& ack, std::int8_t& input_lead) {
   if (!SerializeBool(stream, has_ack)) return false;
-  if (has_ack && (!SerializeUnsigned(stream, ack) || !SerializeInt(stream, input_lead, kMinInputLead, kMaxInputLead)))
+  if (has_ack &&
+      (!SerializeUnsigned(stream, ack) || !SerializeInt(stream, input_lead, kMinInputLead, kMaxInputLead)))
     return false;
   if constexpr (Stream::kReading) {
     if (!has_ack) {
@@ -225,7 +163,8 @@ bool SerializeAck(Stream& stream, bool& has_ack, sim::Seq& ack, std::int8_t& inp
 
 template <class Stream>
 bool Serialize(Stream& stream, Snapshot& m) {
-  return SerializeWorld(stream, m.server_tick, m.players) && SerializeAck(stream, m.has_ack, m.ack, m.input_lead);
+  return SerializeWorld(stream, m.server_tick, m.players) &&
+         SerializeAck(stream, m.has_ack, m.ack, m.input_lead);
 }
 
 template <class Stream>
@@ -285,8 +224,8 @@ bool Serialize(Stream& stream, TagResult& m) {
   return true;
 }
 
-// The packet: the message type (3 bits, or 3 + 3 from kTypeEscape on), the message, zero padding to the
-// byte.
+// The packet: the message type (3 bits; 3 + 3 from kTypeEscape on; 3 + 3 + 6 from kLongTypeEscape on), the
+// message, zero padding to the byte.
 template <class Stream>
 bool SerializeType(Stream& stream, std::size_t& type) {
   std::size_t head = std::min<std::size_t>(type, kTypeEscape);
@@ -295,10 +234,14 @@ bool SerializeType(Stream& stream, std::size_t& type) {
     type = head;
     return true;
   }
-  std::size_t extension = type - kTypeEscape;
-  if (!SerializeInt(stream, extension, 0, (1 << kExtendedTypeBits) - 1)) return false;
-  type = kTypeEscape + extension;
-  return type < kMessageTypeCount;  // the extension values past the last type are unused
+  std::size_t middle = std::min<std::size_t>(type, kLongTypeEscape) - kTypeEscape;
+  if (!SerializeInt(stream, middle, 0, (1 << kExtendedTypeBits) - 1)) return false;
+  std::size_t tail = type >= kLongTypeEscape ? type - kLongTypeEscape : 0;
+  if (kTypeEscape + middle == kLongTypeEscape && !SerializeInt(stream, tail, 0, (1 << kLongTypeBits) - 1)) {
+    return false;
+  }
+  type = kTypeEscape + middle + tail;
+  return type < kMessageTypeCount;  // the values past the last type are unused
 }
 
 // Writing only: the type of a message known at compile time.
@@ -328,7 +271,8 @@ void EmplaceByIndex(Message& message, std::size_t index, std::index_sequence<I..
 static_assert(std::variant_size_v<Message> == kMessageTypeCount);
 
 bool operator==(const Snapshot& a, const Snapshot& b) noexcept {
-  if (a.server_tick != b.server_tick || a.has_ack != b.has_ack || a.ack != b.ack || a.input_lead != b.input_lead)
+  if (a.server_tick != b.server_tick || a.has_ack != b.has_ack || a.ack != b.ack ||
+      a.input_lead != b.input_lead)
     return false;
   if (a.players.size() != b.players.size()) return false;
   for (std::size_t i = 0; i < a.players.size(); ++i) {
@@ -349,93 +293,6 @@ bool operator==(const DeltaSnapshot& a, const DeltaSnapshot& b) noexcept {
 }
 
 MessageType TypeOf(const Message& message) noexcept { return static_cast<MessageType>(message.index()); }
-
-const char* ToString(MessageType type) noexcept {
-  static constexpr std::array<const char*, kMessageTypeCount> kNames = {
-      "connect_request", "connect_refused", "welcome", "input", "snapshot", "player_joined", "player_left",
-      "time_echo", "tag", "tag_result", "delta_snapshot", "snapshot_ack", "challenge", "challenge_response",
-      "snapshot_rate"};
-  const auto i = static_cast<std::size_t>(type);
-  return i < kNames.size() ? kNames[i] : "unknown";
-}
-
-const char* ToString(RefuseReason reason) noexcept {
-  switch (reason) {
-    case RefuseReason::kVersionMismatch:
-      return "protocol version mismatch";
-    case RefuseReason::kServerFull:
-      return "server full";
-    case RefuseReason::kMalformedRequest:
-      return "malformed connect request";
-  }
-  return "unknown reason";
-}
-
-const char* ToString(TagOutcome outcome) noexcept {
-  switch (outcome) {
-    case TagOutcome::kMiss:
-      return "miss";
-    case TagOutcome::kHit:
-      return "hit";
-    case TagOutcome::kRefused:
-      return "refused";
-  }
-  return "unknown outcome";
-}
-
-const char* ToString(DisconnectReason reason) noexcept {
-  switch (reason) {
-    case DisconnectReason::kNone:
-      return "closed";
-    case DisconnectReason::kMalformed:
-      return "kicked for malformed messages";
-    case DisconnectReason::kFlooding:
-      return "kicked for flooding";
-    case DisconnectReason::kSilent:
-      return "dropped for silence";
-  }
-  return "unknown reason";
-}
-
-const char* ToString(LeaveReason reason) noexcept {
-  switch (reason) {
-    case LeaveReason::kDisconnected:
-      return "left";
-    case LeaveReason::kTimedOut:
-      return "timed out";
-  }
-  return "unknown reason";
-}
-
-std::string NameProblem(std::string_view name) {
-  if (name.empty()) return "a name needs at least one character";
-  if (name.size() > kMaxNameLength) {
-    return "'" + std::string(name) + "' has " + std::to_string(name.size()) + " characters; at most " +
-           std::to_string(kMaxNameLength);
-  }
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    if (!IsPrintable(name[i])) {
-      return "character " + std::to_string(i + 1) + " of the name is not printable ASCII (32..126)";
-    }
-  }
-  return {};
-}
-
-const char* ToString(DecodeError error) noexcept {
-  switch (error) {
-    case DecodeError::kNone:
-      return "none";
-    case DecodeError::kEmpty:
-      return "empty packet";
-    case DecodeError::kTooLarge:
-      return "packet too large";
-    case DecodeError::kMalformed:
-      return "malformed message";
-    case DecodeError::kTrailingData:
-      return "trailing data";
-  }
-  return "unknown error";
-}
 
 std::size_t Encode(const Message& message, std::span<std::uint8_t> out) noexcept {
   return std::visit([out](const auto& m) { return Encode(m, out); }, message);
@@ -485,6 +342,56 @@ DecodeError Decode(std::span<const std::uint8_t> packet, Message& out) noexcept 
   return DecodeError::kNone;
 }
 
+namespace {
+
+// The bits of a snapshot's shared part before its cubes, of one cube, and of a delta's shared part with no
+// cube: measured by the serializers themselves, so a change of the layout cannot leave them behind.
+struct SharedPartBits {
+  std::size_t full_header = 0;
+  std::size_t full_cube = 0;
+  std::size_t delta_header = 0;
+};
+
+SharedPartBits MeasureSharedParts() noexcept {
+  SharedPartBits out;
+  std::uint32_t tick = 0;
+  FixedVector<sim::PlayerCube, 1> cubes;
+  BitMeasurer empty;
+  SerializeType(empty, MessageType::kSnapshot);
+  SerializeWorld(empty, tick, cubes);
+  out.full_header = empty.BitsWritten();
+  cubes.push_back({});
+  BitMeasurer one;
+  SerializeType(one, MessageType::kSnapshot);
+  SerializeWorld(one, tick, cubes);
+  out.full_cube = one.BitsWritten() - out.full_header;
+  DeltaSnapshot delta;
+  BitMeasurer delta_header;
+  SerializeType(delta_header, MessageType::kDeltaSnapshot);
+  SerializeDeltaBody(delta_header, delta);
+  out.delta_header = delta_header.BitsWritten();
+  return out;
+}
+
+const SharedPartBits& SharedParts() noexcept {
+  static const SharedPartBits kBits = MeasureSharedParts();
+  return kBits;
+}
+
+}  // namespace
+
+std::size_t ChangeBits(const CubeDelta& cube, const DeltaSnapshot& delta) noexcept {
+  BitMeasurer measurer;
+  int turn_budget = kMaxDeltaTurns;
+  SerializeCubeDelta(measurer, const_cast<CubeDelta&>(cube), delta.age, delta.position_order,
+                     delta.velocity_order, turn_budget);
+  return measurer.BitsWritten();
+}
+
+std::size_t SnapshotWriter::FullSharedBits(std::size_t players) noexcept {
+  return SharedParts().full_header + SharedParts().full_cube * players;
+}
+
 bool SnapshotWriter::Prepare(std::uint32_t server_tick, std::span<const sim::PlayerCube> players) noexcept {
   BitWriter writer(buffer_);
   if (!SerializeType(writer, MessageType::kSnapshot) || !SerializeWorld(writer, server_tick, players)) {
@@ -504,146 +411,7 @@ bool SnapshotWriter::Prepare(const DeltaSnapshot& delta) noexcept {
     return false;
   }
   shared_bits_ = writer.BitsWritten();
-  constexpr std::size_t kHeaderBits = 6 + 32 + 8 + 9 + 9;  // type, tick, age, the two counts
-  cube_bits_ = shared_bits_ - kHeaderBits;
-  return true;
-}
-
-sim::CubeState PredictCube(const sim::CubeState& baseline, int moves, std::uint8_t buttons, int turn_at,
-                           std::uint64_t* moves_stepped) noexcept {
-  sim::CubeState out = sim::MoveRepeated(baseline, {0, baseline.buttons}, turn_at, moves_stepped);
-  out = sim::MoveRepeated(out, {0, buttons}, moves - turn_at, moves_stepped);
-  out.buttons = buttons;
-  out.last_input = 0;
-  out.held_since = 0;
-  return out;
-}
-
-namespace {
-
-bool ResidualsFit(const CubeDelta& d) noexcept {
-  return std::abs(d.dx) <= kMaxPositionResidual && std::abs(d.dy) <= kMaxPositionResidual &&
-         std::abs(d.dvx) <= kMaxVelocityResidual && std::abs(d.dvy) <= kMaxVelocityResidual;
-}
-
-// How `actual` differs from `base` `age` ticks later: the Moves it made and when its buttons changed,
-// read from its bookkeeping, then what that prediction misses. False when it is beyond a delta's reach.
-// `straight`, when made, is PredictCube(base, age): a change without a turn (a push, say) reuses it.
-bool DescribeChange(const sim::CubeState& base, const sim::CubeState& actual, int age,
-                    const sim::CubeState* straight, CubeDelta& d, std::uint64_t* moves_stepped) noexcept {
-  d.op = DeltaOp::kChanged;
-  d.moves = sim::SeqDiff(actual.last_input, base.last_input);
-  if (d.moves < 0 || std::abs(d.moves - age) > kMaxMovesOffset) d.moves = age;  // e.g. a new sequence
-  d.turned = actual.buttons != base.buttons;
-  d.buttons = d.turned ? actual.buttons : 0;
-  d.turn_at = d.turned ? std::clamp(sim::SeqDiff(actual.held_since, base.last_input) - 1, 0, d.moves) : 0;
-  const sim::CubeState p =
-      straight != nullptr && !d.turned && d.moves == age
-          ? *straight
-          : PredictCube(base, d.moves, actual.buttons, d.turned ? d.turn_at : d.moves, moves_stepped);
-  d.dx = actual.x - p.x;
-  d.dy = actual.y - p.y;
-  d.dvx = actual.vx - p.vx;
-  d.dvy = actual.vy - p.vy;
-  return ResidualsFit(d);
-}
-
-}  // namespace
-
-bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world,
-               std::span<const std::uint32_t> world_generations, int age,
-               std::span<const sim::PlayerCube> baseline, std::span<const std::uint32_t> baseline_generations,
-               DeltaSnapshot& out, std::uint64_t* moves_stepped) noexcept {
-  if (age < 1 || age > kMaxDeltaAge || world.size() != world_generations.size() ||
-      baseline.size() != baseline_generations.size() || world.size() > kMaxPlayers || baseline.size() > kMaxPlayers) {
-    return false;
-  }
-  out.server_tick = server_tick;
-  out.age = age;
-  out.baseline.clear();
-  out.joined.clear();
-  // Both lists are in increasing id order: merge them. A cube of the world not matched to a baseline cube of
-  // the same player (same id and generation) joined; one the delta cannot describe is said to leave and
-  // join again.
-  std::size_t j = 0;
-  for (std::size_t i = 0; i < baseline.size(); ++i) {
-    const sim::PlayerId id = baseline[i].id;
-    while (j < world.size() && world[j].id < id) out.joined.push_back(world[j++]);
-    CubeDelta d;
-    if (j < world.size() && world[j].id == id && world_generations[j] == baseline_generations[i]) {
-      const sim::CubeState& base = baseline[i].state;
-      const sim::CubeState& actual = world[j].state;
-      // A cube whose buttons changed turned: its straight prediction is of no use.
-      std::optional<sim::CubeState> straight;
-      if (actual.buttons == base.buttons) straight = PredictCube(base, age, moves_stepped);
-      if (straight && sim::SamePhysics(*straight, actual)) {
-        ++j;
-      } else if (DescribeChange(base, actual, age, straight ? &*straight : nullptr, d, moves_stepped)) {
-        ++j;
-      } else {
-        d = CubeDelta{DeltaOp::kLeft};
-        out.joined.push_back(world[j++]);
-      }
-    } else {
-      d.op = DeltaOp::kLeft;
-    }
-    out.baseline.push_back(d);
-  }
-  while (j < world.size()) out.joined.push_back(world[j++]);
-  return true;
-}
-
-namespace {
-
-bool InRange(const sim::CubeState& s) noexcept {
-  return s.x >= sim::kMinX && s.x <= sim::kMaxX && s.y >= sim::kMinY && s.y <= sim::kMaxY &&
-         std::abs(s.vx) <= sim::kMaxSpeed && std::abs(s.vy) <= sim::kMaxSpeed && s.buttons <= sim::kButtonMask;
-}
-
-bool AppendIncreasing(FixedVector<sim::PlayerCube, kMaxPlayers>& out, const sim::PlayerCube& cube) noexcept {
-  if (!out.empty() && out.back().id >= cube.id) return false;
-  return InRange(cube.state) && out.push_back(cube);
-}
-
-}  // namespace
-
-bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta, Snapshot& out) noexcept {
-  if (baseline.size() != delta.baseline.size()) return false;
-  out.server_tick = delta.server_tick;
-  out.has_ack = delta.has_ack;
-  out.ack = delta.ack;
-  out.input_lead = delta.input_lead;
-  out.players.clear();
-  std::size_t j = 0;
-  for (std::size_t i = 0; i < baseline.size(); ++i) {
-    const CubeDelta& d = delta.baseline[i];
-    if (d.op == DeltaOp::kLeft) continue;
-    const sim::CubeState& base = baseline[i].state;
-    // A cube is predicted, or changed: only the prediction it needs is made.
-    sim::PlayerCube cube{baseline[i].id, {}};
-    if (d.op != DeltaOp::kChanged) {
-      cube.state = PredictCube(base, delta.age);
-    } else {
-      // The decoder's ranges, for deltas that were not decoded; and a turn is to other buttons (the
-      // serializer cannot know the baseline's).
-      if (d.moves < 0 || std::abs(d.moves - delta.age) > kMaxMovesOffset || d.turn_at < 0 || d.turn_at > d.moves ||
-          !ResidualsFit(d) || (d.turned && d.buttons == base.buttons)) {
-        return false;
-      }
-      cube.state = PredictCube(base, d.moves, d.turned ? d.buttons : base.buttons, d.turned ? d.turn_at : d.moves);
-      cube.state.x += d.dx;
-      cube.state.y += d.dy;
-      cube.state.vx += d.dvx;
-      cube.state.vy += d.dvy;
-    }
-    while (j < delta.joined.size() && delta.joined[j].id < cube.id) {
-      if (!AppendIncreasing(out.players, delta.joined[j++])) return false;
-    }
-    if (!AppendIncreasing(out.players, cube)) return false;  // also refuses a joined cube of the same id
-  }
-  while (j < delta.joined.size()) {
-    if (!AppendIncreasing(out.players, delta.joined[j++])) return false;
-  }
+  cube_bits_ = shared_bits_ - SharedParts().delta_header;
   return true;
 }
 

@@ -196,7 +196,8 @@ void Server::Impl::RunDueTicks(Micros now) {
     tags.JudgeDue(now, players, simulation.history(), config);
     const bool snapshot_due = snapshots.MarkDue(players.clients(), config, simulation.rate());
     if (snapshot_due) {
-      snapshots.Prepare(simulation.tick(), players, simulation.history(), config.snapshot_encoding);
+      snapshots.Prepare(simulation.tick(), players, simulation.history(), simulation.turn_log(),
+                        config.snapshot_encoding);
     }
     const Micros simulated = work_now();
     tags.SendResults(now, players, outbox);

@@ -30,6 +30,7 @@ class Simulation {
   int rate() const noexcept { return schedule_.rate(); }
   Micros TimeOf(std::uint64_t tick) const noexcept { return schedule_.TimeOf(tick); }
   const WorldHistory& history() const noexcept { return history_; }
+  const protocol::TurnLog& turn_log() const noexcept { return turn_log_; }
   const TickCounters& counters() const noexcept { return counters_; }
 
  private:
@@ -40,6 +41,7 @@ class Simulation {
   std::array<sim::Input, protocol::kMaxPlayers * InputQueue::kMaxPerTick> inputs_{};
   std::vector<sim::PlayerStep> steps_;
   WorldHistory history_;
+  protocol::TurnLog turn_log_;  // every cube's recent turns, so a delta names all of them since its baseline
 };
 
 }  // namespace netcube::server

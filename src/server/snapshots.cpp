@@ -59,7 +59,7 @@ std::uint64_t Snapshots::BaselineFor(const SnapshotFeed& feed, std::uint64_t tic
 }
 
 void Snapshots::Prepare(std::uint64_t tick, const Players& players, const WorldHistory& history,
-                        SnapshotEncoding encoding) {
+                        const protocol::TurnLog& turns, SnapshotEncoding encoding) {
   const std::vector<Player>& cube_owners = players.players();
   for (std::size_t i = 0; i < cube_owners.size(); ++i) generations_[i] = cube_owners[i].generation;
   const std::vector<Client>& clients = players.clients();
@@ -75,7 +75,7 @@ void Snapshots::Prepare(std::uint64_t tick, const Players& players, const WorldH
     if (k == 0 || receivers_[k].baseline != receivers_[k - 1].baseline) {
       if (writers_.size() == groups) writers_.emplace_back();
       group_is_delta_[groups] =
-          PrepareOne(tick, players.world(), history, receivers_[k].baseline, writers_[groups]);
+          PrepareOne(tick, players.world(), history, turns, receivers_[k].baseline, writers_[groups]);
       ++groups;
     }
     receivers_[k].group = groups - 1;
@@ -137,8 +137,8 @@ void Snapshots::ShareBaselines(std::uint64_t tick, const std::vector<Client>& cl
 }
 
 bool Snapshots::PrepareOne(std::uint64_t tick, std::span<const sim::PlayerCube> world,
-                           const WorldHistory& history, std::uint64_t baseline,
-                           protocol::SnapshotWriter& writer) {
+                           const WorldHistory& history, const protocol::TurnLog& turns,
+                           std::uint64_t baseline, protocol::SnapshotWriter& writer) {
   const auto server_tick = static_cast<std::uint32_t>(tick);
   std::span<const sim::PlayerCube> cubes;
   std::span<const std::uint32_t> gens;
@@ -147,7 +147,7 @@ bool Snapshots::PrepareOne(std::uint64_t tick, std::span<const sim::PlayerCube> 
   if (baseline != kNoBaseline && history.WorldOf(baseline, cubes, gens) &&
       protocol::MakeDelta(server_tick, world, std::span(generations_.data(), world.size()),
                           static_cast<int>(tick - baseline), cubes, gens, delta_,
-                          &counters_.delta_prediction_moves) &&
+                          &counters_.delta_prediction_moves, &turns) &&
       writer.Prepare(delta_) && writer.shared_bits() <= full_bits) {
     return true;
   }

@@ -32,7 +32,7 @@ class Snapshots {
   // Groups the clients due a snapshot by baseline and encodes each group's snapshot of the world after
   // `tick` once.
   void Prepare(std::uint64_t tick, const Players& players, const WorldHistory& history,
-               SnapshotEncoding encoding);
+               const protocol::TurnLog& turns, SnapshotEncoding encoding);
   // The snapshots Prepare encoded, each with its receiver's ack.
   void Send(Micros now, std::uint64_t tick, Players& players, Outbox& outbox);
 
@@ -61,7 +61,7 @@ class Snapshots {
   void ShareBaselines(std::uint64_t tick, const std::vector<Client>& clients);
   // Prepares `writer` for receivers of `baseline`; true for a delta, false for a full snapshot.
   bool PrepareOne(std::uint64_t tick, std::span<const sim::PlayerCube> world, const WorldHistory& history,
-                  std::uint64_t baseline, protocol::SnapshotWriter& writer);
+                  const protocol::TurnLog& turns, std::uint64_t baseline, protocol::SnapshotWriter& writer);
 
   int credit_ = 0;  // += the server's snapshot rate per tick; a snapshot each time it reaches the tick rate
   // A snapshot's encodings, one per distinct baseline among the clients (on a LAN nearly all share one):

@@ -72,7 +72,8 @@ class WorldChecker {
     const std::vector<sim::PlayerCube>& truth = it->second;
     bool same = NearChange(it->first) || shown.size() == truth.size();
     for (const sim::PlayerCube& cube : shown) {
-      const auto match = std::find_if(truth.begin(), truth.end(), [&](const auto& t) { return t.id == cube.id; });
+      const auto match =
+          std::find_if(truth.begin(), truth.end(), [&](const auto& t) { return t.id == cube.id; });
       same = same && match != truth.end() && sim::SamePhysics(match->state, cube.state);
     }
     ++compared_;
@@ -132,7 +133,7 @@ TEST(DeltaSnapshotsLive, SwitchingTheEncodingKeepsTheWorldsEqual) {
   rig->server().SetSnapshotEncoding(SnapshotEncoding::kFull);
   rig->StepFor(seconds(1), [&] { checker.Step(); });
   const Metrics full = rig->player(0).metrics();
-  EXPECT_GE(full.snapshots_full - before.snapshots_full, 18u);  // 20 Hz
+  EXPECT_GE(full.snapshots_full - before.snapshots_full, 18u);   // 20 Hz
   EXPECT_LE(full.snapshots_delta - before.snapshots_delta, 1u);  // one maybe in flight
 
   rig->server().SetSnapshotEncoding(SnapshotEncoding::kDelta);
@@ -156,9 +157,9 @@ TEST(DeltaSnapshotsLive, IdleClientsAcknowledgeWithoutInputsAndCostABitPerCube) 
   const server::ServerStats after = rig->server().stats();
   const std::uint64_t snapshots = after.snapshots_sent - before.snapshots_sent;
   EXPECT_EQ(after.delta_snapshots_sent - before.delta_snapshots_sent, snapshots);
-  // Nobody moves and nobody sends inputs: each delta is the 65-bit header, a bit per cube and the ack.
-  // No input was ever applied either: no ack.
-  EXPECT_EQ((after.snapshot_bytes_sent - before.snapshot_bytes_sent) / snapshots, (65u + 3 + 1 + 7) / 8);
+  // Nobody moves and nobody sends inputs: each delta is the 73-bit header (protocol 9: with the residual
+  // orders), a bit per cube and the ack. No input was ever applied either: no ack.
+  EXPECT_EQ((after.snapshot_bytes_sent - before.snapshot_bytes_sent) / snapshots, (73u + 3 + 1 + 7) / 8);
   EXPECT_EQ(after.inputs.processed, before.inputs.processed);
 }
 

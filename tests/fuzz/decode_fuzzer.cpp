@@ -1,4 +1,5 @@
-// libFuzzer target for one message decoder: the packet's type field (3 bits, or 6 from type 7 on) is forced
+// libFuzzer target for one message decoder: the packet's type field (3 bits, 6 from type 7 on, 12 from type
+// 14 on) is forced
 // to NETCUBE_FUZZ_MESSAGE_TYPE
 // (one binary per type, so each corpus stays focused on one layout). Decode must never crash, and a
 // packet it accepts must be the canonical encoding of what it returns: re-encoding the message gives the
@@ -25,11 +26,18 @@ using namespace netcube::protocol;
 
 constexpr auto kType = static_cast<MessageType>(NETCUBE_FUZZ_MESSAGE_TYPE);
 constexpr int kTypeValue = static_cast<int>(kType);
+// The type field, the packet's first bits: the escape and the extension from kTypeEscape on, and the long
+// escape and its extension from kLongTypeEscape on.
 constexpr bool kExtended = kTypeValue >= kTypeEscape;
-// The type field is the top bits of byte 0: the escape and the extension from kTypeEscape on.
-constexpr int kTypeShift = 8 - kShortTypeBits - (kExtended ? kExtendedTypeBits : 0);
+constexpr bool kLong = kTypeValue >= kLongTypeEscape;
+constexpr std::size_t kTypeBits =
+    kShortTypeBits + (kExtended ? kExtendedTypeBits : 0) + (kLong ? kLongTypeBits : 0);
 constexpr unsigned kTypeField =
-    kExtended ? (unsigned{kTypeEscape} << kExtendedTypeBits) | unsigned(kTypeValue - kTypeEscape) : unsigned(kTypeValue);
+    kLong ? (((unsigned{kTypeEscape} << kExtendedTypeBits) | unsigned(kLongTypeEscape - kTypeEscape))
+             << kLongTypeBits) |
+                unsigned(kTypeValue - kLongTypeEscape)
+    : kExtended ? (unsigned{kTypeEscape} << kExtendedTypeBits) | unsigned(kTypeValue - kTypeEscape)
+                : unsigned(kTypeValue);
 
 [[noreturn]] void Fail(const char* what) {
   std::fprintf(stderr, "decode_fuzzer(%s): %s\n", ToString(kType), what);
@@ -43,9 +51,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static std::array<std::uint8_t, kMaxPacketBytes + 1> packet;
   if (size > packet.size()) return -1;  // libFuzzer: do not add to the corpus
   std::copy(data, data + size, packet.begin());
-  if (size > 0) {
-    const auto low_bits = static_cast<std::uint8_t>(packet[0] & ((1u << kTypeShift) - 1u));
-    packet[0] = static_cast<std::uint8_t>((kTypeField << kTypeShift) | low_bits);
+  for (std::size_t bit = 0; bit < kTypeBits && bit / 8 < size; ++bit) {
+    const auto mask = static_cast<std::uint8_t>(0x80u >> (bit % 8));
+    const bool one = ((kTypeField >> (kTypeBits - 1 - bit)) & 1u) != 0;
+    packet[bit / 8] = static_cast<std::uint8_t>(one ? packet[bit / 8] | mask : packet[bit / 8] & ~mask);
   }
   const std::span<const std::uint8_t> input(packet.data(), size);
 
@@ -57,7 +66,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // refused: only what was read has to come back.
   const auto* request = std::get_if<ConnectRequest>(&message);
   const bool canonical = request == nullptr || request->version == kProtocolVersion;
-  if (canonical && MeasureBytes(message) != size) Fail("MeasureBytes differs from the accepted packet's size");
+  if (canonical && MeasureBytes(message) != size)
+    Fail("MeasureBytes differs from the accepted packet's size");
   static std::array<std::uint8_t, kMaxPacketBytes> reencoded;
   const std::size_t reencoded_size = Encode(message, reencoded);
   if (reencoded_size == 0) Fail("an accepted message does not re-encode (a value out of range)");

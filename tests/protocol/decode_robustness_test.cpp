@@ -64,17 +64,19 @@ bool InRange(const Message& message) {
         } else if constexpr (std::is_same_v<T, DeltaSnapshot>) {
           if (m.age < 1 || m.age > kMaxDeltaAge || (!m.has_ack && m.ack != 0)) return false;
           for (const CubeDelta& d : m.baseline) {
-            const bool zero = d.dx == 0 && d.dy == 0 && d.dvx == 0 && d.dvy == 0;
+            const bool zero = d.dx == 0 && d.dy == 0 && d.dvx == 0 && d.dvy == 0 && !d.hold_x && !d.hold_y;
             if (d.op != DeltaOp::kChanged) {
               if (!(d == CubeDelta{d.op})) return false;
               continue;
             }
-            if (zero && !d.turned && d.moves == m.age) return false;
+            if (zero && d.turns.empty() && d.moves == m.age) return false;
             if (d.moves < 0 || std::abs(d.moves - m.age) > kMaxMovesOffset) return false;
-            if (d.turned ? d.turn_at < 0 || d.turn_at > d.moves || d.buttons > sim::kButtonMask
-                         : d.turn_at != 0 || d.buttons != 0) {
-              return false;
+            int first = 0;
+            for (const Turn& turn : d.turns) {
+              if (turn.at < first || turn.at > d.moves || turn.choice >= kTurnChoices) return false;
+              first = turn.at + 1;
             }
+            if (m.position_order > kMaxResidualOrder || m.velocity_order > kMaxResidualOrder) return false;
             if (std::abs(d.dx) > kMaxPositionResidual || std::abs(d.dy) > kMaxPositionResidual ||
                 std::abs(d.dvx) > kMaxVelocityResidual || std::abs(d.dvy) > kMaxVelocityResidual) {
               return false;
@@ -205,10 +207,10 @@ TEST(DecodeRobustness, EveryTypeHeaderWithEveryShortBody) {
       ASSERT_TRUE(CheckDecode({static_cast<std::uint8_t>(a), static_cast<std::uint8_t>(b)}, tally));
     }
   }
-  // Only three messages fit in two bytes: PlayerLeft (12 bits: any id, either reason, zero padding),
-  // PlayerJoined with an empty name (15 bits: any id, length 0, one zero padding bit) and SnapshotRate
-  // (14 bits: 240 rates, two zero padding bits).
-  EXPECT_EQ(tally.accepted, 256 * 2 + 256 + 240);
+  // Only two messages fit in two bytes: PlayerLeft (12 bits: any id, either reason, zero padding) and
+  // PlayerJoined with an empty name (15 bits: any id, length 0, one zero padding bit). SnapshotRate, 20
+  // bits since protocol 9, no longer does.
+  EXPECT_EQ(tally.accepted, 256 * 2 + 256);
 }
 
 }  // namespace

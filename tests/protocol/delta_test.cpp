@@ -4,6 +4,7 @@
 // walls), residuals out of reach, and deltas that do not fit.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <optional>
 #include <random>
 #include <vector>
@@ -117,7 +118,8 @@ TEST(Delta, RandomWorldsRebuildBitForBit) {
     const int age = std::uniform_int_distribution<int>(1, kMaxDeltaAge)(rng);
     const World world = Evolve(rng, baseline, age);
     const auto tick = static_cast<std::uint32_t>(rng());
-    const std::optional<Snapshot> rebuilt = RoundTrip(tick, world, age, baseline, static_cast<sim::Seq>(trial));
+    const std::optional<Snapshot> rebuilt =
+        RoundTrip(tick, world, age, baseline, static_cast<sim::Seq>(trial));
     ASSERT_TRUE(rebuilt) << "trial " << trial;
     EXPECT_EQ(rebuilt->server_tick, tick);
     EXPECT_TRUE(rebuilt->has_ack);
@@ -133,7 +135,8 @@ TEST(Delta, TicksWrapAround) {
   const World world = Evolve(rng, baseline, 10);
   DeltaSnapshot delta;
   ASSERT_TRUE(MakeDelta(4, world.cubes, world.generations, 10, baseline.cubes, baseline.generations, delta));
-  EXPECT_EQ(static_cast<std::uint32_t>(delta.server_tick - static_cast<std::uint32_t>(delta.age)), 0xFFFFFFFAu);
+  EXPECT_EQ(static_cast<std::uint32_t>(delta.server_tick - static_cast<std::uint32_t>(delta.age)),
+            0xFFFFFFFAu);
   const std::optional<Snapshot> rebuilt = RoundTrip(4, world, 10, baseline, std::nullopt);
   ASSERT_TRUE(rebuilt);
   ExpectSameWorld(*rebuilt, world);
@@ -152,12 +155,13 @@ TEST(Delta, CubesDoingAsPredictedCostOneBitEach) {
   }
   World world = baseline;
   for (sim::PlayerCube& cube : world.cubes) {
-    for (int k = 0; k < 3; ++k) cube.state = sim::Move(cube.state, {static_cast<sim::Seq>(k + 1), cube.state.buttons});
+    for (int k = 0; k < 3; ++k)
+      cube.state = sim::Move(cube.state, {static_cast<sim::Seq>(k + 1), cube.state.buttons});
   }
   std::size_t bytes = 0;
   ASSERT_TRUE(RoundTrip(99, world, 3, baseline, sim::Seq{1}, &bytes));
-  // 6 type + 32 tick + 8 age + 9 count + 200 fates + 9 joined + 17 ack = 281 bits.
-  EXPECT_EQ(bytes, (281u + 7) / 8);
+  // 6 type + 32 tick + 8 age + 8 orders + 9 count + 200 fates + 9 joined + 23 ack = 295 bits.
+  EXPECT_EQ(bytes, (295u + 7) / 8);
 }
 
 // Players as the server sees them: a key combination held for a while then another, inputs arriving
@@ -165,8 +169,9 @@ TEST(Delta, CubesDoingAsPredictedCostOneBitEach) {
 // and rebuilds the world exactly.
 TEST(Delta, SimulatedPlayersRebuildExactlyAndCheaply) {
   std::mt19937 rng(5);
-  constexpr std::uint8_t kKeys[] = {0, sim::kRight, sim::kRight | sim::kDown, sim::kDown, sim::kLeft | sim::kUp,
-                                    sim::kLeft, sim::kUp | sim::kRight};
+  constexpr std::uint8_t kKeys[] = {
+      0,          sim::kRight,           sim::kRight | sim::kDown, sim::kDown, sim::kLeft | sim::kUp,
+      sim::kLeft, sim::kUp | sim::kRight};
   World world;
   for (int id = 0; id < 16; ++id) {
     world.cubes.push_back({static_cast<sim::PlayerId>(id), {}});
@@ -182,15 +187,16 @@ TEST(Delta, SimulatedPlayersRebuildExactlyAndCheaply) {
     for (std::size_t i = 0; i < world.cubes.size(); ++i) {
       if (rng() % 18 == 0) keys[i] = kKeys[rng() % std::size(kKeys)];
       const int moves = rng() % 10 == 0 ? 0 : rng() % 10 == 0 ? 2 : 1;
-      for (int m = 0; m < moves; ++m) world.cubes[i].state = sim::Move(world.cubes[i].state, {++seq[i], keys[i]});
+      for (int m = 0; m < moves; ++m)
+        world.cubes[i].state = sim::Move(world.cubes[i].state, {++seq[i], keys[i]});
     }
     history.push_back(world);
     for (const int age : {1, 3, 15}) {
       if (tick < age) continue;
       const World& baseline = history[static_cast<std::size_t>(tick - age)];
       DeltaSnapshot delta;
-      ASSERT_TRUE(MakeDelta(static_cast<std::uint32_t>(tick), world.cubes, world.generations, age, baseline.cubes,
-                            baseline.generations, delta));
+      ASSERT_TRUE(MakeDelta(static_cast<std::uint32_t>(tick), world.cubes, world.generations, age,
+                            baseline.cubes, baseline.generations, delta));
       // Within a 20 Hz snapshot's age every cube is within reach; over 15 ticks a cube that turned twice
       // may be out of it, and is sent in full.
       if (age <= 3) {
@@ -198,7 +204,8 @@ TEST(Delta, SimulatedPlayersRebuildExactlyAndCheaply) {
       }
       for (const CubeDelta& d : delta.baseline) changed += d.op == DeltaOp::kChanged ? 1u : 0u;
       cubes += delta.baseline.size();
-      const std::optional<Snapshot> rebuilt = RoundTrip(static_cast<std::uint32_t>(tick), world, age, baseline, {});
+      const std::optional<Snapshot> rebuilt =
+          RoundTrip(static_cast<std::uint32_t>(tick), world, age, baseline, {});
       ASSERT_TRUE(rebuilt) << "tick " << tick << " age " << age;
       ExpectSameWorld(*rebuilt, world);
     }
@@ -224,9 +231,67 @@ TEST(Delta, PredictionIsTheSimulation) {
   const sim::CubeState free{30000, 20000, 0, 0, 0, sim::kRight, 0};
   sim::CubeState turned = free;
   for (int k = 0; k < 5; ++k) turned = sim::Move(turned, {0, k < 2 ? sim::kRight : sim::kDown});
-  const sim::CubeState p = PredictCube(free, 5, sim::kDown, 2);
+  const Turn turn{2, ChoiceOf(sim::kRight, sim::kDown)};
+  const sim::CubeState p = PredictCube(free, 5, std::span(&turn, 1));
   EXPECT_TRUE(sim::SamePhysics(p, turned));
   EXPECT_EQ(p.buttons, sim::kDown);
+}
+
+TEST(Delta, EveryButtonValueIsOneChoiceAfterEveryOther) {
+  for (int held = 0; held <= sim::kButtonMask; ++held) {
+    std::array<bool, sim::kButtonMask + 1> named{};
+    for (int choice = 0; choice < kTurnChoices; ++choice) {
+      const std::uint8_t buttons =
+          ButtonsOfChoice(static_cast<std::uint8_t>(held), static_cast<std::uint8_t>(choice));
+      EXPECT_NE(buttons, held);
+      EXPECT_FALSE(named[buttons]);
+      named[buttons] = true;
+      EXPECT_EQ(ChoiceOf(static_cast<std::uint8_t>(held), buttons), choice);
+    }
+  }
+  // The usual turns (no opposite keys) take the 3-bit choices 0..6 from any usual combination but one.
+  EXPECT_EQ(ChoiceOf(0, sim::kUp | sim::kRight), 6);
+  EXPECT_EQ(ChoiceOf(0, sim::kRight | sim::kDown), 7);
+  EXPECT_EQ(ChoiceOf(sim::kRight, sim::kRight | sim::kDown), 7);
+}
+
+// Turns logged by the server: a cube that turned three times since its baseline is named with all three,
+// and rebuilt exactly; a new player with the id starts a new log.
+TEST(Delta, TheTurnLogNamesEveryTurnSinceTheBaseline) {
+  std::vector<sim::PlayerCube> world = {{5, {}}};
+  const std::vector<std::uint32_t> generations = {1};
+  TurnLog log;
+  log.Record(world, generations);
+  const std::vector<sim::PlayerCube> baseline = world;
+  sim::Seq seq = 0;
+  constexpr std::uint8_t kKeys[] = {sim::kRight, sim::kRight, sim::kDown,           sim::kDown,
+                                    sim::kDown,  0,           sim::kLeft | sim::kUp};
+  for (const std::uint8_t keys : kKeys) {
+    world[0].state = sim::Move(world[0].state, {++seq, keys});
+    log.Record(world, generations);
+  }
+  DeltaSnapshot delta;
+  ASSERT_TRUE(MakeDelta(7, world, generations, 7, baseline, generations, delta, nullptr, &log));
+  ASSERT_EQ(delta.baseline.size(), 1u);
+  const CubeDelta& d = delta.baseline[0];
+  ASSERT_EQ(d.turns.size(), 4u);
+  EXPECT_EQ(d.turns[0], (Turn{0, ChoiceOf(0, sim::kRight)}));
+  EXPECT_EQ(d.turns[1], (Turn{2, ChoiceOf(sim::kRight, sim::kDown)}));
+  EXPECT_EQ(d.turns[2], (Turn{5, ChoiceOf(sim::kDown, 0)}));
+  EXPECT_EQ(d.turns[3], (Turn{6, ChoiceOf(0, sim::kLeft | sim::kUp)}));
+  EXPECT_EQ(d.dx, 0);
+  EXPECT_EQ(d.dvy, 0);
+  Snapshot rebuilt;
+  ASSERT_TRUE(ApplyDelta(baseline, delta, rebuilt));
+  EXPECT_TRUE(sim::SamePhysics(rebuilt.players[0].state, world[0].state));
+  // Without the log only the last turn is named, and the rest is residuals.
+  ASSERT_TRUE(MakeDelta(7, world, generations, 7, baseline, generations, delta));
+  EXPECT_EQ(delta.baseline[0].turns.size(), 1u);
+  EXPECT_NE(delta.baseline[0].dx, 0);
+  // Another player on id 5: its log starts afresh, so the old player's turns are not named.
+  log.Record(world, std::vector<std::uint32_t>{2});
+  ASSERT_TRUE(MakeDelta(7, world, generations, 7, baseline, generations, delta, nullptr, &log));
+  EXPECT_EQ(delta.baseline[0].turns.size(), 1u);
 }
 
 TEST(Delta, AReusedIdIsTheOldPlayerLeavingAndTheNewOneJoining) {
@@ -278,7 +343,8 @@ TEST(Delta, ACubeOutOfAResidualsReachLeavesAndJoinsAgain) {
 }
 
 TEST(Delta, ApplyRefusesADeltaThatDoesNotFitTheBaseline) {
-  const std::vector<sim::PlayerCube> baseline = {{1, {5000, 5000, 0, 0, 0}}, {4, {sim::kMaxX, 9000, 0, 0, 0}}};
+  const std::vector<sim::PlayerCube> baseline = {{1, {5000, 5000, 0, 0, 0}},
+                                                 {4, {sim::kMaxX, 9000, 0, 0, 0}}};
   DeltaSnapshot delta;
   delta.baseline.push_back({DeltaOp::kPredicted});
   delta.baseline.push_back({DeltaOp::kPredicted});
@@ -297,16 +363,14 @@ TEST(Delta, ApplyRefusesADeltaThatDoesNotFitTheBaseline) {
   EXPECT_FALSE(ApplyDelta(baseline, delta, out));
   delta.baseline[1] = Changed(0, -kMaxPositionResidual - 1, 0, 0, 0);
   EXPECT_FALSE(ApplyDelta(baseline, delta, out));
-  delta.baseline[1] = Changed(2, 0, 0, 0, 0);
-  delta.baseline[1].turned = true;
-  delta.baseline[1].turn_at = 3;
-  delta.baseline[1].buttons = sim::kLeft;
+  delta.baseline[1] = testing::Turned(Changed(2, 0, 0, 0, 0), ChoiceOf(0, sim::kLeft), 3);
   EXPECT_FALSE(ApplyDelta(baseline, delta, out));
-  // A turn to the buttons the cube already held.
-  delta.baseline[1].turn_at = 1;
-  delta.baseline[1].buttons = 0;
+  // A choice beyond the 15, and turns out of order.
+  delta.baseline[1] = testing::Turned(Changed(2, 0, 0, 0, 0), kTurnChoices, 1);
   EXPECT_FALSE(ApplyDelta(baseline, delta, out));
-  delta.baseline[1].buttons = sim::kLeft;
+  delta.baseline[1] = testing::Turned(testing::Turned(Changed(2, 0, 0, 0, 0), 1, 1), 2, 1);
+  EXPECT_FALSE(ApplyDelta(baseline, delta, out));
+  delta.baseline[1] = testing::Turned(Changed(2, 0, 0, 0, 0), ChoiceOf(0, sim::kLeft), 1);
   ASSERT_TRUE(ApplyDelta(baseline, delta, out));
   EXPECT_EQ(out.players[1].state.buttons, sim::kLeft);
   EXPECT_EQ(out.players[1].state.vx, -sim::kAcceleration);  // one Move standing, then one to the left
@@ -338,7 +402,7 @@ TEST(Delta, WriterSharesOneEncodeAndAppendsEachAck) {
     const auto packet = writer.PacketFor(ack);
     EXPECT_EQ(std::vector<std::uint8_t>(packet.begin(), packet.end()), EncodeToVector(delta));
   }
-  EXPECT_EQ(writer.cube_bits(), writer.shared_bits() - (6 + 32 + 8 + 9 + 9));
+  EXPECT_EQ(writer.cube_bits(), writer.shared_bits() - (6 + 32 + 8 + 4 + 4 + 9 + 9));
   // A full snapshot's shared part is FullSharedBits long, 64 bits a cube.
   ASSERT_TRUE(writer.Prepare(5, world.cubes));
   EXPECT_EQ(writer.shared_bits(), SnapshotWriter::FullSharedBits(world.cubes.size()));

@@ -59,12 +59,13 @@ DeltaSnapshot AtRest() {
   return d;
 }
 
-// At the age of a 20 Hz snapshot, one cube that made one Move too few, one that turned after two of its three.
+// At the age of a 20 Hz snapshot, one cube that made one Move too few, one that turned after two of its
+// three.
 DeltaSnapshot Uneven() {
   DeltaSnapshot d;
   d.age = 3;
   d.baseline.push_back(testing::Changed(2, 0, 0, 0, 0));
-  d.baseline.push_back(testing::Turned(testing::Changed(3, 0, 0, 0, 0), sim::kDown, 2));
+  d.baseline.push_back(testing::Turned(testing::Changed(3, 0, 0, 0, 0), 2, 2));
   d.has_ack = true;
   return d;
 }
@@ -95,13 +96,14 @@ std::vector<SizedMessage> DocumentedSizes() {
       {"tag_result_hit", TagResult{1, 2, TagOutcome::kHit, 3, 4, false, 0}, 6 + 8 + 8 + 2 + 10 + 8 + 1},
       {"tag_result_hit_seq", TagResult{1, 2, TagOutcome::kHit, 3, 4, true, 5},
        6 + 8 + 8 + 2 + 10 + 8 + 1 + 16},
-      {"delta_empty", DeltaSnapshot{}, 6 + 32 + 8 + 9 + 9 + 1},
-      {"delta_at_rest", AtRest(), 6 + 32 + 8 + 9 + 3 + 9 + 1 + 16 + 6},
-      {"delta_uneven", Uneven(), 6 + 32 + 8 + 9 + (2 + 3 + 1 + 1) + (2 + 1 + 1 + 4 + 2 + 1) + 9 + 1 + 16 + 6},
+      {"delta_empty", DeltaSnapshot{}, 6 + 32 + 8 + 4 + 4 + 9 + 9 + 1},
+      {"delta_at_rest", AtRest(), 6 + 32 + 8 + 4 + 4 + 9 + 3 + 9 + 1 + 16 + 6},
+      {"delta_uneven", Uneven(),
+       6 + 32 + 8 + 4 + 4 + 9 + (2 + 3 + 1 + 1) + (2 + 1 + 1 + 3 + 2 + 1 + 1) + 9 + 1 + 16 + 6},
       {"snapshot_ack", SnapshotAck{}, 6 + 16},
       {"challenge", Challenge{}, 6 + 64},
       {"challenge_response", ChallengeResponse{}, 6 + 64},
-      {"snapshot_rate", SnapshotRate{}, 6 + 8},
+      {"snapshot_rate", SnapshotRate{}, 6 + 6 + 8},
   };
 }
 
@@ -112,7 +114,7 @@ TEST(Messages, EncodedSizesMatchTheDocumentedLayout) {
   EXPECT_EQ(MeasureBytes(testing::FullSnapshot()), 2057u);  // the largest full snapshot
   for (const auto& [name, message] : SampleMessages()) {
     if (name == "delta_longest") {
-      EXPECT_EQ(MeasureBytes(message), 3915u);  // the largest valid message
+      EXPECT_EQ(MeasureBytes(message), 4076u);  // the largest valid message
     }
   }
 }
@@ -150,10 +152,12 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, 1, "A"}),
             Pack({{0, 3}, {kProtocolMagic, 32}, {1, 16}, {1, 4}, {'A' - 32, 7}}));
   // This version's request: zero bytes up to kConnectRequestBytes after the name.
-  std::vector<std::uint8_t> padded = Pack({{0, 3}, {kProtocolMagic, 32}, {kProtocolVersion, 16}, {1, 4}, {'A' - 32, 7}});
+  std::vector<std::uint8_t> padded =
+      Pack({{0, 3}, {kProtocolMagic, 32}, {kProtocolVersion, 16}, {1, 4}, {'A' - 32, 7}});
   padded.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "A"}), padded);
-  EXPECT_EQ(EncodeToVector(Challenge{0x0123456789ABCDEFull}), Pack({{7, 3}, {5, 3}, {0x01234567, 32}, {0x89ABCDEF, 32}}));
+  EXPECT_EQ(EncodeToVector(Challenge{0x0123456789ABCDEFull}),
+            Pack({{7, 3}, {5, 3}, {0x01234567, 32}, {0x89ABCDEF, 32}}));
   EXPECT_EQ(EncodeToVector(ChallengeResponse{0xFEDCBA9876543210ull}),
             Pack({{7, 3}, {6, 3}, {0xFEDCBA98, 32}, {0x76543210, 32}}));
   EXPECT_EQ(EncodeToVector(ConnectRefused{RefuseReason::kVersionMismatch, 2}),
@@ -173,33 +177,56 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
   EXPECT_EQ(EncodeToVector(TimeEcho{true, 0xCAFEF00D, 42}),
             Pack({{7, 3}, {0, 3}, {1, 1}, {0xCAFEF00D, 32}, {42, 32}}));
   EXPECT_EQ(EncodeToVector(Tag{200, 0xBEEF, 0x01020304, 255, 0x01020305, kMaxTagDelayMs, 0x4000}),
-            Pack({{7, 3}, {1, 3}, {200, 8}, {0xBEEF, 16}, {0x01020304, 32}, {255, 8}, {0x01020305, 32},
-                  {1000, 10}, {0x4000, 16}}));
+            Pack({{7, 3},
+                  {1, 3},
+                  {200, 8},
+                  {0xBEEF, 16},
+                  {0x01020304, 32},
+                  {255, 8},
+                  {0x01020305, 32},
+                  {1000, 10},
+                  {0x4000, 16}}));
   EXPECT_EQ(EncodeToVector(TagResult{3, 9, TagOutcome::kRefused, 0, 0, false, 0}),
             Pack({{7, 3}, {2, 3}, {3, 8}, {9, 8}, {2, 2}, {0, 10}}));
   EXPECT_EQ(EncodeToVector(TagResult{3, 9, TagOutcome::kHit, 183, 7, true, 0xFFFF}),
             Pack({{7, 3}, {2, 3}, {3, 8}, {9, 8}, {1, 2}, {183, 10}, {7, 8}, {1, 1}, {0xFFFF, 16}}));
   EXPECT_EQ(EncodeToVector(SnapshotAck{0x1234}), Pack({{7, 3}, {4, 3}, {0x1234, 16}}));
 
-  // A delta: fates `0`, `11`, `10` with as many Moves as ticks (offset 0: `1`), no turn, residuals -1,
-  // +1, 0, +2 as zigzag Exp-Golomb codes (z + 1 = 2, 3, 1, 5: `010`, `011`, `1`, `00101`), and `10` with a
-  // Move too few (offset -1: `010`), a turn to Left after 7 of its 255 Moves and no residual; then one
-  // joined cube and no ack.
+  // A delta: residual orders 0 and 0, fates `0`, `11`, `10` with as many Moves as ticks (offset 0: `0`),
+  // no turn, pushed with no axis held (`1 00`), residuals -1, +1, 0, +2 (`1 1 1`, `1 0 1`, `0`, `1 0 010`),
+  // and `10` with a Move too few
+  // (offset -1: `111`), one turn (choice 3: `011`) after 7 of its 255 Moves, no more turns and no residual;
+  // then one joined cube and no ack.
   DeltaSnapshot delta;
   delta.server_tick = 0xFFFFFFFFu;
   delta.age = 256;
   delta.baseline.push_back({DeltaOp::kPredicted});
   delta.baseline.push_back({DeltaOp::kLeft});
   delta.baseline.push_back(testing::Changed(256, -1, 1, 0, 2));
-  delta.baseline.push_back(testing::Turned(testing::Changed(255, 0, 0, 0, 0), sim::kLeft, 7));
+  delta.baseline.push_back(testing::Turned(testing::Changed(255, 0, 0, 0, 0), 3, 7));
   delta.joined.push_back({9, {sim::kMinX + 1, sim::kMinY + 2, -sim::kMaxSpeed, 0, 0, sim::kDown, 0}});
-  EXPECT_EQ(EncodeToVector(delta), Pack({{7, 3}, {3, 3}, {0xFFFFFFFFu, 32}, {255, 8}, {4, 9},
-                                         {0, 1},
-                                         {3, 2},
-                                         {2, 2}, {1, 1}, {0, 1}, {1, 1}, {2, 3}, {3, 3}, {1, 1}, {5, 5},
-                                         {2, 2}, {2, 3}, {1, 1}, {4, 4}, {7, 8}, {0, 1},
-                                         {1, 9}, {9, 8}, {1, 16}, {2, 16}, {0, 10}, {256, 10}, {2, 4},
-                                         {0, 1}}));
+  EXPECT_EQ(EncodeToVector(delta), Pack({{7, 3},    {3, 3},  {0xFFFFFFFFu, 32},
+                                         {255, 8},  {0, 4},  {0, 4},
+                                         {4, 9},    {0, 1},  {3, 2},
+                                         {2, 2},    {0, 1},  {0, 1},
+                                         {1, 1},    {0, 2},  {7, 3},
+                                         {5, 3},    {0, 1},  {0b10010, 5},
+                                         {2, 2},    {7, 3},  {1, 1},
+                                         {3, 3},    {7, 8},  {0, 1},
+                                         {0, 1},    {1, 9},  {9, 8},
+                                         {1, 16},   {2, 16}, {0, 10},
+                                         {256, 10}, {2, 4},  {0, 1}}));
+  // Larger orders: a position residual of -300 at order 6 is `1 1`, m = 299 as q = 5 (`00101`) and the
+  // low 6 bits `101011`; a turn at the last Move ends the turns without a `more` bit.
+  DeltaSnapshot ordered;
+  ordered.age = 2;
+  ordered.position_order = 6;
+  ordered.velocity_order = 1;
+  ordered.baseline.push_back(testing::Turned(testing::Changed(2, -300, 0, 3, 0), 8, 2));
+  EXPECT_EQ(EncodeToVector(ordered),
+            Pack({{7, 3}, {3, 3}, {0, 32},    {1, 8}, {6, 4}, {1, 4}, {1, 9}, {2, 2},       {0, 1},
+                  {1, 1}, {7, 3}, {1, 3},     {2, 2}, {1, 1}, {0, 2}, {3, 2}, {0b00101, 5}, {0b101011, 6},
+                  {0, 1}, {2, 2}, {0b010, 3}, {0, 1}, {0, 1}, {0, 9}, {0, 1}}));
 }
 
 // The hex examples of docs/PROTOCOL.md section 5, byte for byte.
@@ -232,8 +259,9 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   const auto moves = [](sim::CubeState& s, sim::Seq first, std::initializer_list<std::uint8_t> keys) {
     for (const std::uint8_t k : keys) s = sim::Move(s, {first++, k});
   };
-  moves(world[0].state, 2, {sim::kRight, sim::kRight | sim::kDown, sim::kRight | sim::kDown});  // pressed Down
-  moves(world[1].state, 8, {0, 0, 0});                                                        // at rest
+  moves(world[0].state, 2,
+        {sim::kRight, sim::kRight | sim::kDown, sim::kRight | sim::kDown});  // pressed Down
+  moves(world[1].state, 8, {0, 0, 0});                                       // at rest
   moves(world[2].state, 101, {sim::kDown, sim::kDown});  // one input late: two Moves in three ticks ...
   world[2].state.x -= 16;                                // ... and pushed 16 sub-units left
   world.insert(world.begin() + 2, {3, {2048, 2048, 0, 0, 0}});  // player 3 joined
@@ -242,13 +270,14 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   const std::vector<std::uint32_t> world_generations = {0, 1, 3, 4};
   const std::vector<std::uint32_t> baseline_generations = {0, 1, 2, 4};
   DeltaSnapshot delta;
-  ASSERT_TRUE(MakeDelta(1203, world, world_generations, 3, baseline.players.span(), baseline_generations, delta));
+  ASSERT_TRUE(
+      MakeDelta(1203, world, world_generations, 3, baseline.players.span(), baseline_generations, delta));
   delta.has_ack = true;
   delta.ack = 4;
   delta.input_lead = -1;
-  const std::vector<std::uint8_t> delta_bytes = {0xEC, 0x00, 0x00, 0x12, 0xCC, 0x08, 0x09, 0x74,
-                                                 0x9C, 0x90, 0x41, 0xC0, 0x20, 0x60, 0x80, 0x00,
-                                                 0x80, 0x08, 0x02, 0x00, 0x10, 0x00, 0x47, 0xC0};
+  const std::vector<std::uint8_t> delta_bytes = {0xEC, 0x00, 0x00, 0x12, 0xCC, 0x09, 0x00, 0x09, 0x3C,
+                                                 0x23, 0xBA, 0x7F, 0x00, 0x10, 0x30, 0x40, 0x00, 0x40,
+                                                 0x04, 0x01, 0x00, 0x08, 0x00, 0x23, 0xE0};
   EXPECT_EQ(EncodeToVector(delta), delta_bytes);
   Message decoded;
   ASSERT_EQ(Decode(delta_bytes, decoded), DecodeError::kNone);
@@ -261,6 +290,33 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   expected.ack = 4;
   expected.input_lead = -1;
   EXPECT_EQ(rebuilt, expected);
+
+  // The DeltaSnapshot example against an older baseline: two turns since it, both named from the server's
+  // TurnLog.
+  const std::vector<sim::PlayerCube> old_world = {{7, {10000, 20000, 0, 0, 100, sim::kRight, 90}}};
+  std::vector<sim::PlayerCube> later = old_world;
+  const std::vector<std::uint32_t> one_generation = {1};
+  TurnLog log;
+  log.Record(old_world, one_generation);
+  for (sim::Seq seq = 101; seq <= 122; ++seq) {
+    const auto keys = static_cast<std::uint8_t>(seq <= 106   ? sim::kRight
+                                                : seq <= 115 ? sim::kUp
+                                                             : sim::kUp | sim::kLeft);
+    later[0].state = sim::Move(later[0].state, {seq, keys});
+    log.Record(later, one_generation);
+  }
+  EXPECT_TRUE(sim::SamePhysics(later[0].state, {10701, 17211, -86, -240}));
+  DeltaSnapshot turns;
+  ASSERT_TRUE(MakeDelta(5022, later, one_generation, 22, old_world, one_generation, turns, nullptr, &log));
+  const std::vector<std::uint8_t> turns_bytes = {0xEC, 0x00, 0x00, 0x4E, 0x78, 0x54,
+                                                 0x00, 0x03, 0x24, 0xD7, 0x00, 0x00};
+  EXPECT_EQ(EncodeToVector(turns), turns_bytes);
+  ASSERT_EQ(Decode(turns_bytes, decoded), DecodeError::kNone);
+  ASSERT_TRUE(ApplyDelta(old_world, std::get<DeltaSnapshot>(decoded), rebuilt));
+  ASSERT_EQ(rebuilt.players.size(), 1u);
+  EXPECT_TRUE(sim::SamePhysics(rebuilt.players[0].state, later[0].state));
+  EXPECT_EQ(rebuilt.players[0].state.buttons, sim::kUp | sim::kLeft);
+
   EXPECT_EQ(EncodeToVector(SnapshotAck{1203}), (std::vector<std::uint8_t>{0xF0, 0x12, 0xCC}));
 
   EXPECT_EQ(EncodeToVector(PlayerLeft{5, LeaveReason::kTimedOut}), (std::vector<std::uint8_t>{0xC0, 0xB0}));
@@ -271,20 +327,20 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   EXPECT_EQ(EncodeToVector(TagResult{1, 12, TagOutcome::kHit, 183, 0, true, 420}),
             (std::vector<std::uint8_t>{0xE8, 0x04, 0x31, 0x2D, 0xC0, 0x20, 0x34, 0x80}));
 
-  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x01, 0x0B, 0x06, 0x64, 0x98, 0x71, 0x40};
+  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x01, 0x2B, 0x06, 0x64, 0x98, 0x71, 0x40};
   request.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}), request);
   EXPECT_EQ(EncodeToVector(Challenge{0x0123456789ABCDEFull}),
             (std::vector<std::uint8_t>{0xF4, 0x04, 0x8D, 0x15, 0x9E, 0x26, 0xAF, 0x37, 0xBC}));
   EXPECT_EQ(EncodeToVector(ChallengeResponse{0x0123456789ABCDEFull}),
             (std::vector<std::uint8_t>{0xF8, 0x04, 0x8D, 0x15, 0x9E, 0x26, 0xAF, 0x37, 0xBC}));
-  EXPECT_EQ(EncodeToVector(SnapshotRate{60}), (std::vector<std::uint8_t>{0xFC, 0xEC}));
+  EXPECT_EQ(EncodeToVector(SnapshotRate{60}), (std::vector<std::uint8_t>{0xFC, 0x03, 0xB0}));
 }
 
 TEST(Messages, ChannelsFollowReliability) {
-  for (const MessageType t : {MessageType::kConnectRequest, MessageType::kConnectRefused,
-                              MessageType::kWelcome, MessageType::kPlayerJoined, MessageType::kPlayerLeft,
-                              MessageType::kTag, MessageType::kTagResult}) {
+  for (const MessageType t :
+       {MessageType::kConnectRequest, MessageType::kConnectRefused, MessageType::kWelcome,
+        MessageType::kPlayerJoined, MessageType::kPlayerLeft, MessageType::kTag, MessageType::kTagResult}) {
     EXPECT_EQ(ChannelOf(t), Channel::kReliable) << ToString(t);
   }
   for (const MessageType t : {MessageType::kInput, MessageType::kSnapshot, MessageType::kTimeEcho,
@@ -523,12 +579,16 @@ TEST(Decode, RejectsBadEnumsAndSettings) {
 }
 
 TEST(Decode, RejectsUnusedTypesAndOutOfRangeTagFields) {
-  // Type 7 is followed by 3 bits: 7 + 0..7 name TimeEcho, Tag, TagResult, DeltaSnapshot, SnapshotAck,
-  // Challenge, ChallengeResponse and SnapshotRate, whose rate 1..240 is sent as 0..239 in 8 bits.
+  // Type 7 is followed by 3 bits: 7 + 0..6 name TimeEcho, Tag, TagResult, DeltaSnapshot, SnapshotAck,
+  // Challenge and ChallengeResponse; 7 is followed by 6 more bits, 14 + 0..63, of which 0 is SnapshotRate
+  // (its rate 1..240 sent as 0..239 in 8 bits) and the rest are unused.
   EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 8}, {0, 8}, {0, 2}, {0, 10}})), DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {7, 3}, {239, 8}})), DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {7, 3}, {240, 8}})), DecodeError::kMalformed);
-  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {7, 3}, {0, 32}, {0, 32}, {0, 8}})), DecodeError::kTrailingData);
+  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {7, 3}, {0, 6}, {239, 8}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {7, 3}, {0, 6}, {240, 8}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {7, 3}, {1, 6}, {0, 8}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {7, 3}, {63, 6}, {0, 8}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {7, 3}, {0, 6}, {0, 32}, {0, 32}, {0, 8}})),
+            DecodeError::kTrailingData);
   EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 8}, {0, 8}, {3, 2}, {0, 10}})), DecodeError::kMalformed);
   EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 8}, {0, 8}, {0, 2}, {1001, 10}})), DecodeError::kMalformed);
   const auto tag = [](std::uint32_t delay) {
@@ -544,9 +604,9 @@ TEST(Decode, RejectsOversizedPlayerCounts) {
   EXPECT_EQ(DecodeBytes(Pack({{4, 3}, {0, 32}, {257, 9}, {0, 1}})), DecodeError::kMalformed);
   EXPECT_EQ(DecodeBytes(Pack({{4, 3}, {0, 32}, {511, 9}, {0, 1}})), DecodeError::kMalformed);
   // A count that promises more players than the packet holds.
-  EXPECT_EQ(
-      DecodeBytes(Pack({{4, 3}, {0, 32}, {2, 9}, {1, 8}, {0, 16}, {0, 16}, {256, 10}, {256, 10}, {0, 4}, {0, 1}})),
-      DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack(
+                {{4, 3}, {0, 32}, {2, 9}, {1, 8}, {0, 16}, {0, 16}, {256, 10}, {256, 10}, {0, 4}, {0, 1}})),
+            DecodeError::kMalformed);
 }
 
 TEST(Decode, RejectsInputCountsBeyondThePacket) {
@@ -660,49 +720,78 @@ TEST(Decode, SnapshotWithoutAckReadsAckAsZero) {
 }
 
 TEST(Decode, RejectsNonCanonicalAndOversizedChanges) {
-  // One baseline cube at age 1, changed (`10`), then no joined cube and no ack.
+  // One baseline cube at age 1, residual orders 0, changed (`10`), then no joined cube and no ack.
   const auto changed = [](std::vector<std::pair<std::uint32_t, int>> body) {
-    std::vector<std::pair<std::uint32_t, int>> fields = {{7, 3}, {3, 3}, {0, 32}, {0, 8}, {1, 9}, {2, 2}};
+    std::vector<std::pair<std::uint32_t, int>> fields = {{7, 3}, {3, 3}, {0, 32}, {0, 8},
+                                                         {0, 4}, {0, 4}, {1, 9},  {2, 2}};
     fields.insert(fields.end(), body.begin(), body.end());
     fields.push_back({0, 9});
     fields.push_back({0, 1});
     return Pack(fields);
   };
   // Offset 0, no turn, residuals 0, 0, 0, -1.
-  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {0, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {2, 3}})), DecodeError::kNone);
-  // A change that changes nothing is what `0` says, and flagged residuals that are all zero: not canonical.
-  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {0, 1}, {0, 1}})), DecodeError::kMalformed);
-  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {0, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}})), DecodeError::kMalformed);
-  // Offsets: -1 (no Move) is a change; -2 would be a negative count; +63 is the most, 7 zero bits too many.
-  EXPECT_EQ(DecodeBytes(changed({{2, 3}, {0, 1}, {0, 1}})), DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(changed({{4, 5}, {0, 1}, {0, 1}})), DecodeError::kMalformed);
-  EXPECT_EQ(DecodeBytes(changed({{127, 13}, {0, 1}, {0, 1}})), DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(changed({{0, 7}, {128, 8}, {0, 1}, {0, 1}})), DecodeError::kMalformed);
-  // A turn: buttons, then the Moves before it in BitsRequired(0, moves) bits (1 bit for 1 Move, none for 0).
-  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {1, 1}, {8, 4}, {1, 1}, {0, 1}})), DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(changed({{2, 3}, {1, 1}, {8, 4}, {0, 1}})), DecodeError::kNone);
-  // A position residual: at most 12 zero bits (|dx| <= 4095, z + 1 <= 8191).
-  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {0, 1}, {1, 1}, {0, 12}, {8191, 13}, {1, 1}, {1, 1}, {1, 1}})),
+  EXPECT_EQ(DecodeBytes(changed({{0, 1}, {0, 1}, {1, 1}, {0, 2}, {0, 1}, {0, 1}, {0, 1}, {7, 3}})),
             DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {0, 1}, {1, 1}, {0, 13}, {8192, 14}, {1, 1}, {1, 1}, {1, 1}})),
-            DecodeError::kMalformed);
-  // A velocity residual: at most 10 zero bits (|dv| <= 512, z + 1 <= 1025).
-  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {0, 1}, {1, 1}, {1, 1}, {1, 1}, {0, 10}, {1025, 11}, {1, 1}})),
+  // A held axis with no residual says something; a change that changes nothing is what `0` says, and a push
+  // that holds nothing with residuals all zero: not canonical.
+  EXPECT_EQ(DecodeBytes(changed({{0, 1}, {0, 1}, {1, 1}, {1, 2}, {0, 1}, {0, 1}, {0, 1}, {0, 1}})),
             DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {0, 1}, {1, 1}, {1, 1}, {1, 1}, {0, 10}, {1026, 11}, {1, 1}})),
+  EXPECT_EQ(DecodeBytes(changed({{0, 1}, {0, 1}, {0, 1}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(changed({{0, 1}, {0, 1}, {1, 1}, {0, 2}, {0, 1}, {0, 1}, {0, 1}, {0, 1}})),
             DecodeError::kMalformed);
-  EXPECT_EQ(DecodeBytes(changed({{1, 1}, {0, 1}, {1, 1}, {1, 1}, {1, 1}, {0, 11}, {2048, 12}, {1, 1}})),
+  // Offsets: -1 (no Move) is a change; -2 would be a negative count; +63 is the most, 6 zero bits too many.
+  EXPECT_EQ(DecodeBytes(changed({{7, 3}, {0, 1}, {0, 1}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(changed({{3, 2}, {2, 3}, {0, 1}, {0, 1}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(changed({{2, 2}, {0, 5}, {63, 6}, {0, 1}, {0, 1}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(changed({{2, 2}, {0, 6}, {64, 7}, {0, 1}, {0, 1}})), DecodeError::kMalformed);
+  // Turns: a choice, then the Move in BitsRequired(first, moves) bits (1 bit for Moves 0..1, none when only
+  // one is left), then `more` unless the turn is at the last Move.
+  EXPECT_EQ(DecodeBytes(changed({{0, 1}, {1, 1}, {5, 3}, {1, 1}, {0, 1}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(changed({{0, 1}, {1, 1}, {5, 3}, {0, 1}, {0, 1}, {0, 1}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(changed({{0, 1}, {1, 1}, {5, 3}, {0, 1}, {1, 1}, {2, 3}, {0, 1}})),
+            DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(changed({{0, 1}, {1, 1}, {7, 3}, {7, 3}, {1, 1}, {0, 1}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(changed({{7, 3}, {1, 1}, {5, 3}, {0, 1}})), DecodeError::kNone);
+  // A position residual: m = |dx| - 1 <= 4094, at most 11 zero bits at order 0.
+  EXPECT_EQ(DecodeBytes(changed(
+                {{0, 1}, {0, 1}, {1, 1}, {0, 2}, {2, 2}, {0, 11}, {4095, 12}, {0, 1}, {0, 1}, {0, 1}})),
+            DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(changed(
+                {{0, 1}, {0, 1}, {1, 1}, {0, 2}, {2, 2}, {0, 12}, {4096, 13}, {0, 1}, {0, 1}, {0, 1}})),
+            DecodeError::kMalformed);
+  // A velocity residual: m <= 511, at most 9 zero bits.
+  EXPECT_EQ(DecodeBytes(
+                changed({{0, 1}, {0, 1}, {1, 1}, {0, 2}, {0, 1}, {0, 1}, {2, 2}, {0, 9}, {512, 10}, {0, 1}})),
+            DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(
+                changed({{0, 1}, {0, 1}, {1, 1}, {0, 2}, {0, 1}, {0, 1}, {3, 2}, {0, 9}, {513, 10}, {0, 1}})),
+            DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(changed(
+                {{0, 1}, {0, 1}, {1, 1}, {0, 2}, {0, 1}, {0, 1}, {2, 2}, {0, 10}, {1024, 11}, {0, 1}})),
             DecodeError::kMalformed);
   // Zero bits running off the end of the packet.
-  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {3, 3}, {0, 32}, {0, 8}, {1, 9}, {2, 2}, {1, 1}, {0, 1}, {1, 1}, {0, 7}})),
+  EXPECT_EQ(DecodeBytes(Pack({{7, 3},
+                              {3, 3},
+                              {0, 32},
+                              {0, 8},
+                              {0, 4},
+                              {0, 4},
+                              {1, 9},
+                              {2, 2},
+                              {0, 1},
+                              {0, 1},
+                              {1, 1},
+                              {0, 2},
+                              {2, 2},
+                              {0, 7}})),
             DecodeError::kMalformed);
 }
 
 TEST(Decode, RejectsUnorderedJoinedIds) {
   const auto joined = [](std::uint32_t first, std::uint32_t second) {
-    return Pack({{7, 3}, {3, 3}, {0, 32}, {0, 8}, {0, 9}, {2, 9},
-                 {first, 8}, {0, 16}, {0, 16}, {0, 10}, {0, 10}, {0, 4},
-                 {second, 8}, {0, 16}, {0, 16}, {0, 10}, {0, 10}, {0, 4}, {0, 1}});
+    return Pack({{7, 3},      {3, 3},     {0, 32}, {0, 8},  {0, 4},  {0, 4},  {0, 9},
+                 {2, 9},      {first, 8}, {0, 16}, {0, 16}, {0, 10}, {0, 10}, {0, 4},
+                 {second, 8}, {0, 16},    {0, 16}, {0, 10}, {0, 10}, {0, 4},  {0, 1}});
   };
   EXPECT_EQ(DecodeBytes(joined(1, 2)), DecodeError::kNone);
   EXPECT_EQ(DecodeBytes(joined(2, 2)), DecodeError::kMalformed);
@@ -721,10 +810,12 @@ TEST(Encode, RejectsNonCanonicalDeltas) {
   ExpectUnencodable(d);
   d.baseline[0] = testing::Changed(1 + kMaxMovesOffset + 1, 0, 0, 0, 0);
   ExpectUnencodable(d);
-  d.baseline[0] = testing::Turned(testing::Changed(1, 0, 0, 0, 0), sim::kUp, 2);  // turned after its last Move
+  d.baseline[0] = testing::Turned(testing::Changed(1, 0, 0, 0, 0), 1, 2);  // turned after its last Move
   ExpectUnencodable(d);
-  d.baseline[0] = testing::Changed(1, 0, 0, 0, 1);
-  d.baseline[0].buttons = sim::kUp;  // buttons without a turn
+  d.baseline[0] =
+      testing::Turned(testing::Turned(testing::Changed(3, 0, 0, 0, 0), 1, 2), 2, 2);  // twice at once
+  ExpectUnencodable(d);
+  d.baseline[0] = testing::Turned(testing::Changed(1, 0, 0, 0, 0), kTurnChoices, 0);  // no such choice
   ExpectUnencodable(d);
   d.baseline[0] = {DeltaOp::kLeft};
   d.age = 0;

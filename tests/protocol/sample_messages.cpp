@@ -35,10 +35,8 @@ CubeDelta Changed(int moves, std::int32_t dx, std::int32_t dy, std::int32_t dvx,
   return d;
 }
 
-CubeDelta Turned(CubeDelta d, std::uint8_t buttons, int at) {
-  d.turned = true;
-  d.buttons = buttons;
-  d.turn_at = at;
+CubeDelta Turned(CubeDelta d, std::uint8_t choice, int at) {
+  d.turns.push_back({at, choice});
   return d;
 }
 
@@ -94,9 +92,11 @@ std::vector<NamedMessage> SampleMessages() {
   out.push_back({"time_reply_max", TimeEcho{true, 0xFFFFFFFFu, 0xFFFFFFFFu}});
 
   out.push_back({"tag_zero", Tag{}});
-  out.push_back({"tag_max", Tag{255, 65535, 0xFFFFFFFFu, kRenderFractionSteps - 1, 0xFFFFFFFFu, kMaxTagDelayMs, 65535}});
+  out.push_back({"tag_max",
+                 Tag{255, 65535, 0xFFFFFFFFu, kRenderFractionSteps - 1, 0xFFFFFFFFu, kMaxTagDelayMs, 65535}});
   out.push_back({"tag_result_miss", TagResult{0, 0, TagOutcome::kMiss, 0, 0, false, 0}});
-  out.push_back({"tag_result_refused", TagResult{255, 255, TagOutcome::kRefused, kMaxTagDelayMs, 0, false, 0}});
+  out.push_back(
+      {"tag_result_refused", TagResult{255, 255, TagOutcome::kRefused, kMaxTagDelayMs, 0, false, 0}});
   out.push_back({"tag_result_hit", TagResult{1, 2, TagOutcome::kHit, 183, 255, false, 0}});
   out.push_back({"tag_result_hit_seq", TagResult{1, 2, TagOutcome::kHit, 183, 0, true, 65535}});
 
@@ -107,24 +107,35 @@ std::vector<NamedMessage> SampleMessages() {
   delta.baseline.push_back({DeltaOp::kPredicted});
   delta.baseline.push_back(Changed(kMaxDeltaAge, 1, 0, 0, 0));
   delta.baseline.push_back({DeltaOp::kLeft});
-  delta.baseline.push_back(
-      Changed(kMaxDeltaAge - kMaxMovesOffset, -kMaxPositionResidual, kMaxPositionResidual, kMaxVelocityResidual,
-              -kMaxVelocityResidual));
-  delta.baseline.push_back(Turned(Changed(kMaxDeltaAge + 1, 0, 0, 0, -1), sim::kUp, kMaxDeltaAge + 1));
-  delta.baseline.push_back(Turned(Changed(kMaxDeltaAge, 0, 0, 0, 0), sim::kButtonMask, 0));
-  delta.joined.push_back({4, {sim::kMinX, sim::kMaxY, -sim::kMaxSpeed, sim::kMaxSpeed, 0, sim::kButtonMask, 0}});
+  delta.baseline.push_back(Changed(kMaxDeltaAge - kMaxMovesOffset, -kMaxPositionResidual,
+                                   kMaxPositionResidual, kMaxVelocityResidual, -kMaxVelocityResidual));
+  delta.baseline.push_back(Turned(Changed(kMaxDeltaAge + 1, 0, 0, 0, -1), 1, kMaxDeltaAge + 1));
+  delta.baseline.push_back(Turned(Turned(Changed(kMaxDeltaAge, 0, 0, 0, 0), kTurnChoices - 1, 0), 7, 9));
+  delta.position_order = kMaxResidualOrder;
+  delta.velocity_order = 3;
+  delta.joined.push_back(
+      {4, {sim::kMinX, sim::kMaxY, -sim::kMaxSpeed, sim::kMaxSpeed, 0, sim::kButtonMask, 0}});
   delta.joined.push_back({255, {sim::kMaxX, sim::kMinY, 0, 5, 0}});
   delta.has_ack = true;
   delta.ack = 65535;
   delta.input_lead = kMinInputLead;
   out.push_back({"delta_mixed", delta});
+  DeltaSnapshot turns;
+  turns.age = 60;
+  turns.position_order = 9;
+  turns.velocity_order = 7;
+  CubeDelta most = Changed(62, 1000, -2, 255, 0);
+  for (int k = 0; k < kMaxTurns; ++k) most = Turned(most, static_cast<std::uint8_t>(k * 4), 5 + 18 * k);
+  turns.baseline.push_back(most);
+  turns.baseline.push_back(Turned(Turned(Changed(59, 0, 0, 0, 0), 0, 0), 6, 59));
+  out.push_back({"delta_turns", turns});
   // Every cube of the largest world changed by the most: the longest delta.
   DeltaSnapshot longest;
   longest.age = kMaxDeltaAge;
   for (std::size_t i = 0; i < kMaxPlayers; ++i) {
-    longest.baseline.push_back(Turned(Changed(kMaxDeltaAge + kMaxMovesOffset, -kMaxPositionResidual,
-                                              -kMaxPositionResidual, -kMaxVelocityResidual, -kMaxVelocityResidual),
-                                      sim::kButtonMask, 0));
+    CubeDelta d = Changed(kMaxDeltaAge + kMaxMovesOffset, -kMaxPositionResidual, -kMaxPositionResidual,
+                          -kMaxVelocityResidual, -kMaxVelocityResidual);
+    longest.baseline.push_back(Turned(d, kTurnChoices - 1, 0));  // kMaxDeltaTurns: one turn a cube
   }
   longest.has_ack = true;
   longest.input_lead = kMaxInputLead;

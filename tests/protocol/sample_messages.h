@@ -19,7 +19,8 @@ Snapshot FullSnapshot();
 
 // A changed baseline cube: `moves` Moves and these residuals; Turned adds a turn to `buttons` after `at`.
 CubeDelta Changed(int moves, std::int32_t dx, std::int32_t dy, std::int32_t dvx, std::int32_t dvy);
-CubeDelta Turned(CubeDelta d, std::uint8_t buttons, int at);
+// Appends a turn to `choice` (ButtonsOfChoice) after `at` Moves.
+CubeDelta Turned(CubeDelta d, std::uint8_t choice, int at);
 
 // Encodes a message that must be valid; an empty result means it was not.
 std::vector<std::uint8_t> EncodeToVector(const Message& message);

@@ -19,7 +19,7 @@
 
 namespace netcube::protocol {
 
-inline constexpr std::uint16_t kProtocolVersion = 8;
+inline constexpr std::uint16_t kProtocolVersion = 9;
 // A snapshot's input_lead, int[kMinInputLead, kMaxInputLead] on the wire (6 bits); the server clamps to it.
 inline constexpr int kMinInputLead = -32;
 inline constexpr int kMaxInputLead = 31;
@@ -50,11 +50,17 @@ enum class MessageType : std::uint8_t {
   kSnapshotRate = 14,
 };
 inline constexpr int kMessageTypeCount = 15;
-// The type field: 3 bits name types 0..6; the value 7 is followed by 3 more bits, and the type is 7 plus
-// them. ConnectRequest keeps its 3-bit type, so its magic and version stay where every version reads them.
+// The type field: 3 bits name types 0..6; the value 7 is followed by 3 more bits naming types 7..13; their
+// value 7 is followed by 6 more bits naming types 14..77 (SnapshotRate is 14): room for 63 more types, each
+// sent rarely. ConnectRequest keeps its 3-bit type, so its magic and version stay where every version
+// reads them.
 inline constexpr int kShortTypeBits = 3;
 inline constexpr int kTypeEscape = 7;
 inline constexpr int kExtendedTypeBits = 3;
+inline constexpr int kLongTypeEscape = kTypeEscape + (1 << kExtendedTypeBits) - 1;  // 14
+inline constexpr int kLongTypeBits = 6;
+inline constexpr int kMaxMessageTypes = kLongTypeEscape + (1 << kLongTypeBits);  // 78
+static_assert(kMessageTypeCount <= kMaxMessageTypes);
 // Fractions of a tick in a Tag's render time.
 inline constexpr int kRenderFractionSteps = 256;
 // The longest interpolation delay and rewind the wire can state.
@@ -152,13 +158,13 @@ struct TimeEcho {
 // Client -> server, reliable: the player tags (fires an instant ray), judged by the server against the
 // world as this client drew it (lag compensation).
 struct Tag {
-  std::uint8_t shot = 0;          // the client's own count of tags, mod 256: TagResult names it
-  sim::Seq seq = 0;               // the newest input applied to the shooter's prediction when it fired
-  std::uint32_t render_tick = 0;  // the render time of remote cubes when it fired, whole server ticks
+  std::uint8_t shot = 0;              // the client's own count of tags, mod 256: TagResult names it
+  sim::Seq seq = 0;                   // the newest input applied to the shooter's prediction when it fired
+  std::uint32_t render_tick = 0;      // the render time of remote cubes when it fired, whole server ticks
   std::uint16_t render_fraction = 0;  // and the fraction of a tick, in 1/kRenderFractionSteps
-  std::uint32_t seen_tick = 0;    // the newest snapshot it had received
-  std::uint16_t delay_ms = 0;     // the interpolation delay it was using, [0, kMaxTagDelayMs]
-  sim::Aim aim = 0;               // the ray's direction from the shooter's cube
+  std::uint32_t seen_tick = 0;        // the newest snapshot it had received
+  std::uint16_t delay_ms = 0;         // the interpolation delay it was using, [0, kMaxTagDelayMs]
+  sim::Aim aim = 0;                   // the ray's direction from the shooter's cube
   friend bool operator==(const Tag&, const Tag&) = default;
 };
 
@@ -189,13 +195,30 @@ inline constexpr int kMaxDeltaAge = 256;  // ticks from the baseline; an older o
 // against any of them it was told of, not only the newest (clients on one server share a few baselines).
 inline constexpr int kHeldBaselines = 64;
 enum class DeltaOp : std::uint8_t { kPredicted = 0, kChanged = 1, kLeft = 2 };
+// A turn of a cube's buttons since the baseline: after `at` Moves (counted from the baseline) it held the
+// buttons `choice` names (ButtonsOfChoice: one of the 15 others than those it held before).
+struct Turn {
+  int at = 0;               // [0, moves], and later than the turn before
+  std::uint8_t choice = 0;  // [0, kTurnChoices - 1]
+  friend bool operator==(const Turn&, const Turn&) = default;
+};
+inline constexpr int kTurnChoices = 15;
+// The turns a change names (a random steerer turns every 18 ticks: a second's worth), and a whole delta
+// (so that the longest delta fits kMaxPacketBytes); more are residuals.
+inline constexpr int kMaxTurns = 4;
+inline constexpr int kMaxDeltaTurns = 256;
+// The buttons a turn's choice names after `held`, and back: the 15 other values, the ones without
+// opposite keys first (a player's usual turns get the 3-bit codes), each group in increasing order.
+std::uint8_t ButtonsOfChoice(std::uint8_t held, std::uint8_t choice) noexcept;
+std::uint8_t ChoiceOf(std::uint8_t held, std::uint8_t buttons) noexcept;  // buttons != held
 struct CubeDelta {
   DeltaOp op = DeltaOp::kPredicted;
   // kChanged only:
-  int moves = 0;             // Moves the cube made since the baseline, [max(0, age - k), age + k], k = kMaxMovesOffset
-  bool turned = false;       // its buttons changed: to `buttons` after `turn_at` Moves with the baseline's
-  std::uint8_t buttons = 0;  // turned only, not the baseline's
-  int turn_at = 0;           // turned only, [0, moves]
+  int moves = 0;  // Moves the cube made since the baseline, [max(0, age - k), age + k], k = kMaxMovesOffset
+  FixedVector<Turn, kMaxTurns> turns{};  // its buttons' changes since the baseline, in order
+  // Pushed only: an axis held by other cubes is predicted where the baseline had it, at rest, instead of
+  // moved (a cube pressing against another goes nowhere its Moves would take it).
+  bool hold_x = false, hold_y = false;
   std::int32_t dx = 0, dy = 0, dvx = 0, dvy = 0;  // actual minus predicted
   friend bool operator==(const CubeDelta&, const CubeDelta&) = default;
 };
@@ -205,14 +228,19 @@ struct CubeDelta {
 inline constexpr int kMaxMovesOffset = 63;
 inline constexpr std::int32_t kMaxPositionResidual = 4095;  // four units: a push, not a teleport
 inline constexpr std::int32_t kMaxVelocityResidual = 2 * sim::kMaxSpeed;
+inline constexpr int kMaxResidualOrder = 15;
 
 // Server -> client, unreliable: the world at server_tick against the baseline at server_tick - age.
 struct DeltaSnapshot {
   std::uint32_t server_tick = 0;
-  int age = 1;                                    // [1, kMaxDeltaAge]
-  FixedVector<CubeDelta, kMaxPlayers> baseline;   // one per baseline cube, in its order
+  int age = 1;  // [1, kMaxDeltaAge]
+  // The Exp-Golomb orders of the position and velocity residuals, [0, kMaxResidualOrder]: the encoder
+  // picks the cheapest (old baselines leave larger residuals).
+  std::uint8_t position_order = 0;
+  std::uint8_t velocity_order = 0;
+  FixedVector<CubeDelta, kMaxPlayers> baseline;      // one per baseline cube, in its order
   FixedVector<sim::PlayerCube, kMaxPlayers> joined;  // cubes not in the baseline, increasing id
-  bool has_ack = false;  // as in Snapshot
+  bool has_ack = false;                              // as in Snapshot
   sim::Seq ack = 0;
   std::int8_t input_lead = 0;
   friend bool operator==(const DeltaSnapshot& a, const DeltaSnapshot& b) noexcept;
@@ -264,9 +292,11 @@ constexpr std::size_t IndexIn(const std::variant<Ts...>*) noexcept {
 
 // One of the message structs (not the Message variant itself).
 template <class M>
-concept OneMessage = detail::IndexIn<M>(static_cast<const Message*>(nullptr)) < std::variant_size_v<Message>;
+concept OneMessage = detail::IndexIn<M>(static_cast<const Message*>(nullptr))
+< std::variant_size_v<Message>;
 template <OneMessage M>
-inline constexpr auto kTypeOf = static_cast<MessageType>(detail::IndexIn<M>(static_cast<const Message*>(nullptr)));
+inline constexpr auto kTypeOf =
+    static_cast<MessageType>(detail::IndexIn<M>(static_cast<const Message*>(nullptr)));
 
 MessageType TypeOf(const Message& message) noexcept;
 constexpr Channel ChannelOf(MessageType type) noexcept {
@@ -285,10 +315,10 @@ const char* ToString(MessageType type) noexcept;
 
 enum class DecodeError : std::uint8_t {
   kNone = 0,
-  kEmpty,          // no bytes
-  kTooLarge,       // more than kMaxPacketBytes
-  kMalformed,      // truncated, out of range, inconsistent (unordered ids, bad magic, ...)
-  kTrailingData,   // a valid message followed by more bytes or non-zero padding
+  kEmpty,         // no bytes
+  kTooLarge,      // more than kMaxPacketBytes
+  kMalformed,     // truncated, out of range, inconsistent (unordered ids, bad magic, ...)
+  kTrailingData,  // a valid message followed by more bytes or non-zero padding
 };
 const char* ToString(DecodeError error) noexcept;
 
@@ -303,31 +333,64 @@ std::size_t MeasureBytes(const Message& message) noexcept;
 // the same (no temporary, no copy). On failure `out` holds a message of unspecified content.
 DecodeError Decode(std::span<const std::uint8_t> packet, Message& out) noexcept;
 
-// What a cube is predicted to be after `moves` Moves from `baseline`: the first `turn_at` with the
-// baseline's buttons, the rest with `buttons` (which it then holds). Bookkeeping (last_input, held_since)
-// is 0: it is not on the wire. Its cost does not grow with `moves` (sim::MoveRepeated); `moves_stepped`,
-// when given, counts the Moves it ran.
-sim::CubeState PredictCube(const sim::CubeState& baseline, int moves, std::uint8_t buttons, int turn_at,
+// What a cube is predicted to be after `moves` Moves from `baseline`, its buttons turning as `turns` say
+// (valid turns: increasing, within `moves`). Bookkeeping (last_input, held_since) is 0: it is not on the
+// wire. Its cost does not grow with `moves` (sim::MoveRepeated); `moves_stepped`, when given, counts the
+// Moves it ran.
+sim::CubeState PredictCube(const sim::CubeState& baseline, int moves, std::span<const Turn> turns,
                            std::uint64_t* moves_stepped = nullptr) noexcept;
 // The prediction of a cube that was not said to change: `age` Moves with its baseline buttons.
 inline sim::CubeState PredictCube(const sim::CubeState& baseline, int age,
                                   std::uint64_t* moves_stepped = nullptr) noexcept {
-  return PredictCube(baseline, age, baseline.buttons, age, moves_stepped);
+  return PredictCube(baseline, age, {}, moves_stepped);
 }
+
+// The server's memory of each player's turns: the last kLoggedRuns runs of buttons of every cube (the
+// buttons and the input that began holding them), so that a delta against an old baseline can name every
+// turn since (MakeDelta). Fed the world after every tick; a new player's cube (another generation) starts
+// afresh. A run that began and ended within one tick is not seen: the residuals carry it.
+class TurnLog {
+ public:
+  static constexpr std::size_t kLoggedRuns = 8;
+  void Record(std::span<const sim::PlayerCube> world, std::span<const std::uint32_t> generations) noexcept;
+  // The turns of `cube` (of that generation) since `baseline`, the same player's cube `moves` Moves earlier:
+  // the logged runs that began after its last input, each at its Move, at most `most` (1..kMaxTurns); the
+  // last leaves the cube holding its buttons.
+  void TurnsSince(const sim::CubeState& baseline, const sim::PlayerCube& cube, std::uint32_t generation,
+                  int moves, std::size_t most, FixedVector<Turn, kMaxTurns>& out) const noexcept;
+
+ private:
+  struct Run {
+    sim::Seq since = 0;
+    std::uint8_t buttons = 0;
+  };
+  struct Runs {
+    std::uint32_t generation = 0;
+    std::size_t count = 0;  // runs recorded, the newest at (count - 1) % kLoggedRuns
+    std::array<Run, kLoggedRuns> runs{};
+  };
+  std::array<Runs, kMaxPlayers> cubes_{};
+};
+
+// The bits one baseline cube's fate takes in `delta` (its age and residual orders), measured by the encoder.
+std::size_t ChangeBits(const CubeDelta& cube, const DeltaSnapshot& delta) noexcept;
 
 // Builds `out` (its ack left as it is): the world at `server_tick` against the baseline world at
 // `server_tick - age`. Both lists are in increasing id order with, for each cube, the generation of the
 // player that owns it: a baseline cube whose id now has another generation left, and the new one joined.
 // False when age is out of [1, kMaxDeltaAge] or the spans' sizes differ. `moves_stepped`, when given,
-// counts the Moves its predictions ran: at most a small constant per cube, whatever the age.
+// counts the Moves its predictions ran: at most a small constant per cube and turn, whatever the age.
+// `turns`, when given, names every turn since the baseline; without it a change names the last one only.
 bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world,
                std::span<const std::uint32_t> world_generations, int age,
                std::span<const sim::PlayerCube> baseline, std::span<const std::uint32_t> baseline_generations,
-               DeltaSnapshot& out, std::uint64_t* moves_stepped = nullptr) noexcept;
+               DeltaSnapshot& out, std::uint64_t* moves_stepped = nullptr,
+               const TurnLog* turns = nullptr) noexcept;
 // Rebuilds the world a delta describes from the baseline it was made against, into `out` (tick and ack
 // too). False when the delta does not fit that baseline: another cube count, a value out of range, an id
 // twice. Nothing a peer sends is trusted: this is the second half of decoding a DeltaSnapshot.
-bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta, Snapshot& out) noexcept;
+bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta,
+                Snapshot& out) noexcept;
 
 // A snapshot (full or delta) encoded once for all its receivers: they differ only in the ack, which ends
 // the message, so each receiver's packet is the shared part with its own ack written after it. The world
@@ -342,8 +405,8 @@ class SnapshotWriter {
   // carry cubes (a full snapshot's cubes; a delta's fates and joined cubes): what a cube costs.
   std::size_t shared_bits() const noexcept { return shared_bits_; }
   std::size_t cube_bits() const noexcept { return cube_bits_; }
-  // Those of a full snapshot of `players` cubes: type, tick, count and 64 bits a cube.
-  static constexpr std::size_t FullSharedBits(std::size_t players) noexcept { return 3 + 32 + 9 + 64 * players; }
+  // Those of a full snapshot of `players` cubes: type, tick, count and 64 bits a cube (measured).
+  static std::size_t FullSharedBits(std::size_t players) noexcept;
   // The receiver's part of a snapshot: its ack and input lead, once the server has applied an input.
   struct ReceiverAck {
     sim::Seq ack = 0;

@@ -1,0 +1,352 @@
+// Delta snapshots' two ends: what the server says of each cube since a baseline (MakeDelta, with the turns
+// it logged), and the world the client rebuilds from it (ApplyDelta). Both predict with PredictCube.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdlib>
+
+#include "netcube/protocol/messages.h"
+
+namespace netcube::protocol {
+namespace {
+
+// The 16 button values in the order turns name them: those without opposite keys first (a player's usual
+// combinations: none, one key, or two keys at a right angle), each group in increasing order.
+constexpr std::array<std::uint8_t, 16> kChoiceOrder = {0, 1, 2, 4, 5, 6, 8, 9, 10, 3, 7, 11, 12, 13, 14, 15};
+
+}  // namespace
+
+std::uint8_t ButtonsOfChoice(std::uint8_t held, std::uint8_t choice) noexcept {
+  for (const std::uint8_t buttons : kChoiceOrder) {
+    if (buttons == held) continue;
+    if (choice-- == 0) return buttons;
+  }
+  return held;  // a choice out of range: ApplyDelta refuses it before
+}
+
+std::uint8_t ChoiceOf(std::uint8_t held, std::uint8_t buttons) noexcept {
+  std::uint8_t choice = 0;
+  for (const std::uint8_t b : kChoiceOrder) {
+    if (b == buttons) break;
+    if (b != held) ++choice;
+  }
+  return choice;
+}
+
+sim::CubeState PredictCube(const sim::CubeState& baseline, int moves, std::span<const Turn> turns,
+                           std::uint64_t* moves_stepped) noexcept {
+  sim::CubeState out = baseline;
+  std::uint8_t held = baseline.buttons;
+  int done = 0;
+  for (const Turn& turn : turns) {
+    out = sim::MoveRepeated(out, {0, held}, turn.at - done, moves_stepped);
+    done = turn.at;
+    held = ButtonsOfChoice(held, turn.choice);
+  }
+  out = sim::MoveRepeated(out, {0, held}, moves - done, moves_stepped);
+  out.buttons = held;
+  out.last_input = 0;
+  out.held_since = 0;
+  return out;
+}
+
+namespace {
+
+// The start of a run of buttons: the input that began holding them.
+struct RunStart {
+  sim::Seq since = 0;
+  std::uint8_t buttons = 0;
+};
+
+// The turns of a cube from `base` to `actual` (`moves` Moves later) from the runs that began since, oldest
+// first: each at its Move, at most `most` (>= 1); the last always leaves the cube holding `actual`'s buttons.
+void TurnsOf(const sim::CubeState& base, const sim::CubeState& actual, int moves,
+             std::span<const RunStart> runs, std::size_t most, FixedVector<Turn, kMaxTurns>& out) noexcept {
+  out.clear();
+  std::array<std::uint8_t, kMaxTurns + 1> held{};  // held[k]: the buttons after the first k turns
+  held[0] = base.buttons;
+  for (const RunStart& run : runs) {
+    const int at = sim::SeqDiff(run.since, base.last_input) - 1;
+    if (at < 0 || at > moves || run.buttons == held[out.size()] || out.size() == most ||
+        (!out.empty() && at <= out.back().at)) {
+      continue;
+    }
+    out.push_back({at, ChoiceOf(held[out.size()], run.buttons)});
+    held[out.size()] = run.buttons;
+  }
+  while (held[out.size()] != actual.buttons && !out.empty() &&
+         (out.size() == most || out.back().at >= moves)) {
+    out.resize(out.size() - 1);
+  }
+  if (held[out.size()] == actual.buttons) return;
+  const int first = out.empty() ? 0 : out.back().at + 1;
+  const int at = std::clamp(sim::SeqDiff(actual.held_since, base.last_input) - 1, first, moves);
+  out.push_back({at, ChoiceOf(held[out.size()], actual.buttons)});
+}
+
+}  // namespace
+
+void TurnLog::Record(std::span<const sim::PlayerCube> world,
+                     std::span<const std::uint32_t> generations) noexcept {
+  for (std::size_t i = 0; i < world.size() && i < generations.size(); ++i) {
+    Runs& cube = cubes_[world[i].id];
+    const sim::CubeState& s = world[i].state;
+    if (cube.generation != generations[i]) cube = Runs{generations[i]};
+    const Run& newest = cube.runs[(cube.count + kLoggedRuns - 1) % kLoggedRuns];
+    if (cube.count > 0 && newest.since == s.held_since && newest.buttons == s.buttons) continue;
+    cube.runs[cube.count % kLoggedRuns] = {s.held_since, s.buttons};
+    ++cube.count;
+  }
+}
+
+void TurnLog::TurnsSince(const sim::CubeState& baseline, const sim::PlayerCube& cube,
+                         std::uint32_t generation, int moves, std::size_t most,
+                         FixedVector<Turn, kMaxTurns>& out) const noexcept {
+  const Runs& logged = cubes_[cube.id];
+  std::array<RunStart, kLoggedRuns> runs{};
+  std::size_t count = 0;
+  if (logged.generation == generation) {
+    for (std::size_t k = logged.count - std::min(logged.count, kLoggedRuns); k < logged.count; ++k) {
+      const Run& run = logged.runs[k % kLoggedRuns];
+      runs[count++] = {run.since, run.buttons};
+    }
+  }
+  TurnsOf(baseline, cube.state, moves, std::span(runs.data(), count), most, out);
+}
+
+namespace {
+
+// The prediction `p` with the axes `d` holds put back where `base` had them, at rest.
+sim::CubeState Hold(sim::CubeState p, const sim::CubeState& base, const CubeDelta& d) noexcept {
+  if (d.hold_x) {
+    p.x = base.x;
+    p.vx = 0;
+  }
+  if (d.hold_y) {
+    p.y = base.y;
+    p.vy = 0;
+  }
+  return p;
+}
+
+bool ResidualsFit(const CubeDelta& d) noexcept {
+  return std::abs(d.dx) <= kMaxPositionResidual && std::abs(d.dy) <= kMaxPositionResidual &&
+         std::abs(d.dvx) <= kMaxVelocityResidual && std::abs(d.dvy) <= kMaxVelocityResidual;
+}
+
+// How `actual` differs from `base` `age` ticks later: the Moves it made, read from its bookkeeping, its
+// turns (every one the log kept, else the last), then what that prediction misses. False when it is
+// beyond a delta's reach. `straight`, when made, is PredictCube(base, age): a change without a turn (a
+// push, say) reuses it. `turn_budget`, what the delta has left of kMaxDeltaTurns, pays for its turns.
+bool DescribeChange(const sim::CubeState& base, const sim::PlayerCube& actual, std::uint32_t generation,
+                    int age, const sim::CubeState* straight, const TurnLog* log, int& turn_budget,
+                    CubeDelta& d, std::uint64_t* moves_stepped) noexcept {
+  d.op = DeltaOp::kChanged;
+  d.moves = sim::SeqDiff(actual.state.last_input, base.last_input);
+  if (d.moves < 0 || std::abs(d.moves - age) > kMaxMovesOffset) d.moves = age;  // e.g. a new sequence
+  // Every cube can name at least its last turn: the budget is one turn per cube.
+  const auto most = static_cast<std::size_t>(std::clamp(turn_budget, 1, kMaxTurns));
+  if (log != nullptr) {
+    log->TurnsSince(base, actual, generation, d.moves, most, d.turns);
+  } else {
+    const RunStart last{actual.state.held_since, actual.state.buttons};
+    TurnsOf(base, actual.state, d.moves, std::span(&last, 1), most, d.turns);
+  }
+  const sim::CubeState p = straight != nullptr && d.turns.empty() && d.moves == age
+                               ? *straight
+                               : PredictCube(base, d.moves, d.turns.span(), moves_stepped);
+  // Each axis moved, or held where the baseline had it: whichever leaves the smaller residuals.
+  const auto width = [](std::int32_t a, std::int32_t b) {
+    return std::bit_width(static_cast<std::uint32_t>(std::abs(a))) +
+           std::bit_width(static_cast<std::uint32_t>(std::abs(b)));
+  };
+  d.hold_x =
+      width(actual.state.x - base.x, actual.state.vx) < width(actual.state.x - p.x, actual.state.vx - p.vx);
+  d.hold_y =
+      width(actual.state.y - base.y, actual.state.vy) < width(actual.state.y - p.y, actual.state.vy - p.vy);
+  const sim::CubeState held = Hold(p, base, d);
+  d.dx = actual.state.x - held.x;
+  d.dy = actual.state.y - held.y;
+  d.dvx = actual.state.vx - held.vx;
+  d.dvy = actual.state.vy - held.vy;
+  if (!ResidualsFit(d)) return false;
+  turn_budget -= static_cast<int>(d.turns.size());
+  return true;
+}
+
+// The bits of a residual at Exp-Golomb order `order` (the code of SerializeResidual).
+int ResidualBits(std::int32_t value, int order) noexcept {
+  if (value == 0) return 1;
+  const auto m = static_cast<std::uint32_t>(std::abs(value)) - 1u;
+  return 2 + 2 * static_cast<int>(std::bit_width((m >> order) + 1u)) - 1 + order;
+}
+
+// The order that codes these residuals (two a cube) in the fewest bits.
+template <class Pick>
+std::uint8_t CheapestOrder(std::span<const CubeDelta> cubes, Pick&& pick) noexcept {
+  std::array<int, kMaxResidualOrder + 1> bits{};
+  for (const CubeDelta& d : cubes) {
+    if (d.dx == 0 && d.dy == 0 && d.dvx == 0 && d.dvy == 0) continue;
+    const auto [a, b] = pick(d);
+    for (int k = 0; k <= kMaxResidualOrder; ++k)
+      bits[static_cast<std::size_t>(k)] += ResidualBits(a, k) + ResidualBits(b, k);
+  }
+  return static_cast<std::uint8_t>(std::min_element(bits.begin(), bits.end()) - bits.begin());
+}
+
+void ChooseOrders(DeltaSnapshot& delta) noexcept {
+  delta.position_order =
+      CheapestOrder(delta.baseline.span(), [](const CubeDelta& d) { return std::pair(d.dx, d.dy); });
+  delta.velocity_order =
+      CheapestOrder(delta.baseline.span(), [](const CubeDelta& d) { return std::pair(d.dvx, d.dvy); });
+}
+
+}  // namespace
+
+bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world,
+               std::span<const std::uint32_t> world_generations, int age,
+               std::span<const sim::PlayerCube> baseline, std::span<const std::uint32_t> baseline_generations,
+               DeltaSnapshot& out, std::uint64_t* moves_stepped, const TurnLog* turns) noexcept {
+  if (age < 1 || age > kMaxDeltaAge || world.size() != world_generations.size() ||
+      baseline.size() != baseline_generations.size() || world.size() > kMaxPlayers ||
+      baseline.size() > kMaxPlayers) {
+    return false;
+  }
+  out.server_tick = server_tick;
+  out.age = age;
+  out.baseline.clear();
+  out.joined.clear();
+  // Both lists are in increasing id order: merge them. A cube of the world not matched to a baseline cube of
+  // the same player (same id and generation) joined; one the delta cannot describe, or describes in more
+  // bits than the whole cube takes, is said to leave and join again.
+  std::array<bool, kMaxPlayers> whole{};          // per cube of the world: sent in the joined list
+  std::array<std::uint16_t, kMaxPlayers> kept{};  // per baseline cube kept: its index in the world
+  std::size_t j = 0;
+  // One turn a baseline cube is always left, whatever the cubes before it took.
+  int turn_budget = kMaxDeltaTurns - static_cast<int>(baseline.size());
+  for (std::size_t i = 0; i < baseline.size(); ++i) {
+    const sim::PlayerId id = baseline[i].id;
+    ++turn_budget;
+    for (; j < world.size() && world[j].id < id; ++j) whole[j] = true;
+    CubeDelta d;
+    if (j < world.size() && world[j].id == id && world_generations[j] == baseline_generations[i]) {
+      const sim::CubeState& base = baseline[i].state;
+      const sim::CubeState& actual = world[j].state;
+      kept[i] = static_cast<std::uint16_t>(j);
+      // A cube whose buttons changed turned: its straight prediction is of no use.
+      std::optional<sim::CubeState> straight;
+      if (actual.buttons == base.buttons) straight = PredictCube(base, age, moves_stepped);
+      if (!(straight && sim::SamePhysics(*straight, actual)) &&
+          !DescribeChange(base, world[j], world_generations[j], age, straight ? &*straight : nullptr, turns,
+                          turn_budget, d, moves_stepped)) {
+        d = CubeDelta{DeltaOp::kLeft};
+        whole[j] = true;
+      }
+      ++j;
+    } else {
+      d.op = DeltaOp::kLeft;
+    }
+    out.baseline.push_back(d);
+  }
+  for (; j < world.size(); ++j) whole[j] = true;
+  ChooseOrders(out);
+  const std::size_t whole_bits = SnapshotWriter::FullSharedBits(1) - SnapshotWriter::FullSharedBits(0);
+  const std::size_t left_bits = ChangeBits(CubeDelta{DeltaOp::kLeft}, out);
+  // Each changed cube in the fewest bits: its turns, or only its last (a pushed cube's earlier turns may buy
+  // nothing; an unpushed one's are exact), or whole.
+  bool recoded = false;
+  for (std::size_t i = 0; i < out.baseline.size(); ++i) {
+    CubeDelta& d = out.baseline[i];
+    if (d.op != DeltaOp::kChanged) continue;
+    std::size_t bits = ChangeBits(d, out);
+    const bool pushed = d.hold_x || d.hold_y || d.dx != 0 || d.dy != 0 || d.dvx != 0 || d.dvy != 0;
+    if (d.turns.size() > 1 && pushed) {
+      CubeDelta last;
+      int one_turn = 1;
+      if (DescribeChange(baseline[i].state, world[kept[i]], world_generations[kept[i]], age, nullptr, nullptr,
+                         one_turn, last, moves_stepped) &&
+          ChangeBits(last, out) < bits) {
+        d = last;
+        bits = ChangeBits(d, out);
+        recoded = true;
+      }
+    }
+    if (bits > left_bits + whole_bits) {
+      d = CubeDelta{DeltaOp::kLeft};
+      whole[kept[i]] = true;
+      recoded = true;
+    }
+  }
+  if (recoded) ChooseOrders(out);
+  for (std::size_t k = 0; k < world.size(); ++k) {
+    if (whole[k]) out.joined.push_back(world[k]);
+  }
+  return true;
+}
+
+namespace {
+
+bool InRange(const sim::CubeState& s) noexcept {
+  return s.x >= sim::kMinX && s.x <= sim::kMaxX && s.y >= sim::kMinY && s.y <= sim::kMaxY &&
+         std::abs(s.vx) <= sim::kMaxSpeed && std::abs(s.vy) <= sim::kMaxSpeed &&
+         s.buttons <= sim::kButtonMask;
+}
+
+bool AppendIncreasing(FixedVector<sim::PlayerCube, kMaxPlayers>& out, const sim::PlayerCube& cube) noexcept {
+  if (!out.empty() && out.back().id >= cube.id) return false;
+  return InRange(cube.state) && out.push_back(cube);
+}
+
+// The decoder's ranges, for deltas that were not decoded.
+bool ChangeInRange(const CubeDelta& d, int age) noexcept {
+  if (d.moves < 0 || std::abs(d.moves - age) > kMaxMovesOffset || !ResidualsFit(d)) return false;
+  int first = 0;
+  for (const Turn& turn : d.turns) {
+    if (turn.at < first || turn.at > d.moves || turn.choice >= kTurnChoices) return false;
+    first = turn.at + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta,
+                Snapshot& out) noexcept {
+  if (baseline.size() != delta.baseline.size()) return false;
+  out.server_tick = delta.server_tick;
+  out.has_ack = delta.has_ack;
+  out.ack = delta.ack;
+  out.input_lead = delta.input_lead;
+  out.players.clear();
+  std::size_t j = 0;
+  std::size_t turns = 0;
+  for (std::size_t i = 0; i < baseline.size(); ++i) {
+    const CubeDelta& d = delta.baseline[i];
+    if (d.op == DeltaOp::kLeft) continue;
+    turns += d.turns.size();
+    if (turns > kMaxDeltaTurns) return false;
+    const sim::CubeState& base = baseline[i].state;
+    // A cube is predicted, or changed: only the prediction it needs is made.
+    sim::PlayerCube cube{baseline[i].id, {}};
+    if (d.op != DeltaOp::kChanged) {
+      cube.state = PredictCube(base, delta.age);
+    } else {
+      if (!ChangeInRange(d, delta.age)) return false;
+      cube.state = Hold(PredictCube(base, d.moves, d.turns.span()), base, d);
+      cube.state.x += d.dx;
+      cube.state.y += d.dy;
+      cube.state.vx += d.dvx;
+      cube.state.vy += d.dvy;
+    }
+    while (j < delta.joined.size() && delta.joined[j].id < cube.id) {
+      if (!AppendIncreasing(out.players, delta.joined[j++])) return false;
+    }
+    if (!AppendIncreasing(out.players, cube)) return false;  // also refuses a joined cube of the same id
+  }
+  while (j < delta.joined.size()) {
+    if (!AppendIncreasing(out.players, delta.joined[j++])) return false;
+  }
+  return true;
+}
+
+}  // namespace netcube::protocol
