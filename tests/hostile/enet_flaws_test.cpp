@@ -88,17 +88,34 @@ TEST(EnetFlaws, OpenReassembliesPerPeerAreBounded) {
   EXPECT_NE(r.rig->Join("ann"), nullptr);
 }
 
-TEST(EnetFlaws, APlayerStaysInSyncThroughAFloodOfOversizedDatagrams) {
+struct FloodedPlayer {
+  std::unique_ptr<LoopbackRig> rig;
+  testing::TestClient* ann = nullptr;
+  std::unique_ptr<UdpSocket> flood;
+  sim::CubeState start;  // ann's cube as the flood begins
+};
+
+// A server without collisions, one honest player on 127.0.0.1 (ann), and a flooding socket on 127.0.0.2.
+void StartFlood(FloodedPlayer& out) {
   server::ServerConfig config;
   config.collisions = false;
   std::string error;
-  auto rig = LoopbackRig::Create(config, &error);
-  ASSERT_NE(rig, nullptr) << error;
-  testing::TestClient* ann = rig->Join("ann");
-  ASSERT_NE(ann, nullptr);
-  auto flood = UdpSocket::Bind("127.0.0.2", &error);
-  ASSERT_NE(flood, nullptr) << error;
-  const sim::CubeState start = rig->server().world()[0].state;
+  out.rig = LoopbackRig::Create(config, &error);
+  ASSERT_NE(out.rig, nullptr) << error;
+  out.ann = out.rig->Join("ann");
+  ASSERT_NE(out.ann, nullptr);
+  out.flood = UdpSocket::Bind("127.0.0.2", &error);
+  ASSERT_NE(out.flood, nullptr) << error;
+  out.start = out.rig->server().world()[0].state;
+}
+
+TEST(EnetFlaws, APlayerStaysInSyncThroughAFloodOfOversizedDatagrams) {
+  FloodedPlayer scene;
+  ASSERT_NO_FATAL_FAILURE(StartFlood(scene));
+  LoopbackRig* rig = scene.rig.get();
+  testing::TestClient* ann = scene.ann;
+  UdpSocket* flood = scene.flood.get();
+  const sim::CubeState start = scene.start;
 
   // 5,000-byte datagrams, more than ENet's 4 KiB receive buffer: 20 every millisecond for 2 s.
   constexpr std::size_t kFloodDatagrams = 40'000;
@@ -140,16 +157,12 @@ TEST(EnetFlaws, APlayerStaysInSyncThroughAFloodOfOversizedDatagrams) {
 // waited behind it (or was dropped by the kernel once it was full). Measured in virtual milliseconds
 // (the rig's steps), which the machine's load does not change.
 TEST(EnetFlaws, APlayerIsAnsweredPromptlyThroughAFloodOfFilteredDatagrams) {
-  server::ServerConfig config;
-  config.collisions = false;
-  std::string error;
-  auto rig = LoopbackRig::Create(config, &error);
-  ASSERT_NE(rig, nullptr) << error;
-  testing::TestClient* ann = rig->Join("ann");
-  ASSERT_NE(ann, nullptr);
-  auto flood = UdpSocket::Bind("127.0.0.2", &error);
-  ASSERT_NE(flood, nullptr) << error;
-  const sim::CubeState start = rig->server().world()[0].state;
+  FloodedPlayer scene;
+  ASSERT_NO_FATAL_FAILURE(StartFlood(scene));
+  LoopbackRig* rig = scene.rig.get();
+  testing::TestClient* ann = scene.ann;
+  UdpSocket* flood = scene.flood.get();
+  const sim::CubeState start = scene.start;
 
   // An ENet header addressed to peer 0 and a command number ENet does not have: dropped by the filter.
   const std::vector<std::uint8_t> garbage = {0x00, 0x00, 0x1F, 0x00, 0x00, 0x00, 0x00, 0x00};
