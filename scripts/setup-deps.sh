@@ -16,6 +16,8 @@ PACKAGES=(
   googletest libgtest-dev
   # libFuzzer targets (the `fuzz` preset): clang and its runtime libraries
   clang libclang-rt-14-dev
+  # The format check (Format.clang_format)
+  clang-format
   # Headless screenshot tests of the graphical client
   xvfb xauth
   # The Debian package (scripts/package.sh): dpkg-shlibdeps finds its dependencies

@@ -6,7 +6,8 @@ void Baselines::Reset() noexcept {
   for (Slot& slot : slots_) slot.used = false;
 }
 
-const protocol::FixedVector<sim::PlayerCube, protocol::kMaxPlayers>* Baselines::Find(Tick tick) const noexcept {
+const protocol::FixedVector<sim::PlayerCube, protocol::kMaxPlayers>* Baselines::Find(
+    Tick tick) const noexcept {
   for (const Slot& slot : slots_) {
     if (slot.used && slot.tick == tick) return &slot.world;
   }

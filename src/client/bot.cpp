@@ -21,8 +21,8 @@ struct BotRun::Impl {
   Micros play_start{0};
   Micros play_length{0};
   std::optional<std::string> failure;
-  std::vector<Micros> next_tag;  // per player
-  std::vector<std::uint8_t> held;  // per player, at the last Update
+  std::vector<Micros> next_tag;            // per player
+  std::vector<std::uint8_t> held;          // per player, at the last Update
   std::vector<std::size_t> next_hand_tag;  // per player, into its BotPlayer::hand_tags
 
   std::uint64_t SeedOf(std::size_t i) const { return config.same_network ? config.seed : config.seed + i; }
@@ -103,7 +103,8 @@ struct BotRun::Impl {
   void HandTagsFor(std::size_t i, Micros now) {
     if (phase != Phase::kPlaying || config.players.empty()) return;
     const std::vector<BotHandTag>& tags = config.players[i].hand_tags;
-    for (; next_hand_tag[i] < tags.size() && now - play_start >= tags[next_hand_tag[i]].at; ++next_hand_tag[i]) {
+    for (; next_hand_tag[i] < tags.size() && now - play_start >= tags[next_hand_tag[i]].at;
+         ++next_hand_tag[i]) {
       clients[i]->Tag(now, HandAim(*clients[i], tags[next_hand_tag[i]].target));
     }
   }
@@ -169,7 +170,8 @@ std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::
   const int count = config.players.empty() ? config.count : static_cast<int>(config.players.size());
   if (const std::string problem = protocol::NameProblem(config.name_prefix + std::to_string(count - 1));
       !problem.empty()) {
-    *error = "name prefix '" + config.name_prefix + "' with " + std::to_string(count) + " players: " + problem;
+    *error =
+        "name prefix '" + config.name_prefix + "' with " + std::to_string(count) + " players: " + problem;
     return nullptr;
   }
   auto impl = std::make_unique<Impl>();
@@ -196,7 +198,8 @@ std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::
     cc.network = config.network;
     cc.seed = impl->SeedOf(static_cast<std::size_t>(i));
     cc.input_rate = config.input_rate;
-    cc.settings = config.players.empty() ? config.settings : config.players[static_cast<std::size_t>(i)].settings;
+    cc.settings =
+        config.players.empty() ? config.settings : config.players[static_cast<std::size_t>(i)].settings;
     auto client = std::make_unique<Client>(cc);
     if (!client->Connect(config.host, config.port, now, error)) return nullptr;
     impl->clients.push_back(std::move(client));

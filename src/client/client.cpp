@@ -24,12 +24,18 @@ constexpr Micros kGoodbyeGrace{1'000'000};
 
 const char* ToString(ConnectionState state) noexcept {
   switch (state) {
-    case ConnectionState::kDisconnected: return "disconnected";
-    case ConnectionState::kConnecting: return "connecting";
-    case ConnectionState::kConnected: return "connected";
-    case ConnectionState::kRefused: return "refused";
-    case ConnectionState::kLost: return "lost";
-    case ConnectionState::kUnreachable: return "could not connect";
+    case ConnectionState::kDisconnected:
+      return "disconnected";
+    case ConnectionState::kConnecting:
+      return "connecting";
+    case ConnectionState::kConnected:
+      return "connected";
+    case ConnectionState::kRefused:
+      return "refused";
+    case ConnectionState::kLost:
+      return "lost";
+    case ConnectionState::kUnreachable:
+      return "could not connect";
   }
   return "?";
 }
@@ -109,14 +115,16 @@ struct Client::Impl {
     switch (event.type) {
       case transport::EventType::kConnected:
         last_heard = now;
-        Send(now, protocol::ConnectRequest{protocol::kProtocolMagic, protocol::kProtocolVersion, config.name});
+        Send(now,
+             protocol::ConnectRequest{protocol::kProtocolMagic, protocol::kProtocolVersion, config.name});
         return;
       case transport::EventType::kDisconnected: {
         // The server's goodbye says why when it had a reason (it kicked or dropped us).
         const auto reason = static_cast<protocol::DisconnectReason>(event.disconnect_data);
-        const std::string closed = reason == protocol::DisconnectReason::kNone
-                                       ? std::string("the server closed the connection")
-                                       : std::string("the server closed the connection: ") + protocol::ToString(reason);
+        const std::string closed =
+            reason == protocol::DisconnectReason::kNone
+                ? std::string("the server closed the connection")
+                : std::string("the server closed the connection: ") + protocol::ToString(reason);
         if (state == ConnectionState::kConnecting) {
           EndSession(ConnectionState::kUnreachable, event.timed_out ? "no answer from the server" : closed);
         } else if (state == ConnectionState::kConnected) {
@@ -333,14 +341,15 @@ struct Client::Impl {
     ServiceClosingHost(now);
     if (host) {
       if (state == ConnectionState::kConnected) {
-        own.Sample(now, held, config.input_rate, settings.redundancy, [this, now](const protocol::InputMessage& message) {
-          tagging.OnInputSampled(message.inputs.back().seq, now);
-          protocol::InputMessage with_seen = message;
-          with_seen.seen_tick = static_cast<std::uint16_t>(newest_tick);
-          if (!Send(now, with_seen)) return false;
-          told_tick = newest_tick;
-          return true;
-        });
+        own.Sample(now, held, config.input_rate, settings.redundancy,
+                   [this, now](const protocol::InputMessage& message) {
+                     tagging.OnInputSampled(message.inputs.back().seq, now);
+                     protocol::InputMessage with_seen = message;
+                     with_seen.seen_tick = static_cast<std::uint16_t>(newest_tick);
+                     if (!Send(now, with_seen)) return false;
+                     told_tick = newest_tick;
+                     return true;
+                   });
         if (const std::optional<protocol::TimeEcho> echo = link.EchoDue(now)) Send(now, *echo);
       }
       events.clear();
@@ -459,7 +468,9 @@ const protocol::Welcome& Client::welcome() const noexcept { return impl_->welcom
 const LocalView& Client::local() const noexcept { return impl_->own.view(); }
 const std::vector<RemoteView>& Client::remotes() const noexcept { return impl_->remotes.views(); }
 const PendingInputs& Client::pending() const noexcept { return impl_->own.pending(); }
-std::optional<PredictionCheck> Client::last_prediction_check() const noexcept { return impl_->own.last_check(); }
+std::optional<PredictionCheck> Client::last_prediction_check() const noexcept {
+  return impl_->own.last_check();
+}
 std::optional<Tick> Client::newest_snapshot_tick() const noexcept {
   if (!impl_->have_snapshot) return std::nullopt;
   return impl_->newest_tick;

@@ -12,11 +12,11 @@ using sim::kLeft;
 using sim::kRight;
 using sim::kUp;
 
-constexpr std::uint8_t kCircle[] = {kRight,         kRight | kDown, kDown, kDown | kLeft,
-                                    kLeft,          kLeft | kUp,    kUp,   kUp | kRight};
+constexpr std::uint8_t kCircle[] = {kRight, kRight | kDown, kDown, kDown | kLeft,
+                                    kLeft,  kLeft | kUp,    kUp,   kUp | kRight};
 // Standing still is one choice in nine, as likely as each direction.
-constexpr std::uint8_t kRandomChoices[] = {0,           kRight,        kRight | kDown, kDown,       kDown | kLeft,
-                                           kLeft,       kLeft | kUp,   kUp,            kUp | kRight};
+constexpr std::uint8_t kRandomChoices[] = {0,           kRight, kRight | kDown, kDown, kDown | kLeft, kLeft,
+                                           kLeft | kUp, kUp,    kUp | kRight};
 constexpr long long kMaxSegmentMs = 3'600'000;
 
 // splitmix64: a well-mixed hash of (seed, segment), so the random script needs no state.
@@ -37,10 +37,22 @@ std::optional<std::uint8_t> ParseKeys(std::string_view keys, std::string* why) {
   for (char c : keys) {
     std::uint8_t bit = 0;
     switch (c) {
-      case 'U': case 'u': bit = kUp; break;
-      case 'D': case 'd': bit = kDown; break;
-      case 'L': case 'l': bit = kLeft; break;
-      case 'R': case 'r': bit = kRight; break;
+      case 'U':
+      case 'u':
+        bit = kUp;
+        break;
+      case 'D':
+      case 'd':
+        bit = kDown;
+        break;
+      case 'L':
+      case 'l':
+        bit = kLeft;
+        break;
+      case 'R':
+      case 'r':
+        bit = kRight;
+        break;
       default:
         *why = std::string("unknown key '") + c + "' (use a combination of U D L R, or - for none)";
         return std::nullopt;
@@ -57,7 +69,8 @@ std::optional<std::uint8_t> ParseKeys(std::string_view keys, std::string* why) {
 std::optional<Micros> ParseDuration(std::string_view ms, std::string* why) {
   long long value = 0;
   const auto [end, ec] = std::from_chars(ms.data(), ms.data() + ms.size(), value);
-  if (ms.empty() || ec != std::errc() || end != ms.data() + ms.size() || value <= 0 || value > kMaxSegmentMs) {
+  if (ms.empty() || ec != std::errc() || end != ms.data() + ms.size() || value <= 0 ||
+      value > kMaxSegmentMs) {
     *why = "duration '" + std::string(ms) + "' is not a whole number of milliseconds in [1, " +
            std::to_string(kMaxSegmentMs) + "]";
     return std::nullopt;
@@ -117,7 +130,8 @@ std::optional<InputScript> InputScript::Parse(std::string_view text, std::string
 std::uint8_t InputScript::ButtonsAt(Micros elapsed, std::uint64_t seed) const noexcept {
   if (elapsed.count() < 0) return 0;
   switch (kind_) {
-    case Kind::kIdle: return 0;
+    case Kind::kIdle:
+      return 0;
     case Kind::kRandom: {
       const auto segment = static_cast<std::uint64_t>(elapsed / kRandomSegment);
       return kRandomChoices[Mix(seed ^ Mix(segment)) % std::size(kRandomChoices)];
@@ -152,10 +166,14 @@ std::optional<Micros> InputScript::length() const noexcept {
 
 std::string InputScript::ToString() const {
   switch (kind_) {
-    case Kind::kIdle: return "idle";
-    case Kind::kRandom: return "random";
-    case Kind::kCircle: return "circle";
-    case Kind::kTimeline: break;
+    case Kind::kIdle:
+      return "idle";
+    case Kind::kRandom:
+      return "random";
+    case Kind::kCircle:
+      return "circle";
+    case Kind::kTimeline:
+      break;
   }
   std::string text;
   for (const Segment& s : segments_) {

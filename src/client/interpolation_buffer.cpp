@@ -13,18 +13,26 @@ double Clamp(double v, std::int32_t lo, std::int32_t hi) noexcept {
 
 const char* ToString(SampleKind kind) noexcept {
   switch (kind) {
-    case SampleKind::kEmpty: return "empty";
-    case SampleKind::kInterpolated: return "interpolated";
-    case SampleKind::kBeforeOldest: return "before oldest";
-    case SampleKind::kExtrapolated: return "extrapolated";
-    case SampleKind::kHeld: return "held";
-    case SampleKind::kLatest: return "latest";
-    case SampleKind::kPredicted: return "predicted";
+    case SampleKind::kEmpty:
+      return "empty";
+    case SampleKind::kInterpolated:
+      return "interpolated";
+    case SampleKind::kBeforeOldest:
+      return "before oldest";
+    case SampleKind::kExtrapolated:
+      return "extrapolated";
+    case SampleKind::kHeld:
+      return "held";
+    case SampleKind::kLatest:
+      return "latest";
+    case SampleKind::kPredicted:
+      return "predicted";
   }
   return "?";
 }
 
-InterpolationBuffer::InsertResult InterpolationBuffer::Insert(Tick tick, const sim::CubeState& state) noexcept {
+InterpolationBuffer::InsertResult InterpolationBuffer::Insert(Tick tick,
+                                                              const sim::CubeState& state) noexcept {
   // Snapshots nearly always arrive in order: search from the newest end.
   std::size_t at = size_;
   while (at > 0 && states_[at - 1].tick > tick) --at;
@@ -59,7 +67,8 @@ Sample InterpolationBuffer::SampleAt(double render_tick, double max_extrapolatio
   if (render_tick > static_cast<double>(last.tick)) {
     sample.ticks_past_newest = render_tick - static_cast<double>(last.tick);
     const double ahead = std::min(sample.ticks_past_newest, std::max(0.0, max_extrapolation_ticks));
-    sample.kind = sample.ticks_past_newest <= max_extrapolation_ticks ? SampleKind::kExtrapolated : SampleKind::kHeld;
+    sample.kind =
+        sample.ticks_past_newest <= max_extrapolation_ticks ? SampleKind::kExtrapolated : SampleKind::kHeld;
     // Velocity is in sub-units per tick; the walls stop the cube, as Move would.
     const double x = Clamp(last.state.x + last.state.vx * ahead, sim::kMinX, sim::kMaxX);
     const double y = Clamp(last.state.y + last.state.vy * ahead, sim::kMinY, sim::kMaxY);
@@ -85,7 +94,8 @@ Sample InterpolationBuffer::SampleAt(double render_tick, double max_extrapolatio
 
 void InterpolationBuffer::DropBefore(double render_tick) noexcept {
   std::size_t keep_from = 0;
-  while (keep_from + 1 < size_ && static_cast<double>(states_[keep_from + 1].tick) <= render_tick) ++keep_from;
+  while (keep_from + 1 < size_ && static_cast<double>(states_[keep_from + 1].tick) <= render_tick)
+    ++keep_from;
   if (keep_from == 0) return;
   std::move(states_.begin() + static_cast<std::ptrdiff_t>(keep_from),
             states_.begin() + static_cast<std::ptrdiff_t>(size_), states_.begin());

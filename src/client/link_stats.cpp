@@ -53,8 +53,8 @@ bool LinkStats::OnTimeEcho(const protocol::TimeEcho& echo, Micros now) noexcept 
 
 bool LinkStats::OnSnapshot(Tick tick, int tick_rate, int snapshot_rate) noexcept {
   const std::size_t held = std::min(recent_count_, kRecent);
-  const bool duplicate = std::find(recent_.begin(), recent_.begin() + static_cast<std::ptrdiff_t>(held), tick) !=
-                         recent_.begin() + static_cast<std::ptrdiff_t>(held);
+  const bool duplicate = std::find(recent_.begin(), recent_.begin() + static_cast<std::ptrdiff_t>(held),
+                                   tick) != recent_.begin() + static_cast<std::ptrdiff_t>(held);
   const bool forgotten = held == kRecent && tick < *std::min_element(recent_.begin(), recent_.end());
   if (duplicate || forgotten) {
     ++metrics_.snapshots_stale;
@@ -85,8 +85,7 @@ void LinkStats::UpdateLoss(int tick_rate, int snapshot_rate) noexcept {
   const double ticks_per_snapshot =
       static_cast<double>(tick_rate) / protocol::EffectiveSnapshotRate(snapshot_rate, tick_rate);
   const double end = static_cast<double>(newest_) - kLateAllowance * ticks_per_snapshot;
-  const double start =
-      std::max(static_cast<double>(first_counted_), end - kLossHorizon * ticks_per_snapshot);
+  const double start = std::max(static_cast<double>(first_counted_), end - kLossHorizon * ticks_per_snapshot);
   const double span = end - start;  // ticks
   if (span < kMinLossSpan * ticks_per_snapshot) return;
   const std::size_t held = std::min(recent_count_, kRecent);
@@ -96,7 +95,8 @@ void LinkStats::UpdateLoss(int tick_rate, int snapshot_rate) noexcept {
     if (tick >= start && tick < end) ++received;
   }
   loss_measured_ = loss_measured_ || span >= (kLossHorizon - 0.5) * ticks_per_snapshot;
-  metrics_.snapshot_loss = std::clamp(1.0 - static_cast<double>(received) / (span / ticks_per_snapshot), 0.0, 1.0);
+  metrics_.snapshot_loss =
+      std::clamp(1.0 - static_cast<double>(received) / (span / ticks_per_snapshot), 0.0, 1.0);
 }
 
 void LinkStats::UpdateRates(Micros now) noexcept {

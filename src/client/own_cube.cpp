@@ -33,12 +33,14 @@ void OwnCube::StartSampling(Micros now) noexcept {
 }
 
 void OwnCube::Sample(Micros now, std::uint8_t held, int input_rate, int redundancy, const Send& send) {
-  const std::int64_t per_second = std::int64_t{sim::kTicksPerSecond} * std::clamp(input_rate, 1, kMaxInputRate);
+  const std::int64_t per_second =
+      std::int64_t{sim::kTicksPerSecond} * std::clamp(input_rate, 1, kMaxInputRate);
   if (now < last_sample_call_) return;
   sample_clock_us_ += static_cast<double>((now - last_sample_call_).count()) * sample_rate_;
   last_sample_call_ = now;
   // Samples due by now (exact in whole microseconds while unpaced).
-  const auto due = static_cast<std::int64_t>(std::floor(sample_clock_us_ * static_cast<double>(per_second) / 1e6)) + 1;
+  const auto due =
+      static_cast<std::int64_t>(std::floor(sample_clock_us_ * static_cast<double>(per_second) / 1e6)) + 1;
   if (due - samples_taken_ > kMaxCatchUpSamples) samples_taken_ = due - kMaxCatchUpSamples;
   for (; samples_taken_ < due; ++samples_taken_) {
     TakeSample(static_cast<std::uint8_t>(held & sim::kButtonMask), redundancy, send);
@@ -65,7 +67,8 @@ void OwnCube::TakeSample(std::uint8_t buttons, int redundancy, const Send& send)
   if (pending_.empty()) return;
   protocol::InputMessage message;
   const std::size_t count = std::min(pending_.size(), static_cast<std::size_t>(redundancy));
-  for (std::size_t i = pending_.size() - count; i < pending_.size(); ++i) message.inputs.push_back(pending_[i].input);
+  for (std::size_t i = pending_.size() - count; i < pending_.size(); ++i)
+    message.inputs.push_back(pending_[i].input);
   if (send(message)) ++metrics_.input_messages_sent;
 }
 

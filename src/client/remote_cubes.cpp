@@ -39,7 +39,8 @@ void RemoteCubes::Reset() {
 }
 
 void RemoteCubes::SetName(sim::PlayerId id, const std::string& name) {
-  auto it = std::lower_bound(names_.begin(), names_.end(), id, [](const auto& e, sim::PlayerId v) { return e.first < v; });
+  auto it = std::lower_bound(names_.begin(), names_.end(), id,
+                             [](const auto& e, sim::PlayerId v) { return e.first < v; });
   if (it != names_.end() && it->first == id) {
     it->second = name;
   } else {
@@ -48,7 +49,8 @@ void RemoteCubes::SetName(sim::PlayerId id, const std::string& name) {
 }
 
 const std::string* RemoteCubes::NameOf(sim::PlayerId id) const {
-  auto it = std::lower_bound(names_.begin(), names_.end(), id, [](const auto& e, sim::PlayerId v) { return e.first < v; });
+  auto it = std::lower_bound(names_.begin(), names_.end(), id,
+                             [](const auto& e, sim::PlayerId v) { return e.first < v; });
   return it != names_.end() && it->first == id ? &it->second : nullptr;
 }
 
@@ -88,7 +90,8 @@ void RemoteCubes::EndSnapshot() {
   std::erase_if(cubes_, [](const Cube& c) { return !c.seen; });
 }
 
-void RemoteCubes::RefreshViews(Micros now, double elapsed_ms, const ServerClock& clock, const Settings& settings) {
+void RemoteCubes::RefreshViews(Micros now, double elapsed_ms, const ServerClock& clock,
+                               const Settings& settings) {
   const double target = settings.adaptive_delay ? clock.AdaptiveDelayMs() : settings.interp_delay_ms;
   if (!delay_started_) {
     delay_ms_ = target;
@@ -111,7 +114,8 @@ void RemoteCubes::RefreshViews(Micros now, double elapsed_ms, const ServerClock&
       std::max(elapsed_ticks, std::min(render_ - render_before, (1.0 + kDelayShrinkRate) * elapsed_ticks));
 
   // Extrapolation bridges one missing snapshot, no more: beyond that a guess drifts too far from the truth.
-  const double max_extrapolation_ticks = settings.extrapolation ? clock.nominal_interval_ms() / period_ms : 0.0;
+  const double max_extrapolation_ticks =
+      settings.extrapolation ? clock.nominal_interval_ms() / period_ms : 0.0;
   views_.clear();
   double depth = 0.0;
   bool dry = false;

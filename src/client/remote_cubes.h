@@ -63,7 +63,7 @@ class RemoteCubes {
     sim::PlayerId id = 0;
     InterpolationBuffer buffer;
     sim::CubeState latest;
-    bool seen = false;  // present in the snapshot being processed
+    bool seen = false;       // present in the snapshot being processed
     Vec2 drawn;              // where it was drawn at the last refresh
     bool was_drawn = false;  // it had a view at the last refresh
   };
@@ -76,8 +76,8 @@ class RemoteCubes {
   bool delay_started_ = false;
   double render_ = 0.0;
   bool render_started_ = false;  // by the first snapshot
-  bool underrun_ = false;  // inside an underrun episode (counted once)
-  bool dry_ = false;       // some cube's render time was past its newest state at the last refresh
+  bool underrun_ = false;        // inside an underrun episode (counted once)
+  bool dry_ = false;             // some cube's render time was past its newest state at the last refresh
   RemoteCubeMetrics metrics_;
   std::vector<RemoteView> views_;
 };

@@ -31,10 +31,14 @@ Settings PresetSettings(Preset preset) noexcept {
 
 const char* ToString(Preset preset) noexcept {
   switch (preset) {
-    case Preset::kNaive: return "naive";
-    case Preset::kPredicted: return "predicted";
-    case Preset::kFull: return "full";
-    case Preset::kPredictOthers: return "predict-others";
+    case Preset::kNaive:
+      return "naive";
+    case Preset::kPredicted:
+      return "predicted";
+    case Preset::kFull:
+      return "full";
+    case Preset::kPredictOthers:
+      return "predict-others";
   }
   return "?";
 }
@@ -93,8 +97,9 @@ std::optional<TechniqueSet> ParseTechniqueSet(std::string_view text, std::string
     while (start <= text.size()) {
       const std::size_t end = std::min(text.find('+', start), text.size());
       const std::string_view letter = text.substr(start, end - start);
-      const Toggle* toggle = std::find_if(std::begin(kToggles), std::end(kToggles),
-                                          [&](const Toggle& t) { return letter.size() == 1 && letter[0] == t.letter; });
+      const Toggle* toggle = std::find_if(std::begin(kToggles), std::end(kToggles), [&](const Toggle& t) {
+        return letter.size() == 1 && letter[0] == t.letter;
+      });
       if (toggle == std::end(kToggles) || settings.*toggle->field) {
         *error = "'" + std::string(text) +
                  "': expected naive, predicted, full, none, or distinct toggles p r i s e a o joined by '+'";

@@ -41,10 +41,12 @@ std::optional<protocol::Tag> Tagging::Fire(Micros now, sim::Aim aim, const Sight
   const double whole = std::floor(sight.render_tick);
   // The fraction is rounded down, so the claim is never later than what was drawn.
   tag.render_tick = static_cast<std::uint32_t>(static_cast<Tick>(whole));
-  tag.render_fraction = static_cast<std::uint16_t>(
-      std::clamp((sight.render_tick - whole) * protocol::kRenderFractionSteps, 0.0, protocol::kRenderFractionSteps - 1.0));
+  tag.render_fraction =
+      static_cast<std::uint16_t>(std::clamp((sight.render_tick - whole) * protocol::kRenderFractionSteps, 0.0,
+                                            protocol::kRenderFractionSteps - 1.0));
   tag.seen_tick = static_cast<std::uint32_t>(sight.seen_tick);
-  tag.delay_ms = static_cast<std::uint16_t>(std::clamp(std::lround(sight.delay_ms), 0L, long{protocol::kMaxTagDelayMs}));
+  tag.delay_ms =
+      static_cast<std::uint16_t>(std::clamp(std::lround(sight.delay_ms), 0L, long{protocol::kMaxTagDelayMs}));
   tag.aim = aim;
 
   ShotView shot;
@@ -59,7 +61,8 @@ std::optional<protocol::Tag> Tagging::Fire(Micros now, sim::Aim aim, const Sight
 
 void Tagging::OnResult(const protocol::TagResult& result, sim::PlayerId me, Micros now) {
   if (result.shooter == me) {
-    const auto it = std::find_if(shots_.begin(), shots_.end(), [&](const ShotView& s) { return s.shot == result.shot && !s.judged; });
+    const auto it = std::find_if(shots_.begin(), shots_.end(),
+                                 [&](const ShotView& s) { return s.shot == result.shot && !s.judged; });
     if (it != shots_.end()) {
       it->judged = true;
       it->outcome = result.outcome;
@@ -67,9 +70,15 @@ void Tagging::OnResult(const protocol::TagResult& result, sim::PlayerId me, Micr
       it->rewind_ms = result.rewind_ms;
     }
     switch (result.outcome) {
-      case protocol::TagOutcome::kHit: ++metrics_.tags_hit; break;
-      case protocol::TagOutcome::kMiss: ++metrics_.tags_missed; break;
-      case protocol::TagOutcome::kRefused: ++metrics_.tags_refused; break;
+      case protocol::TagOutcome::kHit:
+        ++metrics_.tags_hit;
+        break;
+      case protocol::TagOutcome::kMiss:
+        ++metrics_.tags_missed;
+        break;
+      case protocol::TagOutcome::kRefused:
+        ++metrics_.tags_refused;
+        break;
     }
     if (result.outcome != protocol::TagOutcome::kRefused) {
       rewind_sum_ms_ += result.rewind_ms;
@@ -107,7 +116,8 @@ TagMetrics Tagging::metrics() const noexcept {
   m.rewind_ms_mean = rewinds_ > 0 ? rewind_sum_ms_ / static_cast<double>(rewinds_) : 0.0;
   if (m.victim_view_samples > 0) {
     m.victim_view_ms_mean = victim_view_sum_ms_ / static_cast<double>(m.victim_view_samples);
-    const auto wanted = static_cast<std::uint64_t>(std::ceil(0.99 * static_cast<double>(m.victim_view_samples)));
+    const auto wanted =
+        static_cast<std::uint64_t>(std::ceil(0.99 * static_cast<double>(m.victim_view_samples)));
     std::uint64_t seen = 0;
     for (std::size_t ms = 0; ms < victim_view_histogram_.size(); ++ms) {
       seen += victim_view_histogram_[ms];

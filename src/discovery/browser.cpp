@@ -64,7 +64,8 @@ struct Browser::Impl {
       protocol::DiscoveryReply reply;
       const std::size_t readable = std::min(*length, in.size());
       std::optional<Micros> sent_at;
-      if (protocol::DecodeDiscoveryReply(std::span(in.data(), readable), reply) != protocol::DecodeError::kNone ||
+      if (protocol::DecodeDiscoveryReply(std::span(in.data(), readable), reply) !=
+              protocol::DecodeError::kNone ||
           !(sent_at = SentAt(reply.client_time_us))) {
         ++counters.replies_dropped;
         continue;
@@ -101,10 +102,11 @@ std::unique_ptr<Browser> Browser::Open(const BrowserConfig& config, std::string*
     }
     targets.push_back({*address, config.port});
   }
-  std::optional<UdpSocket> socket = UdpSocket::Open({"0.0.0.0", 0, /*shared=*/false, /*broadcast=*/true}, error);
+  std::optional<UdpSocket> socket =
+      UdpSocket::Open({"0.0.0.0", 0, /*shared=*/false, /*broadcast=*/true}, error);
   if (!socket) return nullptr;
-  return std::unique_ptr<Browser>(
-      new Browser(std::make_unique<Impl>(Impl{config, std::move(*socket), std::move(targets), {}, {}, {}, {}, 0})));
+  return std::unique_ptr<Browser>(new Browser(
+      std::make_unique<Impl>(Impl{config, std::move(*socket), std::move(targets), {}, {}, {}, {}, 0})));
 }
 
 void Browser::Service(Micros now) {
@@ -114,7 +116,8 @@ void Browser::Service(Micros now) {
     s.next_query = now + s.config.query_interval;
   }
   s.Receive(now);
-  std::erase_if(s.servers, [&](const FoundServer& server) { return now - server.last_heard > s.config.forget_after; });
+  std::erase_if(s.servers,
+                [&](const FoundServer& server) { return now - server.last_heard > s.config.forget_after; });
   std::sort(s.servers.begin(), s.servers.end(), [](const FoundServer& a, const FoundServer& b) {
     return std::tie(a.reply.name, a.address, a.port) < std::tie(b.reply.name, b.address, b.port);
   });

@@ -74,9 +74,8 @@ struct Responder::Impl {
     if (known != sources.end()) return known->bucket;
     const TokenBucket full = TokenBucket::Full(config.burst_per_source, now);
     if (sources.size() < kMaxTrackedSources) return sources.emplace_back(SourceBucket{address, full}).bucket;
-    SourceBucket& idlest = *std::ranges::min_element(sources, {}, [](const SourceBucket& s) {
-      return s.bucket.refilled_at;
-    });
+    SourceBucket& idlest =
+        *std::ranges::min_element(sources, {}, [](const SourceBucket& s) { return s.bucket.refilled_at; });
     idlest = SourceBucket{address, full};
     return idlest.bucket;
   }
@@ -115,7 +114,8 @@ Responder::~Responder() = default;
 
 std::unique_ptr<Responder> Responder::Open(const ResponderConfig& config, std::string* error) {
   std::optional<UdpSocket> socket = UdpSocket::Open({config.bind_address, config.port, /*shared=*/true,
-                                                     /*broadcast=*/false}, error);
+                                                     /*broadcast=*/false},
+                                                    error);
   if (!socket) return nullptr;
   auto impl = std::make_unique<Impl>(Impl{config, std::move(*socket), {}, {}, std::nullopt, {}, {}});
   if (config.multicast) {
@@ -137,8 +137,8 @@ void Responder::Service(Micros now, const protocol::DiscoveryReply& info) {
     protocol::DiscoveryQuery query;
     const std::size_t readable = std::min(*length, in.size());
     // Port 0 cannot be answered; it only appears in forged datagrams.
-    if (from.port == 0 ||
-        protocol::DecodeDiscoveryQuery(std::span(in.data(), readable), query) != protocol::DecodeError::kNone) {
+    if (from.port == 0 || protocol::DecodeDiscoveryQuery(std::span(in.data(), readable), query) !=
+                              protocol::DecodeError::kNone) {
       ++s.counters.queries_malformed;
       continue;
     }

@@ -31,11 +31,13 @@ ImVec2 ArenaMapping::ToScreen(client::Vec2 units) const noexcept {
 
 client::Vec2 ArenaMapping::ToWorld(ImVec2 screen) const noexcept {
   if (scale_ <= 0.0F) return {};
-  return {static_cast<double>((screen.x - arena_.x) / scale_), static_cast<double>((screen.y - arena_.y) / scale_)};
+  return {static_cast<double>((screen.x - arena_.x) / scale_),
+          static_cast<double>((screen.y - arena_.y) / scale_)};
 }
 
 bool ArenaMapping::Contains(ImVec2 screen) const noexcept {
-  return screen.x >= arena_.x && screen.x < arena_.x + arena_.w && screen.y >= arena_.y && screen.y < arena_.y + arena_.h;
+  return screen.x >= arena_.x && screen.x < arena_.x + arena_.w && screen.y >= arena_.y &&
+         screen.y < arena_.y + arena_.h;
 }
 
 void DrawRay(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 origin, sim::Aim aim, ImU32 colour) {

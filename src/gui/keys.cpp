@@ -57,7 +57,8 @@ std::uint8_t GameButtons(std::span<const std::uint8_t> scancode_state, KeyBindin
 bool TagKeyHeld(std::span<const std::uint8_t> scancode_state, KeyBinding binding) noexcept {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantCaptureKeyboard || io.WantTextInput) return false;
-  const auto index = static_cast<std::size_t>(binding == KeyBinding::kWasd ? SDL_SCANCODE_E : SDL_SCANCODE_SPACE);
+  const auto index =
+      static_cast<std::size_t>(binding == KeyBinding::kWasd ? SDL_SCANCODE_E : SDL_SCANCODE_SPACE);
   return index < scancode_state.size() && scancode_state[index] != 0;
 }
 

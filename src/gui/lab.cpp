@@ -135,7 +135,8 @@ void Lab::Update(Micros now, std::span<const std::uint8_t> held) {
     player_views_[i].Observe(now, *players_[i]);
     if (tag_interval_ms_ > 0 && now >= next_scripted_tag_[i]) {
       const std::optional<sim::Aim> aim = client::AimAtNearest(*players_[i]);
-      if (aim && players_[i]->Tag(now, *aim)) next_scripted_tag_[i] = now + Micros(std::int64_t{tag_interval_ms_} * 1000);
+      if (aim && players_[i]->Tag(now, *aim))
+        next_scripted_tag_[i] = now + Micros(std::int64_t{tag_interval_ms_} * 1000);
     }
   }
   server_view_.Observe(now, *server_);

@@ -243,12 +243,16 @@ void PlayerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const 
   // Tags: this player's rays as it drew them, coloured by the server's verdict once it came, and a flash
   // around every cube tagged lately (anyone's tags), where this player draws it.
   const auto fade = [now](Micros at) {
-    return 1.0F - static_cast<float>((now - at).count()) / static_cast<float>(client::kTagDisplayTime.count());
+    return 1.0F -
+           static_cast<float>((now - at).count()) / static_cast<float>(client::kTagDisplayTime.count());
   };
   for (const client::ShotView& shot : client.shots()) {
-    const Rgb colour = !shot.judged ? kRayPending : shot.outcome == protocol::TagOutcome::kHit ? kRayHit : kRayMiss;
+    const Rgb colour = !shot.judged                                 ? kRayPending
+                       : shot.outcome == protocol::TagOutcome::kHit ? kRayHit
+                                                                    : kRayMiss;
     DrawRay(draw, mapping, shot.origin, shot.aim,
-            ToImU32(colour, static_cast<std::uint8_t>(80.0F + 175.0F * std::clamp(fade(shot.fired_at), 0.0F, 1.0F))));
+            ToImU32(colour,
+                    static_cast<std::uint8_t>(80.0F + 175.0F * std::clamp(fade(shot.fired_at), 0.0F, 1.0F))));
   }
   for (const client::TagFlash& flash : client.tag_flashes()) {
     if (own_visible && flash.target == *own_id) {
@@ -402,9 +406,10 @@ void PlayerView::DrawTechniques(client::Client& client) const {
   changed |= ImGui::Checkbox("interpolation", &s.interpolation);
   Tooltip("Draw remote cubes slightly in the past, between two snapshots, so they glide instead of jumping.");
   changed |= ImGui::Checkbox("smoothing", &s.smoothing);
-  Tooltip("Blend a correction of your cube in over the smoothing time instead of snapping to it, and never "
-          "draw a remote cube moving faster than a cube can (a late snapshot's correction is made up over the "
-          "next frames).");
+  Tooltip(
+      "Blend a correction of your cube in over the smoothing time instead of snapping to it, and never "
+      "draw a remote cube moving faster than a cube can (a late snapshot's correction is made up over the "
+      "next frames).");
   SameLineIfFits(CheckboxWidth("extrapolation"));
   changed |= ImGui::Checkbox("extrapolation", &s.extrapolation);
   Tooltip(
@@ -512,8 +517,9 @@ void PlayerView::DrawReadouts(const client::Client& client) const {
   ImGui::Text("inputs sent %" PRIu64 ", acked %" PRIu64 ", last ack #%u", m.inputs_sent, m.inputs_acked,
               static_cast<unsigned>(m.last_acked_input));
   ImGui::Text("input lead %+.2f at the server, sampling x%.3f", m.input_lead, m.sample_rate);
-  Tooltip("How many more of this player's inputs wait at the server than it wants waiting (smoothed), and the "
-          "rate input pacing samples the keys at to bring that to 0.");
+  Tooltip(
+      "How many more of this player's inputs wait at the server than it wants waiting (smoothed), and the "
+      "rate input pacing samples the keys at to bring that to 0.");
   ImGui::Text("corrections %" PRIu64 ", max %.2f, mean %.2f units", m.corrections, m.max_correction,
               m.mean_correction);
   ImGui::Text("interp delay %.0f ms, buffer %.1f, underruns %" PRIu64, m.interp_delay_ms, m.buffer_depth,
@@ -522,17 +528,20 @@ void PlayerView::DrawReadouts(const client::Client& client) const {
               m.bytes_down_per_s, m.wire_bytes_down_per_s);
   ImGui::Text("snapshots full %" PRIu64 ", delta %" PRIu64 ", no baseline %" PRIu64, m.snapshots_full,
               m.snapshots_delta, m.snapshots_no_baseline);
-  Tooltip("How the snapshots this player accepted were encoded, and the deltas it dropped because it no longer "
-          "held the snapshot they were made against (the next one recovers).");
+  Tooltip(
+      "How the snapshots this player accepted were encoded, and the deltas it dropped because it no longer "
+      "held the snapshot they were made against (the next one recovers).");
   ImGui::Text("tags given %" PRIu64 ", missed %" PRIu64 ", taken %" PRIu64 ", rewind %.0f ms", m.tags_hit,
               m.tags_missed, m.tags_taken, m.rewind_ms_mean);
-  Tooltip("This player's tags the server judged hits and misses, the tags it took, and how far back the "
-          "server judged its tags on average.");
+  Tooltip(
+      "This player's tags the server judged hits and misses, the tags it took, and how far back the "
+      "server judged its tags on average.");
   if (m.victim_view_samples > 0) {
-    ImGui::Text("last tag taken: its cube had left that spot %.0f ms earlier (mean %.0f)", m.victim_view_ms_last,
-                m.victim_view_ms_mean);
-    Tooltip("The other side of lag compensation: when this cube is tagged where another player saw it, "
-            "it may have left that spot a while ago on this player's own screen.");
+    ImGui::Text("last tag taken: its cube had left that spot %.0f ms earlier (mean %.0f)",
+                m.victim_view_ms_last, m.victim_view_ms_mean);
+    Tooltip(
+        "The other side of lag compensation: when this cube is tagged where another player saw it, "
+        "it may have left that spot a while ago on this player's own screen.");
   }
   if (const auto check = client.last_prediction_check()) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(check->match ? kGoodText : kBadText)),

@@ -130,14 +130,16 @@ void ServerView::DrawPanel(server::Server& server) {
   if (ImGui::Checkbox("delta snapshots", &delta)) {
     server.SetSnapshotEncoding(delta ? server::SnapshotEncoding::kDelta : server::SnapshotEncoding::kFull);
   }
-  Tooltip("Send each client only what changed since the newest snapshot it acknowledged (a bit for a cube "
-          "doing what its held keys make it do), instead of every cube in full. Watch the players' bandwidth.");
+  Tooltip(
+      "Send each client only what changed since the newest snapshot it acknowledged (a bit for a cube "
+      "doing what its held keys make it do), instead of every cube in full. Watch the players' bandwidth.");
   ImGui::SameLine();
   bool input_buffer = config.input_buffer;
   if (ImGui::Checkbox("input buffer", &input_buffer)) server.SetInputBuffer(input_buffer);
-  Tooltip("Keep a few of each client's inputs waiting, so its cube moves one step every tick however unevenly "
-          "its packets arrive (off: a tick applies whatever has arrived, and a late packet leaves a dry tick). "
-          "Add jitter to a player's link and watch the dry ticks.");
+  Tooltip(
+      "Keep a few of each client's inputs waiting, so its cube moves one step every tick however unevenly "
+      "its packets arrive (off: a tick applies whatever has arrived, and a late packet leaves a dry tick). "
+      "Add jitter to a player's link and watch the dry ticks.");
 
   ImGui::Separator();
   ImGui::PushTextWrapPos(0.0F);  // a narrow panel wraps a line rather than cutting it

@@ -34,7 +34,8 @@ std::string DescribeTag(const server::TagRecord& tag) {
       std::snprintf(text, sizeof text, "miss: %s (%ld ms back; a hit at server time)",
                     Off(tag.rewound, "as drawn").c_str(), rewind);
     } else {
-      std::snprintf(text, sizeof text, "miss: %s (%ld ms back)", Off(tag.rewound, "as drawn").c_str(), rewind);
+      std::snprintf(text, sizeof text, "miss: %s (%ld ms back)", Off(tag.rewound, "as drawn").c_str(),
+                    rewind);
     }
   } else {
     if (without && !with) {

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <type_traits>
 
-#include "netcube/protocol/rules.h"
 #include "delta_wire.h"
+#include "netcube/protocol/rules.h"
 
 namespace netcube::protocol {
 namespace {

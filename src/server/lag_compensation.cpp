@@ -72,15 +72,16 @@ Rewind ComputeRewind(const WorldHistory& history, const protocol::Tag& tag, int 
   rewind.claimed_ms = Milliseconds(now - history.TimeAt(claimed_in_history));
   if (claimed < oldest) {
     // Older than anything kept: at least the history's whole span (more than the largest cap).
-    rewind.claimed_ms += (oldest - claimed) * Milliseconds(now - history.TimeAt(oldest)) /
-                         std::max(1.0, newest - oldest);
+    rewind.claimed_ms +=
+        (oldest - claimed) * Milliseconds(now - history.TimeAt(oldest)) / std::max(1.0, newest - oldest);
   }
 
   // What the server can believe: since it sent the newest snapshot the shooter had (a snapshot from the
   // future is a lie and counts for nothing), plus the shooter's interpolation delay, plus slack.
   const double seen =
       static_cast<double>(protocol::WidenTick(tag.seen_tick, static_cast<std::int64_t>(now_tick)));
-  const double round_trip_ms = seen > newest ? 0.0 : Milliseconds(now - history.TimeAt(std::max(seen, oldest)));
+  const double round_trip_ms =
+      seen > newest ? 0.0 : Milliseconds(now - history.TimeAt(std::max(seen, oldest)));
   const double believable_ms = round_trip_ms + tag.delay_ms + Milliseconds(kRewindSlack);
   const double cap_ms = std::min(static_cast<double>(max_rewind_ms), believable_ms);
 

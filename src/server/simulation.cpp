@@ -33,7 +33,8 @@ void Simulation::Step(Players& players, bool collisions) {
       [&players](std::size_t i) { return players.players()[i].generation; });
   std::span<const sim::PlayerCube> recorded;
   std::span<const std::uint32_t> recorded_generations;
-  if (history_.WorldOf(tick_, recorded, recorded_generations)) turn_log_.Record(recorded, recorded_generations);
+  if (history_.WorldOf(tick_, recorded, recorded_generations))
+    turn_log_.Record(recorded, recorded_generations);
 }
 
 }  // namespace netcube::server

@@ -1,7 +1,7 @@
 #pragma once
-// The server's recent past, for lag compensation and delta snapshots' baselines: a ring of world states, one slot per tick (slot =
-// tick % kSlots, the tick stored in the slot so a stale one is never read), and the world at any
-// fractional tick in it, interpolated as a client interpolates between snapshots.
+// The server's recent past, for lag compensation and delta snapshots' baselines: a ring of world states, one
+// slot per tick (slot = tick % kSlots, the tick stored in the slot so a stale one is never read), and the
+// world at any fractional tick in it, interpolated as a client interpolates between snapshots.
 #include <array>
 #include <cstddef>
 #include <cstdint>

@@ -10,8 +10,8 @@
 namespace netcube::sim {
 namespace {
 
-// Relaxation clears ordinary contacts in a few passes; in a crowded arena a sub-unit overlap can creep along a
-// chain of touching cubes for many more, and Settle is cheaper than chasing it.
+// Relaxation clears ordinary contacts in a few passes; in a crowded arena a sub-unit overlap can creep along
+// a chain of touching cubes for many more, and Settle is cheaper than chasing it.
 constexpr int kMaxResolvePasses = 8;
 constexpr int kIdCount = std::numeric_limits<PlayerId>::max() + 1;
 
@@ -72,17 +72,20 @@ class Grid {
       row_[i] = static_cast<std::uint8_t>(std::clamp(cubes[i]->y / kCubeSize, 0, kGridRows - 1));
       ++first_[Cell(column_[i], row_[i]) + 1];
     }
-    for (std::size_t c = 1; c < first_.size(); ++c) first_[c] = static_cast<std::uint16_t>(first_[c] + first_[c - 1]);
+    for (std::size_t c = 1; c < first_.size(); ++c)
+      first_[c] = static_cast<std::uint16_t>(first_[c] + first_[c - 1]);
     std::array<std::uint16_t, kCells> next{};
     std::copy(first_.begin(), first_.end() - 1, next.begin());
-    for (std::size_t i = 0; i < cubes.size(); ++i) items_[next[Cell(column_[i], row_[i])]++] = static_cast<std::uint16_t>(i);
+    for (std::size_t i = 0; i < cubes.size(); ++i)
+      items_[next[Cell(column_[i], row_[i])]++] = static_cast<std::uint16_t>(i);
   }
 
   // Calls visit(j) for every cube j other than `i` in i's cell and the cells around it (as filed by Build).
   template <class Visit>
   void ForEachNearby(std::size_t i, Visit&& visit) const noexcept {
     for (int row = std::max(0, row_[i] - 1); row <= std::min(kGridRows - 1, row_[i] + 1); ++row) {
-      for (int column = std::max(0, column_[i] - 1); column <= std::min(kGridColumns - 1, column_[i] + 1); ++column) {
+      for (int column = std::max(0, column_[i] - 1); column <= std::min(kGridColumns - 1, column_[i] + 1);
+           ++column) {
         const std::size_t cell = Cell(column, row);
         for (std::size_t k = first_[cell]; k < first_[cell + 1]; ++k) {
           if (items_[k] != i) visit(static_cast<std::size_t>(items_[k]));
@@ -97,7 +100,8 @@ class Grid {
     return static_cast<std::size_t>(row * kGridColumns + column);
   }
 
-  std::array<std::uint16_t, kCells + 1> first_{};  // the cubes of cell c: items_[first_[c]] .. items_[first_[c + 1] - 1]
+  std::array<std::uint16_t, kCells + 1>
+      first_{};  // the cubes of cell c: items_[first_[c]] .. items_[first_[c + 1] - 1]
   std::array<std::uint16_t, kIdCount> items_{};
   std::array<std::uint8_t, kIdCount> column_{};
   std::array<std::uint8_t, kIdCount> row_{};
@@ -193,7 +197,8 @@ void Settle(std::span<CubeState* const> ordered, Grid& grid) noexcept {
     const std::span<CubeState* const> settled = ordered.first(i);
     bool clear = std::none_of(moved.begin(), moved.begin() + static_cast<std::ptrdiff_t>(moved_count),
                               [&](std::size_t j) { return Overlaps(cube.x, cube.y, *ordered[j]); });
-    grid.ForEachNearby(i, [&](std::size_t j) { clear = clear && (j > i || !Overlaps(cube.x, cube.y, *ordered[j])); });
+    grid.ForEachNearby(
+        i, [&](std::size_t j) { clear = clear && (j > i || !Overlaps(cube.x, cube.y, *ordered[j])); });
     if (clear) continue;
     std::int32_t x = cube.x;
     std::int32_t y = cube.y;

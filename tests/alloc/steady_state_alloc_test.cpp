@@ -61,8 +61,8 @@ constexpr Micros kWarmUp{6'000'000};
 // Each client turns a quarter circle every half second, with a different phase, so cubes move, meet and
 // collide all the time.
 std::uint8_t HeldButtons(int client, Micros now) {
-  constexpr std::uint8_t kPattern[] = {sim::kUp | sim::kRight, sim::kRight | sim::kDown, sim::kDown | sim::kLeft,
-                                       sim::kLeft | sim::kUp};
+  constexpr std::uint8_t kPattern[] = {sim::kUp | sim::kRight, sim::kRight | sim::kDown,
+                                       sim::kDown | sim::kLeft, sim::kLeft | sim::kUp};
   const auto phase = static_cast<std::size_t>((now.count() / 500'000 + client) % 4);
   return kPattern[phase];
 }
@@ -131,7 +131,7 @@ void ExpectSteadyStateAllocatesNothing(bool journaled) {
       journaled ? " (journaled)" : "", kTicks, kClients,
       static_cast<unsigned long long>(g_allocations.load()),
       static_cast<unsigned long long>(g_enet_mallocs.load()), static_cast<unsigned long long>(snapshots));
-  EXPECT_GT(snapshots, static_cast<std::uint64_t>(kTicks * 9 / 10));            // the traffic really flowed
+  EXPECT_GT(snapshots, static_cast<std::uint64_t>(kTicks * 9 / 10));  // the traffic really flowed
   if (journaled) {
     EXPECT_GT(journal.client(0).total(), events_before + kTicks);  // and was journaled
   }

@@ -27,7 +27,8 @@ bool Accepts(const CLI::Validator& check, const std::string& value) {
 TEST(FlagChecks, FiniteRangeRefusesNanInfinitiesAndValuesOutside) {
   const CLI::Validator seconds = FiniteRange(0.001, kMaxRunSeconds);
   for (const char* good : {"0.001", "1", "2.5", "31622400"}) EXPECT_TRUE(Accepts(seconds, good)) << good;
-  for (const char* bad : {"nan", "NaN", "-nan", "inf", "-inf", "infinity", "1e300", "0", "-1", "31622401", "ten"}) {
+  for (const char* bad :
+       {"nan", "NaN", "-nan", "inf", "-inf", "infinity", "1e300", "0", "-1", "31622401", "ten"}) {
     EXPECT_FALSE(Accepts(seconds, bad)) << bad;
   }
   EXPECT_TRUE(Accepts(FiniteRange(0.0, 1.0), "0"));

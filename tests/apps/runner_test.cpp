@@ -39,7 +39,8 @@ TEST(RunLab, WritesAScreenshotHeadless) {
 }
 
 std::filesystem::path Temp(const std::string& name) {
-  return std::filesystem::temp_directory_path() / ("netcube_compare_" + std::to_string(::getpid()) + "_" + name);
+  return std::filesystem::temp_directory_path() /
+         ("netcube_compare_" + std::to_string(::getpid()) + "_" + name);
 }
 
 std::string Read(const std::filesystem::path& path) {
@@ -111,7 +112,8 @@ std::vector<std::vector<std::string>> Rows(const std::string& csv) {
 }
 
 TEST(RunLab, ARecordedComparisonReplaysToTheSameBytes) {
-  const Outputs recorded = Record("naive,predicted,full", {.latency_ms = 125, .jitter_ms = 20, .loss = 0.05}, 360);
+  const Outputs recorded =
+      Record("naive,predicted,full", {.latency_ms = 125, .jitter_ms = 20, .loss = 0.05}, 360);
   ASSERT_FALSE(recorded.session.empty());
   const std::vector<std::vector<std::string>> rows = Rows(recorded.csv);
   ASSERT_EQ(rows.size(), 1U + 360U * 3U) << "a header, then a row per frame and client";
@@ -132,7 +134,8 @@ TEST(RunLab, ARecordedComparisonReplaysToTheSameBytes) {
 
 // The other family re-simulates the world at every snapshot and frame: a replay still draws the same frames.
 TEST(RunLab, AComparisonPredictingTheOthersReplaysToTheSameBytes) {
-  const Outputs recorded = Record("full,predict-others", {.latency_ms = 125, .jitter_ms = 20, .loss = 0.05}, 360);
+  const Outputs recorded =
+      Record("full,predict-others", {.latency_ms = 125, .jitter_ms = 20, .loss = 0.05}, 360);
   const std::vector<std::vector<std::string>> rows = Rows(recorded.csv);
   ASSERT_EQ(rows.size(), 1U + 360U * 2U);
   EXPECT_EQ(rows.back()[2], "predict-others");
@@ -150,7 +153,8 @@ TEST(RunLab, AReplayFiresTheRecordedTagsByHand) {
   std::string error;
   Session session = *ParseSession(recorded.session, &error);
   ASSERT_TRUE(session.hand_tags.empty()) << "nobody pressed a key";
-  session.hand_tags = {{120, 0, client::Vec2{30.0, 10.0}}, {120, 1, std::nullopt}, {180, 1, client::Vec2{5.0, 5.0}}};
+  session.hand_tags = {
+      {120, 0, client::Vec2{30.0, 10.0}}, {120, 1, std::nullopt}, {180, 1, client::Vec2{5.0, 5.0}}};
   const std::string tagged = SessionToJson(session);
   ASSERT_EQ(ParseSession(tagged, &error)->hand_tags, session.hand_tags) << error;
 

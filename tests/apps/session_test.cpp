@@ -68,7 +68,8 @@ TEST(Session, IndependentPlayersKeepTheirOwnKeysAndSeeds) {
   EXPECT_FALSE(session.ReplaceEntries(*client::ParseTechniqueSets("naive,full", &error), &error))
       << "three players with their own keys cannot become two";
   EXPECT_NE(error.find("own keys"), std::string::npos) << error;
-  EXPECT_TRUE(session.ReplaceEntries(*client::ParseTechniqueSets("naive,full,full", &error), &error)) << error;
+  EXPECT_TRUE(session.ReplaceEntries(*client::ParseTechniqueSets("naive,full,full", &error), &error))
+      << error;
   Session shared = Sample();
   EXPECT_TRUE(shared.ReplaceEntries(*client::ParseTechniqueSets("naive,full", &error), &error)) << error;
   EXPECT_EQ(shared.hand_tags.size(), 2U) << "the third entry's tag goes with it";
@@ -80,7 +81,8 @@ TEST(Session, RoundTripsThroughItsJson) {
   const std::optional<Session> read = ParseSession(SessionToJson(session), &error);
   ASSERT_TRUE(read.has_value()) << error;
   EXPECT_EQ(*read, session);
-  EXPECT_EQ(CompareTitle(session), "naive vs p+r vs full: 250 ms round trip, +-20 ms jitter, 2% loss, seed 99");
+  EXPECT_EQ(CompareTitle(session),
+            "naive vs p+r vs full: 250 ms round trip, +-20 ms jitter, 2% loss, seed 99");
 }
 
 TEST(Session, BadFilesAreRefusedWithAReason) {

@@ -1,6 +1,7 @@
 // The bot: in process on a virtual clock, and the netcube-bot executable against a real-time server.
-#include <gtest/gtest.h>
+#include "netcube/client/bot.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,16 +9,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <optional>
-
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "bot_report_json.h"
 #include "compare_csv.h"
 #include "files.h"
-#include "session.h"
-#include "netcube/client/bot.h"
 #include "netcube/server/server.h"
+#include "session.h"
 #include "support/command.h"
 #include "support/server_thread.h"
 
@@ -29,7 +28,8 @@ using std::chrono::seconds;
 
 // Collisions are off unless a test asks: the bots play the same script side by side, and a push between
 // neighbours would be a correction that no network caused.
-std::unique_ptr<server::Server> StartServer(Micros now, std::size_t max_clients = 32, bool collisions = false) {
+std::unique_ptr<server::Server> StartServer(Micros now, std::size_t max_clients = 32,
+                                            bool collisions = false) {
   server::ServerConfig config;
   config.bind_address = "127.0.0.1";
   config.port = 0;
@@ -122,7 +122,8 @@ TEST(BotRun, BotsThatCollideEndWithTheirPredictionWhereTheServerHasThem) {
   EXPECT_GT((*json)["totals"]["corrections"].get<std::uint64_t>(), 0u) << json->dump();
   ExpectWellFormedReport(*json, 4);
   std::printf("[bot] 4 players piled up against a wall: corrections %s, all final_match %s\n",
-              (*json)["totals"]["corrections"].dump().c_str(), (*json)["totals"]["all_final_match"].dump().c_str());
+              (*json)["totals"]["corrections"].dump().c_str(),
+              (*json)["totals"]["all_final_match"].dump().c_str());
 }
 
 TEST(BotRun, ARefusalEndsTheRunWithTheReason) {
@@ -163,9 +164,11 @@ TEST(BotExecutable, WritesAWellFormedReport) {
   ASSERT_NE(server.port(), 0) << server.error();
   const std::filesystem::path report_path =
       std::filesystem::temp_directory_path() / ("netcube-bot-report-" + std::to_string(::getpid()) + ".json");
-  const testing::CommandResult exit = RunBot("--connect 127.0.0.1:" + std::to_string(server.port()) +
-                           " --count 2 --script R:200,-:100,L:200 --latency-ms 30 --jitter-ms 5 --loss 0.02"
-                           " --report " + report_path.string());
+  const testing::CommandResult exit =
+      RunBot("--connect 127.0.0.1:" + std::to_string(server.port()) +
+             " --count 2 --script R:200,-:100,L:200 --latency-ms 30 --jitter-ms 5 --loss 0.02"
+             " --report " +
+             report_path.string());
   ASSERT_EQ(exit.exit_code, 0) << exit.output;
   std::ifstream file(report_path);
   const nlohmann::json report = nlohmann::json::parse(file);
@@ -192,8 +195,10 @@ TEST(BotExecutable, RecordsAndReplaysEveryPlayersHands) {
   const std::filesystem::path replayed = dir / ("netcube-bot-replayed-" + tag + ".json");
   const std::filesystem::path csv = dir / ("netcube-bot-" + tag + ".csv");
   const std::string connect = "--connect 127.0.0.1:" + std::to_string(server.port());
-  const testing::CommandResult record = RunBot(connect + " --preset predicted --count 2 --script random "
-                                               "--duration 1.2 --latency-ms 40 --record " + recorded.string());
+  const testing::CommandResult record = RunBot(connect +
+                                               " --preset predicted --count 2 --script random "
+                                               "--duration 1.2 --latency-ms 40 --record " +
+                                               recorded.string());
   ASSERT_EQ(record.exit_code, 0) << record.output;
   std::string error;
   const std::optional<apps::Session> session = apps::ParseSession(ReadText(recorded), &error);
@@ -264,8 +269,8 @@ TEST(BotExecutable, AReplayWithoutAServerIsTheSameOnEveryRun) {
   for (int run = 0; run < 2; ++run) {
     const std::filesystem::path csv = dir / ("netcube-bot-virtual-" + tag + std::to_string(run) + ".csv");
     const std::filesystem::path again = dir / ("netcube-bot-virtual-" + tag + std::to_string(run) + ".json");
-    const testing::CommandResult replay =
-        RunBot("--replay " + session_path.string() + " --csv " + csv.string() + " --record " + again.string());
+    const testing::CommandResult replay = RunBot("--replay " + session_path.string() + " --csv " +
+                                                 csv.string() + " --record " + again.string());
     ASSERT_EQ(replay.exit_code, 0) << replay.output;
     csvs.push_back(ReadText(csv));
     const std::optional<apps::Session> read = apps::ParseSession(ReadText(again), &error);
@@ -285,17 +290,27 @@ TEST(BotExecutable, AReplayWithoutAServerIsTheSameOnEveryRun) {
 }
 
 TEST(BotExecutable, BadFlagsAndScriptsExitNonZero) {
-  for (const char* args : {"", "--connect 127.0.0.1:7777 --count 0", "--connect 127.0.0.1:7777 --script X:100",
-                           "--connect 127.0.0.1:7777 --script R:", "--connect nohost", "--connect 127.0.0.1:99999",
-                           "--connect 127.0.0.1:7777 --preset fast", "--connect 127.0.0.1:7777 --prediction maybe",
-                           "--connect 127.0.0.1:7777 --loss 2", "--connect 127.0.0.1:7777 --profile moon",
-                           "--connect 127.0.0.1:7777 --redundancy 65", "--connect 127.0.0.1:7777 --duration nan",
-                           "--connect 127.0.0.1:7777 --duration inf", "--connect 127.0.0.1:7777 --duration 1e300",
-                           "--connect 127.0.0.1:7777 --settle-timeout nan", "--connect 127.0.0.1:7777 --loss nan",
+  for (const char* args : {"",
+                           "--connect 127.0.0.1:7777 --count 0",
+                           "--connect 127.0.0.1:7777 --script X:100",
+                           "--connect 127.0.0.1:7777 --script R:",
+                           "--connect nohost",
+                           "--connect 127.0.0.1:99999",
+                           "--connect 127.0.0.1:7777 --preset fast",
+                           "--connect 127.0.0.1:7777 --prediction maybe",
+                           "--connect 127.0.0.1:7777 --loss 2",
+                           "--connect 127.0.0.1:7777 --profile moon",
+                           "--connect 127.0.0.1:7777 --redundancy 65",
+                           "--connect 127.0.0.1:7777 --duration nan",
+                           "--connect 127.0.0.1:7777 --duration inf",
+                           "--connect 127.0.0.1:7777 --duration 1e300",
+                           "--connect 127.0.0.1:7777 --settle-timeout nan",
+                           "--connect 127.0.0.1:7777 --loss nan",
                            "--connect 127.0.0.1:7777 --latency-ms inf",
                            "--connect 127.0.0.1:7777 --name abcdefghijklmn --count 11",
                            "--connect 127.0.0.1:7777 --name 'tab\there'",
-                           "--connect 127.0.0.1:7777 --bogus", "--connect 127.0.0.1:7777 --replay /nonexistent",
+                           "--connect 127.0.0.1:7777 --bogus",
+                           "--connect 127.0.0.1:7777 --replay /nonexistent",
                            "--connect 127.0.0.1:7777 --replay x.json --script circle"}) {
     const testing::CommandResult exit = RunBot(args);
     EXPECT_NE(exit.exit_code, 0) << args;
@@ -316,7 +331,8 @@ TEST(BotExecutable, BadFlagsAndScriptsExitNonZero) {
 TEST(BotExecutable, ARefusedConnectionPrintsTheReason) {
   testing::ServerThread server(1);
   ASSERT_NE(server.port(), 0) << server.error();
-  const testing::CommandResult exit = RunBot("--connect 127.0.0.1:" + std::to_string(server.port()) + " --count 2 --duration 1");
+  const testing::CommandResult exit =
+      RunBot("--connect 127.0.0.1:" + std::to_string(server.port()) + " --count 2 --duration 1");
   EXPECT_NE(exit.exit_code, 0);
   EXPECT_NE(exit.output.find("server full"), std::string::npos) << exit.output;
 }

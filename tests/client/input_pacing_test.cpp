@@ -17,8 +17,9 @@ namespace {
 
 // Always some key held, turning every 700 ms: the cube never rests, so every step sends an input.
 std::uint8_t Circling(Micros now) {
-  constexpr std::uint8_t kTurns[] = {sim::kRight, sim::kRight | sim::kDown, sim::kDown, sim::kDown | sim::kLeft,
-                                     sim::kLeft,  sim::kLeft | sim::kUp,    sim::kUp,   sim::kUp | sim::kRight};
+  constexpr std::uint8_t kTurns[] = {
+      sim::kRight, sim::kRight | sim::kDown, sim::kDown, sim::kDown | sim::kLeft,
+      sim::kLeft,  sim::kLeft | sim::kUp,    sim::kUp,   sim::kUp | sim::kRight};
   return kTurns[static_cast<std::size_t>(now.count() / 700'000) % std::size(kTurns)];
 }
 
@@ -50,7 +51,8 @@ TEST(InputPacing, AClientClockOnePercentOffLosesNoInputAndIsNeverCorrected) {
   for (std::size_t i = 0; i < std::size(players); ++i) {
     const std::optional<sim::PlayerId> id = rig->player(i).player_id();
     ASSERT_TRUE(id.has_value());
-    const auto info = std::find_if(infos.begin(), infos.end(), [&](const server::ClientInfo& c) { return c.id == *id; });
+    const auto info =
+        std::find_if(infos.begin(), infos.end(), [&](const server::ClientInfo& c) { return c.id == *id; });
     ASSERT_NE(info, infos.end());
     const server::InputCounters& inputs = info->inputs;
     const Metrics m = rig->player(i).metrics();

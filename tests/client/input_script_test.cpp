@@ -56,8 +56,8 @@ TEST(InputScript, NamedScripts) {
 }
 
 TEST(InputScript, BadScriptsAreRejectedWithAReason) {
-  const char* bad[] = {"", "R", "R:", "R:abc", "R:0", "R:-5", "X:100", "RR:100", "R:100,", ",R:100",
-                       "R:100,,L:100", ":100", "R:100ms", "R:99999999999"};
+  const char* bad[] = {"",       "R",      "R:",     "R:abc",        "R:0",  "R:-5",    "X:100",
+                       "RR:100", "R:100,", ",R:100", "R:100,,L:100", ":100", "R:100ms", "R:99999999999"};
   for (const char* text : bad) {
     std::string error;
     EXPECT_FALSE(InputScript::Parse(text, &error)) << text;

@@ -54,7 +54,9 @@ TEST(Interpolation, RemoteCubeTrailsTheServerByTheDelayAndNeverJumpsBack) {
     for (std::size_t i = 1; i < changes.size(); ++i) {
       const auto& [t0, x0] = changes[i - 1];
       const auto& [t1, x1] = changes[i];
-      if (x >= x0 && x < x1) return static_cast<double>(t0.count()) + (x - x0) / (x1 - x0) * static_cast<double>((t1 - t0).count());
+      if (x >= x0 && x < x1)
+        return static_cast<double>(t0.count()) +
+               (x - x0) / (x1 - x0) * static_cast<double>((t1 - t0).count());
     }
     return -1e18;
   };
@@ -68,9 +70,10 @@ TEST(Interpolation, RemoteCubeTrailsTheServerByTheDelayAndNeverJumpsBack) {
   const auto [lo, hi] = std::minmax_element(lags_ms.begin(), lags_ms.end());
   double mean = 0.0;
   for (double lag : lags_ms) mean += lag / static_cast<double>(lags_ms.size());
-  std::printf("[interpolation] fixed delay 100 ms: drawn trails the server by %.1f ms (min %.1f, max %.1f); "
-              "underruns %llu\n",
-              mean, *lo, *hi, static_cast<unsigned long long>(observer.metrics().interp_underruns));
+  std::printf(
+      "[interpolation] fixed delay 100 ms: drawn trails the server by %.1f ms (min %.1f, max %.1f); "
+      "underruns %llu\n",
+      mean, *lo, *hi, static_cast<unsigned long long>(observer.metrics().interp_underruns));
   EXPECT_GE(*lo, 95.0);
   EXPECT_LE(*hi, 115.0);
   EXPECT_NEAR(mean, 102.0, 5.0);
@@ -126,10 +129,11 @@ TEST(Interpolation, AdaptiveDelayKeepsTheBufferFromRunningDryUnderLossAndJitter)
   const UnderrunRun adaptive = WatchOverABadLink(true, 100);
   const UnderrunRun tight = WatchOverABadLink(false, 50);
   for (const auto& [label, r] : {std::pair{"adaptive", adaptive}, std::pair{"fixed 50 ms", tight}}) {
-    std::printf("[interpolation %s] 20 s: underruns %llu, delay %.1f ms, extrapolating %.0f ms, buffer depth "
-                "%.2f, measured snapshot loss %.3f\n",
-                label, static_cast<unsigned long long>(r.underruns), r.delay_ms, r.extrapolation_ms,
-                r.buffer_depth_mean, r.snapshot_loss);
+    std::printf(
+        "[interpolation %s] 20 s: underruns %llu, delay %.1f ms, extrapolating %.0f ms, buffer depth "
+        "%.2f, measured snapshot loss %.3f\n",
+        label, static_cast<unsigned long long>(r.underruns), r.delay_ms, r.extrapolation_ms,
+        r.buffer_depth_mean, r.snapshot_loss);
   }
   EXPECT_LE(adaptive.underruns, 3u);
   // Above the 50 ms snapshot interval by most of the 40 ms jitter spread; where it ends depends on where
@@ -173,8 +177,8 @@ CollisionRun Collide(Settings settings) {
   Vec2 previous_a = a.local().drawn;
   Vec2 previous_b = b.local().drawn;
   const auto track = [&] {
-    run.largest_drawn_step = std::max({run.largest_drawn_step, Length(a.local().drawn - previous_a),
-                                       Length(b.local().drawn - previous_b)});
+    run.largest_drawn_step = std::max(
+        {run.largest_drawn_step, Length(a.local().drawn - previous_a), Length(b.local().drawn - previous_b)});
     previous_a = a.local().drawn;
     previous_b = b.local().drawn;
   };
@@ -208,8 +212,9 @@ TEST(Smoothing, CollisionCorrectionsAreBlendedNotSnapped) {
   const CollisionRun smooth = Collide(PresetSettings(Preset::kFull));
   const CollisionRun snapping = Collide(PresetSettings(Preset::kPredicted));
   for (const auto& [label, r] : {std::pair{"smoothing on", smooth}, std::pair{"smoothing off", snapping}}) {
-    std::printf("[collision %s] corrections %llu (max %.3f units), largest drawn step per ms %.3f units\n", label,
-                static_cast<unsigned long long>(r.corrections), r.max_correction, r.largest_drawn_step);
+    std::printf("[collision %s] corrections %llu (max %.3f units), largest drawn step per ms %.3f units\n",
+                label, static_cast<unsigned long long>(r.corrections), r.max_correction,
+                r.largest_drawn_step);
   }
   EXPECT_GT(smooth.corrections, 0u);
   EXPECT_GT(snapping.corrections, 0u);

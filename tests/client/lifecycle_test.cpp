@@ -163,7 +163,8 @@ TEST(Lifecycle, AKilledClientLeavesTheServerServingTheOthers) {
   const auto pace = [] { std::this_thread::sleep_for(milliseconds(1)); };
   ASSERT_TRUE(rig->StepUntil([&] { return rig->server().clients().size() == 2; }, seconds(30), pace));
   ASSERT_TRUE(rig->StepUntil(
-      [&] { return rig->player(0).remotes().size() == 1 && rig->player(2).remotes().size() == 1; }, seconds(2)));
+      [&] { return rig->player(0).remotes().size() == 1 && rig->player(2).remotes().size() == 1; },
+      seconds(2)));
   const std::uint64_t snapshots = rig->player(0).metrics().snapshots_received;
   rig->SetButtons(0, Hold(sim::kLeft, rig->now(), milliseconds(300)));
   rig->StepFor(milliseconds(500));
@@ -172,7 +173,8 @@ TEST(Lifecycle, AKilledClientLeavesTheServerServingTheOthers) {
   for (std::size_t i : {0u, 2u}) {
     EXPECT_EQ(rig->player(i).state(), ConnectionState::kConnected);
     EXPECT_EQ(rig->player(i).metrics().corrections, 0u);
-    EXPECT_TRUE(sim::SamePhysics(rig->player(i).local().predicted_state, rig->player(i).local().server_state));
+    EXPECT_TRUE(
+        sim::SamePhysics(rig->player(i).local().predicted_state, rig->player(i).local().server_state));
   }
 }
 
@@ -187,7 +189,7 @@ TEST(Lifecycle, PoliteDisconnectIsSeenAtOnce) {
   EXPECT_EQ(leaver.state(), ConnectionState::kDisconnected);
   EXPECT_TRUE(leaver.status().empty());
   ASSERT_TRUE(rig->StepUntil([&] { return stayer.remotes().empty() && rig->server().clients().size() == 1; },
-                           seconds(1)));
+                             seconds(1)));
   // And it can come back.
   std::string error;
   ASSERT_TRUE(leaver.Connect("127.0.0.1", rig->server().port(), rig->now(), &error)) << error;
@@ -282,17 +284,18 @@ TEST(Hostile, MalformedStaleAndOutOfTurnPacketsAreDroppedAndCounted) {
   ASSERT_EQ(client.remotes().size(), 1u);
 
   const std::array<std::uint8_t, 5> garbage{0xFF, 0x00, 0x13, 0x37, 0x42};
-  fake.SendRaw(now, protocol::Channel::kUnreliable, garbage);        // 1: undecodable
+  fake.SendRaw(now, protocol::Channel::kUnreliable, garbage);  // 1: undecodable
   protocol::Snapshot bad_ack = SnapshotAt(0xFFFFFFF6u, {3, 5});
   bad_ack.has_ack = true;
   bad_ack.ack = 9;
-  fake.Send(now, bad_ack);                                           // 2: acks an input never sent
-  fake.Send(now, welcome);                                           // 3: a second Welcome
-  fake.Send(now, protocol::TimeEcho{true, static_cast<std::uint32_t>(now.count()) + 5'000'000u, 0});  // 4: from the future
+  fake.Send(now, bad_ack);  // 2: acks an input never sent
+  fake.Send(now, welcome);  // 3: a second Welcome
+  fake.Send(now, protocol::TimeEcho{true, static_cast<std::uint32_t>(now.count()) + 5'000'000u,
+                                    0});  // 4: from the future
   protocol::InputMessage input;
   input.inputs.push_back({1, sim::kLeft});
-  fake.Send(now, input);                                             // 5: a client-to-server message
-  fake.Send(now, protocol::ConnectRefused{});                        // 6: refused while connected
+  fake.Send(now, input);                       // 5: a client-to-server message
+  fake.Send(now, protocol::ConnectRefused{});  // 6: refused while connected
   const protocol::Snapshot on_reliable = SnapshotAt(0xFFFFFFF9u, {3});
   std::array<std::uint8_t, protocol::kMaxPacketBytes> buffer{};
   const std::size_t size = protocol::Encode(on_reliable, buffer);

@@ -111,9 +111,11 @@ TEST(Gambetta, WithoutReconciliationTheCubeJumpsBackThenForward) {
   ASSERT_TRUE(run.settled);
   // The server's states are a round trip old: one pulls the cube back, and a later one (which has seen
   // more of the taps) pushes it forward again.
-  const auto back_at = std::find_if(run.corrections_x.begin(), run.corrections_x.end(), [](double x) { return x < -0.1; });
+  const auto back_at =
+      std::find_if(run.corrections_x.begin(), run.corrections_x.end(), [](double x) { return x < -0.1; });
   ASSERT_NE(back_at, run.corrections_x.end()) << "the server's old state never pulled the cube back";
-  EXPECT_NE(std::find_if(back_at, run.corrections_x.end(), [](double x) { return x > 0.1; }), run.corrections_x.end())
+  EXPECT_NE(std::find_if(back_at, run.corrections_x.end(), [](double x) { return x > 0.1; }),
+            run.corrections_x.end())
       << "no later server state pushed the cube forward again";
   // The drawn path shows the jump back: the taps alone only ever move the cube right.
   EXPECT_GT(LargestSteps(run.drawn_x).first, 0.1);
@@ -129,7 +131,7 @@ TEST(Gambetta, WithoutReconciliationTheCubeJumpsBackThenForward) {
 TEST(Gambetta, WithoutPredictionTheCubeMovesOneRoundTripLate) {
   const TapRun run = TwoQuickTaps(PresetSettings(Preset::kNaive));
   ASSERT_TRUE(run.settled);
-  EXPECT_GE(ResponseSteps(run), 230u);  // ~250 ms round trip
+  EXPECT_GE(ResponseSteps(run), 230u);   // ~250 ms round trip
   EXPECT_EQ(run.drawn_x, run.server_x);  // drawn at the server's state, always
   EXPECT_EQ(LargestSteps(run.drawn_x).first, 0.0);
   // The prediction behind the scenes is corrected by every old server state, but nothing on screen is.
@@ -194,7 +196,8 @@ TEST(Toggles, ChangeLiveWithoutReconnecting) {
     track_pending();
     const PendingInputs& pending = a.pending();
     const Metrics m = a.metrics();
-    if (!pending.empty() && m.has_ack) only_in_flight = only_in_flight && sim::SeqGreater(pending.oldest_seq(), m.last_acked_input);
+    if (!pending.empty() && m.has_ack)
+      only_in_flight = only_in_flight && sim::SeqGreater(pending.oldest_seq(), m.last_acked_input);
   });
   EXPECT_GE(most_pending, 7u);  // a round trip's worth
   EXPECT_TRUE(only_in_flight);
@@ -236,22 +239,24 @@ SoloRun SoloOnABadNetwork(int redundancy, Micros play) {
   run.settled = rig->StepUntil([&] { return client.Settled(); }, seconds(10));
   run.metrics = client.metrics();
   run.server_view = *InfoOf(rig->server().clients(), *client.player_id());
-  run.states_equal = sim::SamePhysics(client.local().predicted_state, client.local().server_state) &&
-                     sim::SamePhysics(client.local().server_state, rig->ServerCube(*client.player_id())->state);
+  run.states_equal =
+      sim::SamePhysics(client.local().predicted_state, client.local().server_state) &&
+      sim::SamePhysics(client.local().server_state, rig->ServerCube(*client.player_id())->state);
   run.check = client.last_prediction_check();
   return run;
 }
 
 void PrintSolo(const char* label, const SoloRun& r) {
   const Metrics& m = r.metrics;
-  std::printf("[solo %s] inputs sent %llu acked %llu | server lost %llu duplicate %llu | reconciliations %llu "
-              "corrections %llu (max %.3f mean %.3f) | rtt %.1f ms jitter %.1f | snapshot loss %.3f stale %llu\n",
-              label, static_cast<unsigned long long>(m.inputs_sent), static_cast<unsigned long long>(m.inputs_acked),
-              static_cast<unsigned long long>(r.server_view.inputs.lost),
-              static_cast<unsigned long long>(r.server_view.inputs.duplicate),
-              static_cast<unsigned long long>(m.reconciliations), static_cast<unsigned long long>(m.corrections),
-              m.max_correction, m.mean_correction, m.rtt_ms_mean, m.rtt_jitter_ms, m.snapshot_loss,
-              static_cast<unsigned long long>(m.snapshots_stale));
+  std::printf(
+      "[solo %s] inputs sent %llu acked %llu | server lost %llu duplicate %llu | reconciliations %llu "
+      "corrections %llu (max %.3f mean %.3f) | rtt %.1f ms jitter %.1f | snapshot loss %.3f stale %llu\n",
+      label, static_cast<unsigned long long>(m.inputs_sent), static_cast<unsigned long long>(m.inputs_acked),
+      static_cast<unsigned long long>(r.server_view.inputs.lost),
+      static_cast<unsigned long long>(r.server_view.inputs.duplicate),
+      static_cast<unsigned long long>(m.reconciliations), static_cast<unsigned long long>(m.corrections),
+      m.max_correction, m.mean_correction, m.rtt_ms_mean, m.rtt_jitter_ms, m.snapshot_loss,
+      static_cast<unsigned long long>(m.snapshots_stale));
 }
 
 TEST(Solo, BadNetworkWithRedundancyNeedsNoCorrection) {

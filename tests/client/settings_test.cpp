@@ -13,10 +13,11 @@ TEST(Settings, PresetsAreTheThreeCs447Builds) {
                naive.extrapolation || naive.adaptive_delay);
   const Settings predicted = PresetSettings(Preset::kPredicted);
   EXPECT_TRUE(predicted.prediction && predicted.reconciliation);
-  EXPECT_FALSE(predicted.interpolation || predicted.smoothing || predicted.extrapolation || predicted.adaptive_delay);
+  EXPECT_FALSE(predicted.interpolation || predicted.smoothing || predicted.extrapolation ||
+               predicted.adaptive_delay);
   const Settings full = PresetSettings(Preset::kFull);
-  EXPECT_TRUE(full.prediction && full.reconciliation && full.interpolation && full.smoothing && full.extrapolation &&
-              full.adaptive_delay);
+  EXPECT_TRUE(full.prediction && full.reconciliation && full.interpolation && full.smoothing &&
+              full.extrapolation && full.adaptive_delay);
   EXPECT_EQ(full, Settings{});  // the default is the full build
 }
 

@@ -97,7 +97,8 @@ TEST_F(Tagging, TheCooldownHoldsOnTheClientAndFlashesFade) {
   rig_->StepFor(milliseconds(sim::kTagCooldownMs));
   EXPECT_TRUE(shooter_->Tag(rig_->now(), 0));
   EXPECT_EQ(shooter_->metrics().tags_fired, 2u);
-  ASSERT_TRUE(rig_->StepUntil([&] { return shooter_->metrics().tags_hit + shooter_->metrics().tags_missed == 2; }));
+  ASSERT_TRUE(
+      rig_->StepUntil([&] { return shooter_->metrics().tags_hit + shooter_->metrics().tags_missed == 2; }));
   EXPECT_LE(shooter_->shots().size(), kMaxShotViews);
   rig_->StepFor(kTagDisplayTime + milliseconds(50));
   EXPECT_TRUE(shooter_->shots().empty());
@@ -122,17 +123,19 @@ TEST(TaggingFromTheFirstFrame, ACubeCanBeTaggedTheMomentItIsDrawn) {
 
   // From the target's join on, every frame: the shooter draws it only at render times after its join.
   std::optional<double> first_drawn_at;
-  ASSERT_TRUE(rig->StepUntil([&] {
-    const std::optional<sim::PlayerId> id = target.player_id();
-    if (!id) return false;
-    const RemoteView* drawn = FindRemote(shooter, *id);
-    if (drawn == nullptr) return false;
-    EXPECT_NE(drawn->sample, SampleKind::kBeforeOldest);
-    first_drawn_at = shooter.render_tick();
-    const Vec2 toward = drawn->drawn - shooter.local().predicted;
-    EXPECT_TRUE(shooter.Tag(rig->now(), sim::AimToward(toward.x, toward.y)));
-    return true;
-  }, milliseconds(3000)));
+  ASSERT_TRUE(rig->StepUntil(
+      [&] {
+        const std::optional<sim::PlayerId> id = target.player_id();
+        if (!id) return false;
+        const RemoteView* drawn = FindRemote(shooter, *id);
+        if (drawn == nullptr) return false;
+        EXPECT_NE(drawn->sample, SampleKind::kBeforeOldest);
+        first_drawn_at = shooter.render_tick();
+        const Vec2 toward = drawn->drawn - shooter.local().predicted;
+        EXPECT_TRUE(shooter.Tag(rig->now(), sim::AimToward(toward.x, toward.y)));
+        return true;
+      },
+      milliseconds(3000)));
   ASSERT_TRUE(rig->StepUntil([&] { return !shooter.shots().empty() && shooter.shots().back().judged; },
                              milliseconds(2000)));
   EXPECT_EQ(shooter.shots().back().outcome, protocol::TagOutcome::kHit);

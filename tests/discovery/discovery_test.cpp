@@ -139,7 +139,8 @@ TEST(Discovery, ReplyIsNeverLargerThanTheQuery) {
   EXPECT_EQ(*length, protocol::kDiscoveryQueryBytes);
   EXPECT_EQ(responder->counters().bytes_sent, responder->counters().bytes_received);
   protocol::DiscoveryReply decoded;
-  ASSERT_EQ(protocol::DecodeDiscoveryReply(std::span(reply.data(), *length), decoded), protocol::DecodeError::kNone);
+  ASSERT_EQ(protocol::DecodeDiscoveryReply(std::span(reply.data(), *length), decoded),
+            protocol::DecodeError::kNone);
   EXPECT_EQ(decoded.client_time_us, 42U);
 }
 
@@ -152,7 +153,7 @@ TEST(Discovery, MalformedQueriesAreDroppedAndCounted) {
   const auto query = Query(1);
   std::vector<std::vector<std::uint8_t>> bad = {
       std::vector<std::uint8_t>(query.begin(), query.begin() + 10),  // unpadded: would amplify
-      std::vector<std::uint8_t>(1400, 0xAB),                  // oversized garbage
+      std::vector<std::uint8_t>(1400, 0xAB),                         // oversized garbage
   };
   auto dirty = std::vector<std::uint8_t>(query.begin(), query.end());
   dirty.back() = 0xFF;  // non-zero padding
@@ -174,7 +175,8 @@ TEST(Discovery, MalformedQueriesAreDroppedAndCounted) {
   ASSERT_TRUE(PumpUntil([&] { responder->Service(Micros{0}, Info("arena")); },
                         [&] { return (length = hostile.Receive(in, from)).has_value(); }));
   protocol::DiscoveryReply decoded;
-  ASSERT_EQ(protocol::DecodeDiscoveryReply(std::span(in.data(), *length), decoded), protocol::DecodeError::kNone);
+  ASSERT_EQ(protocol::DecodeDiscoveryReply(std::span(in.data(), *length), decoded),
+            protocol::DecodeError::kNone);
   EXPECT_EQ(decoded.client_time_us, 1U);
   EXPECT_FALSE(hostile.Receive(in, from).has_value());
   EXPECT_EQ(responder->counters().queries_malformed, bad.size());
@@ -196,13 +198,15 @@ TEST(Discovery, RepliesAreRateLimited) {
 
   // 20 queries at one instant: the burst is answered, the rest dropped.
   for (std::uint32_t i = 0; i < 20; ++i) ASSERT_TRUE(flooder.SendTo(to, Query(i)));
-  ASSERT_TRUE(PumpUntil([&] { responder->Service(Micros{0}, Info("arena")); }, [&] { return total() == 20; }));
+  ASSERT_TRUE(
+      PumpUntil([&] { responder->Service(Micros{0}, Info("arena")); }, [&] { return total() == 20; }));
   EXPECT_EQ(responder->counters().queries_answered, 5U);
   EXPECT_EQ(responder->counters().queries_rate_limited, 15U);
 
   // Half a second later the bucket has refilled by 5.
   for (std::uint32_t i = 0; i < 20; ++i) ASSERT_TRUE(flooder.SendTo(to, Query(i)));
-  ASSERT_TRUE(PumpUntil([&] { responder->Service(Micros{500'000}, Info("arena")); }, [&] { return total() == 40; }));
+  ASSERT_TRUE(
+      PumpUntil([&] { responder->Service(Micros{500'000}, Info("arena")); }, [&] { return total() == 40; }));
   EXPECT_EQ(responder->counters().queries_answered, 10U);
   EXPECT_EQ(responder->counters().queries_rate_limited, 30U);
 }
@@ -222,11 +226,14 @@ TEST(Discovery, OneNoisyHostCannotSpendEveryonesReplies) {
   // More queries at one instant than the bucket of all sources holds, then one from another host.
   const auto flood = static_cast<std::uint32_t>(defaults.burst) * 2;
   for (std::uint32_t i = 0; i < flood; ++i) ASSERT_TRUE(noisy.SendTo(to, Query(i)));
-  ASSERT_TRUE(PumpUntil([&] { responder->Service(Micros{0}, Info("arena")); }, [&] { return total() == flood; }));
+  ASSERT_TRUE(
+      PumpUntil([&] { responder->Service(Micros{0}, Info("arena")); }, [&] { return total() == flood; }));
   ASSERT_TRUE(honest.SendTo(to, Query(7)));
-  ASSERT_TRUE(PumpUntil([&] { responder->Service(Micros{0}, Info("arena")); }, [&] { return total() == flood + 1; }));
+  ASSERT_TRUE(
+      PumpUntil([&] { responder->Service(Micros{0}, Info("arena")); }, [&] { return total() == flood + 1; }));
 
-  EXPECT_EQ(responder->counters().queries_answered, static_cast<std::uint64_t>(defaults.burst_per_source) + 1);
+  EXPECT_EQ(responder->counters().queries_answered,
+            static_cast<std::uint64_t>(defaults.burst_per_source) + 1);
   std::array<std::uint8_t, protocol::kDiscoveryQueryBytes> in{};
   UdpEndpoint from;
   ASSERT_TRUE(PumpUntil([] {}, [&] { return honest.Receive(in, from).has_value(); }));
@@ -313,8 +320,9 @@ TEST(Discovery, BrowserKeepsOnlyAnswersToItsOwnQueries) {
   bytes.resize(protocol::EncodeDiscoveryReply(answer, bytes));
   ASSERT_TRUE(server.SendTo(to, bytes));
 
-  ASSERT_TRUE(PumpUntil([&] { browser->Service(Micros{3500}); },
-                        [&] { return browser->counters().replies_received + browser->counters().replies_dropped == 3; }));
+  ASSERT_TRUE(PumpUntil(
+      [&] { browser->Service(Micros{3500}); },
+      [&] { return browser->counters().replies_received + browser->counters().replies_dropped == 3; }));
   ASSERT_EQ(browser->servers().size(), 1U);
   EXPECT_EQ(browser->servers().front().reply.name, "real");
   EXPECT_EQ(browser->servers().front().address, "127.0.0.5");

@@ -1,8 +1,7 @@
 // The executables' side of discovery over loopback: netcube-server answers with what its flags say, and
 // `netcube-bot --find` (and `netcube-client --find`) print what they hear and exit.
-#include <unistd.h>
-
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -20,16 +19,19 @@ using Clock = std::chrono::steady_clock;
 using netcube::testing::RunCommand;
 
 // A discovery port of this process's own, so parallel test runs do not hear each other.
-std::uint16_t TestPort(int offset) { return static_cast<std::uint16_t>(20000 + (getpid() * 3 + offset) % 30000); }
+std::uint16_t TestPort(int offset) {
+  return static_cast<std::uint16_t>(20000 + (getpid() * 3 + offset) % 30000);
+}
 
 TEST(DiscoveryExe, ServerAnswersWithItsNameAndSettings) {
   const std::uint16_t port = TestPort(0);
   const std::string name = "exe arena " + std::to_string(getpid());
   testing::CommandResult server;
   std::thread run([&] {
-    server = RunCommand(std::string(NETCUBE_SERVER_EXE) + " --bind 127.0.0.1 --port 0 --max-clients 8 --tick-rate 30 "
-                        "--snapshot-rate 15 --duration 4 --discovery-port " + std::to_string(port) +
-                        " --server-name '" + name + "'");
+    server = RunCommand(std::string(NETCUBE_SERVER_EXE) +
+                        " --bind 127.0.0.1 --port 0 --max-clients 8 --tick-rate 30 "
+                        "--snapshot-rate 15 --duration 4 --discovery-port " +
+                        std::to_string(port) + " --server-name '" + name + "'");
   });
   BrowserConfig config;
   config.port = port;
@@ -117,7 +119,8 @@ class ResponderThread {
 
 void ExpectFindPrintsTheServer(const std::string& exe) {
   const std::uint16_t port = TestPort(2);
-  const std::string find = exe + " --find --find-seconds 1.5 --discovery-address 127.0.0.1 --discovery-port " +
+  const std::string find = exe +
+                           " --find --find-seconds 1.5 --discovery-address 127.0.0.1 --discovery-port " +
                            std::to_string(port);
   {
     ResponderThread responder(port);
@@ -126,13 +129,14 @@ void ExpectFindPrintsTheServer(const std::string& exe) {
     EXPECT_EQ(result.exit_code, 0) << result.output;
     EXPECT_NE(result.output.find("found by find"), std::string::npos) << result.output;
     EXPECT_NE(result.output.find("127.0.0.1:7777  players 1/32  tick 60 Hz  snapshots 20 Hz  protocol " +
-                                  std::to_string(protocol::kProtocolVersion) + "  rtt "),
+                                 std::to_string(protocol::kProtocolVersion) + "  rtt "),
               std::string::npos)
         << result.output;
   }
   const testing::CommandResult nothing = RunCommand(find);
   EXPECT_EQ(nothing.exit_code, 1) << nothing.output;
-  EXPECT_NE(nothing.output.find("no netcube server answered on UDP port " + std::to_string(port)), std::string::npos)
+  EXPECT_NE(nothing.output.find("no netcube server answered on UDP port " + std::to_string(port)),
+            std::string::npos)
       << nothing.output;
 }
 

@@ -2,10 +2,9 @@
 // browser broadcasts to 255.255.255.255 and the multicast group, and hears the server's address on the
 // segment. The test creates the namespaces and removes them; it skips where the kernel or the user may not.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sched.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <chrono>
 #include <functional>
@@ -26,7 +25,9 @@ using netcube::testing::RunCommand;
 // with a default route through its end of the veth pair, as a LAN's DHCP would give.
 class VethPair {
  public:
-  VethPair() : a_("netcube-lan-" + std::to_string(getpid()) + "a"), b_("netcube-lan-" + std::to_string(getpid()) + "b") {
+  VethPair()
+      : a_("netcube-lan-" + std::to_string(getpid()) + "a"),
+        b_("netcube-lan-" + std::to_string(getpid()) + "b") {
     const std::string va = "ncv" + std::to_string(getpid()) + "a";
     const std::string vb = "ncv" + std::to_string(getpid()) + "b";
     const std::string script = "set -e; ip netns add " + a_ + "; ip netns add " + b_ + "; ip link add " + va +
@@ -58,7 +59,8 @@ class VethPair {
 
 // Runs `make` on a thread that has entered namespace `ns`: the sockets it opens live there for good.
 template <class T>
-std::unique_ptr<T> OpenIn(const std::string& ns, const std::function<std::unique_ptr<T>()>& make, std::string* error) {
+std::unique_ptr<T> OpenIn(const std::string& ns, const std::function<std::unique_ptr<T>()>& make,
+                          std::string* error) {
   std::unique_ptr<T> made;
   std::thread([&] {
     const int fd = open(("/var/run/netns/" + ns).c_str(), O_RDONLY | O_CLOEXEC);
@@ -75,9 +77,10 @@ std::unique_ptr<T> OpenIn(const std::string& ns, const std::function<std::unique
 TEST(DiscoveryNetns, BrowserInOneNamespaceFindsTheServerInAnother) {
   VethPair lan;
   if (!lan.created()) {
-    GTEST_SKIP() << "cannot create network namespaces and a veth pair here (needs root with CAP_NET_ADMIN and "
-                    "CAP_SYS_ADMIN, and the iproute2 `ip` command): "
-                 << lan.error();
+    GTEST_SKIP()
+        << "cannot create network namespaces and a veth pair here (needs root with CAP_NET_ADMIN and "
+           "CAP_SYS_ADMIN, and the iproute2 `ip` command): "
+        << lan.error();
   }
   std::string error;
   auto responder = OpenIn<Responder>(

@@ -30,18 +30,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   DiscoveryQuery query;
   if (DecodeDiscoveryQuery(input, query) == DecodeError::kNone) {
     if (size != kDiscoveryQueryBytes) Fail("accepted a query that is not exactly kDiscoveryQueryBytes");
-    if (EncodeDiscoveryQuery(query, reencoded) != size || !std::equal(input.begin(), input.end(), reencoded.begin())) {
+    if (EncodeDiscoveryQuery(query, reencoded) != size ||
+        !std::equal(input.begin(), input.end(), reencoded.begin())) {
       Fail("re-encoding a query gives different bytes");
     }
   }
   DiscoveryReply reply;
   if (DecodeDiscoveryReply(input, reply) == DecodeError::kNone) {
     if (MeasureDiscoveryReply(reply) != size) Fail("MeasureDiscoveryReply differs from the accepted size");
-    if (EncodeDiscoveryReply(reply, reencoded) != size || !std::equal(input.begin(), input.end(), reencoded.begin())) {
+    if (EncodeDiscoveryReply(reply, reencoded) != size ||
+        !std::equal(input.begin(), input.end(), reencoded.begin())) {
       Fail("re-encoding a reply gives different bytes");
     }
     DiscoveryReply again;
-    if (DecodeDiscoveryReply(std::span<const std::uint8_t>(reencoded.data(), size), again) != DecodeError::kNone ||
+    if (DecodeDiscoveryReply(std::span<const std::uint8_t>(reencoded.data(), size), again) !=
+            DecodeError::kNone ||
         !(again == reply)) {
       Fail("the re-encoded reply does not decode to the same reply");
     }

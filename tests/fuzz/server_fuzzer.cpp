@@ -37,17 +37,19 @@ void CheckInvariants(const server::Server& server, Micros elapsed) {
     if (world[i].id != clients[i].id) Fail("world and client list differ in ids");
     if (i > 0 && world[i].id <= world[i - 1].id) Fail("player ids not strictly increasing");
     const sim::CubeState& s = world[i].state;
-    if (s.x < sim::kMinX || s.x > sim::kMaxX || s.y < sim::kMinY || s.y > sim::kMaxY) Fail("cube outside the arena");
+    if (s.x < sim::kMinX || s.x > sim::kMaxX || s.y < sim::kMinY || s.y > sim::kMaxY)
+      Fail("cube outside the arena");
     if (clients[i].queued_inputs > server::kMaxQueuedInputs) Fail("input queue over its bound");
     // The rate limit: real time grants one input per simulation step, a backlog included, applied at
     // most kMaxCatchUpRate per step. Whatever a client sends, it cannot get more.
     const std::int64_t steps = elapsed.count() * sim::kTicksPerSecond / 1'000'000 + 1;
-    const auto allowed = static_cast<std::uint64_t>(std::min<std::int64_t>(
-        steps + server::kMaxInputBacklogSteps, steps * server::kMaxCatchUpRate));
+    const auto allowed = static_cast<std::uint64_t>(
+        std::min<std::int64_t>(steps + server::kMaxInputBacklogSteps, steps * server::kMaxCatchUpRate));
     if (clients[i].inputs.processed > allowed) Fail("more inputs applied than the rate limit allows");
     // Tags: one per cooldown, plus the burst tolerance's one.
     const std::int64_t tags_allowed = elapsed.count() / (sim::kTagCooldownMs * 1000) + 2;
-    if (clients[i].tags_fired > static_cast<std::uint64_t>(tags_allowed)) Fail("more tags judged than the cooldown allows");
+    if (clients[i].tags_fired > static_cast<std::uint64_t>(tags_allowed))
+      Fail("more tags judged than the cooldown allows");
   }
 }
 
@@ -116,7 +118,8 @@ class Session {
       leave.peer = id;
       Deliver(std::move(leave));
     }
-    if (!server_.clients().empty() || !server_.world().empty()) Fail("players left behind after every peer left");
+    if (!server_.clients().empty() || !server_.world().empty())
+      Fail("players left behind after every peer left");
     if (server_.peer_count() != 0) Fail("connections left behind after every peer left");
     next_first_peer_ += static_cast<transport::PeerId>(peers_);
   }
@@ -133,7 +136,8 @@ class Session {
       case ServerOp::kPacket: {
         std::uint8_t peer = 0, channel = 0, length_low = 0, length_high = 0;
         std::span<const std::uint8_t> payload;
-        if (!script.Byte(peer) || !script.Byte(channel) || !script.Byte(length_low) || !script.Byte(length_high)) {
+        if (!script.Byte(peer) || !script.Byte(channel) || !script.Byte(length_low) ||
+            !script.Byte(length_high)) {
           return false;
         }
         const std::size_t length =

@@ -44,7 +44,8 @@ Script Joined(const std::string& name) {
 
 InputMessage Inputs(netcube::sim::Seq first, std::size_t count, std::uint8_t buttons) {
   InputMessage m;
-  for (std::size_t i = 0; i < count; ++i) m.inputs.push_back({static_cast<netcube::sim::Seq>(first + i), buttons});
+  for (std::size_t i = 0; i < count; ++i)
+    m.inputs.push_back({static_cast<netcube::sim::Seq>(first + i), buttons});
   return m;
 }
 
@@ -65,7 +66,7 @@ std::vector<std::pair<std::string, Script>> ServerSessions() {
     Script s;
     s.Connect();
     s.Message(0, Inputs(0, 2, netcube::sim::kUp));  // out of turn: before the ConnectRequest
-    s.Message(0, TimeEcho{false, 1, 0});             // answered even before joining
+    s.Message(0, TimeEcho{false, 1, 0});            // answered even before joining
     s.Packet(0, Channel::kReliable, std::vector<std::uint8_t>{0xFF, 0x00, 0x13});
     s.Advance(16);
     out.emplace_back("garbage_before_request", s);
@@ -102,7 +103,8 @@ std::vector<std::pair<std::string, Script>> ServerSessions() {
   {
     Script s = Joined("flood");
     for (int i = 0; i < 8; ++i) {
-      s.Message(0, Inputs(static_cast<netcube::sim::Seq>(65500 + 64 * i), kMaxInputsPerPacket, netcube::sim::kLeft));
+      s.Message(0, Inputs(static_cast<netcube::sim::Seq>(65500 + 64 * i), kMaxInputsPerPacket,
+                          netcube::sim::kLeft));
     }
     s.Advance(100);
     s.Message(0, Inputs(10, 4, netcube::sim::kDown));  // a gap: inputs lost
@@ -144,7 +146,7 @@ std::vector<std::pair<std::string, Script>> ServerSessions() {
     s.Connect();
     Join(s, 4, "twice");
     s.Message(4, ChallengeResponse{netcube::fuzz::kFuzzNonce});  // once more, after the Welcome
-    for (int i = 0; i < 13; ++i) s.Advance(255);  // past the challenged peer's timeout
+    for (int i = 0; i < 13; ++i) s.Advance(255);                 // past the challenged peer's timeout
     out.emplace_back("challenge_states", s);
   }
   {
@@ -153,14 +155,14 @@ std::vector<std::pair<std::string, Script>> ServerSessions() {
     Join(s, 1, "target");
     s.Advance(50);
     s.Message(1, Inputs(0, 3, netcube::sim::kRight));
-    s.Message(0, Tag{0, 0, 2, 128, 3, 100, 0});          // judged at the next tick
-    s.Message(0, Tag{1, 0, 3, 0, 3, 100, 16384});        // early: within the burst tolerance
+    s.Message(0, Tag{0, 0, 2, 128, 3, 100, 0});    // judged at the next tick
+    s.Message(0, Tag{1, 0, 3, 0, 3, 100, 16384});  // early: within the burst tolerance
     s.Message(0, Tag{2, 9, 0xFFFFFF00u, 255, 0xFFFFFFFFu, kMaxTagDelayMs, 65535});  // lies, refused
     s.Advance(255);
-    s.Message(0, Tag{3, 40, 1, 0, 99, 0, 32768});        // waits for an input that never comes
+    s.Message(0, Tag{3, 40, 1, 0, 99, 0, 32768});  // waits for an input that never comes
     s.Advance(255);
     s.Message(1, Tag{0, 2, 4, 0, 4, 0, 0});
-    s.Message(1, TagResult{});                            // the wrong direction
+    s.Message(1, TagResult{});  // the wrong direction
     s.Advance(20);
     out.emplace_back("tags", s);
   }
@@ -192,7 +194,8 @@ std::vector<std::pair<std::string, std::vector<std::uint8_t>>> DeltaSeeds() {
   Snapshot baseline;
   baseline.server_tick = 0xFFFFFFFEu;
   for (int id = 0; id < 6; ++id) {
-    baseline.players.push_back({static_cast<netcube::sim::PlayerId>(id * 40), {2000 + 3000 * id, 3000, 256 - 100 * id, -24, 0}});
+    baseline.players.push_back(
+        {static_cast<netcube::sim::PlayerId>(id * 40), {2000 + 3000 * id, 3000, 256 - 100 * id, -24, 0}});
   }
   const std::vector<std::uint32_t> generations = {0, 40, 80, 120, 160, 200};
   std::vector<PlayerCube> world(baseline.players.begin(), baseline.players.end());
@@ -249,7 +252,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "sample %s does not encode\n", sample.name.c_str());
       return 1;
     }
-    const fs::path path = root / (std::string("fuzz_decode_") + ToString(TypeOf(sample.message))) / sample.name;
+    const fs::path path =
+        root / (std::string("fuzz_decode_") + ToString(TypeOf(sample.message))) / sample.name;
     if (!WriteFile(path, bytes)) {
       std::fprintf(stderr, "cannot write %s\n", path.c_str());
       return 1;

@@ -3,6 +3,7 @@
 // connects fails, bad flags print what is wrong and exit non-zero, and the lab runs with the defaults of
 // netcube-server and netcube-client (its server's statistics file says so).
 #include <gtest/gtest.h>
+#include <stb_image.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,10 +11,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <string>
-
 #include <nlohmann/json.hpp>
-#include <stb_image.h>
+#include <string>
 
 #include "netcube/gui/lab.h"
 #include "netcube/gui/theme.h"
@@ -73,10 +72,10 @@ TEST(ClientExecutable, ConnectedClientScreenshotIsAPng) {
   testing::ServerThread server;
   ASSERT_NE(server.port(), 0) << server.error();
   const std::filesystem::path path = TempPng("client");
-  const testing::CommandResult run =
-      RunClient("--connect 127.0.0.1:" + std::to_string(server.port()) +
-                " --name carol --script R:300 --latency-ms 30 --frames 60 --width 480 --height 270 --screenshot " +
-                path.string());
+  const testing::CommandResult run = RunClient(
+      "--connect 127.0.0.1:" + std::to_string(server.port()) +
+      " --name carol --script R:300 --latency-ms 30 --frames 60 --width 480 --height 270 --screenshot " +
+      path.string());
   ASSERT_EQ(run.exit_code, 0) << run.output;
   ExpectScreenshot(path, 480, 270);
   std::filesystem::remove(path);

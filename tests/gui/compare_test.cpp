@@ -25,8 +25,9 @@ std::vector<client::TechniqueSet> ThreeBuilds() {
 
 // Runs `frames` frames with every player holding the script's buttons after a second to connect;
 // `after_frame` sees the lab after each.
-void DriveAll(Lab& lab, int frames, const std::string& script_text,
-              const std::function<void(int frame)>& after_frame = [](int) {}) {
+void DriveAll(
+    Lab& lab, int frames, const std::string& script_text,
+    const std::function<void(int frame)>& after_frame = [](int) {}) {
   std::string error;
   const client::InputScript script = *client::InputScript::Parse(script_text, &error);
   std::vector<std::uint8_t> held(lab.players(), 0);
@@ -83,7 +84,8 @@ TEST(GuiCompare, ComparedCubesStartAlikeAndNeverPushEachOther) {
     // No loss: every client's inputs reach the server at the same ticks, so their cubes, overlapping from
     // the start, move as one; a push would separate them.
     for (const sim::PlayerCube& cube : world) {
-      ASSERT_TRUE(sim::SamePhysics(cube.state, world[0].state)) << "frame " << frame << " cube " << int{cube.id};
+      ASSERT_TRUE(sim::SamePhysics(cube.state, world[0].state))
+          << "frame " << frame << " cube " << int{cube.id};
     }
     moved = moved || (frame > 60 && (world[0].state.x != start.x || world[0].state.y != start.y));
   });

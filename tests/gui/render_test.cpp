@@ -337,7 +337,6 @@ TEST(GuiClientRender, BadPortIsAnErrorMessage) {
   EXPECT_EQ(screen.client().state(), client::ConnectionState::kDisconnected);
 }
 
-
 // A click in a player's arena is a tag by hand toward the clicked point: that player fires it, and the lab
 // hands it back to be recorded. With hand tags off (a replay) the same click does nothing.
 TEST(GuiLabHandTags, AClickInAnArenaTagsThatPlayerAndIsHandedBack) {
@@ -345,7 +344,8 @@ TEST(GuiLabHandTags, AClickInAnArenaTagsThatPlayerAndIsHandedBack) {
   ASSERT_NE(app, nullptr);
   std::string error;
   for (const bool hand_tags : {true, false}) {
-    LabConfig config = CompareLabConfig(*client::ParseTechniqueSets("naive,full", &error), {.latency_ms = 20}, 3);
+    LabConfig config =
+        CompareLabConfig(*client::ParseTechniqueSets("naive,full", &error), {.latency_ms = 20}, 3);
     config.hand_tags = hand_tags;
     std::unique_ptr<Lab> lab = Lab::Create(config, VirtualFrameTime(0), &error);
     ASSERT_NE(lab, nullptr) << error;

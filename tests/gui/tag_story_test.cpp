@@ -32,7 +32,8 @@ TEST(TagStory, SaysWhetherTheOtherSettingWouldHaveDecidedDifferently) {
   EXPECT_EQ(DescribeTag(Record(true, true, false)), "hit thanks to 183 ms of rewind");
   EXPECT_EQ(DescribeTag(Record(true, true, true)), "hit (183 ms of rewind; a hit at server time too)");
   EXPECT_EQ(DescribeTag(Record(true, false, false)), "miss: 0.5 units off as drawn (183 ms back)");
-  EXPECT_EQ(DescribeTag(Record(false, true, false)), "miss: 1.8 units off at server time (183 ms of rewind would have hit)");
+  EXPECT_EQ(DescribeTag(Record(false, true, false)),
+            "miss: 1.8 units off at server time (183 ms of rewind would have hit)");
   EXPECT_EQ(DescribeTag(Record(false, false, true)), "hit at server time, 0.5 units off as drawn");
   server::TagRecord capped = Record(true, true, false);
   capped.capped = true;

@@ -54,8 +54,8 @@ UdpSocket::~UdpSocket() { close(fd_); }
 
 bool UdpSocket::SendTo(std::uint16_t port, std::span<const std::uint8_t> datagram) {
   const sockaddr_in to = Loopback(port);
-  return sendto(fd_, datagram.data(), datagram.size(), 0, reinterpret_cast<const sockaddr*>(&to), sizeof to) ==
-         static_cast<ssize_t>(datagram.size());
+  return sendto(fd_, datagram.data(), datagram.size(), 0, reinterpret_cast<const sockaddr*>(&to),
+                sizeof to) == static_cast<ssize_t>(datagram.size());
 }
 
 std::size_t UdpSocket::Drain() {
@@ -111,19 +111,22 @@ void EnetIntruder::Service() {
 }
 
 void EnetIntruder::SendCommands(std::span<const std::uint8_t> commands) {
-  const auto peer_id = static_cast<std::uint16_t>(peer_->outgoingPeerID |
-                                                 peer_->outgoingSessionID << ENET_PROTOCOL_HEADER_SESSION_SHIFT);
-  std::array<std::uint8_t, 2> header = {static_cast<std::uint8_t>(peer_id >> 8), static_cast<std::uint8_t>(peer_id)};
+  const auto peer_id = static_cast<std::uint16_t>(
+      peer_->outgoingPeerID | peer_->outgoingSessionID << ENET_PROTOCOL_HEADER_SESSION_SHIFT);
+  std::array<std::uint8_t, 2> header = {static_cast<std::uint8_t>(peer_id >> 8),
+                                        static_cast<std::uint8_t>(peer_id)};
   std::array<ENetBuffer, 2> buffers{};
   buffers[0].data = header.data();
   buffers[0].dataLength = header.size();
-  buffers[1].data = const_cast<std::uint8_t*>(commands.data());  // ENet's buffer type is not const; it only reads
+  buffers[1].data =
+      const_cast<std::uint8_t*>(commands.data());  // ENet's buffer type is not const; it only reads
   buffers[1].dataLength = commands.size();
   enet_socket_send(host_->socket, &peer_->address, buffers.data(), buffers.size());
 }
 
 void EnetIntruder::SendPacket(std::uint8_t channel, std::span<const std::uint8_t> payload, bool reliable) {
-  ENetPacket* packet = enet_packet_create(payload.data(), payload.size(), reliable ? ENET_PACKET_FLAG_RELIABLE : 0);
+  ENetPacket* packet =
+      enet_packet_create(payload.data(), payload.size(), reliable ? ENET_PACKET_FLAG_RELIABLE : 0);
   if (enet_peer_send(peer_, channel, packet) != 0) enet_packet_destroy(packet);
 }
 
@@ -141,16 +144,18 @@ std::vector<std::uint8_t> EnetConnectDatagram(std::uint32_t connect_id, bool bli
   std::vector<std::uint8_t> out;
   PutU16(out, kNoPeer);
   out.push_back(static_cast<std::uint8_t>(ENET_PROTOCOL_COMMAND_CONNECT | kAcknowledge));
-  out.push_back(0xFF);  // channel: none
-  PutU16(out, 1);       // reliable sequence number
+  out.push_back(0xFF);               // channel: none
+  PutU16(out, 1);                    // reliable sequence number
   PutU16(out, blind ? kNoPeer : 0);  // the sender's own peer id
-  out.push_back(0xFF);  // session ids: let the server choose
+  out.push_back(0xFF);               // session ids: let the server choose
   out.push_back(0xFF);
-  for (const std::uint32_t field : {1392U, 32768U, 2U, 0U, 0U, 5000U, 2U, 2U, connect_id, 0U}) PutU32(out, field);
+  for (const std::uint32_t field : {1392U, 32768U, 2U, 0U, 0U, 5000U, 2U, 2U, connect_id, 0U})
+    PutU32(out, field);
   return out;
 }
 
-std::vector<std::uint8_t> EnetBlindJoinDatagram(std::uint16_t server_slot, std::span<const std::uint8_t> payload) {
+std::vector<std::uint8_t> EnetBlindJoinDatagram(std::uint16_t server_slot,
+                                                std::span<const std::uint8_t> payload) {
   constexpr int kAcknowledge = ENET_PROTOCOL_COMMAND_FLAG_ACKNOWLEDGE;
   std::vector<std::uint8_t> out;
   PutU16(out, server_slot);

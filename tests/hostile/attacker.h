@@ -51,7 +51,8 @@ struct Fragment {
 // An ENet connection from `source` to 127.0.0.1:port, made and kept by the system's ENet.
 class EnetIntruder {
  public:
-  static std::unique_ptr<EnetIntruder> Connect(const std::string& source, std::uint16_t port, std::string* error);
+  static std::unique_ptr<EnetIntruder> Connect(const std::string& source, std::uint16_t port,
+                                               std::string* error);
   ~EnetIntruder();
   EnetIntruder(const EnetIntruder&) = delete;
   EnetIntruder& operator=(const EnetIntruder&) = delete;
@@ -107,7 +108,8 @@ class HandshakeFlood {
 // peer of its own, so ENet skips its session check): a guessed acknowledgement of the server's answer
 // (its peer slot, sequence number 1, and a sent time that ENet's clock makes easy to guess), and then
 // `payload` as the connection's first reliable packet on channel 0. Nothing of the answer is read.
-std::vector<std::uint8_t> EnetBlindJoinDatagram(std::uint16_t server_slot, std::span<const std::uint8_t> payload);
+std::vector<std::uint8_t> EnetBlindJoinDatagram(std::uint16_t server_slot,
+                                                std::span<const std::uint8_t> payload);
 
 // The process's resident set size, bytes (Linux).
 std::size_t ResidentBytes();

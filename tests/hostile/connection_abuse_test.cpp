@@ -5,8 +5,8 @@
 
 #include <chrono>
 #include <cstdio>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "hostile/attacker.h"
@@ -53,7 +53,8 @@ TEST(ConnectionAbuse, ConnectionsThatNeverAskToJoinAreResetWithinThePendingTimeo
   ASSERT_TRUE(rig->StepUntil([&] { return all(&EnetIntruder::disconnected); }, 2 * server::kPendingTimeout,
                              [&] { ServiceAll(intruders); }));
   const Micros held = rig->now() - connected;
-  std::printf("16 silent connections held their slots for %lld ms\n", static_cast<long long>(held.count() / 1000));
+  std::printf("16 silent connections held their slots for %lld ms\n",
+              static_cast<long long>(held.count() / 1000));
   EXPECT_LE(held, server::kPendingTimeout + Micros(200'000));
   EXPECT_GE(rig->server().stats().peers_reset, 16U);
 }
@@ -104,8 +105,8 @@ TEST(ConnectionAbuse, ABlindJoinGetsNoSlotAndNoMoreBytesThanItSent) {
   ASSERT_NE(blind, nullptr) << error;
   const std::uint16_t port = rig->server().port();
   std::vector<std::uint8_t> request(protocol::kMaxPacketBytes);
-  request.resize(protocol::Encode(protocol::ConnectRequest{protocol::kProtocolMagic, protocol::kProtocolVersion, "ghost"},
-                                  request));
+  request.resize(protocol::Encode(
+      protocol::ConnectRequest{protocol::kProtocolMagic, protocol::kProtocolVersion, "ghost"}, request));
 
   std::size_t sent = 0;
   std::size_t received = 0;
@@ -125,16 +126,18 @@ TEST(ConnectionAbuse, ABlindJoinGetsNoSlotAndNoMoreBytesThanItSent) {
     if (rig->now().count() % 100'000 == 0) ann->Send(rig->now(), protocol::TimeEcho{false, 1, 0});
     ever_a_player = ever_a_player || rig->server().clients().size() > 1;
   };
-  ASSERT_TRUE(rig->StepUntil([&] { return rig->server().stats().challenges_sent == 2; }, Micros(500'000), watch));
+  ASSERT_TRUE(
+      rig->StepUntil([&] { return rig->server().stats().challenges_sent == 2; }, Micros(500'000), watch));
   // Until the server has given up on it, and a little more.
-  ASSERT_TRUE(rig->StepUntil([&] { return rig->server().peer_count() == 1; }, 2 * server::kPendingTimeout, watch));
+  ASSERT_TRUE(
+      rig->StepUntil([&] { return rig->server().peer_count() == 1; }, 2 * server::kPendingTimeout, watch));
   rig->StepFor(Micros(1'000'000), watch);
   const double ratio = static_cast<double>(received) / static_cast<double>(sent);
-  std::printf("blind join: %zu bytes sent, %zu bytes came back (%.2fx); a player: %s\n", sent, received, ratio,
-              ever_a_player ? "yes" : "no");
+  std::printf("blind join: %zu bytes sent, %zu bytes came back (%.2fx); a player: %s\n", sent, received,
+              ratio, ever_a_player ? "yes" : "no");
   EXPECT_LE(ratio, 1.0);
   EXPECT_FALSE(ever_a_player);
-  EXPECT_EQ(ann->inbox().joined.size(), 1U);  // herself: no PlayerJoined for the ghost
+  EXPECT_EQ(ann->inbox().joined.size(), 1U);                  // herself: no PlayerJoined for the ghost
   EXPECT_EQ(rig->server().stats().challenges_confirmed, 1U);  // ann's
 }
 
@@ -168,8 +171,8 @@ TEST(ConnectionAbuse, APlayerThatFallsSilentIsDroppedWhateverEnetThinks) {
   ASSERT_NE(ghost, nullptr) << error;
   ASSERT_TRUE(rig->StepUntil([&] { return ghost->connected(); }, Micros(500'000), [&] { ghost->Service(); }));
   std::vector<std::uint8_t> request(protocol::kMaxPacketBytes);
-  request.resize(protocol::Encode(protocol::ConnectRequest{protocol::kProtocolMagic, protocol::kProtocolVersion, "ghost"},
-                                  request));
+  request.resize(protocol::Encode(
+      protocol::ConnectRequest{protocol::kProtocolMagic, protocol::kProtocolVersion, "ghost"}, request));
   ghost->SendPacket(0, request, true);
   protocol::Message challenge;
   ASSERT_TRUE(rig->StepUntil(
@@ -179,7 +182,8 @@ TEST(ConnectionAbuse, APlayerThatFallsSilentIsDroppedWhateverEnetThinks) {
       },
       Micros(500'000), [&] { ghost->Service(); }));
   std::vector<std::uint8_t> response(protocol::kMaxPacketBytes);
-  response.resize(protocol::Encode(protocol::ChallengeResponse{std::get<protocol::Challenge>(challenge).nonce}, response));
+  response.resize(protocol::Encode(
+      protocol::ChallengeResponse{std::get<protocol::Challenge>(challenge).nonce}, response));
   ghost->SendPacket(0, response, true);
   ASSERT_TRUE(rig->StepUntil([&] { return rig->server().clients().size() == 2; }, Micros(500'000),
                              [&] { ghost->Service(); }));
@@ -189,7 +193,8 @@ TEST(ConnectionAbuse, APlayerThatFallsSilentIsDroppedWhateverEnetThinks) {
     if (rig->now().count() % 100'000 == 0) ann->Send(rig->now(), protocol::TimeEcho{false, 1, 0});
   };
   const Micros joined = rig->now();
-  ASSERT_TRUE(rig->StepUntil([&] { return !ann->inbox().left.empty(); }, Micros(3'000'000), keep_ann_talking));
+  ASSERT_TRUE(
+      rig->StepUntil([&] { return !ann->inbox().left.empty(); }, Micros(3'000'000), keep_ann_talking));
   EXPECT_LE(rig->now() - joined, Micros(1'200'000));
   EXPECT_EQ(ann->inbox().left.front().reason, protocol::LeaveReason::kTimedOut);
   EXPECT_EQ(rig->server().clients().size(), 1U);
@@ -197,7 +202,8 @@ TEST(ConnectionAbuse, APlayerThatFallsSilentIsDroppedWhateverEnetThinks) {
 }
 
 // Joins ann, lets her send `packets` made by `make(i)` one a millisecond, and returns her inbox after.
-const testing::Inbox& Abuse(LoopbackRig& rig, int packets, const std::function<protocol::Message(int)>& make) {
+const testing::Inbox& Abuse(LoopbackRig& rig, int packets,
+                            const std::function<protocol::Message(int)>& make) {
   TestClient* ann = rig.Join("ann");
   EXPECT_NE(ann, nullptr);
   int sent = 0;
@@ -209,8 +215,9 @@ const testing::Inbox& Abuse(LoopbackRig& rig, int packets, const std::function<p
 
 TEST(ConnectionAbuse, TimeEchoRepliesAreThrottledAndAFlooderIsKicked) {
   auto rig = Rig();
-  const testing::Inbox& inbox =
-      Abuse(*rig, 2000, [](int i) { return protocol::TimeEcho{false, static_cast<std::uint32_t>(i), 0}; });
+  const testing::Inbox& inbox = Abuse(*rig, 2000, [](int i) {
+    return protocol::TimeEcho{false, static_cast<std::uint32_t>(i), 0};
+  });
   std::printf("2000 TimeEcho requests: %zu replies, kicked: %s\n", inbox.echoes.size(),
               inbox.disconnected ? "yes" : "no");
   EXPECT_LE(inbox.echoes.size(), static_cast<std::size_t>(server::kTimeEchoBurst + 1));

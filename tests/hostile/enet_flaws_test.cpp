@@ -140,10 +140,11 @@ TEST(EnetFlaws, APlayerStaysInSyncThroughAFloodOfOversizedDatagrams) {
       },
       Micros(20'000'000),
       [&] {
-        for (int i = 0; i < kPerStep && sent < kFloodDatagrams; ++i) sent += flood->SendTo(port, oversized) ? 1U : 0U;
+        for (int i = 0; i < kPerStep && sent < kFloodDatagrams; ++i)
+          sent += flood->SendTo(port, oversized) ? 1U : 0U;
       }));
-  std::printf("worst acknowledgement lag during the flood: %d inputs; %llu datagrams unreadable\n", worst_ack_lag,
-              static_cast<unsigned long long>(rig->server().stats().receive_errors));
+  std::printf("worst acknowledgement lag during the flood: %d inputs; %llu datagrams unreadable\n",
+              worst_ack_lag, static_cast<unsigned long long>(rig->server().stats().receive_errors));
   EXPECT_FALSE(ann->inbox().disconnected);
   // A snapshot every 50 ms acknowledges the inputs of about 3 ticks before it.
   EXPECT_LE(worst_ack_lag, 10);

@@ -1,9 +1,9 @@
-#include "netcube/protocol/discovery.h"
-
 #include <gtest/gtest.h>
 
 #include <array>
 #include <vector>
+
+#include "netcube/protocol/discovery.h"
 
 namespace netcube::protocol {
 namespace {
@@ -32,8 +32,8 @@ DiscoveryReply ExampleReply() {
 TEST(DiscoveryMessages, QueryIsTheDocumentedPaddedBytes) {
   std::array<std::uint8_t, kDiscoveryQueryBytes> bytes{};
   ASSERT_EQ(EncodeDiscoveryQuery({2, 0x00012345}, bytes), kDiscoveryQueryBytes);
-  std::array<std::uint8_t, kDiscoveryQueryBytes> expected{0x4E, 0x43, 0x44, 0x51, 0x00, 0x02,
-                                                          0x00, 0x01, 0x23, 0x45};
+  std::array<std::uint8_t, kDiscoveryQueryBytes> expected{0x4E, 0x43, 0x44, 0x51, 0x00,
+                                                          0x02, 0x00, 0x01, 0x23, 0x45};
   EXPECT_EQ(bytes, expected);
   DiscoveryQuery decoded;
   ASSERT_EQ(DecodeDiscoveryQuery(bytes, decoded), DecodeError::kNone);

@@ -43,9 +43,12 @@ TEST(SnapshotWriter, EveryReceiversPacketEqualsItsOwnFullEncoding) {
   for (const std::size_t players : {0u, 1u, 2u, 7u, 33u, 255u, 256u}) {
     const Snapshot snapshot = RandomSnapshot(rng, players);
     ASSERT_TRUE(writer.Prepare(snapshot.server_tick, snapshot.players.span()));
-    std::vector<std::optional<ReceiverAck>> acks = {std::nullopt,           ReceiverAck{0, 0},
-                                                    ReceiverAck{1, kMinInputLead}, ReceiverAck{0x8000, kMaxInputLead},
-                                                    ReceiverAck{0xFFFF, -1}, ReceiverAck{0x7FFF, 1},
+    std::vector<std::optional<ReceiverAck>> acks = {std::nullopt,
+                                                    ReceiverAck{0, 0},
+                                                    ReceiverAck{1, kMinInputLead},
+                                                    ReceiverAck{0x8000, kMaxInputLead},
+                                                    ReceiverAck{0xFFFF, -1},
+                                                    ReceiverAck{0x7FFF, 1},
                                                     std::nullopt};
     for (int i = 0; i < 50; ++i) {
       const int lead = static_cast<int>(rng() % (kMaxInputLead - kMinInputLead + 1)) + kMinInputLead;

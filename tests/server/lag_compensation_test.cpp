@@ -28,8 +28,11 @@ WorldHistory Moving(std::uint64_t last, std::int32_t speed = 10, std::int32_t sh
   for (std::uint64_t t = 1; t <= last; ++t) {
     std::vector<sim::PlayerCube> world(2);
     world[0] = {0, {shooter_x * kUnit, 10 * kUnit, 0, 0, 7}};
-    world[1] = {1, {sim::kMinX + static_cast<std::int32_t>(t) * speed, 20 * kUnit, speed, 0, static_cast<sim::Seq>(t)}};
-    history.Record(t, TickTime(t), world, [](std::size_t) { return true; }, [](std::size_t) { return 0u; });
+    world[1] = {
+        1,
+        {sim::kMinX + static_cast<std::int32_t>(t) * speed, 20 * kUnit, speed, 0, static_cast<sim::Seq>(t)}};
+    history.Record(
+        t, TickTime(t), world, [](std::size_t) { return true; }, [](std::size_t) { return 0u; });
   }
   return history;
 }
@@ -37,7 +40,8 @@ WorldHistory Moving(std::uint64_t last, std::int32_t speed = 10, std::int32_t sh
 protocol::Tag TagAt(double render_tick, std::uint32_t seen_tick, std::uint16_t delay_ms, sim::Aim aim = 0) {
   protocol::Tag tag;
   tag.render_tick = static_cast<std::uint32_t>(render_tick);
-  tag.render_fraction = static_cast<std::uint16_t>((render_tick - tag.render_tick) * protocol::kRenderFractionSteps);
+  tag.render_fraction =
+      static_cast<std::uint16_t>((render_tick - tag.render_tick) * protocol::kRenderFractionSteps);
   tag.seen_tick = seen_tick;
   tag.delay_ms = delay_ms;
   tag.aim = aim;
@@ -66,9 +70,12 @@ TEST(WorldHistory, RingWrapsAndKeepsTheNewestTicks) {
 TEST(WorldHistory, CubesJoiningOrLeavingAreTakenFromTheTickThatHasThem) {
   WorldHistory history;
   const std::vector<sim::PlayerCube> before = {{2, {5 * kUnit, 5 * kUnit, 0, 0, 0}}};
-  const std::vector<sim::PlayerCube> after = {{1, {9 * kUnit, 9 * kUnit, 0, 0, 0}}, {2, {7 * kUnit, 5 * kUnit, 0, 0, 0}}};
-  history.Record(1, TickTime(1), before, [](std::size_t) { return false; }, [](std::size_t) { return 0u; });
-  history.Record(2, TickTime(2), after, [](std::size_t) { return false; }, [](std::size_t) { return 0u; });
+  const std::vector<sim::PlayerCube> after = {{1, {9 * kUnit, 9 * kUnit, 0, 0, 0}},
+                                              {2, {7 * kUnit, 5 * kUnit, 0, 0, 0}}};
+  history.Record(
+      1, TickTime(1), before, [](std::size_t) { return false; }, [](std::size_t) { return 0u; });
+  history.Record(
+      2, TickTime(2), after, [](std::size_t) { return false; }, [](std::size_t) { return 0u; });
   std::vector<PastCube> cubes;
   history.WorldAt(1.5, cubes);
   ASSERT_EQ(cubes.size(), 2u);
@@ -123,10 +130,12 @@ TEST(LagCompensation, ATagThroughTwoCubesHitsTheFirst) {
   const std::vector<sim::PlayerCube> world = {{0, {10 * kUnit, 10 * kUnit, 0, 0, 0}},
                                               {1, {20 * kUnit, 10 * kUnit, 0, 0, 0}},
                                               {2, {14 * kUnit, 10 * kUnit, 0, 0, 0}}};
-  history.Record(1, TickTime(1), world, [](std::size_t) { return false; }, [](std::size_t) { return 0u; });
+  history.Record(
+      1, TickTime(1), world, [](std::size_t) { return false; }, [](std::size_t) { return 0u; });
   JudgeScratch scratch;
   PastCube victim;
-  const TagRecord record = Judge(history, world[0], TagAt(1, 1, 0, sim::AimToward(1, 0)), true, 500, scratch, victim);
+  const TagRecord record =
+      Judge(history, world[0], TagAt(1, 1, 0, sim::AimToward(1, 0)), true, 500, scratch, victim);
   EXPECT_EQ(record.outcome, protocol::TagOutcome::kHit);
   EXPECT_EQ(record.rewound.hit, std::optional<sim::PlayerId>(2));
   EXPECT_EQ(victim.id, 2);
@@ -190,8 +199,12 @@ class TagLoopback : public ::testing::Test {
     driver_->Update(now, [down] { return static_cast<std::uint8_t>(down ? sim::kDown : sim::kUp); });
     if (const auto& s = shooter_->inbox().last_snapshot) seen_[s->server_tick] = *s;
   }
-  void StepFor(Micros duration) { rig_->StepFor(duration, [this] { Play(); }); }
-  bool StepUntil(const std::function<bool()>& done, Micros limit) { return rig_->StepUntil(done, limit, [this] { Play(); }); }
+  void StepFor(Micros duration) {
+    rig_->StepFor(duration, [this] { Play(); });
+  }
+  bool StepUntil(const std::function<bool()>& done, Micros limit) {
+    return rig_->StepUntil(done, limit, [this] { Play(); });
+  }
 
   // Fires at the target as drawn at the newest snapshot tick minus 6 (100 ms); returns the result. It
   // fires late in a second of the target's script, so that the target is at full speed both where the

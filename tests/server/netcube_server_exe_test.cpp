@@ -1,23 +1,21 @@
 // The netcube-server executable, run as a child process: clean exits, the stats file, a short error on bad
 // flags.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <gtest/gtest.h>
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "support/command.h"
 
@@ -113,9 +111,10 @@ void ExpectStatsFile(const std::string& path) {
   ASSERT_TRUE(file.good()) << path;
   const nlohmann::json stats = nlohmann::json::parse(file, nullptr, /*allow_exceptions=*/false);
   ASSERT_TRUE(stats.is_object()) << "not valid JSON: " << path;
-  for (const char* key : {"ticks", "tick_us_p50", "tick_us_p99", "tick_us_max", "clients_peak", "inputs_processed",
-                          "inputs_duplicate", "inputs_dropped_rate_limit", "packets_malformed", "bytes_sent",
-                          "bytes_received", "tags_judged", "tags_hit", "tags_refused", "tags_capped"}) {
+  for (const char* key :
+       {"ticks", "tick_us_p50", "tick_us_p99", "tick_us_max", "clients_peak", "inputs_processed",
+        "inputs_duplicate", "inputs_dropped_rate_limit", "packets_malformed", "bytes_sent", "bytes_received",
+        "tags_judged", "tags_hit", "tags_refused", "tags_capped"}) {
     EXPECT_TRUE(stats.contains(key) && stats[key].is_number()) << key;
   }
   EXPECT_GT(stats.value("ticks", 0), 0);
@@ -134,8 +133,9 @@ TEST(NetcubeServerExe, RunsForTheDurationAndWritesStats) {
 
 TEST(NetcubeServerExe, StopsCleanlyOnSigint) {
   const std::string stats = TempPath("sigint.json");
-  Child child({NETCUBE_SERVER_EXE, "--port", "0", "--tick-rate", "30", "--collisions", "off", "--lag-compensation",
-               "off", "--max-rewind-ms", "250", "--snapshot-encoding", "full", "--stats-json", stats});
+  Child child({NETCUBE_SERVER_EXE, "--port", "0", "--tick-rate", "30", "--collisions", "off",
+               "--lag-compensation", "off", "--max-rewind-ms", "250", "--snapshot-encoding", "full",
+               "--stats-json", stats});
   ASSERT_TRUE(child.started());
   ASSERT_TRUE(child.WaitForOutput("listening")) << child.output();
   EXPECT_NE(child.output().find("lag compensation off up to 250 ms, full snapshots"), std::string::npos)

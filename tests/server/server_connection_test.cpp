@@ -52,8 +52,10 @@ TEST(ServerConnection, JoinGetsWelcomeAndEveryoneIsAnnounced) {
   EXPECT_EQ(welcome.arena_height, sim::kArenaHeight);
   EXPECT_LE(welcome.server_tick, rig->server().tick());
 
-  ASSERT_TRUE(rig->StepUntil([&] { return Announced(*bob, 0, "ann") && Announced(*bob, 1, "bob") &&
-                                          Announced(*ann, 1, "bob") && Announced(*ann, 0, "ann"); }));
+  ASSERT_TRUE(rig->StepUntil([&] {
+    return Announced(*bob, 0, "ann") && Announced(*bob, 1, "bob") && Announced(*ann, 1, "bob") &&
+           Announced(*ann, 0, "ann");
+  }));
   // The Challenge comes first, alone, then (once its nonce is back) the Welcome, then the announcements.
   ASSERT_GE(bob->inbox().types.size(), 2u);
   EXPECT_EQ(bob->inbox().types[0], protocol::MessageType::kChallenge);
@@ -160,7 +162,8 @@ TEST(ServerConnection, AChallengedPeerGetsOnlyItsChallengeAndIsResetInSilence) {
       ann->Send(rig->now(), input);
     }
   };
-  ASSERT_TRUE(rig->StepUntil([&] { return rig->server().peer_count() == 1; }, 2 * kPendingTimeout, ann_plays));
+  ASSERT_TRUE(
+      rig->StepUntil([&] { return rig->server().peer_count() == 1; }, 2 * kPendingTimeout, ann_plays));
   EXPECT_GE(rig->now() - challenged_at, kPendingTimeout);
   EXPECT_EQ(mute->inbox().types, std::vector<protocol::MessageType>{protocol::MessageType::kChallenge});
   EXPECT_FALSE(mute->inbox().disconnected);  // reset: not a word more, not even a goodbye
@@ -248,15 +251,15 @@ TEST(ServerConnection, VanishedClientTimesOutAndPoliteLeaveIsDisconnected) {
     if (rig->now().count() % 100'000 != 0) return;
     for (TestClient* client : {ann, bob}) client->Send(rig->now(), protocol::TimeEcho{false, 1, 0});
   };
-  ASSERT_TRUE(rig->StepUntil([&] { return Left(*ann, 2, protocol::LeaveReason::kTimedOut); }, Micros(1'000'000),
-                             keep_talking));
-  EXPECT_TRUE(rig->StepUntil([&] { return Left(*bob, 2, protocol::LeaveReason::kTimedOut); }, Micros(1'000'000),
-                             keep_talking));
+  ASSERT_TRUE(rig->StepUntil([&] { return Left(*ann, 2, protocol::LeaveReason::kTimedOut); },
+                             Micros(1'000'000), keep_talking));
+  EXPECT_TRUE(rig->StepUntil([&] { return Left(*bob, 2, protocol::LeaveReason::kTimedOut); },
+                             Micros(1'000'000), keep_talking));
   EXPECT_EQ(rig->server().world().size(), 2u);
 
   bob->Disconnect(rig->now());
-  ASSERT_TRUE(rig->StepUntil([&] { return Left(*ann, 1, protocol::LeaveReason::kDisconnected); }, Micros(1'000'000),
-                             keep_talking));
+  ASSERT_TRUE(rig->StepUntil([&] { return Left(*ann, 1, protocol::LeaveReason::kDisconnected); },
+                             Micros(1'000'000), keep_talking));
   EXPECT_TRUE(rig->StepUntil([&] { return bob->inbox().disconnected; }, Micros(1'000'000), keep_talking));
   ASSERT_EQ(rig->server().world().size(), 1u);
   EXPECT_EQ(rig->server().world()[0].id, 0);

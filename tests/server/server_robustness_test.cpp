@@ -49,8 +49,12 @@ std::vector<RawPacket> HostileTraffic(std::uint32_t seed, std::size_t count) {
   snapshot.players.push_back({0, sim::CubeState{}});
   snapshot.players.push_back({1, sim::CubeState{}});
   const std::vector<protocol::Message> wrong_direction = {
-      snapshot, protocol::Welcome{}, protocol::PlayerJoined{3, "ghost"}, protocol::PlayerLeft{0, {}},
-      protocol::ConnectRefused{}, protocol::TimeEcho{true, 1, 2},
+      snapshot,
+      protocol::Welcome{},
+      protocol::PlayerJoined{3, "ghost"},
+      protocol::PlayerLeft{0, {}},
+      protocol::ConnectRefused{},
+      protocol::TimeEcho{true, 1, 2},
       protocol::ConnectRequest{protocol::kProtocolMagic, protocol::kProtocolVersion, "again"}};
   const std::vector<protocol::Message> truncatable = {input, snapshot, protocol::TimeEcho{false, 5, 0},
                                                       protocol::ConnectRequest{}};
@@ -138,7 +142,8 @@ TEST(ServerRobustness, HostilePacketsAreCountedTheSenderKickedAndTheOthersKeepPl
   ASSERT_NE(rig->ServerCube(ann_id), nullptr);
   EXPECT_TRUE(sim::SamePhysics(rig->ServerCube(ann_id)->state, testing::Replay(ann_start, driver.sent())));
   // Mallory is gone, told why; the server never trusted a byte of it.
-  EXPECT_EQ(mallory->inbox().disconnect_data, static_cast<std::uint32_t>(protocol::DisconnectReason::kMalformed));
+  EXPECT_EQ(mallory->inbox().disconnect_data,
+            static_cast<std::uint32_t>(protocol::DisconnectReason::kMalformed));
   EXPECT_EQ(rig->server().stats().peers_kicked, 1u);
   EXPECT_EQ(rig->server().clients().size(), 1u);
   EXPECT_FALSE(ann->inbox().disconnected);

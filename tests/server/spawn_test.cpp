@@ -23,7 +23,8 @@ TEST(Spawn, EveryPlayerFitsWithoutOverlapInsideTheArena) {
     EXPECT_LE(state.x, sim::kMaxX);
     EXPECT_GE(state.y, sim::kMinY);
     EXPECT_LE(state.y, sim::kMaxY);
-    for (const sim::PlayerCube& other : world) EXPECT_FALSE(Overlap(state, other.state)) << id << " " << +other.id;
+    for (const sim::PlayerCube& other : world)
+      EXPECT_FALSE(Overlap(state, other.state)) << id << " " << +other.id;
     world.push_back({static_cast<sim::PlayerId>(id), state});
   }
 }

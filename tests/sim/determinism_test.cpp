@@ -89,8 +89,8 @@ TEST(Determinism, GoldenInputSequenceExercisesTheWholeSimulation) {
 
 TEST(Determinism, GoldenInputSequenceGivesTheRecordedStates) {
   const GoldenRun run = Simulate(GoldenInputs());
-  const CubeState expected{kGoldenX, kGoldenY, kGoldenVx, kGoldenVy, kGoldenLastInput, kGoldenButtons,
-                           kGoldenHeldSince};
+  const CubeState expected{kGoldenX,         kGoldenY,       kGoldenVx,       kGoldenVy,
+                           kGoldenLastInput, kGoldenButtons, kGoldenHeldSince};
   EXPECT_EQ(run.final_state, expected)
       << "x=" << run.final_state.x << " y=" << run.final_state.y << " vx=" << run.final_state.vx
       << " vy=" << run.final_state.vy << " last_input=" << run.final_state.last_input

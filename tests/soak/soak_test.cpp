@@ -484,8 +484,8 @@ void Soak::Run(double seconds) {
     ASSERT_NE(on_server, nullptr) << slot.name() << " is not on the server";
     const sim::CubeState& predicted = slot.client->local().predicted_state;
     EXPECT_TRUE(sim::SamePhysics(predicted, *on_server))
-        << slot.name() << ": client (" << predicted.x << ", " << predicted.y << ") server (" << on_server->x << ", "
-        << on_server->y << ")";
+        << slot.name() << ": client (" << predicted.x << ", " << predicted.y << ") server (" << on_server->x
+        << ", " << on_server->y << ")";
     ++compared;
   }
   const server::ServerStats stats = rig_->server().stats();

@@ -17,7 +17,8 @@ class InputDriver {
     int inputs_per_send = 1;                            // 2 = a speed hack
     int copies = 1;                                     // each packet sent this many times
   };
-  InputDriver(TestClient& client, Options options) : client_(client), options_(options), sender_(options.first_seq) {}
+  InputDriver(TestClient& client, Options options)
+      : client_(client), options_(options), sender_(options.first_seq) {}
 
   // Call at every step. Adds `inputs_per_send` new inputs (buttons from `buttons`) while `keep_adding`,
   // and sends what is unacknowledged, whenever an interval has passed.

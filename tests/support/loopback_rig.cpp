@@ -83,14 +83,17 @@ void LoopbackRig::StepFor(Micros duration, const std::function<void()>& each_ste
 
 bool LoopbackRig::AllConnected() const {
   for (const Player& p : players_) {
-    if (p.client && (p.client->state() != client::ConnectionState::kConnected || !p.client->local().present)) {
+    if (p.client &&
+        (p.client->state() != client::ConnectionState::kConnected || !p.client->local().present)) {
       return false;
     }
   }
   return true;
 }
 
-bool LoopbackRig::ConnectAll() { return StepUntil([this] { return AllConnected(); }, std::chrono::seconds(5)); }
+bool LoopbackRig::ConnectAll() {
+  return StepUntil([this] { return AllConnected(); }, std::chrono::seconds(5));
+}
 
 bool LoopbackRig::AllSettled() const {
   for (const Player& p : players_) {

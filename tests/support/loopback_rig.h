@@ -80,7 +80,8 @@ class LoopbackRig {
     Micros rig_origin{0};
     Micros clock_origin{0};
     Micros Now(Micros rig_now) const {
-      return clock_origin + Micros(static_cast<std::int64_t>(static_cast<double>((rig_now - rig_origin).count()) * clock_rate));
+      return clock_origin + Micros(static_cast<std::int64_t>(
+                                static_cast<double>((rig_now - rig_origin).count()) * clock_rate));
     }
   };
 

@@ -109,7 +109,8 @@ void InputSender::Acknowledge(sim::Seq ack) {
 protocol::InputMessage InputSender::Message() const {
   protocol::InputMessage message;
   const std::size_t count = std::min(pending_.size(), protocol::kMaxInputsPerPacket);
-  for (std::size_t i = pending_.size() - count; i < pending_.size(); ++i) message.inputs.push_back(pending_[i]);
+  for (std::size_t i = pending_.size() - count; i < pending_.size(); ++i)
+    message.inputs.push_back(pending_[i]);
   return message;
 }
 

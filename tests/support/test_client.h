@@ -18,8 +18,8 @@ namespace netcube::testing {
 struct Inbox {
   bool connected = false;
   bool disconnected = false;
-  bool timed_out = false;                    // the disconnect was a timeout, not a goodbye
-  std::uint32_t disconnect_data = 0;         // the goodbye's value (the server's DisconnectReason)
+  bool timed_out = false;                      // the disconnect was a timeout, not a goodbye
+  std::uint32_t disconnect_data = 0;           // the goodbye's value (the server's DisconnectReason)
   std::size_t messages_before_disconnect = 0;  // how many messages had arrived when it came
   std::vector<protocol::MessageType> types;    // every decoded message's type, in arrival order
   std::size_t undecodable = 0;

@@ -370,7 +370,7 @@ TEST(Explain, EveryCorrectionAndUnderrunOfALossyComparisonIsExplainedAtItsFrame)
   for (const Explanation& e : run.explanations()) {
     EXPECT_EQ(FindCause(e, CauseKind::kCollision), nullptr) << e.line;  // collisions are off
     EXPECT_EQ(FindCause(e, CauseKind::kLinkEvent), nullptr) << e.line;  // no script
-    if (e.client == 2) {  // full: every technique on
+    if (e.client == 2) {                                                // full: every technique on
       EXPECT_EQ(FindCause(e, CauseKind::kTechnique), nullptr) << e.line;
     }
     if (FindCause(e, CauseKind::kUnknown) != nullptr) {

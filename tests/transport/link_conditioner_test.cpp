@@ -55,7 +55,8 @@ struct Delivery {
 // Pushes `count` numbered packets, one every kPushInterval, spread round-robin over `peers`; `reliable`
 // picks which are reliable. Polls every kPollInterval until nothing is left in flight.
 template <class IsReliable>
-std::vector<Delivery> RunTraffic(LinkConditioner& conditioner, int count, std::uint32_t peers, IsReliable reliable) {
+std::vector<Delivery> RunTraffic(LinkConditioner& conditioner, int count, std::uint32_t peers,
+                                 IsReliable reliable) {
   std::vector<Delivery> deliveries;
   std::vector<ConditionedPacket> due;
   const Micros push_end = kPushInterval * count;
@@ -116,8 +117,9 @@ TEST(LinkConditioner, ZeroSettingsChangeNothing) {
   EXPECT_EQ(conditioner.in_flight(), 0U);
   EXPECT_EQ(conditioner.counters().pushed, pushed.size());
   EXPECT_EQ(conditioner.counters().delivered, pushed.size());
-  EXPECT_EQ(conditioner.counters().dropped + conditioner.counters().duplicated + conditioner.counters().reordered,
-            0U);
+  EXPECT_EQ(
+      conditioner.counters().dropped + conditioner.counters().duplicated + conditioner.counters().reordered,
+      0U);
 }
 
 TEST(LinkConditioner, ZeroSettingsDeliverEveryPacketAtItsPushTime) {
@@ -146,7 +148,8 @@ TEST(LinkConditioner, LossDuplicationAndDelayMatchTheSettings) {
     max_delay_ms = std::max(max_delay_ms, DelayMs(d));
   }
   const double arrived = static_cast<double>(copies.size()) / kPackets;
-  const double duplicated = static_cast<double>(deliveries.size() - copies.size()) / static_cast<double>(copies.size());
+  const double duplicated =
+      static_cast<double>(deliveries.size() - copies.size()) / static_cast<double>(copies.size());
   const double mean_delay_ms = delay_sum_ms / static_cast<double>(deliveries.size());
   EXPECT_NEAR(arrived, 0.9, 0.01);
   EXPECT_NEAR(duplicated, 0.05, 0.01);
@@ -224,7 +227,8 @@ TEST(LinkConditioner, KnownSeedGivesTheKnownSchedule) {
   conditioner.SetSettings({.latency_ms = 80, .jitter_ms = 30, .loss = 0.2, .duplicate = 0.1, .reorder = 0.1});
   std::uint64_t fingerprint = 0xCBF29CE484222325ULL;  // FNV-1a over (number, delivery time)
   for (const Delivery& d : RunUnreliable(conditioner, 2000)) {
-    for (const std::uint64_t value : {std::uint64_t{d.number}, static_cast<std::uint64_t>(d.delivered_at.count())}) {
+    for (const std::uint64_t value :
+         {std::uint64_t{d.number}, static_cast<std::uint64_t>(d.delivered_at.count())}) {
       fingerprint = (fingerprint ^ value) * 0x100000001B3ULL;
     }
   }
@@ -278,7 +282,8 @@ TEST(LinkConditioner, SameSeedSameMomentSameFateWhateverElseWasCarried) {
 
 TEST(LinkConditioner, ReliablePacketsAreOnlyDelayed) {
   LinkConditioner conditioner(99);
-  conditioner.SetSettings({.latency_ms = 100, .jitter_ms = 50, .loss = 0.5, .duplicate = 0.5, .reorder = 0.5});
+  conditioner.SetSettings(
+      {.latency_ms = 100, .jitter_ms = 50, .loss = 0.5, .duplicate = 0.5, .reorder = 0.5});
   // Every third packet is reliable, spread over three peers; the unreliable ones in between take losses.
   const std::vector<Delivery> deliveries =
       RunTraffic(conditioner, kPackets, 3, [](std::uint32_t number) { return number % 3 != 1; });
@@ -290,7 +295,8 @@ TEST(LinkConditioner, ReliablePacketsAreOnlyDelayed) {
     EXPECT_TRUE(seen.insert(d.number).second) << "duplicated " << d.number;
     reliable_by_peer[d.peer].push_back(&d);
   }
-  const auto expected_reliable = static_cast<std::size_t>(kPackets - (kPackets + 1) / 3);  // all but n % 3 == 1
+  const auto expected_reliable =
+      static_cast<std::size_t>(kPackets - (kPackets + 1) / 3);  // all but n % 3 == 1
   EXPECT_EQ(seen.size(), expected_reliable);
   for (const auto& [peer, list] : reliable_by_peer) {
     for (std::size_t i = 1; i < list.size(); ++i) {
@@ -334,9 +340,9 @@ TEST(LinkConditioner, NewSettingsApplyToLaterPacketsOnly) {
 TEST(LinkConditioner, IsActiveWhileItImpairsOrHoldsAnything) {
   LinkConditioner conditioner(3);
   EXPECT_FALSE(conditioner.IsActive());
-  for (const LinkSettings settings : {LinkSettings{.latency_ms = 1}, LinkSettings{.jitter_ms = 1},
-                                      LinkSettings{.loss = 0.1}, LinkSettings{.duplicate = 0.1},
-                                      LinkSettings{.reorder = 0.1}}) {
+  for (const LinkSettings settings :
+       {LinkSettings{.latency_ms = 1}, LinkSettings{.jitter_ms = 1}, LinkSettings{.loss = 0.1},
+        LinkSettings{.duplicate = 0.1}, LinkSettings{.reorder = 0.1}}) {
     conditioner.SetSettings(settings);
     EXPECT_TRUE(conditioner.IsActive());
   }
@@ -361,7 +367,8 @@ TEST(LinkConditioner, DeliveredBytesStayValidUntilTheNextPollAndTheirBuffersAreR
   for (std::uint32_t round = 0; round < 3; ++round) {
     for (std::uint32_t i = 0; i < 4; ++i) Push(conditioner, Micros(round * 1000), Numbered(round * 4 + i));
     std::vector<std::span<const std::uint8_t>> delivered;
-    conditioner.Poll(Micros(round * 1000 + 1000), [&](const ConditionedPacket& p) { delivered.push_back(p.data); });
+    conditioner.Poll(Micros(round * 1000 + 1000),
+                     [&](const ConditionedPacket& p) { delivered.push_back(p.data); });
     // Read after the whole Poll: nothing delivered in it was overwritten.
     for (const std::span<const std::uint8_t> bytes : delivered) {
       std::uint32_t number = 0;

@@ -32,7 +32,8 @@ TEST(RecycledBuffers, ABufferServesTheLargestClassItHolds) {
 TEST(RecycledBuffers, KeepsAtMostItsIdleLimitPerClassAndHandsBackTheNewestFirst) {
   Pool pool;
   EXPECT_EQ(pool.Take(2), std::nullopt);
-  for (std::size_t i = 0; i < Pool::kMaxIdle + 10; ++i) pool.Give(2, std::make_unique<int>(static_cast<int>(i)));
+  for (std::size_t i = 0; i < Pool::kMaxIdle + 10; ++i)
+    pool.Give(2, std::make_unique<int>(static_cast<int>(i)));
   EXPECT_EQ(pool.idle(2), Pool::kMaxIdle);
   EXPECT_EQ(pool.idle(1), 0u);
   std::optional<std::unique_ptr<int>> taken = pool.Take(2);

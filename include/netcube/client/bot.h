@@ -33,16 +33,16 @@ struct BotConfig {
   std::string source_address = "0.0.0.0";  // every player's local address (ClientConfig::source_address)
   // Every player's network (ClientConfig::network); empty = real UDP.
   std::shared_ptr<transport::Network> network;
-  int count = 1;                // players
-  double duration_s = 0.0;      // 0: the timeline's length, or kDefaultBotDurationS for endless scripts
+  int count = 1;            // players
+  double duration_s = 0.0;  // 0: the timeline's length, or kDefaultBotDurationS for endless scripts
   Settings settings;
   transport::LinkSettings link;
-  std::uint64_t seed = 1;       // player i uses seed + i (conditioner and random script), see same_network
+  std::uint64_t seed = 1;  // player i uses seed + i (conditioner and random script), see same_network
   int input_rate = 1;
   InputScript script;
   std::string name_prefix = "bot";  // players are named <prefix><i>
   double connect_timeout_s = 10.0;
-  double settle_timeout_s = 15.0;   // bounded wait for settling after the script
+  double settle_timeout_s = 15.0;  // bounded wait for settling after the script
   // The tag script: while playing, each player aims at the nearest remote cube as it draws it (within
   // reach) and tags every this many ms (the cooldown at least). 0: no tags.
   int tag_interval_ms = 0;

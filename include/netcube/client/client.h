@@ -71,13 +71,13 @@ struct ClientConfig {
 
 struct LocalView {
   bool present = false;  // the server has sent a state for the own cube
-  Vec2 drawn;            // where to draw it: predicted + smoothing offset, or the server state without prediction
-  Vec2 predicted;        // the raw prediction
-  Vec2 server;           // the latest server state
+  Vec2 drawn;      // where to draw it: predicted + smoothing offset, or the server state without prediction
+  Vec2 predicted;  // the raw prediction
+  Vec2 server;     // the latest server state
   sim::CubeState predicted_state;
   sim::CubeState server_state;  // last_input = the snapshot's ack (0 before the first)
-  Vec2 last_correction;   // predicted position after minus before the latest correction
-  Vec2 smoothing_offset;  // drawn - predicted while a correction is being smoothed
+  Vec2 last_correction;         // predicted position after minus before the latest correction
+  Vec2 smoothing_offset;        // drawn - predicted while a correction is being smoothed
   // Where the cube faces: along its latest predicted motion, or the latest tag's aim if that came later;
   // nullopt before either.
   std::optional<sim::Aim> facing;

@@ -32,7 +32,7 @@ enum class SampleKind : std::uint8_t {
 const char* ToString(SampleKind kind) noexcept;
 
 struct Sample {
-  Vec2 position;               // units
+  Vec2 position;  // units
   SampleKind kind = SampleKind::kEmpty;
   double ticks_past_newest = 0.0;  // > 0 means the buffer ran dry (an underrun)
 };

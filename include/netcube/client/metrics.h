@@ -70,13 +70,13 @@ struct OwnCubeMetrics {
 
 struct RemoteCubeMetrics {
   // Entity interpolation (remote cubes).
-  double interp_delay_ms = 0.0;      // the delay in use
-  double buffer_depth = 0.0;         // buffered states ahead of the render time, mean over remote cubes
+  double interp_delay_ms = 0.0;  // the delay in use
+  double buffer_depth = 0.0;     // buffered states ahead of the render time, mean over remote cubes
   // Times the render time passed the newest state of a remote cube by more than the extrapolation allows
   // (one snapshot interval; none with extrapolation off): one episode counts once, however many cubes ran
   // dry in it (a late snapshot starves them all at once).
   std::uint64_t interp_underruns = 0;
-  double extrapolation_ms = 0.0;     // time spent extrapolating, summed over remote cubes
+  double extrapolation_ms = 0.0;  // time spent extrapolating, summed over remote cubes
 };
 
 // The other family (Settings::predict_others): the world simulated from the newest snapshot to the present.
@@ -93,8 +93,8 @@ struct WorldPredictionMetrics {
 
 struct TagMetrics {
   // This client's tags, by the server's verdict.
-  std::uint64_t tags_fired = 0;    // sent
-  std::uint64_t tags_hit = 0;      // given: hits on other cubes
+  std::uint64_t tags_fired = 0;  // sent
+  std::uint64_t tags_hit = 0;    // given: hits on other cubes
   std::uint64_t tags_missed = 0;
   std::uint64_t tags_refused = 0;  // over the server's cooldown
   std::uint64_t tags_taken = 0;    // hits on this client's cube, by anyone

@@ -105,7 +105,7 @@ class ServerClock {
   Micros next_staleness_sample_{0};
   double held_delay_ms_ = 0.0;  // the delay kept while a new window fills; 0: none
   double snapshot_loss_ = kUnmeasuredLoss;
-  int next_rate_ = 0;           // a rate change to come at next_rate_tick_; 0: none
+  int next_rate_ = 0;  // a rate change to come at next_rate_tick_; 0: none
   Tick next_rate_tick_ = 0;
 };
 

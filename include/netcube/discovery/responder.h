@@ -10,7 +10,7 @@
 
 namespace netcube::discovery {
 
-inline constexpr std::uint16_t kDiscoveryPort = 7770;          // well-known: every browser asks here
+inline constexpr std::uint16_t kDiscoveryPort = 7770;            // well-known: every browser asks here
 inline constexpr const char* kMulticastGroup = "239.255.78.67";  // organisation-local scope
 
 struct ResponderConfig {

@@ -11,8 +11,8 @@
 #include "netcube/discovery/browser.h"
 #include "netcube/gui/arena.h"
 #include "netcube/gui/player_view.h"
-#include "netcube/transport/link_profile.h"
 #include "netcube/sim/time.h"
+#include "netcube/transport/link_profile.h"
 
 namespace netcube::gui {
 

@@ -13,9 +13,9 @@
 
 #include "netcube/client/client.h"
 #include "netcube/gui/arena.h"
+#include "netcube/sim/time.h"
 #include "netcube/sim/world.h"
 #include "netcube/transport/link_profile.h"
-#include "netcube/sim/time.h"
 
 namespace netcube::gui {
 
@@ -24,10 +24,10 @@ struct Overlays {
   // (the lab), else the newest server state received (a remote server's truth is known no better).
   bool server_ghost = true;
   bool latest_received = true;  // frame at each remote cube's newest snapshot state, before interpolation
-  bool raw_prediction = true;  // outline at the own cube's raw prediction while smoothing draws it elsewhere
-  bool trails = true;          // short motion trails
-  bool corrections = true;     // arrow of the latest reconciliation correction, fading out
-  bool tag_reach = true;       // the circle a tag's ray reaches around the own cube
+  bool raw_prediction = true;   // outline at the own cube's raw prediction while smoothing draws it elsewhere
+  bool trails = true;           // short motion trails
+  bool corrections = true;      // arrow of the latest reconciliation correction, fading out
+  bool tag_reach = true;        // the circle a tag's ray reaches around the own cube
 };
 
 // A ring of the latest samples of one quantity, in the layout ImGui::PlotLines reads (values + offset).

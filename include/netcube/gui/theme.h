@@ -36,8 +36,8 @@ inline constexpr Rgb kNoticeText{255, 220, 120};  // what the lab does besides r
 inline constexpr Rgb kRayPending{200, 200, 210};  // a tag's ray before its result
 inline constexpr Rgb kRayHit{120, 240, 120};
 inline constexpr Rgb kRayMiss{255, 110, 100};
-inline constexpr Rgb kTagFlash{255, 240, 120};    // the ring around a tagged cube
-inline constexpr Rgb kTagReach{120, 130, 160};    // the circle a tag's ray reaches, around the own cube
+inline constexpr Rgb kTagFlash{255, 240, 120};  // the ring around a tagged cube
+inline constexpr Rgb kTagReach{120, 130, 160};  // the circle a tag's ray reaches, around the own cube
 
 // A cube's fill colour, by player id, the same in every view (player 1 looks the same on its own screen, on
 // the server's and on player 2's). Neighbouring ids get clearly different hues.

@@ -35,7 +35,7 @@ struct DiscoveryReply {
   std::uint8_t tick_rate = 60;
   std::uint8_t snapshot_rate = 20;
   std::uint8_t max_snapshot_rate = 60;  // the most a client may ask for (the Welcome's)
-  std::string name;  // 1..kMaxServerNameLength printable ASCII characters
+  std::string name;                     // 1..kMaxServerNameLength printable ASCII characters
   friend bool operator==(const DiscoveryReply&, const DiscoveryReply&) = default;
 };
 

@@ -19,8 +19,8 @@
 #include "netcube/sim/ray.h"
 #include "netcube/sim/time.h"
 #include "netcube/sim/world.h"
-#include "netcube/transport/network.h"
 #include "netcube/transport/link_conditioner.h"
+#include "netcube/transport/network.h"
 
 namespace netcube::server {
 
@@ -304,7 +304,7 @@ class Server {
   std::vector<ClientInfo> clients() const;         // accepted clients, increasing id
   // The same into `out`, reusing its room: a caller polling every frame allocates nothing once it has grown.
   void clients(std::vector<ClientInfo>& out) const;
-  std::size_t peer_count() const;                  // ENet peers: pending, accepted or closing
+  std::size_t peer_count() const;  // ENet peers: pending, accepted or closing
   // The last kRecentTags judged tags, oldest first.
   std::vector<TagRecord> recent_tags() const;
   ServerStats stats() const;

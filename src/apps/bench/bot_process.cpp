@@ -1,14 +1,15 @@
 #include "bot_process.h"
 
-#include <csignal>
-#include <cstring>
-#include <deque>
 #include <fcntl.h>
-#include <filesystem>
-#include <fstream>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <fstream>
 #include <utility>
 
 extern char** environ;
@@ -29,7 +30,8 @@ std::optional<BotProcess> BotProcess::Spawn(const std::string& bot_path, std::ve
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
   pid_t pid = -1;
   const int result = posix_spawn(&pid, bot_path.c_str(), &actions, nullptr, argv.data(), environ);

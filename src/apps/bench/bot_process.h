@@ -1,12 +1,12 @@
 #pragma once
 // A netcube-bot child process: the scale scenario's players run there, so that their CPU time never
 // lands in the server's tick measurements. Output goes to a log file; the JSON report is read back.
-#include <optional>
-#include <string>
 #include <sys/types.h>
-#include <vector>
 
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace netcube::bench {
 

@@ -1,8 +1,8 @@
 // netcube-bench: measures the netcode. Runs the scale scenario (one server, N netcube-bot players in a child
 // process), the bandwidth scenario (the scale scenario's setup, both snapshot encodings, players moving,
-// half idle and idle, under network profiles) and the network-profile scenario (in-process players under each profile of
-// assets/link_profiles.json), each with its baseline, prints tables and the targets, and writes every
-// figure to --json. It reports; it does not fail on timing. docs/BENCHMARKS.md explains the numbers.
+// half idle and idle, under network profiles) and the network-profile scenario (in-process players under each
+// profile of assets/link_profiles.json), each with its baseline, prints tables and the targets, and writes
+// every figure to --json. It reports; it does not fail on timing. docs/BENCHMARKS.md explains the numbers.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -65,8 +65,9 @@ int main(int argc, char** argv) {
   app.add_option("--scenario", scenario, "scale, bandwidth, profiles, tagging or all")
       ->check(CLI::IsMember({"scale", "bandwidth", "profiles", "tagging", "all"}))
       ->capture_default_str();
-  app.add_option("--seconds", seconds,
-                 "Shorten or lengthen the runs: the scale window and the profiles' play time (default 10 and 20)")
+  app.add_option(
+         "--seconds", seconds,
+         "Shorten or lengthen the runs: the scale window and the profiles' play time (default 10 and 20)")
       ->check(netcube::apps::FiniteRange(0.1, 3600.0));
   app.add_option("--clients", clients, "Scale: player counts, comma-separated")
       ->delimiter(',')
@@ -76,14 +77,16 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::Range(1, 60))
       ->capture_default_str();
-  app.add_option("--input-buffers", input_buffers,
-                 "Profiles: the server's input buffer, on (the default) and off (the baseline), each measured in the "
-                 "same run, comma-separated")
+  app.add_option(
+         "--input-buffers", input_buffers,
+         "Profiles: the server's input buffer, on (the default) and off (the baseline), each measured in the "
+         "same run, comma-separated")
       ->delimiter(',')
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   app.add_option("--snapshot-encodings", encodings,
-                 "Scale and profiles: the server's snapshot encodings, each measured in the same run, comma-separated")
+                 "Scale and profiles: the server's snapshot encodings, each measured in the same run, "
+                 "comma-separated")
       ->delimiter(',')
       ->check(CLI::IsMember({"full", "delta"}))
       ->capture_default_str();
@@ -113,7 +116,8 @@ int main(int argc, char** argv) {
                  "Bandwidth: the bots' network profiles from assets/link_profiles.json, comma-separated")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--profiles", profile_names, "Profiles: names from assets/link_profiles.json, comma-separated")
+  app.add_option("--profiles", profile_names,
+                 "Profiles: names from assets/link_profiles.json, comma-separated")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--group-size", group_size, "Profiles: players in each group")
@@ -125,7 +129,8 @@ int main(int argc, char** argv) {
   app.add_option("--fixed-delay-ms", fixed_delay_ms, "Profiles: the fixed-delay group's interpolation delay")
       ->check(CLI::Range(0, netcube::client::kMaxInterpDelayMs))
       ->capture_default_str();
-  app.add_option("--tick-clock", tick_clock, "Scale: time server ticks by the thread's cpu time or the wall clock")
+  app.add_option("--tick-clock", tick_clock,
+                 "Scale: time server ticks by the thread's cpu time or the wall clock")
       ->check(CLI::IsMember({"cpu", "wall"}))
       ->capture_default_str();
   app.add_option("--scale-collisions", scale_collisions, "Scale: the server's collisions, on or off")
@@ -174,9 +179,9 @@ int main(int argc, char** argv) {
   base.seed = seed;
   const auto run = [](const char* what, const bench::ScaleSettings& s, std::vector<bench::ScaleResult>& out) {
     std::string error;
-    std::fprintf(stderr, "%s: %d clients (%.0f%% idle), %s, %d Hz %s snapshots, redundancy %d ...\n", what, s.clients,
-                 s.idle_fraction * 100, s.link_name.c_str(), s.snapshot_rate, s.delta_snapshots ? "delta" : "full",
-                 s.redundancy);
+    std::fprintf(stderr, "%s: %d clients (%.0f%% idle), %s, %d Hz %s snapshots, redundancy %d ...\n", what,
+                 s.clients, s.idle_fraction * 100, s.link_name.c_str(), s.snapshot_rate,
+                 s.delta_snapshots ? "delta" : "full", s.redundancy);
     if (std::optional<bench::ScaleResult> r = bench::RunScale(s, &error)) {
       out.push_back(*r);
     } else {

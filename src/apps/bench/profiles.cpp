@@ -105,7 +105,8 @@ struct ViewDelay {
 
   void Sample(const client::Client& c, Micros since_server_start, double tick_period_us) {
     if (c.state() != client::ConnectionState::kConnected || c.remotes().empty()) return;
-    const double delay_us = static_cast<double>(since_server_start.count()) - c.render_tick() * tick_period_us;
+    const double delay_us =
+        static_cast<double>(since_server_start.count()) - c.render_tick() * tick_period_us;
     sum_ms += delay_us / 1000.0;
     max_ms = std::max(max_ms, delay_us / 1000.0);
     ++samples;
@@ -288,7 +289,8 @@ GroupResult Summarize(Group& group, const server::Server& server) {
     const transport::LinkConditionerCounters& in = c->transport_counters().incoming;
     if (in.pushed > 0) loss_sum += static_cast<double>(in.dropped) / static_cast<double>(in.pushed);
   }
-  g.link_loss = group.run->clients().empty() ? 0.0 : loss_sum / static_cast<double>(group.run->clients().size());
+  g.link_loss =
+      group.run->clients().empty() ? 0.0 : loss_sum / static_cast<double>(group.run->clients().size());
   g.view_delay_mean_ms = group.view_delay.mean_ms();
   g.view_delay_max_ms = group.view_delay.max_ms;
   g.remote_error_mean = Mean(group.remote_error.errors);
@@ -307,7 +309,8 @@ GroupResult Summarize(Group& group, const server::Server& server) {
     g.cube_ticks_per_frame = static_cast<double>(cube_ticks) / player_frames;
   }
   if (const PlayDown& down = group.play_down; down.start && down.end) {
-    const double player_seconds = static_cast<double>((down.end->at - down.start->at).count()) / 1e6 * g.players;
+    const double player_seconds =
+        static_cast<double>((down.end->at - down.start->at).count()) / 1e6 * g.players;
     g.down_bytes_per_s = static_cast<double>(down.end->payload - down.start->payload) / player_seconds;
     g.wire_down_bytes_per_s = static_cast<double>(down.end->wire - down.start->wire) / player_seconds;
   }
@@ -342,7 +345,8 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   config.bind_address = "127.0.0.1";
   config.port = 0;
   config.collisions = false;  // solo players: a correction can only come from the network
-  config.snapshot_encoding = settings.delta_snapshots ? server::SnapshotEncoding::kDelta : server::SnapshotEncoding::kFull;
+  config.snapshot_encoding =
+      settings.delta_snapshots ? server::SnapshotEncoding::kDelta : server::SnapshotEncoding::kFull;
   config.input_buffer = settings.input_buffer;
   config.max_clients = groups.size() * static_cast<std::size_t>(settings.group_size) + 1;  // and the probe
   config.max_per_address = config.max_clients;  // every player on 127.0.0.1
@@ -417,8 +421,9 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
     const bool groups_done = std::all_of(groups.begin(), groups.end(), [](const Group& g) { return g.done; });
     if (groups_done && probe.done()) break;
     if (now > limit || std::chrono::steady_clock::now() - real_start > kRealTimeGuard) {
-      *error = "the scenario did not finish in time (groups done: " + std::string(groups_done ? "yes" : "no") +
-               ", key presses done: " + (probe.done() ? "yes" : "no") + ")";
+      *error =
+          "the scenario did not finish in time (groups done: " + std::string(groups_done ? "yes" : "no") +
+          ", key presses done: " + (probe.done() ? "yes" : "no") + ")";
       return std::nullopt;
     }
   }
@@ -442,42 +447,48 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
 namespace {
 
 nlohmann::json SettingsJson(const client::Settings& s) {
-  return {{"prediction", s.prediction},         {"reconciliation", s.reconciliation},
-          {"interpolation", s.interpolation},   {"smoothing", s.smoothing},
-          {"extrapolation", s.extrapolation},   {"adaptive_delay", s.adaptive_delay},
-          {"interp_delay_ms", s.interp_delay_ms}, {"redundancy", s.redundancy},
+  return {{"prediction", s.prediction},
+          {"reconciliation", s.reconciliation},
+          {"interpolation", s.interpolation},
+          {"smoothing", s.smoothing},
+          {"extrapolation", s.extrapolation},
+          {"adaptive_delay", s.adaptive_delay},
+          {"interp_delay_ms", s.interp_delay_ms},
+          {"redundancy", s.redundancy},
           {"adaptive_snapshot_rate", s.adaptive_snapshot_rate}};
 }
 
 nlohmann::json GroupJson(const GroupResult& g) {
-  return {{"name", g.name},
-          {"settings", SettingsJson(g.settings)},
-          {"players", g.players},
-          {"inputs_sent", g.inputs_sent},
-          {"corrections", g.corrections},
-          {"max_correction_units", g.max_correction},
-          {"inputs_lost", g.inputs_lost},
-          {"inputs_dropped_rate_limit", g.inputs_dropped_rate_limit},
-          {"streaming_ticks", g.streaming_ticks},
-          {"dry_ticks", g.dry_ticks},
-          {"interp_underruns", g.interp_underruns},
-          {"extrapolation_ms", g.extrapolation_ms},
-          {"interp_delay_ms", g.interp_delay_ms},
-          {"view_delay_ms", {{"mean", g.view_delay_mean_ms}, {"max", g.view_delay_max_ms}}},
-          {"remote_error_units", {{"mean", g.remote_error_mean}, {"p99", g.remote_error_p99}}},
-          {"remote_error_at_present_units", {{"mean", g.remote_error_now_mean}, {"p99", g.remote_error_now_p99}}},
-          {"remote_max_step_units", g.remote_max_step},
-          {"remote_jumps_per_s", g.remote_jumps_per_s},
-          {"update_cpu_us_per_player_frame", g.update_cpu_us_per_frame},
-          {"cube_ticks_simulated_per_player_frame", g.cube_ticks_per_frame},
-          {"snapshot_loss", g.snapshot_loss},
-          {"link_loss", g.link_loss},
-          {"interp_underruns_after_5s", g.underruns_after_early},
-          {"rtt_ms", g.rtt_ms},
-          {"per_player_per_s", {{"payload_down_bytes", g.down_bytes_per_s}, {"wire_down_bytes", g.wire_down_bytes_per_s}}},
-          {"snapshot_rate_end", g.snapshot_rate},
-          {"all_settled", g.all_settled},
-          {"all_final_match", g.all_final_match}};
+  return {
+      {"name", g.name},
+      {"settings", SettingsJson(g.settings)},
+      {"players", g.players},
+      {"inputs_sent", g.inputs_sent},
+      {"corrections", g.corrections},
+      {"max_correction_units", g.max_correction},
+      {"inputs_lost", g.inputs_lost},
+      {"inputs_dropped_rate_limit", g.inputs_dropped_rate_limit},
+      {"streaming_ticks", g.streaming_ticks},
+      {"dry_ticks", g.dry_ticks},
+      {"interp_underruns", g.interp_underruns},
+      {"extrapolation_ms", g.extrapolation_ms},
+      {"interp_delay_ms", g.interp_delay_ms},
+      {"view_delay_ms", {{"mean", g.view_delay_mean_ms}, {"max", g.view_delay_max_ms}}},
+      {"remote_error_units", {{"mean", g.remote_error_mean}, {"p99", g.remote_error_p99}}},
+      {"remote_error_at_present_units", {{"mean", g.remote_error_now_mean}, {"p99", g.remote_error_now_p99}}},
+      {"remote_max_step_units", g.remote_max_step},
+      {"remote_jumps_per_s", g.remote_jumps_per_s},
+      {"update_cpu_us_per_player_frame", g.update_cpu_us_per_frame},
+      {"cube_ticks_simulated_per_player_frame", g.cube_ticks_per_frame},
+      {"snapshot_loss", g.snapshot_loss},
+      {"link_loss", g.link_loss},
+      {"interp_underruns_after_5s", g.underruns_after_early},
+      {"rtt_ms", g.rtt_ms},
+      {"per_player_per_s",
+       {{"payload_down_bytes", g.down_bytes_per_s}, {"wire_down_bytes", g.wire_down_bytes_per_s}}},
+      {"snapshot_rate_end", g.snapshot_rate},
+      {"all_settled", g.all_settled},
+      {"all_final_match", g.all_final_match}};
 }
 
 }  // namespace

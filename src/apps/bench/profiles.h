@@ -14,11 +14,10 @@
 // plus a probe client, drawn at 60 fps, that idles and presses a key at a known frame, with prediction on
 // and then off, counting the frames until its drawn cube moves.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "netcube/client/settings.h"
 #include "netcube/transport/link_profile.h"
@@ -29,10 +28,10 @@ namespace netcube::bench {
 struct ProfileSettings {
   transport::LinkProfile profile;
   int group_size = 4;
-  double play_s = 20.0;  // random play; then the groups settle
+  double play_s = 20.0;         // random play; then the groups settle
   bool delta_snapshots = true;  // the server's snapshot encoding
   bool input_buffer = true;     // the server's input buffer (off: the baseline, a tick applies what arrived)
-  int key_trials = 5;    // key presses with prediction on, and as many with it off
+  int key_trials = 5;           // key presses with prediction on, and as many with it off
   int fixed_delay_ms = client::Settings{}.interp_delay_ms;  // the fixed-delay group's
   std::uint64_t seed = 1;
   transport::NetworkKind network = transport::NetworkKind::kMemory;  // between the server and the players
@@ -44,7 +43,7 @@ struct GroupResult {
   int players = 0;
   std::uint64_t inputs_sent = 0;
   std::uint64_t corrections = 0;
-  double max_correction = 0.0;  // units
+  double max_correction = 0.0;                  // units
   std::uint64_t inputs_lost = 0;                // the server saw a gap: never arrived
   std::uint64_t inputs_dropped_rate_limit = 0;  // arrived with the server's queue full
   // Server ticks at which a player's cube was moving, and of those the dry ones (too few of
@@ -78,12 +77,13 @@ struct GroupResult {
   double snapshot_loss = 0.0;  // mean over players: the snapshots the client measured missing
   double link_loss = 0.0;      // mean over players: the packets their incoming conditioner dropped
   std::uint64_t underruns_after_early = 0;  // interp_underruns after the first 5 s
-  double rtt_ms = 0.0;         // mean over players
+  double rtt_ms = 0.0;                      // mean over players
   // Downstream per player over the play, bytes per second: protocol payload, and the network's (over UDP,
   // ENet's UDP payload with headers, acks and pings; in memory, the payload again: a hub has no headers).
   double down_bytes_per_s = 0.0;
   double wire_down_bytes_per_s = 0.0;
-  double snapshot_rate = 0.0;  // the rate the server sent at when the run ended, per second, mean over players
+  double snapshot_rate =
+      0.0;  // the rate the server sent at when the run ended, per second, mean over players
   bool all_settled = false;
   bool all_final_match = false;
 };

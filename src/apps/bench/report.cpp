@@ -42,7 +42,9 @@ double Mean(const std::vector<int>& values) {
   return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
-int Max(const std::vector<int>& values) { return values.empty() ? 0 : *std::max_element(values.begin(), values.end()); }
+int Max(const std::vector<int>& values) {
+  return values.empty() ? 0 : *std::max_element(values.begin(), values.end());
+}
 
 bool AnyNegative(const std::vector<int>& values) {
   return std::any_of(values.begin(), values.end(), [](int v) { return v < 0; });
@@ -74,7 +76,9 @@ void PrintScaleRow(const ScaleResult& r) {
 const ScaleResult* FindBandwidth(const std::vector<ScaleResult>& runs, const std::string& link, double idle,
                                  bool delta) {
   for (const ScaleResult& r : runs) {
-    if (r.settings.link_name == link && r.settings.idle_fraction == idle && r.settings.delta_snapshots == delta) return &r;
+    if (r.settings.link_name == link && r.settings.idle_fraction == idle &&
+        r.settings.delta_snapshots == delta)
+      return &r;
   }
   return nullptr;
 }
@@ -131,12 +135,15 @@ void PrintScale(const std::vector<ScaleResult>& runs, const std::vector<ScaleRes
     for (const ScaleResult& r : baselines) PrintScaleRow(r);
     for (const ScaleResult& b : baselines) {
       for (const ScaleResult& r : runs) {
-        if (r.settings.clients != b.settings.clients || r.settings.snapshot_rate != b.settings.snapshot_rate ||
-            r.settings.delta_snapshots != b.settings.delta_snapshots || r.settings.idle_fraction != b.settings.idle_fraction) {
+        if (r.settings.clients != b.settings.clients ||
+            r.settings.snapshot_rate != b.settings.snapshot_rate ||
+            r.settings.delta_snapshots != b.settings.delta_snapshots ||
+            r.settings.idle_fraction != b.settings.idle_fraction) {
           continue;
         }
-        std::printf("   N=%d: redundancy %d / redundancy 1: up payload %s, wire up %s, corrections %s\n", r.settings.clients,
-                    r.settings.redundancy, Ratio(r.up_bytes_per_s, b.up_bytes_per_s).c_str(),
+        std::printf("   N=%d: redundancy %d / redundancy 1: up payload %s, wire up %s, corrections %s\n",
+                    r.settings.clients, r.settings.redundancy,
+                    Ratio(r.up_bytes_per_s, b.up_bytes_per_s).c_str(),
                     Ratio(r.wire_up_bytes_per_s, b.wire_up_bytes_per_s).c_str(),
                     Ratio(static_cast<double>(r.corrections), static_cast<double>(b.corrections)).c_str());
       }
@@ -145,10 +152,12 @@ void PrintScale(const std::vector<ScaleResult>& runs, const std::vector<ScaleRes
   // What grows with N: the smallest run against the largest, at each snapshot rate, encoding and idle share.
   const auto same_kind = [](const ScaleResult& a, const ScaleResult& b) {
     return a.settings.snapshot_rate == b.settings.snapshot_rate &&
-           a.settings.delta_snapshots == b.settings.delta_snapshots && a.settings.idle_fraction == b.settings.idle_fraction;
+           a.settings.delta_snapshots == b.settings.delta_snapshots &&
+           a.settings.idle_fraction == b.settings.idle_fraction;
   };
   for (const ScaleResult& first : runs) {
-    if (&first != &*std::find_if(runs.begin(), runs.end(), [&](const ScaleResult& r) { return same_kind(r, first); })) {
+    if (&first !=
+        &*std::find_if(runs.begin(), runs.end(), [&](const ScaleResult& r) { return same_kind(r, first); })) {
       continue;  // this kind is already done
     }
     const ScaleResult* small = &first;
@@ -160,15 +169,20 @@ void PrintScale(const std::vector<ScaleResult>& runs, const std::vector<ScaleRes
     }
     if (small == large) continue;
     const double added_cubes = large->settings.clients - small->settings.clients;
-    std::printf("   growth at %d Hz %s snapshots, %.0f%% idle, N %d -> %d: snapshot +%.2f B per added cube; per client: down %s,"
-                " up %s; server total down %s; tick p50 %s, p99 %s\n",
-                first.settings.snapshot_rate, first.settings.delta_snapshots ? "delta" : "full",
-                first.settings.idle_fraction * 100, small->settings.clients, large->settings.clients,
-                (large->snapshot_bytes - small->snapshot_bytes) / added_cubes,
-                Ratio(large->down_bytes_per_s, small->down_bytes_per_s).c_str(),
-                Ratio(large->up_bytes_per_s, small->up_bytes_per_s).c_str(),
-                Ratio(large->down_bytes_per_s * large->settings.clients, small->down_bytes_per_s * small->settings.clients).c_str(),
-                Ratio(large->tick_p50_us, small->tick_p50_us).c_str(), Ratio(large->tick_p99_us, small->tick_p99_us).c_str());
+    std::printf(
+        "   growth at %d Hz %s snapshots, %.0f%% idle, N %d -> %d: snapshot +%.2f B per added cube; per "
+        "client: down %s,"
+        " up %s; server total down %s; tick p50 %s, p99 %s\n",
+        first.settings.snapshot_rate, first.settings.delta_snapshots ? "delta" : "full",
+        first.settings.idle_fraction * 100, small->settings.clients, large->settings.clients,
+        (large->snapshot_bytes - small->snapshot_bytes) / added_cubes,
+        Ratio(large->down_bytes_per_s, small->down_bytes_per_s).c_str(),
+        Ratio(large->up_bytes_per_s, small->up_bytes_per_s).c_str(),
+        Ratio(large->down_bytes_per_s * large->settings.clients,
+              small->down_bytes_per_s * small->settings.clients)
+            .c_str(),
+        Ratio(large->tick_p50_us, small->tick_p50_us).c_str(),
+        Ratio(large->tick_p99_us, small->tick_p99_us).c_str());
   }
   std::fflush(stdout);
 }
@@ -176,40 +190,54 @@ void PrintScale(const std::vector<ScaleResult>& runs, const std::vector<ScaleRes
 void PrintBandwidth(const std::vector<ScaleResult>& runs) {
   if (runs.empty()) return;
   const ScaleSettings& s = runs.front().settings;
-  std::printf("\n== bandwidth: the scale scenario's setup (server here, %d netcube-bot players in child processes, tick %d Hz,\n"
-              "   %d Hz snapshots, collisions %s, %.0f s window), the players moving at random, half of them idle, or all idle,\n"
-              "   both encodings, each link applied by the bots' conditioner in both directions. cube B = the bits a\n"
-              "   snapshot spends on cubes (headers and ack aside) per cube of that kind, bytes: moving (idle 0%%, and\n"
-              "   idle 50%% less the resting cost) or resting (idle 100%%); age = the deltas' mean baseline age, ticks\n",
-              s.clients, s.tick_rate, s.snapshot_rate, s.collisions ? "on" : "off", s.window_s);
-  std::printf("   link             idle enc   delta%%   age |  snap B  cube B | per client per second: snap B   down B  wire down |"
-              " tick us: p50   p99   max | corr  rtt ms\n");
+  std::printf(
+      "\n== bandwidth: the scale scenario's setup (server here, %d netcube-bot players in child processes, "
+      "tick %d Hz,\n"
+      "   %d Hz snapshots, collisions %s, %.0f s window), the players moving at random, half of them idle, "
+      "or all idle,\n"
+      "   both encodings, each link applied by the bots' conditioner in both directions. cube B = the bits "
+      "a\n"
+      "   snapshot spends on cubes (headers and ack aside) per cube of that kind, bytes: moving (idle 0%%, "
+      "and\n"
+      "   idle 50%% less the resting cost) or resting (idle 100%%); age = the deltas' mean baseline age, "
+      "ticks\n",
+      s.clients, s.tick_rate, s.snapshot_rate, s.collisions ? "on" : "off", s.window_s);
+  std::printf(
+      "   link             idle enc   delta%%   age |  snap B  cube B | per client per second: snap B   down "
+      "B  wire down |"
+      " tick us: p50   p99   max | corr  rtt ms\n");
   for (const ScaleResult& r : runs) {
     const ScaleSettings& t = r.settings;
-    std::printf("   %-16s %3.0f%% %-5s %5.1f%% %5.1f | %7.1f %7.3f | %29.0f %8.0f %10.0f | %12.0f %5.0f %5.0f | %4llu %7.1f\n",
-                t.link_name.c_str(), t.idle_fraction * 100, t.delta_snapshots ? "delta" : "full", r.delta_share * 100,
-                r.delta_age_ticks, r.snapshot_bytes, CubeBytes(runs, r), r.snapshot_bytes_per_s, r.down_bytes_per_s,
-                r.wire_down_bytes_per_s, r.tick_p50_us, r.tick_p99_us, r.tick_max_us,
-                static_cast<unsigned long long>(r.corrections), r.rtt_ms_mean);
+    std::printf(
+        "   %-16s %3.0f%% %-5s %5.1f%% %5.1f | %7.1f %7.3f | %29.0f %8.0f %10.0f | %12.0f %5.0f %5.0f | "
+        "%4llu %7.1f\n",
+        t.link_name.c_str(), t.idle_fraction * 100, t.delta_snapshots ? "delta" : "full", r.delta_share * 100,
+        r.delta_age_ticks, r.snapshot_bytes, CubeBytes(runs, r), r.snapshot_bytes_per_s, r.down_bytes_per_s,
+        r.wire_down_bytes_per_s, r.tick_p50_us, r.tick_p99_us, r.tick_max_us,
+        static_cast<unsigned long long>(r.corrections), r.rtt_ms_mean);
     if (!r.bots_problem.empty()) std::printf("      (bot figures missing: %s)\n", r.bots_problem.c_str());
   }
   for (const ScaleResult& d : runs) {
     if (!d.settings.delta_snapshots) continue;
     const ScaleResult* f = FindBandwidth(runs, d.settings.link_name, d.settings.idle_fraction, false);
     if (f == nullptr) continue;
-    std::printf("   %s, %.0f%% idle: delta / full: down payload %s, wire down %s, snapshot %s\n", d.settings.link_name.c_str(),
-                d.settings.idle_fraction * 100, Ratio(d.down_bytes_per_s, f->down_bytes_per_s).c_str(),
+    std::printf("   %s, %.0f%% idle: delta / full: down payload %s, wire down %s, snapshot %s\n",
+                d.settings.link_name.c_str(), d.settings.idle_fraction * 100,
+                Ratio(d.down_bytes_per_s, f->down_bytes_per_s).c_str(),
                 Ratio(d.wire_down_bytes_per_s, f->wire_down_bytes_per_s).c_str(),
                 Ratio(d.snapshot_bytes, f->snapshot_bytes).c_str());
   }
   // What an older baseline costs: each link's moving cube against the first link's.
   const ScaleResult* near = FindBandwidth(runs, s.link_name, 0.0, true);
   for (const ScaleResult& r : runs) {
-    if (near == nullptr || &r == near || !r.settings.delta_snapshots || r.settings.idle_fraction != 0.0) continue;
-    std::printf("   older baseline: a moving cube costs %.3f B at %s (age %.1f ticks) vs %.3f B at %s (age %.1f): %s\n",
-                CubeBytes(runs, r), r.settings.link_name.c_str(), r.delta_age_ticks, CubeBytes(runs, *near),
-                near->settings.link_name.c_str(), near->delta_age_ticks,
-                Ratio(CubeBytes(runs, r), CubeBytes(runs, *near)).c_str());
+    if (near == nullptr || &r == near || !r.settings.delta_snapshots || r.settings.idle_fraction != 0.0)
+      continue;
+    std::printf(
+        "   older baseline: a moving cube costs %.3f B at %s (age %.1f ticks) vs %.3f B at %s (age %.1f): "
+        "%s\n",
+        CubeBytes(runs, r), r.settings.link_name.c_str(), r.delta_age_ticks, CubeBytes(runs, *near),
+        near->settings.link_name.c_str(), near->delta_age_ticks,
+        Ratio(CubeBytes(runs, r), CubeBytes(runs, *near)).c_str());
   }
   std::fflush(stdout);
 }
@@ -217,34 +245,41 @@ void PrintBandwidth(const std::vector<ScaleResult>& runs) {
 void PrintProfile(const ProfileResult& r) {
   const ProfileSettings& s = r.settings;
   const transport::LinkSettings& l = s.profile.settings;
-  std::printf("\n== profile %s: %.0f ms one way +-%.0f ms jitter, %.0f%% loss, %.0f%% duplication, both directions\n"
-              "   (client-side conditioner); server 60 Hz tick, 20 Hz %s snapshots (60 Hz to a client that asks),\n"
-              "   input buffer %s, collisions off (every player solo);\n"
-              "   %zu groups of %d in-process players, %.0f s random play then settling; virtual clock, %.1f s run,\n"
-              "   %s;\n"
-              "   down: per player per second of play; snap rate: the server's to each player as the run ended, mean\n",
-              s.profile.name.c_str(), l.latency_ms, l.jitter_ms, l.loss * 100, l.duplicate * 100,
-              s.delta_snapshots ? "delta" : "full", s.input_buffer ? "on" : "off", r.groups.size(), s.group_size,
-              s.play_s, r.ran_s,
-              s.network == transport::NetworkKind::kMemory ? "in-memory link" : "UDP loopback through ENet");
-  std::printf("   group         inputs corr  max(u) | lost ratelim   dry ticks | underruns (after 5 s) extrap ms | interp ms  view delay ms"
-              " mean/max | remote err mean/p99 step | loss seen/real   rtt ms | down B/s wire B/s snap rate | settled match\n");
+  std::printf(
+      "\n== profile %s: %.0f ms one way +-%.0f ms jitter, %.0f%% loss, %.0f%% duplication, both directions\n"
+      "   (client-side conditioner); server 60 Hz tick, 20 Hz %s snapshots (60 Hz to a client that asks),\n"
+      "   input buffer %s, collisions off (every player solo);\n"
+      "   %zu groups of %d in-process players, %.0f s random play then settling; virtual clock, %.1f s run,\n"
+      "   %s;\n"
+      "   down: per player per second of play; snap rate: the server's to each player as the run ended, "
+      "mean\n",
+      s.profile.name.c_str(), l.latency_ms, l.jitter_ms, l.loss * 100, l.duplicate * 100,
+      s.delta_snapshots ? "delta" : "full", s.input_buffer ? "on" : "off", r.groups.size(), s.group_size,
+      s.play_s, r.ran_s,
+      s.network == transport::NetworkKind::kMemory ? "in-memory link" : "UDP loopback through ENet");
+  std::printf(
+      "   group         inputs corr  max(u) | lost ratelim   dry ticks | underruns (after 5 s) extrap ms | "
+      "interp ms  view delay ms"
+      " mean/max | remote err mean/p99 step | loss seen/real   rtt ms | down B/s wire B/s snap rate | "
+      "settled match\n");
   for (const GroupResult& g : r.groups) {
-    const double dry_percent =
-        g.streaming_ticks > 0 ? 100.0 * static_cast<double>(g.dry_ticks) / static_cast<double>(g.streaming_ticks) : 0.0;
-    std::printf("   %-12s %7llu %4llu %7.3f | %4llu %7llu %5llu %4.1f%% | %9llu (%llu) %9.0f | %9.1f %10.1f %8.1f | %10.3f %5.3f %5.3f |"
-                " %5.1f%% %5.1f%% %8.1f | %8.0f %8.0f %7.0f/s | %-7s %s\n",
-                g.name.c_str(), static_cast<unsigned long long>(g.inputs_sent),
-                static_cast<unsigned long long>(g.corrections), g.max_correction,
-                static_cast<unsigned long long>(g.inputs_lost),
-                static_cast<unsigned long long>(g.inputs_dropped_rate_limit),
-                static_cast<unsigned long long>(g.dry_ticks), dry_percent,
-                static_cast<unsigned long long>(g.interp_underruns),
-                static_cast<unsigned long long>(g.underruns_after_early), g.extrapolation_ms, g.interp_delay_ms,
-                g.view_delay_mean_ms, g.view_delay_max_ms, g.remote_error_mean, g.remote_error_p99, g.remote_max_step,
-                g.snapshot_loss * 100, g.link_loss * 100, g.rtt_ms, g.down_bytes_per_s, g.wire_down_bytes_per_s,
-                g.snapshot_rate, g.all_settled ? "yes" : "NO",
-                g.all_final_match ? "yes" : "NO");
+    const double dry_percent = g.streaming_ticks > 0 ? 100.0 * static_cast<double>(g.dry_ticks) /
+                                                           static_cast<double>(g.streaming_ticks)
+                                                     : 0.0;
+    std::printf(
+        "   %-12s %7llu %4llu %7.3f | %4llu %7llu %5llu %4.1f%% | %9llu (%llu) %9.0f | %9.1f %10.1f %8.1f | "
+        "%10.3f %5.3f %5.3f |"
+        " %5.1f%% %5.1f%% %8.1f | %8.0f %8.0f %7.0f/s | %-7s %s\n",
+        g.name.c_str(), static_cast<unsigned long long>(g.inputs_sent),
+        static_cast<unsigned long long>(g.corrections), g.max_correction,
+        static_cast<unsigned long long>(g.inputs_lost),
+        static_cast<unsigned long long>(g.inputs_dropped_rate_limit),
+        static_cast<unsigned long long>(g.dry_ticks), dry_percent,
+        static_cast<unsigned long long>(g.interp_underruns),
+        static_cast<unsigned long long>(g.underruns_after_early), g.extrapolation_ms, g.interp_delay_ms,
+        g.view_delay_mean_ms, g.view_delay_max_ms, g.remote_error_mean, g.remote_error_p99, g.remote_max_step,
+        g.snapshot_loss * 100, g.link_loss * 100, g.rtt_ms, g.down_bytes_per_s, g.wire_down_bytes_per_s,
+        g.snapshot_rate, g.all_settled ? "yes" : "NO", g.all_final_match ? "yes" : "NO");
   }
   // The two families side by side: interpolation draws the past exactly, predicting the others draws the
   // present with the remote turns' mispredictions.
@@ -260,40 +295,48 @@ void PrintProfile(const ProfileResult& r) {
                 g.update_cpu_us_per_frame, g.cube_ticks_per_frame);
   }
   const KeyPressResult& k = r.key_press;
-  std::printf("   key press -> drawn cube moves, frames at 60 fps after the frame that read the key (0 = that frame):\n"
-              "     with prediction: %s (max %d); without: %s (mean %.1f)\n",
-              Join(k.frames_with_prediction).c_str(), Max(k.frames_with_prediction),
-              Join(k.frames_without_prediction).c_str(), Mean(k.frames_without_prediction));
+  std::printf(
+      "   key press -> drawn cube moves, frames at 60 fps after the frame that read the key (0 = that "
+      "frame):\n"
+      "     with prediction: %s (max %d); without: %s (mean %.1f)\n",
+      Join(k.frames_with_prediction).c_str(), Max(k.frames_with_prediction),
+      Join(k.frames_without_prediction).c_str(), Mean(k.frames_without_prediction));
   const GroupResult* def = FindGroup(r, "default");
   const GroupResult* red = FindGroup(r, "redundancy-1");
   const GroupResult* fix = FindGroup(r, "fixed-delay");
   const GroupResult* uns = FindGroup(r, "unsmoothed");
   const GroupResult* srv = FindGroup(r, "server-rate");
   if (def != nullptr && red != nullptr && fix != nullptr && uns != nullptr && srv != nullptr) {
-    std::printf("   baselines: redundancy 1 / default: corrections %s, inputs lost %s\n"
-                "              fixed %d ms / adaptive delay: underruns %s, extrapolation %s, view delay %s\n"
-                "              unsmoothed / smoothed: largest remote step %.3f vs %.3f units, remote error p99 %.3f vs %.3f\n"
-                "              server rate / adaptive rate: view delay %s, underruns %llu vs %llu, down %s vs %s B/s per"
-                " player (wire %s vs %s)\n"
-                "              prediction off / on: key press frames %s\n",
-                Ratio(static_cast<double>(red->corrections), static_cast<double>(def->corrections)).c_str(),
-                Ratio(static_cast<double>(red->inputs_lost + red->inputs_dropped_rate_limit),
-                      static_cast<double>(def->inputs_lost + def->inputs_dropped_rate_limit)).c_str(),
-                s.fixed_delay_ms, Ratio(static_cast<double>(fix->interp_underruns), static_cast<double>(def->interp_underruns)).c_str(),
-                Ratio(fix->extrapolation_ms, def->extrapolation_ms).c_str(),
-                Ratio(fix->view_delay_mean_ms, def->view_delay_mean_ms).c_str(), uns->remote_max_step,
-                def->remote_max_step, uns->remote_error_p99, def->remote_error_p99,
-                Ratio(srv->view_delay_mean_ms, def->view_delay_mean_ms).c_str(),
-                static_cast<unsigned long long>(srv->interp_underruns),
-                static_cast<unsigned long long>(def->interp_underruns), Grouped(srv->down_bytes_per_s).c_str(),
-                Grouped(def->down_bytes_per_s).c_str(), Grouped(srv->wire_down_bytes_per_s).c_str(),
-                Grouped(def->wire_down_bytes_per_s).c_str(),
-                Ratio(Mean(k.frames_without_prediction), Mean(k.frames_with_prediction)).c_str());
+    std::printf(
+        "   baselines: redundancy 1 / default: corrections %s, inputs lost %s\n"
+        "              fixed %d ms / adaptive delay: underruns %s, extrapolation %s, view delay %s\n"
+        "              unsmoothed / smoothed: largest remote step %.3f vs %.3f units, remote error p99 %.3f "
+        "vs %.3f\n"
+        "              server rate / adaptive rate: view delay %s, underruns %llu vs %llu, down %s vs %s B/s "
+        "per"
+        " player (wire %s vs %s)\n"
+        "              prediction off / on: key press frames %s\n",
+        Ratio(static_cast<double>(red->corrections), static_cast<double>(def->corrections)).c_str(),
+        Ratio(static_cast<double>(red->inputs_lost + red->inputs_dropped_rate_limit),
+              static_cast<double>(def->inputs_lost + def->inputs_dropped_rate_limit))
+            .c_str(),
+        s.fixed_delay_ms,
+        Ratio(static_cast<double>(fix->interp_underruns), static_cast<double>(def->interp_underruns)).c_str(),
+        Ratio(fix->extrapolation_ms, def->extrapolation_ms).c_str(),
+        Ratio(fix->view_delay_mean_ms, def->view_delay_mean_ms).c_str(), uns->remote_max_step,
+        def->remote_max_step, uns->remote_error_p99, def->remote_error_p99,
+        Ratio(srv->view_delay_mean_ms, def->view_delay_mean_ms).c_str(),
+        static_cast<unsigned long long>(srv->interp_underruns),
+        static_cast<unsigned long long>(def->interp_underruns), Grouped(srv->down_bytes_per_s).c_str(),
+        Grouped(def->down_bytes_per_s).c_str(), Grouped(srv->wire_down_bytes_per_s).c_str(),
+        Grouped(def->wire_down_bytes_per_s).c_str(),
+        Ratio(Mean(k.frames_without_prediction), Mean(k.frames_with_prediction)).c_str());
   }
   std::fflush(stdout);
 }
 
-std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const std::vector<ScaleResult>& bandwidth,
+std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale,
+                                 const std::vector<ScaleResult>& bandwidth,
                                  const std::vector<ProfileResult>& profiles) {
   std::vector<Target> targets;
   const auto profile = [&](const std::string& name) -> const ProfileResult* {
@@ -305,12 +348,13 @@ std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const st
   const auto verdict = [](bool ok) { return std::string(ok ? "met" : "missed"); };
 
   for (const char* name : {"cross-continent", "lossy"}) {
-    Target t{std::string("zero corrections for solo players under ") + name + ", default redundancy", "not run", ""};
+    Target t{std::string("zero corrections for solo players under ") + name + ", default redundancy",
+             "not run", ""};
     if (const ProfileResult* p = profile(name)) {
       const GroupResult* g = FindGroup(*p, "default");
       t.status = verdict(g->corrections == 0);
-      t.detail = std::to_string(g->corrections) + " corrections over " + std::to_string(g->inputs_sent) + " inputs, " +
-                 std::to_string(g->inputs_lost + g->inputs_dropped_rate_limit) + " inputs lost";
+      t.detail = std::to_string(g->corrections) + " corrections over " + std::to_string(g->inputs_sent) +
+                 " inputs, " + std::to_string(g->inputs_lost + g->inputs_dropped_rate_limit) + " inputs lost";
     }
     targets.push_back(t);
   }
@@ -322,7 +366,8 @@ std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const st
   };
   for (const auto& [name, max_delay_ms] : {std::pair{"lan", 70.0}, std::pair{"cross-continent", 200.0},
                                            std::pair{"lossy", 190.0}, std::pair{"harsh", 650.0}}) {
-    Target t{std::string("remote view delay mean <= ") + fixed(max_delay_ms, 0) + " ms under " + name, "not run", ""};
+    Target t{std::string("remote view delay mean <= ") + fixed(max_delay_ms, 0) + " ms under " + name,
+             "not run", ""};
     if (const ProfileResult* p = profile(name)) {
       const GroupResult* g = FindGroup(*p, "default");
       t.status = verdict(g->view_delay_mean_ms <= max_delay_ms);
@@ -335,20 +380,21 @@ std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const st
     if (const ProfileResult* p = profile(name)) {
       const GroupResult* g = FindGroup(*p, "default");
       t.status = verdict(g->interp_underruns == 0 && g->remote_error_p99 <= 0.25);
-      t.detail = std::to_string(g->interp_underruns) + " underruns, p99 " + fixed(g->remote_error_p99, 3) + " units";
+      t.detail =
+          std::to_string(g->interp_underruns) + " underruns, p99 " + fixed(g->remote_error_p99, 3) + " units";
     }
     targets.push_back(t);
   }
   {
-    Target t{"under harsh: <= 20 underruns, none after 5 s; snapshot loss seen within 3 points of the real", "not run",
-             ""};
+    Target t{"under harsh: <= 20 underruns, none after 5 s; snapshot loss seen within 3 points of the real",
+             "not run", ""};
     if (const ProfileResult* p = profile("harsh")) {
       const GroupResult* g = FindGroup(*p, "default");
       const double gap_points = std::abs(g->snapshot_loss - g->link_loss) * 100.0;
       t.status = verdict(g->interp_underruns <= 20 && g->underruns_after_early == 0 && gap_points <= 3.0);
-      t.detail = std::to_string(g->interp_underruns) + " underruns (" + std::to_string(g->underruns_after_early) +
-                 " after 5 s), loss seen " + fixed(g->snapshot_loss * 100.0, 1) + "% vs " +
-                 fixed(g->link_loss * 100.0, 1) + "%";
+      t.detail = std::to_string(g->interp_underruns) + " underruns (" +
+                 std::to_string(g->underruns_after_early) + " after 5 s), loss seen " +
+                 fixed(g->snapshot_loss * 100.0, 1) + "% vs " + fixed(g->link_loss * 100.0, 1) + "%";
     }
     targets.push_back(t);
   }
@@ -373,9 +419,10 @@ std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const st
       any = true;
       ok = ok && r.tick_p99_us < 1000.0;
       char text[128];
-      std::snprintf(text, sizeof text, "%s%d Hz %s snapshots, %.0f%% idle: p99 %.0f us", t.detail.empty() ? "" : "; ",
-                    r.settings.snapshot_rate, r.settings.delta_snapshots ? "delta" : "full",
-                    r.settings.idle_fraction * 100, r.tick_p99_us);
+      std::snprintf(text, sizeof text, "%s%d Hz %s snapshots, %.0f%% idle: p99 %.0f us",
+                    t.detail.empty() ? "" : "; ", r.settings.snapshot_rate,
+                    r.settings.delta_snapshots ? "delta" : "full", r.settings.idle_fraction * 100,
+                    r.tick_p99_us);
       t.detail += text;
     }
     if (any) t.status = verdict(ok);
@@ -395,7 +442,8 @@ std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const st
       t.detail = with_cube_bytes(*lan);
     }
     for (const ScaleResult& r : bandwidth) {
-      if (r.settings.link_name == "lan" || !r.settings.delta_snapshots || r.settings.idle_fraction != idle) continue;
+      if (r.settings.link_name == "lan" || !r.settings.delta_snapshots || r.settings.idle_fraction != idle)
+        continue;
       t.detail += (t.detail.empty() ? "" : "; ") + with_cube_bytes(r);
     }
     targets.push_back(t);
@@ -404,7 +452,8 @@ std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const st
   cube_target("resting cube <= 0.25 B per snapshot, delta, lan", 1.0, 0.25);
   {
     constexpr double kFullPayload = 2650.0;  // issue 15: 16 players, 20 Hz, every cube in full
-    Target t{"down per client <= 1/3 of 2,650 B/s at 16 players, 20 Hz, all moving, delta, lan", "not run", ""};
+    Target t{"down per client <= 1/3 of 2,650 B/s at 16 players, 20 Hz, all moving, delta, lan", "not run",
+             ""};
     const ScaleResult* d = FindBandwidth(bandwidth, "lan", 0.0, true);
     if (d != nullptr && d->settings.clients == 16 && d->settings.snapshot_rate == 20) {
       t.status = verdict(d->down_bytes_per_s <= kFullPayload / 3);
@@ -422,10 +471,12 @@ std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const st
   {
     Target t{"tick p99 <= 1 ms at 256 clients, 60 Hz snapshots, delta encoding", "not run", ""};
     for (const ScaleResult& r : scale) {
-      if (r.settings.clients != 256 || r.settings.snapshot_rate != 60 || !r.settings.delta_snapshots) continue;
+      if (r.settings.clients != 256 || r.settings.snapshot_rate != 60 || !r.settings.delta_snapshots)
+        continue;
       char text[160];
-      std::snprintf(text, sizeof text, "%s%.0f%% idle: p99 %.0f us, %.0f%% deltas", t.detail.empty() ? "" : "; ",
-                    r.settings.idle_fraction * 100, r.tick_p99_us, r.delta_share * 100);
+      std::snprintf(text, sizeof text, "%s%.0f%% idle: p99 %.0f us, %.0f%% deltas",
+                    t.detail.empty() ? "" : "; ", r.settings.idle_fraction * 100, r.tick_p99_us,
+                    r.delta_share * 100);
       t.detail += text;
       t.status = t.status == "missed" ? t.status : verdict(r.tick_p99_us <= 1000.0);
     }
@@ -437,20 +488,22 @@ std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const st
 void PrintTargets(const std::vector<Target>& targets) {
   std::printf("\n== targets\n");
   for (const Target& t : targets) {
-    std::printf("   %-7s %s%s%s\n", t.status.c_str(), t.name.c_str(), t.detail.empty() ? "" : ": ", t.detail.c_str());
+    std::printf("   %-7s %s%s%s\n", t.status.c_str(), t.name.c_str(), t.detail.empty() ? "" : ": ",
+                t.detail.c_str());
   }
   std::fflush(stdout);
 }
 
 nlohmann::json ToJson(const Machine& machine, const std::vector<ScaleResult>& scale,
-                      const std::vector<ScaleResult>& scale_baselines, const std::vector<ProfileResult>& profiles,
-                      const std::vector<Target>& targets) {
+                      const std::vector<ScaleResult>& scale_baselines,
+                      const std::vector<ProfileResult>& profiles, const std::vector<Target>& targets) {
   nlohmann::json j = {{"machine", {{"cores", machine.cores}, {"cpu_model", machine.cpu_model}}},
                       {"scale", scale},
                       {"scale_baselines", scale_baselines},
                       {"profiles", profiles},
                       {"targets", nlohmann::json::array()}};
-  for (const Target& t : targets) j["targets"].push_back({{"name", t.name}, {"status", t.status}, {"detail", t.detail}});
+  for (const Target& t : targets)
+    j["targets"].push_back({{"name", t.name}, {"status", t.status}, {"detail", t.detail}});
   return j;
 }
 

@@ -1,9 +1,8 @@
 #pragma once
 // The bench's printed tables, the baseline ratios, and the targets the numbers are checked against.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "profiles.h"
 #include "scale.h"
@@ -27,12 +26,13 @@ struct Target {
   std::string status;  // "met", "missed" or "not run"
   std::string detail;  // the numbers behind the verdict
 };
-std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale, const std::vector<ScaleResult>& bandwidth,
+std::vector<Target> CheckTargets(const std::vector<ScaleResult>& scale,
+                                 const std::vector<ScaleResult>& bandwidth,
                                  const std::vector<ProfileResult>& profiles);
 void PrintTargets(const std::vector<Target>& targets);
 
 nlohmann::json ToJson(const Machine& machine, const std::vector<ScaleResult>& scale,
-                      const std::vector<ScaleResult>& scale_baselines, const std::vector<ProfileResult>& profiles,
-                      const std::vector<Target>& targets);
+                      const std::vector<ScaleResult>& scale_baselines,
+                      const std::vector<ProfileResult>& profiles, const std::vector<Target>& targets);
 
 }  // namespace netcube::bench

@@ -1,10 +1,11 @@
 #include "scale.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <thread>
-#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -72,14 +73,17 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   config.max_per_address = config.max_clients + server::kSpareConnectionSlots;  // every bot on 127.0.0.1
   config.collisions = settings.collisions;
   config.lag_compensation = settings.lag_compensation;
-  config.snapshot_encoding = settings.delta_snapshots ? server::SnapshotEncoding::kDelta : server::SnapshotEncoding::kFull;
-  config.work_clock = settings.cpu_tick_clock ? std::function<Micros()>(ThreadCpuNow) : std::function<Micros()>(WallNow);
+  config.snapshot_encoding =
+      settings.delta_snapshots ? server::SnapshotEncoding::kDelta : server::SnapshotEncoding::kFull;
+  config.work_clock =
+      settings.cpu_tick_clock ? std::function<Micros()>(ThreadCpuNow) : std::function<Micros()>(WallNow);
   std::unique_ptr<server::Server> server = server::Server::Create(config, WallNow(), error);
   if (!server) return std::nullopt;
 
   const double play_s = ToSeconds(kWarmup) + settings.window_s + kPlayMarginS;
-  const std::string work_prefix = (std::filesystem::temp_directory_path() /
-                                   ("netcube-bench-" + std::to_string(getpid()) + "-scale")).string();
+  const std::string work_prefix =
+      (std::filesystem::temp_directory_path() / ("netcube-bench-" + std::to_string(getpid()) + "-scale"))
+          .string();
   // The players who play at random, and those who stand still, each in their own netcube-bot process
   // (one per link of a mixed run), at the snapshot rate the scenario sets (a bot asking for its own would
   // change what is measured).
@@ -213,14 +217,18 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   r.snapshots_per_s = per_client_second(end.stats.snapshots_sent, start.stats.snapshots_sent);
   const auto snapshots = static_cast<double>(end.stats.snapshots_sent - start.stats.snapshots_sent);
   if (snapshots > 0) {
-    r.snapshot_bytes = static_cast<double>(end.stats.snapshot_bytes_sent - start.stats.snapshot_bytes_sent) / snapshots;
-    const auto deltas = static_cast<double>(end.stats.delta_snapshots_sent - start.stats.delta_snapshots_sent);
+    r.snapshot_bytes =
+        static_cast<double>(end.stats.snapshot_bytes_sent - start.stats.snapshot_bytes_sent) / snapshots;
+    const auto deltas =
+        static_cast<double>(end.stats.delta_snapshots_sent - start.stats.delta_snapshots_sent);
     r.delta_share = deltas / snapshots;
-    if (deltas > 0) r.delta_age_ticks = static_cast<double>(end.stats.delta_age_ticks - start.stats.delta_age_ticks) / deltas;
+    if (deltas > 0)
+      r.delta_age_ticks =
+          static_cast<double>(end.stats.delta_age_ticks - start.stats.delta_age_ticks) / deltas;
     r.deltas_declined_share =
         static_cast<double>(end.stats.deltas_declined - start.stats.deltas_declined) / snapshots;
-    r.cube_bits = static_cast<double>(end.stats.snapshot_cube_bits - start.stats.snapshot_cube_bits) / snapshots /
-                  settings.clients;
+    r.cube_bits = static_cast<double>(end.stats.snapshot_cube_bits - start.stats.snapshot_cube_bits) /
+                  snapshots / settings.clients;
   }
   r.bytes_per_cube = r.snapshot_bytes / settings.clients;
   if (end.stats.ticks > start.stats.ticks) {

@@ -20,11 +20,11 @@ struct ScaleSettings {
   bool collisions = true;
   double window_s = 10.0;
   bool cpu_tick_clock = true;  // time ticks with the server thread's CPU clock (else the wall clock)
-  int tag_interval_ms = 0;      // the bots tag the nearest cube as drawn this often (0: no tags)
+  int tag_interval_ms = 0;     // the bots tag the nearest cube as drawn this often (0: no tags)
   bool lag_compensation = true;
-  bool delta_snapshots = true;  // the server's snapshot encoding: delta, or every cube in full
-  double idle_fraction = 0.0;   // this share of the players (rounded) stand still: the rest play at random
-  std::string link_name = "lan";   // the bots' link conditioner (both directions), from a network profile
+  bool delta_snapshots = true;    // the server's snapshot encoding: delta, or every cube in full
+  double idle_fraction = 0.0;     // this share of the players (rounded) stand still: the rest play at random
+  std::string link_name = "lan";  // the bots' link conditioner (both directions), from a network profile
   transport::LinkSettings link;
   // When not empty (link_name "mixed"): the players are spread evenly over one netcube-bot process per
   // profile, so that round trips, jitter and loss, and so acknowledgements and baselines, differ as they
@@ -56,11 +56,11 @@ struct ScaleResult {
   // The mean snapshot the server sent in the window (payload bytes, ack included), and its cost per cube.
   double snapshot_bytes = 0.0;
   double bytes_per_cube = 0.0;
-  double delta_share = 0.0;  // of the snapshots sent, the share that were deltas
-  double delta_age_ticks = 0.0;   // the mean age of the deltas' baselines
+  double delta_share = 0.0;                // of the snapshots sent, the share that were deltas
+  double delta_age_ticks = 0.0;            // the mean age of the deltas' baselines
   double prediction_moves_per_tick = 0.0;  // the deltas' prediction work (sim::Moves) per tick
   double deltas_declined_share = 0.0;      // of the snapshots sent, those full for want of a shared baseline
-  double cube_bits = 0.0;         // the mean snapshot's bits spent on cubes (headers and ack aside), per cube
+  double cube_bits = 0.0;  // the mean snapshot's bits spent on cubes (headers and ack aside), per cube
   // From the bots' report (empty when it failed: bots_problem says why) and the server's input counters.
   std::uint64_t corrections = 0;
   double rtt_ms_mean = 0.0;

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <vector>
 
@@ -88,8 +88,11 @@ std::optional<TagResult> RunTagging(const TagSettings& settings, std::string* er
   result.tags_hit = stats.tags_hit;
   result.tags_refused = stats.tags_refused;
   result.tags_capped = stats.tags_capped;
-  result.hit_rate = stats.tags_judged > 0 ? static_cast<double>(stats.tags_hit) / static_cast<double>(stats.tags_judged) : 0.0;
-  result.rewind_ms_mean = stats.tags_judged > 0 ? stats.rewind_ms_sum / static_cast<double>(stats.tags_judged) : 0.0;
+  result.hit_rate = stats.tags_judged > 0
+                        ? static_cast<double>(stats.tags_hit) / static_cast<double>(stats.tags_judged)
+                        : 0.0;
+  result.rewind_ms_mean =
+      stats.tags_judged > 0 ? stats.rewind_ms_sum / static_cast<double>(stats.tags_judged) : 0.0;
   result.rewind_ms_max = stats.rewind_ms_max;
   for (const auto& c : run->clients()) {
     const client::Metrics m = c->metrics();
@@ -114,9 +117,11 @@ std::optional<TagResult> RunTagging(const TagSettings& settings, std::string* er
 }
 
 void PrintTagging(const std::vector<TagResult>& runs, const std::vector<ScaleResult>& cost) {
-  std::printf("\n== tagging: 8 players moving at random, each tagging the nearest cube exactly as drawn every %d ms\n"
-              "   (virtual clock, collisions off); rewind = how far back the server judged (what it would grant, when off)\n",
-              sim::kTagCooldownMs);
+  std::printf(
+      "\n== tagging: 8 players moving at random, each tagging the nearest cube exactly as drawn every %d ms\n"
+      "   (virtual clock, collisions off); rewind = how far back the server judged (what it would grant, "
+      "when off)\n",
+      sim::kTagCooldownMs);
   std::printf("   %-16s %-14s %-4s %7s %8s %9s %9s %8s %9s %11s %11s\n", "profile", "family", "comp", "tags",
               "hit rate", "rewind", "max", "rtt", "interp", "victim mean", "victim p99");
   for (const TagResult& r : runs) {
@@ -130,10 +135,11 @@ void PrintTagging(const std::vector<TagResult>& runs, const std::vector<ScaleRes
                 r.victim_view_ms_mean, r.victim_view_ms_p99);
   }
   for (const ScaleResult& r : cost) {
-    std::printf("   64 players tagging every %d ms, compensation %-3s: tick p50 %.0f us, p99 %.0f us, max %.0f us, "
-                "%llu tags in the window\n",
-                r.settings.tag_interval_ms, r.settings.lag_compensation ? "on" : "off", r.tick_p50_us, r.tick_p99_us,
-                r.tick_max_us, static_cast<unsigned long long>(r.tags_judged));
+    std::printf(
+        "   64 players tagging every %d ms, compensation %-3s: tick p50 %.0f us, p99 %.0f us, max %.0f us, "
+        "%llu tags in the window\n",
+        r.settings.tag_interval_ms, r.settings.lag_compensation ? "on" : "off", r.tick_p50_us, r.tick_p99_us,
+        r.tick_max_us, static_cast<unsigned long long>(r.tags_judged));
   }
   std::fflush(stdout);
 }

@@ -2,28 +2,27 @@
 // its script and settled, then prints a summary and writes the JSON report. Against a server elsewhere it
 // runs on the steady clock; a replay without --connect runs the server in this process on a virtual clock,
 // so the same session gives the same frames (and CSV bytes) on every run.
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
-#include <optional>
-#include <vector>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <thread>
-
-#include <CLI/CLI.hpp>
+#include <vector>
 
 #include "bot_report_json.h"
 #include "client_flags.h"
 #include "compare_csv.h"
 #include "files.h"
-#include "flag_checks.h"
 #include "find.h"
-#include "session.h"
-#include "version.h"
+#include "flag_checks.h"
 #include "netcube/client/bot.h"
 #include "netcube/client/frame_sample.h"
 #include "netcube/server/server.h"
+#include "session.h"
+#include "version.h"
 
 namespace {
 
@@ -160,14 +159,16 @@ int main(int argc, char** argv) {
   app.add_option("--input-rate", config.input_rate, "Input samples per simulation step (2 = a speed hack)")
       ->check(CLI::Range(1, 8))
       ->capture_default_str();
-  app.add_option("--script", script, "random, circle, idle, or a timeline of KEYS:MS segments (R:100,-:50,R:100)")
+  app.add_option("--script", script,
+                 "random, circle, idle, or a timeline of KEYS:MS segments (R:100,-:50,R:100)")
       ->capture_default_str();
   app.add_option("--name", config.name_prefix, "Player name prefix")->capture_default_str();
   app.add_option("--settle-timeout", config.settle_timeout_s, "Longest wait for the cubes to settle, seconds")
       ->check(netcube::apps::FiniteRange(0.001, 3600.0))
       ->capture_default_str();
-  app.add_option("--tag-interval-ms", config.tag_interval_ms,
-                 "Tag the nearest remote cube as drawn this often, ms (0 = never; at least the 250 ms cooldown)")
+  app.add_option(
+         "--tag-interval-ms", config.tag_interval_ms,
+         "Tag the nearest remote cube as drawn this often, ms (0 = never; at least the 250 ms cooldown)")
       ->check(CLI::Range(0, 60'000))
       ->capture_default_str();
   app.add_option("--report", report_path, "Write the JSON report to this file");
@@ -179,16 +180,19 @@ int main(int argc, char** argv) {
       "Play a session written by --record (here or by netcube-client --lab): one player per entry with its "
       "techniques and keys, on the session's link and seeds; without --connect against a server in this "
       "process on a virtual clock, the same frames on every run");
-  app.add_option("--record", record,
-                 "Write the session (techniques, link, seed, the server's rates, every player's keys frame by "
-                 "frame) to this file; with --replay, the keys as replayed and the session's tags by hand");
-  app.add_option("--csv", csv, "Write one row per frame (1/60 s of play) and player to this CSV file (the lab's "
-                               "columns; the server's are the newest state received)");
+  app.add_option(
+      "--record", record,
+      "Write the session (techniques, link, seed, the server's rates, every player's keys frame by "
+      "frame) to this file; with --replay, the keys as replayed and the session's tags by hand");
+  app.add_option("--csv", csv,
+                 "Write one row per frame (1/60 s of play) and player to this CSV file (the lab's "
+                 "columns; the server's are the newest state received)");
   replay_option->excludes("--script")->excludes("--count")->excludes("--seed")->excludes("--duration");
   CLI11_PARSE(app, argc, argv);
   if (find.requested()) return find.Run("netcube-bot");
   // The longest name, the prefix and the last player's index, must fit as it is: names are never cut.
-  if (const std::string problem = netcube::protocol::NameProblem(config.name_prefix + std::to_string(config.count - 1));
+  if (const std::string problem =
+          netcube::protocol::NameProblem(config.name_prefix + std::to_string(config.count - 1));
       !problem.empty()) {
     return app.exit(CLI::ValidationError("--name", problem + " (the prefix and a player's index)"));
   }
@@ -226,7 +230,8 @@ int main(int argc, char** argv) {
     }
     // Frames count from the script's start, as the keys' do; the session keeps them for --record.
     for (const netcube::apps::HandTag& tag : session.hand_tags) {
-      config.players[tag.player].hand_tags.push_back({netcube::apps::SessionFrameTime(tag.frame), tag.target});
+      config.players[tag.player].hand_tags.push_back(
+          {netcube::apps::SessionFrameTime(tag.frame), tag.target});
     }
     config.same_network = session.compared;
     config.link = client_flags.ApplyLink(session.link);
@@ -283,7 +288,8 @@ int main(int argc, char** argv) {
   const client::BotReport report = run->Report();
   const bool all_settled = run->all_settled();
   run->Disconnect(clock.Now());
-  for (const Micros end = clock.Now() + kGoodbyeTime; clock.Now() < end; clock.Advance()) run->Update(clock.Now());
+  for (const Micros end = clock.Now() + kGoodbyeTime; clock.Now() < end; clock.Advance())
+    run->Update(clock.Now());
 
   if (run->failure()) {
     std::cerr << "netcube-bot: " << *run->failure() << "\n";

@@ -8,8 +8,8 @@
 
 #include "client_flags.h"
 #include "files.h"
-#include "flag_checks.h"
 #include "find.h"
+#include "flag_checks.h"
 #include "runner.h"
 #include "version.h"
 
@@ -56,8 +56,9 @@ int main(int argc, char** argv) {
       app.add_flag("--lab", lab, "The all-in-one lab: an in-process server and two players (--transport)");
   CLI::Option* connect_option =
       app.add_option("--connect", connect, "Connect at once to a server, HOST:PORT");
-  CLI::Option* name_option =
-      app.add_option("--name", name, "Player name")->check(netcube::apps::PlayerName())->capture_default_str();
+  CLI::Option* name_option = app.add_option("--name", name, "Player name")
+                                 ->check(netcube::apps::PlayerName())
+                                 ->capture_default_str();
   lab_flag->excludes(connect_option)->excludes(name_option);
   netcube::apps::FindFlags find;
   find.Register(app)->excludes(lab_flag)->excludes(connect_option);
@@ -73,9 +74,10 @@ int main(int argc, char** argv) {
       "Drive the keys (the lab's player 1) with a script: random, circle, idle, or KEYS:MS segments "
       "such as R:500,-:200,UL:300; it starts once connected");
   app.add_option("--script2", script2, "Drive the lab's player 2 with a script")->needs(lab_flag);
-  app.add_option("--tag-interval-ms", tag_interval_ms,
-                 "The lab's players tag the nearest cube as they draw it this often, ms (0 = by hand: Space, E, "
-                 "a click)")
+  app.add_option(
+         "--tag-interval-ms", tag_interval_ms,
+         "The lab's players tag the nearest cube as they draw it this often, ms (0 = by hand: Space, E, "
+         "a click)")
       ->check(CLI::Range(0, 60'000))
       ->needs(lab_flag);
   app.add_option("--transport", transport,
@@ -87,8 +89,9 @@ int main(int argc, char** argv) {
   CLI::Option* frames_option = app.add_option("--frames", run.frames, "Render this many frames, then exit")
                                    ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   CLI::Option* encoding_option =
-      app.add_option("--snapshot-encoding", snapshot_encoding,
-                     "The lab server's snapshots at the start: delta or full (the server panel switches them)")
+      app.add_option(
+             "--snapshot-encoding", snapshot_encoding,
+             "The lab server's snapshots at the start: delta or full (the server panel switches them)")
           ->check(CLI::IsMember({"full", "delta"}))
           ->capture_default_str()
           ->needs(lab_flag);
@@ -114,9 +117,10 @@ int main(int argc, char** argv) {
                      "server where their cubes never collide")
           ->needs(lab_flag);
   CLI::Option* replay_option =
-      app.add_option("--replay", replay,
-                     "Replay a session written by --record (its network, seed and keys; --compare replaces its "
-                     "technique sets), on the virtual clock, for the recorded number of frames unless --frames")
+      app.add_option(
+             "--replay", replay,
+             "Replay a session written by --record (its network, seed and keys; --compare replaces its "
+             "technique sets), on the virtual clock, for the recorded number of frames unless --frames")
           ->needs(lab_flag);
   app.add_option("--record", record, "Write the comparison's session (settings, seed, keys) to this file")
       ->needs(compare_option)
@@ -201,8 +205,9 @@ int main(int argc, char** argv) {
         player.seed = seed + i;
       }
       options.lab.tag_interval_ms = tag_interval_ms;
-      options.lab.server.snapshot_encoding =
-          snapshot_encoding == "full" ? netcube::server::SnapshotEncoding::kFull : netcube::server::SnapshotEncoding::kDelta;
+      options.lab.server.snapshot_encoding = snapshot_encoding == "full"
+                                                 ? netcube::server::SnapshotEncoding::kFull
+                                                 : netcube::server::SnapshotEncoding::kDelta;
       options.plot_title = "netcube lab";
       options.lab.network = *netcube::transport::ParseNetworkKind(transport);
       return apps::RunLab(std::move(options));
@@ -232,10 +237,12 @@ int main(int argc, char** argv) {
       }
     }
     if (client_flags.ChoosesTechniques()) {
-      std::cerr << "netcube-client: --compare and --replay choose the techniques: drop --preset and the toggles\n";
+      std::cerr
+          << "netcube-client: --compare and --replay choose the techniques: drop --preset and the toggles\n";
       return 2;
     }
-    for (client::TechniqueSet& entry : session.entries) entry.settings = client_flags.ApplySettings(entry.settings);
+    for (client::TechniqueSet& entry : session.entries)
+      entry.settings = client_flags.ApplySettings(entry.settings);
     session.link = client_flags.ApplyLink(session.link);
     apps::SetUpComparison(options);
     options.lab.network = *netcube::transport::ParseNetworkKind(transport);

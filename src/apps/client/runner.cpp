@@ -252,7 +252,8 @@ class LabRecorder {
           samplers_[i].Sample(frame, now, held[i], player, truth, client::Tick{lab.server().tick()});
       if (journal_ != nullptr) journal_->Explain(i, sample, lab);
       if (!options_.csv.empty()) {
-        csv_ << CompareCsvRow(options_.lab.players[i].client.name, client::TechniquesOf(player.settings()), sample);
+        csv_ << CompareCsvRow(options_.lab.players[i].client.name, client::TechniquesOf(player.settings()),
+                              sample);
       }
       if (!options_.csv.empty() || !options_.plot.empty()) series_[i].samples.push_back(sample);
     }
@@ -260,7 +261,8 @@ class LabRecorder {
 
   void HandTags(int frame, const std::vector<gui::LabHandTag>& tags) {
     if (options_.record.empty()) return;
-    for (const gui::LabHandTag& tag : tags) session_.hand_tags.push_back({frame, tag.player, tag.request.target});
+    for (const gui::LabHandTag& tag : tags)
+      session_.hand_tags.push_back({frame, tag.player, tag.request.target});
   }
 
   // Prints the run's figures, writes the session and the plot, and closes the CSV; false (with the reason on
@@ -417,7 +419,8 @@ void SetUpComparison(LabRunOptions& options) {
     // The bot's independent players: each its own network, on a server where cubes collide.
     options.lab.server.collisions = true;
     options.lab.server.shared_spawn = false;
-    for (std::size_t i = 0; i < options.lab.players.size(); ++i) options.lab.players[i].client.seed = session.SeedOf(i);
+    for (std::size_t i = 0; i < options.lab.players.size(); ++i)
+      options.lab.players[i].client.seed = session.SeedOf(i);
   }
   options.lab.server.tick_rate = session.tick_rate;
   options.lab.server.snapshot_rate = session.snapshot_rate;
@@ -468,8 +471,8 @@ int RunLab(LabRunOptions options) {
     keys.emplace_back(std::move(options.scripts[0]), options.session.seed, KeyBinding::kArrowsAndWasd);
   } else {
     for (std::size_t i = 0; i < lab->players(); ++i) {
-      keys.emplace_back(std::move(options.scripts[i % options.scripts.size()]), options.lab.players[i].client.seed,
-                        options.lab.players[i].keys);
+      keys.emplace_back(std::move(options.scripts[i % options.scripts.size()]),
+                        options.lab.players[i].client.seed, options.lab.players[i].keys);
     }
   }
   LabRecorder recorder(options, *lab, journal ? &*journal : nullptr);
@@ -505,7 +508,8 @@ int RunLab(LabRunOptions options) {
         lab->Update(now, held);
         if (!options.replay || replaying) recorder.Frame(frame, now, held, *lab);
         // Where a live run takes its tags by hand: after the frame's update and sample, before the next.
-        for (; options.replay && replayed_tag != options.session.hand_tags.cend() && replayed_tag->frame <= frame;
+        for (; options.replay && replayed_tag != options.session.hand_tags.cend() &&
+               replayed_tag->frame <= frame;
              ++replayed_tag) {
           lab->TagByHand(now, {replayed_tag->player, {replayed_tag->target}});
         }

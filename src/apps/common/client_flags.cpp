@@ -29,10 +29,9 @@ void ClientFlags::Register(CLI::App& app, const std::string& preset_note, const 
                  "With predict-others, draw the other cubes where they will be when your inputs reach the "
                  "server instead of now: on or off (the default)")
       ->check(on_off);
-  app.add_option(
-         "--adaptive-snapshot-rate", adaptive_snapshot_rate_,
-         "Ask the server for a snapshot every tick from the start and while the link loses or delays "
-         "them: on (the default) or off (the server's rate)")
+  app.add_option("--adaptive-snapshot-rate", adaptive_snapshot_rate_,
+                 "Ask the server for a snapshot every tick from the start and while the link loses or delays "
+                 "them: on (the default) or off (the server's rate)")
       ->check(on_off);
   app.add_option("--redundancy", redundancy_, "Inputs per input packet (default 32)")
       ->check(CLI::Range(1, static_cast<int>(protocol::kMaxInputsPerPacket)));
@@ -53,7 +52,8 @@ void ClientFlags::Register(CLI::App& app, const std::string& preset_note, const 
          "Client-side conditioner: a named network from link_profiles.json (lan, cross-continent, lossy, "
          "harsh, ...); the single settings below override its values")
       ->type_name("NAME");
-  app.add_option("--latency-ms", latency_ms_, "Client-side conditioner: added latency, each direction" + latency_note)
+  app.add_option("--latency-ms", latency_ms_,
+                 "Client-side conditioner: added latency, each direction" + latency_note)
       ->check(FiniteRange(0.0, kMaxLinkDelayMs));
   app.add_option("--jitter-ms", jitter_ms_, "Client-side conditioner: latency varies by up to +-this")
       ->check(FiniteRange(0.0, kMaxLinkDelayMs));

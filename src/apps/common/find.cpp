@@ -1,10 +1,11 @@
 #include "find.h"
 
-#include "flag_checks.h"
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <thread>
+
+#include "flag_checks.h"
 
 namespace netcube::apps {
 namespace {
@@ -28,9 +29,11 @@ std::string DescribeFound(const discovery::FoundServer& server) {
 CLI::Option* FindFlags::Register(CLI::App& app) {
   CLI::Option* find = app.add_flag("--find", find_, "List the servers that answer on the LAN, then exit");
   app.add_option("--discovery-port", browser_.port, "UDP port of LAN discovery")->capture_default_str();
-  app.add_option("--discovery-address", browser_.targets,
-                 "Where discovery queries go: broadcast, multicast or one host's address (repeatable; default "
-                 "255.255.255.255 and " + std::string(discovery::kMulticastGroup) + ")");
+  app.add_option(
+      "--discovery-address", browser_.targets,
+      "Where discovery queries go: broadcast, multicast or one host's address (repeatable; default "
+      "255.255.255.255 and " +
+          std::string(discovery::kMulticastGroup) + ")");
   app.add_option("--find-seconds", seconds_, "How long --find listens")
       ->check(FiniteRange(0.1, 60.0))
       ->capture_default_str();
@@ -46,17 +49,20 @@ int FindFlags::Run(const std::string& program) const {
   }
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
-  const auto end = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds_));
+  const auto end =
+      start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds_));
   while (Clock::now() < end) {
     browser->Service(std::chrono::duration_cast<Micros>(Clock::now() - start));
     std::this_thread::sleep_for(std::chrono::milliseconds(1));  // the round trip is measured to this
   }
-  for (const discovery::FoundServer& server : browser->servers()) std::printf("%s\n", DescribeFound(server).c_str());
+  for (const discovery::FoundServer& server : browser->servers())
+    std::printf("%s\n", DescribeFound(server).c_str());
   if (browser->servers().empty()) {
-    std::printf("no netcube server answered on UDP port %u (%llu queries sent, %llu refused by the network)\n",
-                static_cast<unsigned>(browser_.port),
-                static_cast<unsigned long long>(browser->counters().queries_sent),
-                static_cast<unsigned long long>(browser->counters().send_errors));
+    std::printf(
+        "no netcube server answered on UDP port %u (%llu queries sent, %llu refused by the network)\n",
+        static_cast<unsigned>(browser_.port),
+        static_cast<unsigned long long>(browser->counters().queries_sent),
+        static_cast<unsigned long long>(browser->counters().send_errors));
   }
   return browser->servers().empty() ? 1 : 0;
 }

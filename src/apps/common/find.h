@@ -1,9 +1,8 @@
 #pragma once
 // --find for netcube-bot and netcube-client: ask the LAN for servers for a couple of seconds, print each
 // one heard, and exit.
-#include <string>
-
 #include <CLI/CLI.hpp>
+#include <string>
 
 #include "netcube/discovery/browser.h"
 

@@ -39,9 +39,8 @@ CLI::Validator Unsigned() {
 }
 
 CLI::Validator PlayerName() {
-  return CLI::Validator(
-      [](std::string& name) { return protocol::NameProblem(name); },
-      "1-" + std::to_string(protocol::kMaxNameLength) + " printable ASCII characters");
+  return CLI::Validator([](std::string& name) { return protocol::NameProblem(name); },
+                        "1-" + std::to_string(protocol::kMaxNameLength) + " printable ASCII characters");
 }
 
 }  // namespace netcube::apps

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 #include "netcube/protocol/messages.h"
@@ -20,13 +19,19 @@ constexpr double kMaxTagIntervalMs = 60'000.0;
 constexpr double kMaxTargetUnits = 1e6;
 
 nlohmann::json SettingsJson(const client::Settings& s) {
-  return {{"prediction", s.prediction},         {"reconciliation", s.reconciliation},
-          {"interpolation", s.interpolation},   {"smoothing", s.smoothing},
-          {"extrapolation", s.extrapolation},   {"adaptive_delay", s.adaptive_delay},
-          {"interp_delay_ms", s.interp_delay_ms}, {"smoothing_ms", s.smoothing_ms},
-          {"redundancy", s.redundancy},         {"input_pacing", s.input_pacing},
+  return {{"prediction", s.prediction},
+          {"reconciliation", s.reconciliation},
+          {"interpolation", s.interpolation},
+          {"smoothing", s.smoothing},
+          {"extrapolation", s.extrapolation},
+          {"adaptive_delay", s.adaptive_delay},
+          {"interp_delay_ms", s.interp_delay_ms},
+          {"smoothing_ms", s.smoothing_ms},
+          {"redundancy", s.redundancy},
+          {"input_pacing", s.input_pacing},
           {"adaptive_snapshot_rate", s.adaptive_snapshot_rate},
-          {"predict_others", s.predict_others},   {"predict_window_ms", s.predict_window_ms},
+          {"predict_others", s.predict_others},
+          {"predict_window_ms", s.predict_window_ms},
           {"predict_to_input_tick", s.predict_to_input_tick}};
 }
 
@@ -107,8 +112,9 @@ void Session::RecordInput(std::size_t player, std::int64_t frame, std::uint8_t b
 
 std::uint8_t Session::ButtonsAt(std::size_t player, std::int64_t frame) const noexcept {
   const InputTimeline& timeline = TimelineOf(inputs, player);
-  const auto after = std::upper_bound(timeline.begin(), timeline.end(), frame,
-                                      [](std::int64_t f, const InputChange& change) { return f < change.frame; });
+  const auto after =
+      std::upper_bound(timeline.begin(), timeline.end(), frame,
+                       [](std::int64_t f, const InputChange& change) { return f < change.frame; });
   return after == timeline.begin() ? 0 : std::prev(after)->buttons;
 }
 
@@ -128,7 +134,8 @@ client::InputScript Session::Script(std::size_t player) const {
   std::int64_t from = 0;
   std::uint8_t buttons = 0;
   for (const InputChange& change : TimelineOf(inputs, player)) {
-    if (change.frame > from) segments.push_back({buttons, SessionFrameTime(change.frame) - SessionFrameTime(from)});
+    if (change.frame > from)
+      segments.push_back({buttons, SessionFrameTime(change.frame) - SessionFrameTime(from)});
     from = change.frame;
     buttons = change.buttons;
   }
@@ -157,23 +164,22 @@ std::string SessionToJson(const Session& session) {
     hand_tags.push_back(std::move(item));
   }
   const transport::LinkSettings& link = session.link;
-  const nlohmann::json doc = {
-      {"netcube_session", kSessionFormat},
-      {"entries", entries},
-      {"link",
-       {{"latency_ms", link.latency_ms},
-        {"jitter_ms", link.jitter_ms},
-        {"loss", link.loss},
-        {"duplicate", link.duplicate},
-        {"reorder", link.reorder}}},
-      {"seed", session.seed},
-      {"compared", session.compared},
-      {"tick_rate", session.tick_rate},
-      {"snapshot_rate", session.snapshot_rate},
-      {"tag_interval_ms", session.tag_interval_ms},
-      {"frames", session.frames},
-      {"inputs", inputs},
-      {"hand_tags", hand_tags}};
+  const nlohmann::json doc = {{"netcube_session", kSessionFormat},
+                              {"entries", entries},
+                              {"link",
+                               {{"latency_ms", link.latency_ms},
+                                {"jitter_ms", link.jitter_ms},
+                                {"loss", link.loss},
+                                {"duplicate", link.duplicate},
+                                {"reorder", link.reorder}}},
+                              {"seed", session.seed},
+                              {"compared", session.compared},
+                              {"tick_rate", session.tick_rate},
+                              {"snapshot_rate", session.snapshot_rate},
+                              {"tag_interval_ms", session.tag_interval_ms},
+                              {"frames", session.frames},
+                              {"inputs", inputs},
+                              {"hand_tags", hand_tags}};
   return doc.dump(1) + "\n";
 }
 
@@ -250,8 +256,10 @@ std::optional<Session> ParseSession(std::string_view json_text, std::string* err
         const auto frame = change.at(0).get<std::int64_t>();
         const auto buttons = change.at(1).get<unsigned>();
         const bool ordered = timeline.empty() || frame > timeline.back().frame;
-        if (!ordered || frame < 0 || frame >= session.frames || (buttons & ~unsigned{sim::kButtonMask}) != 0) {
-          *error = "input change at frame " + std::to_string(frame) + ": frames must increase within the "
+        if (!ordered || frame < 0 || frame >= session.frames ||
+            (buttons & ~unsigned{sim::kButtonMask}) != 0) {
+          *error = "input change at frame " + std::to_string(frame) +
+                   ": frames must increase within the "
                    "session and buttons be sim::Button bits";
           return std::nullopt;
         }
@@ -267,8 +275,10 @@ std::optional<Session> ParseSession(std::string_view json_text, std::string* err
       if (targeted) tag.target = client::Vec2{item.at(2).get<double>(), item.at(3).get<double>()};
       const auto in_reach = [](double v) { return std::isfinite(v) && std::abs(v) <= kMaxTargetUnits; };
       if (!ordered || tag.frame < 0 || tag.frame >= session.frames || tag.player >= session.entries.size() ||
-          (item.size() != 2 && !targeted) || (tag.target && !(in_reach(tag.target->x) && in_reach(tag.target->y)))) {
-        *error = "hand tag at frame " + std::to_string(tag.frame) + ": [frame, entry] or [frame, entry, x, y], "
+          (item.size() != 2 && !targeted) ||
+          (tag.target && !(in_reach(tag.target->x) && in_reach(tag.target->y)))) {
+        *error = "hand tag at frame " + std::to_string(tag.frame) +
+                 ": [frame, entry] or [frame, entry, x, y], "
                  "frames in order within the session, x and y finite";
         return std::nullopt;
       }

@@ -3,8 +3,9 @@
 // settings and a conditioner seed: the same for every entry of a comparison, seed + i for the bot's
 // independent players), the server's rates, the scripted tags' interval, and the input timelines, frame by
 // frame: one that drives every entry (a comparison), or one per entry (a bot's players, each with its own
-// keys), and the tags made by hand. --record writes it and --replay reads it back, so the same file replays the same hands on the same
-// network. Replacing the entries (--compare with --replay) replays them with other techniques.
+// keys), and the tags made by hand. --record writes it and --replay reads it back, so the same file replays
+// the same hands on the same network. Replacing the entries (--compare with --replay) replays them with other
+// techniques.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -60,8 +61,8 @@ struct Session {
   bool compared = true;
   int tick_rate = 60;
   int snapshot_rate = 20;
-  int tag_interval_ms = 0;              // scripted tags (LabConfig::tag_interval_ms); 0 = none
-  std::int64_t frames = 0;              // how long the session ran
+  int tag_interval_ms = 0;               // scripted tags (LabConfig::tag_interval_ms); 0 = none
+  std::int64_t frames = 0;               // how long the session ran
   std::vector<InputTimeline> inputs{1};  // one shared by every entry, or one per entry
   std::vector<HandTag> hand_tags;        // frames in order
 

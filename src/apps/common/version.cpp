@@ -9,7 +9,8 @@ std::string VersionLine(const std::string& program) {
 }
 
 void AddVersionFlag(CLI::App& app, const std::string& program) {
-  app.set_version_flag("--version", VersionLine(program), "Print the version and the protocol version, then exit");
+  app.set_version_flag("--version", VersionLine(program),
+                       "Print the version and the protocol version, then exit");
 }
 
 void ShortUsageErrors(CLI::App& app, const std::string& program) {

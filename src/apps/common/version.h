@@ -1,9 +1,8 @@
 #pragma once
 // What every executable's command line shares: --version (the project version from CMake and the wire
 // protocol's version), and a usage error said in two lines instead of the whole --help.
-#include <string>
-
 #include <CLI/CLI.hpp>
+#include <string>
 
 namespace netcube::apps {
 

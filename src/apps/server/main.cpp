@@ -1,6 +1,10 @@
 // netcube-server: the authoritative server as a process. Parses flags, runs netcube::server::Server on the
 // steady clock until --duration passes or SIGINT/SIGTERM arrives, then says goodbye to every client and
 // writes the stats file.
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -9,11 +13,6 @@
 #include <iostream>
 #include <string>
 #include <thread>
-
-#include <sys/random.h>
-#include <unistd.h>
-
-#include <CLI/CLI.hpp>
 
 #include "files.h"
 #include "flag_checks.h"
@@ -34,9 +33,9 @@ volatile std::sig_atomic_t g_stats_requested = 0;
 extern "C" void RequestStop(int /*signal*/) { g_stop_requested = 1; }
 extern "C" void RequestStats(int /*signal*/) { g_stats_requested = 1; }
 
-constexpr Micros kMaxSleep{1000};                // service the network at least this often
-constexpr Micros kStatusInterval{5'000'000};     // one status line this often
-constexpr Micros kGoodbyeDeadline{500'000};      // longest wait for disconnects to be acknowledged
+constexpr Micros kMaxSleep{1000};             // service the network at least this often
+constexpr Micros kStatusInterval{5'000'000};  // one status line this often
+constexpr Micros kGoodbyeDeadline{500'000};   // longest wait for disconnects to be acknowledged
 
 // Microseconds since the process's first call, on the monotonic clock.
 Micros Now() {
@@ -62,14 +61,15 @@ void PrintStatus(const netcube::server::ServerStats& stats, const netcube::serve
   const auto per_second = [seconds](std::uint64_t now, std::uint64_t before) {
     return static_cast<double>(now - before) / seconds;
   };
-  std::printf("clients %zu | tick p50 %lld us p99 %lld us | inputs processed %llu dropped %llu | "
-              "in %.0f B/s out %.0f B/s\n",
-              stats.clients, static_cast<long long>(stats.tick_durations.p50.count()),
-              static_cast<long long>(stats.tick_durations.p99.count()),
-              static_cast<unsigned long long>(stats.inputs.processed),
-              static_cast<unsigned long long>(stats.inputs.dropped_rate_limit),
-              per_second(stats.wire_bytes_received, previous.wire_bytes_received),
-              per_second(stats.wire_bytes_sent, previous.wire_bytes_sent));
+  std::printf(
+      "clients %zu | tick p50 %lld us p99 %lld us | inputs processed %llu dropped %llu | "
+      "in %.0f B/s out %.0f B/s\n",
+      stats.clients, static_cast<long long>(stats.tick_durations.p50.count()),
+      static_cast<long long>(stats.tick_durations.p99.count()),
+      static_cast<unsigned long long>(stats.inputs.processed),
+      static_cast<unsigned long long>(stats.inputs.dropped_rate_limit),
+      per_second(stats.wire_bytes_received, previous.wire_bytes_received),
+      per_second(stats.wire_bytes_sent, previous.wire_bytes_sent));
   std::fflush(stdout);
 }
 
@@ -89,7 +89,8 @@ bool IsServerName(const std::string& name) {
 }
 
 // What a discovery reply says about `server` now.
-netcube::protocol::DiscoveryReply DescribeServer(const netcube::server::Server& server, const std::string& name) {
+netcube::protocol::DiscoveryReply DescribeServer(const netcube::server::Server& server,
+                                                 const std::string& name) {
   const netcube::server::ServerConfig& config = server.config();
   netcube::protocol::DiscoveryReply info;
   // A server bound to one address names it; bound to all, the reply's source address is the one to use.
@@ -165,35 +166,41 @@ int main(int argc, char** argv) {
                  "Judge tags against the world as the shooter saw it (off: as it is now): on or off")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
-  app.add_option("--snapshot-encoding", snapshot_encoding,
-                 "Snapshots as deltas against the newest one each client holds, or every cube in full: delta or full")
+  app.add_option(
+         "--snapshot-encoding", snapshot_encoding,
+         "Snapshots as deltas against the newest one each client holds, or every cube in full: delta or full")
       ->check(CLI::IsMember({"full", "delta"}))
       ->capture_default_str();
-  app.add_option("--input-buffer", input_buffer,
-                 "Hold each client's inputs in a small adaptive buffer so its cube moves every tick (off: a tick "
-                 "applies whatever has arrived): on or off")
+  app.add_option(
+         "--input-buffer", input_buffer,
+         "Hold each client's inputs in a small adaptive buffer so its cube moves every tick (off: a tick "
+         "applies whatever has arrived): on or off")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   app.add_option("--max-rewind-ms", config.max_rewind_ms, "Lag compensation rewinds at most this far")
       ->check(CLI::Range(0, netcube::protocol::kMaxTagDelayMs))
       ->capture_default_str();
-  app.add_option("--duration", duration_s, "Run this many seconds, then exit cleanly (default: until a signal)")
+  app.add_option("--duration", duration_s,
+                 "Run this many seconds, then exit cleanly (default: until a signal)")
       ->check(netcube::apps::FiniteRange(0.001, netcube::apps::kMaxRunSeconds));
   CLI::Option* stats_json = app.add_option(
       "--stats-json", stats_path, "Write the server's statistics to this JSON file at exit (and on SIGUSR1)");
-  app.add_option("--stats-interval", stats_interval_s, "Also rewrite the --stats-json file every this many seconds")
+  app.add_option("--stats-interval", stats_interval_s,
+                 "Also rewrite the --stats-json file every this many seconds")
       ->check(netcube::apps::FiniteRange(0.01, netcube::apps::kMaxRunSeconds))
       ->needs(stats_json);
   app.add_option("--latency-ms", config.link.latency_ms, "Server-side conditioner: one-way added latency")
       ->check(netcube::apps::FiniteRange(0.0, netcube::apps::kMaxLinkDelayMs))
       ->capture_default_str();
-  app.add_option("--jitter-ms", config.link.jitter_ms, "Server-side conditioner: latency varies by up to +-this")
+  app.add_option("--jitter-ms", config.link.jitter_ms,
+                 "Server-side conditioner: latency varies by up to +-this")
       ->check(netcube::apps::FiniteRange(0.0, netcube::apps::kMaxLinkDelayMs))
       ->capture_default_str();
   app.add_option("--loss", config.link.loss, "Server-side conditioner: packet loss probability [0, 1]")
       ->check(netcube::apps::FiniteRange(0.0, 1.0))
       ->capture_default_str();
-  app.add_option("--duplicate", config.link.duplicate, "Server-side conditioner: duplication probability [0, 1]")
+  app.add_option("--duplicate", config.link.duplicate,
+                 "Server-side conditioner: duplication probability [0, 1]")
       ->check(netcube::apps::FiniteRange(0.0, 1.0))
       ->capture_default_str();
   app.add_option("--reorder", config.link.reorder, "Server-side conditioner: reordering probability [0, 1]")
@@ -249,27 +256,31 @@ int main(int argc, char** argv) {
     if (responder == nullptr) {
       std::cerr << "netcube-server: LAN discovery off: " << error << '\n';
     } else if (!responder->multicast_error().empty()) {
-      std::cerr << "netcube-server: LAN discovery answers broadcasts only: " << responder->multicast_error() << '\n';
+      std::cerr << "netcube-server: LAN discovery answers broadcasts only: " << responder->multicast_error()
+                << '\n';
     }
   }
   std::signal(SIGINT, RequestStop);
   std::signal(SIGTERM, RequestStop);
   std::signal(SIGUSR1, RequestStats);
-  std::printf("netcube-server listening on %s:%u (tick %d Hz, snapshots %d Hz, max %zu clients, collisions %s, "
-              "lag compensation %s up to %d ms, %s snapshots)\n",
-              config.bind_address.c_str(), static_cast<unsigned>(server->port()), config.tick_rate,
-              config.snapshot_rate, config.max_clients, collisions.c_str(), lag_compensation.c_str(),
-              config.max_rewind_ms, snapshot_encoding.c_str());
+  std::printf(
+      "netcube-server listening on %s:%u (tick %d Hz, snapshots %d Hz, max %zu clients, collisions %s, "
+      "lag compensation %s up to %d ms, %s snapshots)\n",
+      config.bind_address.c_str(), static_cast<unsigned>(server->port()), config.tick_rate,
+      config.snapshot_rate, config.max_clients, collisions.c_str(), lag_compensation.c_str(),
+      config.max_rewind_ms, snapshot_encoding.c_str());
   if (responder != nullptr) {
     std::printf("LAN discovery: \"%s\" answers on UDP port %u\n", server_name.c_str(),
                 static_cast<unsigned>(responder->port()));
   }
   std::fflush(stdout);
 
-  const Micros end = duration_s > 0 ? Now() + std::chrono::duration_cast<Micros>(std::chrono::duration<double>(duration_s))
-                                    : Micros::max();
+  const Micros end =
+      duration_s > 0 ? Now() + std::chrono::duration_cast<Micros>(std::chrono::duration<double>(duration_s))
+                     : Micros::max();
   Micros next_status = Now() + kStatusInterval;
-  const Micros stats_interval = std::chrono::duration_cast<Micros>(std::chrono::duration<double>(stats_interval_s));
+  const Micros stats_interval =
+      std::chrono::duration_cast<Micros>(std::chrono::duration<double>(stats_interval_s));
   Micros next_stats_write = stats_interval > Micros(0) ? Now() + stats_interval : Micros::max();
   netcube::server::ServerStats previous = server->stats();
   while (g_stop_requested == 0 && Now() < end) {
