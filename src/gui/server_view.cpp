@@ -10,6 +10,7 @@
 #include "netcube/gui/theme.h"
 #include "netcube/protocol/messages.h"
 #include "netcube/protocol/rules.h"
+#include "netcube/transport/network.h"
 
 namespace netcube::gui {
 namespace {
@@ -88,7 +89,8 @@ void ServerView::DrawPanel(server::Server& server) {
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kHeaderText)), "Server (the truth)");
   ImGui::SameLine();
   // No port number: it is ephemeral, and leaving it out keeps scripted screenshots identical run to run.
-  ImGui::Text("on loopback, tick %u", server.tick());
+  const bool in_memory = config.network != nullptr && config.network != transport::UdpNetwork();
+  ImGui::Text("%s, tick %u", in_memory ? "in memory" : "on loopback", server.tick());
 
   ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55F);
   int tick_rate = config.tick_rate;
