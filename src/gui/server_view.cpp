@@ -11,6 +11,7 @@
 #include "netcube/protocol/messages.h"
 #include "netcube/protocol/rules.h"
 #include "netcube/transport/network.h"
+#include "panel_widgets.h"
 
 namespace netcube::gui {
 namespace {
@@ -20,10 +21,6 @@ constexpr int kMaxLabTickRate = 120;
 constexpr int kMaxLabSnapshotRate = 60;
 // A judged tag stays drawn in the arena this long (server ticks at 60 Hz: one second).
 constexpr std::uint64_t kTagShownTicks = 60;
-
-void Tooltip(const char* text) {
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
-}
 
 }  // namespace
 
