@@ -30,7 +30,8 @@ class ViewDelay {
   // The adaptive target: what the staleness calls for (ServerClock::MeasuredDelayMs), and at least
   // (k + 1/2) intervals for the k losses in a row that the snapshot loss p makes rarer than 1e-5
   // (p^k < 1e-5; the intervals of a faster rate asked for, until it comes), clamped to
-  // [kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs].
+  // [kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs]. With the capped extrapolation of one snapshot interval on
+  // top, the buffer runs dry beyond it only in rare moments.
   double AdaptiveTargetMs(const ServerClock& clock) const noexcept;
 
   // A snapshot of `tick` is the newest: the first one starts the render time (the client knows nothing of
