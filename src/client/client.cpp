@@ -11,10 +11,11 @@
 #include "rate_chooser.h"
 #include "remote_cubes.h"
 #include "tagging.h"
+#include "view_delay.h"
 #include "world_prediction.h"
 
 // The conductor: the connection's lifecycle and the message dispatch, handing each part of what arrives to
-// the room that owns it (own_cube, remote_cubes, link_stats, server_clock, tagging).
+// the room that owns it (own_cube, remote_cubes, view_delay, link_stats, server_clock, tagging).
 namespace netcube::client {
 namespace {
 
@@ -71,6 +72,7 @@ struct Client::Impl {
 
   OwnCube own;
   RemoteCubes remotes;
+  ViewDelay view_delay;
   LinkStats link;
   Tagging tagging;
   WorldPrediction world;
@@ -90,6 +92,7 @@ struct Client::Impl {
     packets_malformed = 0;
     own.Reset();
     remotes.Reset();
+    view_delay.Reset();
     link.Reset(now);
     tagging.Reset();
     world.Reset();
@@ -225,7 +228,7 @@ struct Client::Impl {
     if (have_snapshot && tick < newest_tick) {
       // Overtaken by a newer one, but its states can still fill the interpolation buffers.
       for (const sim::PlayerCube& player : snapshot.players) {
-        if (player.id != welcome.player_id) remotes.ReceiveLate(tick, player);
+        if (player.id != welcome.player_id) remotes.ReceiveLate(tick, player, view_delay);
       }
       return true;
     }
@@ -235,7 +238,8 @@ struct Client::Impl {
 
     world.OnSnapshot(tick, snapshot.players.span());
 
-    remotes.BeginSnapshot(tick);
+    view_delay.OnSnapshot(tick);
+    remotes.BeginSnapshot();
     bool reconcile = false;
     for (const sim::PlayerCube& player : snapshot.players) {
       if (player.id == welcome.player_id) {
@@ -320,8 +324,10 @@ struct Client::Impl {
     own.RefreshView(elapsed, settings);
     if (state != ConnectionState::kConnected) return;
     clock.Observe(now);
-    clock.SetSnapshotLoss(link.metrics().snapshot_loss, link.loss_measured());
-    remotes.RefreshViews(now, static_cast<double>(elapsed.count()) / 1000.0, clock, settings);
+    view_delay.SetSnapshotLoss(link.metrics().snapshot_loss, link.loss_measured());
+    const double elapsed_ms = static_cast<double>(elapsed.count()) / 1000.0;
+    view_delay.Advance(now, elapsed_ms, clock, settings, remotes.dry());
+    remotes.RefreshViews(elapsed_ms, view_delay, clock, settings);
     if (predicting && world.others_predicted()) {
       remotes.DrawPredicted([this](sim::PlayerId id) { return world.RemoteAt(id); });
     }
@@ -377,11 +383,11 @@ struct Client::Impl {
     if (state != ConnectionState::kConnected || !own.view().present) return false;
     // What this client draws: predicting the others, the remote cubes at the present (judged there); with
     // interpolation, at the render time; without, at the newest snapshot.
+    const ViewDelay::Claim claim =
+        view_delay.ClaimFor(PredictingOthers(), world.present_tick(), settings.interpolation, newest_tick);
     Tagging::Sight sight;
-    sight.render_tick = PredictingOthers()       ? world.present_tick()
-                        : settings.interpolation ? remotes.render_tick()
-                                                 : static_cast<double>(newest_tick);
-    sight.delay_ms = !PredictingOthers() && settings.interpolation ? remotes.metrics().interp_delay_ms : 0.0;
+    sight.render_tick = claim.tick;
+    sight.delay_ms = claim.delay_ms;
     sight.seen_tick = newest_tick;
     sight.seq = own.view().predicted_state.last_input;
     sight.origin = own.view().predicted;
@@ -477,7 +483,7 @@ std::optional<Tick> Client::newest_snapshot_tick() const noexcept {
 }
 double Client::server_time_ticks() const noexcept { return impl_->clock.ServerTicks(impl_->last_view); }
 double Client::render_tick() const noexcept {
-  return impl_->PredictingOthers() ? impl_->world.present_tick() : impl_->remotes.render_tick();
+  return impl_->PredictingOthers() ? impl_->world.present_tick() : impl_->view_delay.render_tick();
 }
 std::optional<Micros> Client::snapshot_silence() const noexcept {
   const Impl& c = *impl_;

@@ -5,12 +5,6 @@
 namespace netcube::client {
 namespace {
 
-// The interpolation delay in use follows its target at most this fast (ms of delay per ms of time): the
-// render clock runs a little slow while the delay grows and a little fast while it shrinks, so it never
-// jumps and never runs backward. While a cube's buffer is dry it runs at half speed: a fast climb.
-constexpr double kDelayGrowRate = 0.1;
-constexpr double kDelayShrinkRate = 0.05;
-constexpr double kDryGrowRate = 0.5;
 // Smoothing: how far a cube can move in one tick, and the gap beyond which a cube is not chased but drawn
 // where it is (a respawn, a cube pushed across a wall: not a correction worth easing).
 constexpr double kTopSpeedUnitsPerTick = static_cast<double>(sim::kMaxSpeed) / sim::kSubUnitsPerUnit;
@@ -29,9 +23,6 @@ Vec2 StepToward(const Vec2& from, const Vec2& target, double budget) noexcept {
 void RemoteCubes::Reset() {
   cubes_.clear();
   names_.clear();
-  delay_started_ = false;
-  render_ = 0.0;
-  render_started_ = false;
   underrun_ = false;
   dry_ = false;
   metrics_ = {};
@@ -59,11 +50,7 @@ void RemoteCubes::Forget(sim::PlayerId id) {
   std::erase_if(cubes_, [id](const Cube& c) { return c.id == id; });
 }
 
-void RemoteCubes::BeginSnapshot(Tick tick) noexcept {
-  if (!render_started_) {
-    render_ = static_cast<double>(tick);
-    render_started_ = true;
-  }
+void RemoteCubes::BeginSnapshot() noexcept {
   for (Cube& cube : cubes_) cube.seen = false;
 }
 
@@ -79,8 +66,8 @@ void RemoteCubes::Receive(Tick tick, const sim::PlayerCube& player) {
   it->seen = true;
 }
 
-void RemoteCubes::ReceiveLate(Tick tick, const sim::PlayerCube& player) {
-  if (static_cast<double>(tick) <= render_) return;
+void RemoteCubes::ReceiveLate(Tick tick, const sim::PlayerCube& player, const ViewDelay& delay) {
+  if (static_cast<double>(tick) <= delay.render_tick()) return;
   auto it = std::lower_bound(cubes_.begin(), cubes_.end(), player.id,
                              [](const Cube& c, sim::PlayerId id) { return c.id < id; });
   if (it != cubes_.end() && it->id == player.id) it->buffer.Insert(tick, player.state);
@@ -90,28 +77,19 @@ void RemoteCubes::EndSnapshot() {
   std::erase_if(cubes_, [](const Cube& c) { return !c.seen; });
 }
 
-void RemoteCubes::RefreshViews(Micros now, double elapsed_ms, const ServerClock& clock,
+void RemoteCubes::RefreshViews(double elapsed_ms, const ViewDelay& delay, const ServerClock& clock,
                                const Settings& settings) {
-  const double target = settings.adaptive_delay ? clock.AdaptiveDelayMs() : settings.interp_delay_ms;
-  if (!delay_started_) {
-    delay_ms_ = target;
-    delay_started_ = true;
-  } else if (settings.adaptive_delay && dry_) {
-    delay_ms_ = std::min(delay_ms_ + kDryGrowRate * elapsed_ms, kMaxAdaptiveDelayMs);
-  } else {
-    delay_ms_ += std::clamp(target - delay_ms_, -kDelayShrinkRate * elapsed_ms, kDelayGrowRate * elapsed_ms);
-  }
-  metrics_.interp_delay_ms = delay_ms_;
+  metrics_.interp_delay_ms = delay.delay_ms();
+  const double render = delay.render_tick();
   const double period_ms = clock.tick_period_ms();
-  const double render_before = render_;
-  render_ = std::max(render_, clock.ServerTicks(now) - delay_ms_ / period_ms);
   // By the render clock, which runs at most kDelayShrinkRate fast while the delay shrinks (time dilation: a
   // cube is drawn moving that much faster, or it would fall behind its path for good), but no faster: a
   // jump of the server clock's estimate should not show as a faster cube.
   const double elapsed_ticks = elapsed_ms / period_ms;
   const double step_budget =
       kTopSpeedUnitsPerTick *
-      std::max(elapsed_ticks, std::min(render_ - render_before, (1.0 + kDelayShrinkRate) * elapsed_ticks));
+      std::max(elapsed_ticks,
+               std::min(delay.render_moved(), (1.0 + ViewDelay::kDelayShrinkRate) * elapsed_ticks));
 
   // Extrapolation bridges one missing snapshot, no more: beyond that a guess drifts too far from the truth.
   const double max_extrapolation_ticks =
@@ -127,15 +105,15 @@ void RemoteCubes::RefreshViews(Micros now, double elapsed_ms, const ServerClock&
     view.latest_state = cube.latest;
     view.latest = PositionOf(cube.latest);
     if (settings.interpolation) {
-      const Sample sample = cube.buffer.SampleAt(render_, max_extrapolation_ticks);
+      const Sample sample = cube.buffer.SampleAt(render, max_extrapolation_ticks);
       view.drawn = settings.smoothing && cube.was_drawn ? StepToward(cube.drawn, sample.position, step_budget)
                                                         : sample.position;
       view.sample = sample.kind;
       dry = dry || sample.ticks_past_newest > 0.0;
       underrun = underrun || sample.ticks_past_newest > max_extrapolation_ticks;
       if (sample.kind == SampleKind::kExtrapolated) metrics_.extrapolation_ms += elapsed_ms;
-      cube.buffer.DropBefore(render_);
-      depth += static_cast<double>(cube.buffer.CountAfter(render_));
+      cube.buffer.DropBefore(render);
+      depth += static_cast<double>(cube.buffer.CountAfter(render));
     } else {
       view.drawn = view.latest;
       view.sample = SampleKind::kLatest;

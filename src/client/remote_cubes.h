@@ -1,9 +1,8 @@
 #pragma once
-// The client's room for the other players' cubes: their names, an interpolation buffer each, the
-// interpolation delay (fixed, or adapted to the measured snapshot interval, loss and jitter) and the
-// render time it sets, and the views drawn from them. With smoothing, a drawn cube never moves faster
-// than a cube can: when a late snapshot corrects an extrapolation, the difference is made up over the
-// next frames instead of in one jump.
+// The client's room for the other players' cubes: their names, an interpolation buffer each, and the
+// views drawn from them at the render time the view delay (view_delay.h) sets. With smoothing, a drawn cube
+// never moves faster than a cube can: when a late snapshot corrects an extrapolation, the difference is made
+// up over the next frames instead of in one jump.
 #include <optional>
 #include <string>
 #include <utility>
@@ -11,6 +10,7 @@
 
 #include "netcube/client/client.h"
 #include "netcube/client/server_clock.h"
+#include "view_delay.h"
 
 namespace netcube::client {
 
@@ -23,21 +23,22 @@ class RemoteCubes {
   void SetName(sim::PlayerId id, const std::string& name);
   void Forget(sim::PlayerId id);
 
-  // One accepted snapshot of server tick `tick`: Receive every remote cube in it between BeginSnapshot and
-  // EndSnapshot. A snapshot holds the whole world, so cubes missing from it are gone. The render time
-  // starts at the first snapshot's tick: the client knows nothing of the world before it.
-  void BeginSnapshot(Tick tick) noexcept;
+  // One accepted snapshot: Receive every remote cube in it (of server tick `tick`) between BeginSnapshot
+  // and EndSnapshot. A snapshot holds the whole world, so cubes missing from it are gone.
+  void BeginSnapshot() noexcept;
   void Receive(Tick tick, const sim::PlayerCube& player);
   void EndSnapshot();
   // A remote cube's state from a snapshot older than the newest: buffered if the cube is still known and
   // the state is not yet behind the render time (it says nothing about who is present).
-  void ReceiveLate(Tick tick, const sim::PlayerCube& player);
+  void ReceiveLate(Tick tick, const sim::PlayerCube& player, const ViewDelay& delay);
 
-  // Moves the delay toward its target (`elapsed_ms` since the last refresh), sets the render time from the
-  // server clock's estimate at `now`, and samples every cube at it. A cube whose first state is still
-  // ahead of the render time had not joined at that time: it has no view yet (drawing it at its first
-  // state would show, and let a player tag, a cube where it never was at that time).
-  void RefreshViews(Micros now, double elapsed_ms, const ServerClock& clock, const Settings& settings);
+  // Samples every cube at the view delay's render time, just advanced (over `elapsed_ms`). A cube whose first
+  // state is still ahead of the render time had not joined at that time: it has no view yet (drawing it at
+  // its first state would show, and let a player tag, a cube where it never was at that time).
+  void RefreshViews(double elapsed_ms, const ViewDelay& delay, const ServerClock& clock,
+                    const Settings& settings);
+  // Some cube's render time was past its newest state at the last refresh: the delay climbs fast.
+  bool dry() const noexcept { return dry_; }
 
   // predict_others: every cube `predicted(id)` places (a std::optional<Vec2>) is drawn there instead, at
   // the present.
@@ -55,7 +56,6 @@ class RemoteCubes {
   }
 
   const std::vector<RemoteView>& views() const noexcept { return views_; }
-  double render_tick() const noexcept { return render_; }
   const RemoteCubeMetrics& metrics() const noexcept { return metrics_; }
 
  private:
@@ -72,12 +72,8 @@ class RemoteCubes {
 
   std::vector<Cube> cubes_;                                   // increasing id
   std::vector<std::pair<sim::PlayerId, std::string>> names_;  // from PlayerJoined, increasing id
-  double delay_ms_ = 0.0;
-  bool delay_started_ = false;
-  double render_ = 0.0;
-  bool render_started_ = false;  // by the first snapshot
-  bool underrun_ = false;        // inside an underrun episode (counted once)
-  bool dry_ = false;             // some cube's render time was past its newest state at the last refresh
+  bool underrun_ = false;                                     // inside an underrun episode (counted once)
+  bool dry_ = false;                                          // see dry()
   RemoteCubeMetrics metrics_;
   std::vector<RemoteView> views_;
 };

@@ -17,7 +17,6 @@ constexpr double kIntervalGain = 1.0 / 16.0;
 constexpr double kLatenessGain = 1.0 / 16.0;
 constexpr Micros kStalenessSampleEvery{10'000};
 constexpr double kStalenessBinMs = 2.0;
-constexpr double kRareRun = 1e-5;  // per snapshot: at 60 a second, once in half an hour
 
 }  // namespace
 
@@ -91,8 +90,8 @@ void ServerClock::SetSnapshotRate(int snapshot_rate, Tick from_tick) noexcept {
   next_rate_tick_ = from_tick;
 }
 
-void ServerClock::SetSnapshotLoss(double loss, bool measured) noexcept {
-  snapshot_loss_ = measured ? loss : std::max(loss, kUnmeasuredLoss);
+double ServerClock::shortest_interval_ms() const noexcept {
+  return next_rate_ > 0 ? std::min(nominal_interval_ms_, IntervalOfRate(next_rate_)) : nominal_interval_ms_;
 }
 
 double ServerClock::MeasuredDelayMs() const noexcept {
@@ -102,21 +101,6 @@ double ServerClock::MeasuredDelayMs() const noexcept {
   const double margin_ms =
       std::clamp(3.0 * (quantile_ms - nominal_interval_ms_), 0.0, 2.0 * nominal_interval_ms_);
   return std::max(quantile_ms + margin_ms, nominal_interval_ms_);
-}
-
-double ServerClock::AdaptiveDelayMs() const noexcept {
-  // Runs of losses too rare for a 10 s window to show: k in a row leave the newest snapshot k + 1
-  // intervals old and extrapolation bridges one, so the run rarer than kRareRun needs k and a half. While
-  // a faster rate is on its way, the run is one of its intervals: the few snapshots still to come at the
-  // old rate are too few for a run that rare.
-  double loss_run_ms = 0.0;
-  if (snapshot_loss_ > 0.0) {
-    const double run = std::ceil(std::log(kRareRun) / std::log(std::min(snapshot_loss_, 0.5)));
-    const double interval_ms =
-        next_rate_ > 0 ? std::min(nominal_interval_ms_, IntervalOfRate(next_rate_)) : nominal_interval_ms_;
-    loss_run_ms = (run + 0.5) * interval_ms;
-  }
-  return std::clamp(std::max(MeasuredDelayMs(), loss_run_ms), kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs);
 }
 
 double ServerClock::StalenessQuantileMs(double quantile) const noexcept {

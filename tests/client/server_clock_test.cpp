@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rate_chooser.h"
+#include "view_delay.h"
 
 namespace netcube::client {
 namespace {
@@ -111,36 +112,37 @@ TEST(ServerClock, AddsAMarginForTheTailOfWhatLossAndJitterAdd) {
   }
 }
 
-TEST(ServerClock, CoversTheRunOfLossesExpectedLessThanOnceInAHundredThousandSnapshots) {
+TEST(ViewDelay, CoversTheRunOfLossesExpectedLessThanOnceInAHundredThousandSnapshots) {
   ServerClock clock;
   Play(clock, 20, 0.0, 0.0, 1);
+  ViewDelay delay;
   // Until the loss is measured, 1% is assumed: three in a row (1 in a million) leave the newest snapshot
   // four intervals old, extrapolation bridges one: three intervals and a half.
-  EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), 3.5 * 50.0);
-  clock.SetSnapshotLoss(0.0, false);
-  EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), 3.5 * 50.0);
-  clock.SetSnapshotLoss(0.0, true);
-  EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), clock.MeasuredDelayMs());
-  EXPECT_NEAR(clock.AdaptiveDelayMs(), 50.0, 2.5);
+  EXPECT_DOUBLE_EQ(delay.AdaptiveTargetMs(clock), 3.5 * 50.0);
+  delay.SetSnapshotLoss(0.0, false);
+  EXPECT_DOUBLE_EQ(delay.AdaptiveTargetMs(clock), 3.5 * 50.0);
+  delay.SetSnapshotLoss(0.0, true);
+  EXPECT_DOUBLE_EQ(delay.AdaptiveTargetMs(clock), clock.MeasuredDelayMs());
+  EXPECT_NEAR(delay.AdaptiveTargetMs(clock), 50.0, 2.5);
   // 2%: three in a row (8 in a million).
-  clock.SetSnapshotLoss(0.02, true);
-  EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), 3.5 * 50.0);
+  delay.SetSnapshotLoss(0.02, true);
+  EXPECT_DOUBLE_EQ(delay.AdaptiveTargetMs(clock), 3.5 * 50.0);
   // 25%: nine in a row (4 in a million), measured or not.
-  clock.SetSnapshotLoss(0.25, true);
-  EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), 9.5 * 50.0);
-  clock.SetSnapshotLoss(0.25, false);
-  EXPECT_DOUBLE_EQ(clock.AdaptiveDelayMs(), 9.5 * 50.0);
-  // At the tick rate each interval costs a third: the cautious start is 58 ms, not 175.
+  delay.SetSnapshotLoss(0.25, true);
+  EXPECT_DOUBLE_EQ(delay.AdaptiveTargetMs(clock), 9.5 * 50.0);
+  delay.SetSnapshotLoss(0.25, false);
+  EXPECT_DOUBLE_EQ(delay.AdaptiveTargetMs(clock), 9.5 * 50.0);
+  // A fresh delay, at the tick rate: each interval costs a third, the cautious start is 58 ms, not 175.
   ServerClock fast;
   fast.Reset(60, 60, 0, ArrivalOf(0, 10'000));
-  EXPECT_DOUBLE_EQ(fast.AdaptiveDelayMs(), 3.5 * 1000.0 / 60);
+  EXPECT_DOUBLE_EQ(ViewDelay{}.AdaptiveTargetMs(fast), 3.5 * 1000.0 / 60);
   // Asked for the tick rate at the start: the few snapshots still to come at 20 a second need no cover
   // for a run that rare, only the two intervals of a clock with no sample yet.
   ServerClock asking;
   asking.Reset(60, 20, 0, ArrivalOf(0, 10'000));
-  EXPECT_DOUBLE_EQ(asking.AdaptiveDelayMs(), 3.5 * 50.0);
+  EXPECT_DOUBLE_EQ(ViewDelay{}.AdaptiveTargetMs(asking), 3.5 * 50.0);
   asking.SetSnapshotRate(60, 30);
-  EXPECT_DOUBLE_EQ(asking.AdaptiveDelayMs(), 100.0);
+  EXPECT_DOUBLE_EQ(ViewDelay{}.AdaptiveTargetMs(asking), 100.0);
 }
 
 TEST(ServerClock, ARateChangeStartsTheWindowOverWhenItArrivesAndHoldsTheDelayMeanwhile) {

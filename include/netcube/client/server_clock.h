@@ -1,5 +1,5 @@
 #pragma once
-// The client's estimate of the server's clock, and the interpolation delay it can afford.
+// The client's estimate of the server's clock, and how stale its newest snapshot gets.
 //
 // Every snapshot of server tick T arriving at local time t gives an offset sample t - T * tick_period:
 // the server's epoch plus this packet's one-way delay. The estimate follows the lower envelope of those
@@ -7,15 +7,11 @@
 // lets a latency increase creep in. How far samples arrive above the envelope is the arrival jitter; the
 // spacing of consecutive snapshot ticks is the snapshot interval (it grows with loss).
 //
-// The adaptive interpolation delay is measured, not modelled: how stale the newest snapshot is (estimated
-// server time minus its tick) is sampled every 10 ms, and the delay is the 99th percentile of that over
-// the last 10 s, plus a margin. The staleness is one snapshot interval of regular spacing plus what loss,
-// jitter and reordering add; that added part has a tail a 10 s window underestimates (the next bad run can
-// be worse than any in the window), so the margin is three times it, up to two intervals. And the delay
-// rides out the run of lost snapshots the measured loss makes rarer than once in 100,000 snapshots, which
-// no window shows; until the loss is measured it assumes 1% (the start is when the delay is thinnest, and
-// 2% loss brings a run of three about once a minute across 32 players). With the capped extrapolation of
-// one snapshot interval on top, the buffer runs dry beyond it only in rare moments.
+// The staleness of the newest snapshot (estimated server time minus its tick) is sampled every 10 ms,
+// and the delay it calls for is its 99th percentile over the last 10 s, plus a margin. The staleness is
+// one snapshot interval of regular spacing plus what loss, jitter and reordering add; that added part has
+// a tail a 10 s window underestimates (the next bad run can be worse than any in the window), so the
+// margin is three times it, up to two intervals. The view delay (view_delay.h) builds its target on it.
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -30,10 +26,6 @@ namespace netcube::client {
 // tick 0 after 0xFFFFFFFF comes out as one more, not four billion less.
 Tick UnwrapTick(std::uint32_t tick, Tick reference) noexcept;
 
-// Bounds of the adaptive delay, milliseconds.
-inline constexpr double kMinAdaptiveDelayMs = 30.0;
-inline constexpr double kMaxAdaptiveDelayMs = 1000.0;
-
 class ServerClock {
  public:
   // Starts over from a Welcome: the server was at `server_tick` (unwrapped) when it arrived at `now`.
@@ -46,10 +38,6 @@ class ServerClock {
 
   // A snapshot of `tick` arrived at `now`. Only snapshots newer than every previous one should be given.
   void OnSnapshot(Tick tick, Micros now) noexcept;
-  // The share of snapshots lost, as the link's statistics measure it; until `measured` (over their full
-  // horizon), at least kUnmeasuredLoss is assumed. A fresh clock assumes it.
-  static constexpr double kUnmeasuredLoss = 0.01;
-  void SetSnapshotLoss(double loss, bool measured) noexcept;
   // Samples the staleness of the newest snapshot at `now` (at most every 10 ms; call it every frame).
   void Observe(Micros now) noexcept;
 
@@ -59,6 +47,8 @@ class ServerClock {
   double tick_period_ms() const noexcept { return tick_period_us_ / 1000.0; }
   // The server's snapshot interval, ms (1/snapshot_rate).
   double nominal_interval_ms() const noexcept { return nominal_interval_ms_; }
+  // That, or the shorter interval of a faster rate asked for, until it comes.
+  double shortest_interval_ms() const noexcept;
   // Mean spacing of received snapshots, ms (starts at the nominal 1/snapshot_rate).
   double snapshot_interval_ms() const noexcept { return interval_ms_; }
   // How late snapshots arrive relative to the fastest one: mean and mean deviation, ms.
@@ -70,10 +60,6 @@ class ServerClock {
   // the first sample; after a rate change, until 1 s of samples at the new rate, the one before it less
   // the change of interval (at least two of the new intervals).
   double MeasuredDelayMs() const noexcept;
-  // That, and at least (k + 1/2) intervals for the k losses in a row that the snapshot loss p makes rarer
-  // than 1e-5 (p^k < 1e-5; the intervals of a faster rate asked for, until it comes), clamped to
-  // [kMinAdaptiveDelayMs, kMaxAdaptiveDelayMs].
-  double AdaptiveDelayMs() const noexcept;
   // A quantile of the staleness samples (0.99: q; 1: the largest), 0 before the first sample, and how many
   // samples it is taken over (at most 1000).
   static constexpr double kStalenessQuantile = 0.99;
@@ -86,7 +72,7 @@ class ServerClock {
 
  private:
   static constexpr std::size_t kStalenessSamples = 1000;  // 10 s at one per 10 ms
-  static constexpr std::size_t kStalenessBins = 500;      // 2 ms each, up to kMaxAdaptiveDelayMs
+  static constexpr std::size_t kStalenessBins = 500;      // 2 ms each, up to the longest view delay
   static constexpr std::size_t kSettledSamples = 100;     // 1 s: enough to trust a new window
 
   double IntervalOfRate(int snapshot_rate) const noexcept;  // ms, at least a tick
@@ -104,8 +90,7 @@ class ServerClock {
   std::size_t staleness_count_ = 0;
   Micros next_staleness_sample_{0};
   double held_delay_ms_ = 0.0;  // the delay kept while a new window fills; 0: none
-  double snapshot_loss_ = kUnmeasuredLoss;
-  int next_rate_ = 0;  // a rate change to come at next_rate_tick_; 0: none
+  int next_rate_ = 0;           // a rate change to come at next_rate_tick_; 0: none
   Tick next_rate_tick_ = 0;
 };
 
