@@ -278,35 +278,17 @@ struct Client::Impl {
     const std::optional<int> rate = snapshot_rate.Decide(clock, settings.adaptive_snapshot_rate, now);
     if (!rate || !Send(now, protocol::SnapshotRate{static_cast<std::uint8_t>(*rate)})) return;
     snapshot_rate.Asked(*rate);
-    // The server switches when the request arrives: about a round trip (and its jitter) past the newest
-    // snapshot. Snapshots before that come at the old rate. Before the first TimeEcho reply, the
-    // handshake's round trip stands in, with RFC 6298's first jitter of half of it.
-    const LinkMetrics& m = link.metrics();
-    const double rtt_ms = m.rtt_samples > 0 ? m.rtt_ms + 4.0 * m.rtt_jitter_ms : 3.0 * handshake_rtt_ms;
-    const Tick from_tick = newest_tick + static_cast<Tick>(rtt_ms / clock.tick_period_ms()) + 1;
+    const Tick from_tick =
+        SnapshotRateChooser::SwitchTick(newest_tick, link.metrics(), handshake_rtt_ms, clock);
     clock.SetSnapshotRate(*rate, from_tick);
     link.CountLossFrom(from_tick);
   }
 
   // predict_others: the world from the newest snapshot to `now` (world_prediction.h).
   WorldPrediction::Frame PredictionFrame(Micros now) const {
-    WorldPrediction::Frame frame;
-    // The clock follows the fastest snapshots' arrivals, the quickest one-way trip behind the server: the
-    // present is half a round trip (the handshake's until the TimeEcho replies measure it) less how late
-    // snapshots come on average beyond the fastest (the jitter inside that half).
     const LinkMetrics& m = link.metrics();
     const double rtt_ms = m.rtt_samples > 0 ? m.rtt_ms : handshake_rtt_ms;
-    const double one_way_ms = std::max(0.0, rtt_ms / 2.0 - clock.lateness_mean_ms());
-    frame.present_tick = clock.ServerTicks(now) + one_way_ms / clock.tick_period_ms();
-    frame.own = welcome.player_id;
-    frame.pending = &own.pending();
-    frame.moves_per_tick = std::max(1, sim::kTicksPerSecond / std::max(1, int{welcome.tick_rate}));
-    frame.collisions = welcome.collisions;
-    frame.window_ticks = static_cast<int>(settings.predict_window_ms / clock.tick_period_ms());
-    frame.smoothing = settings.smoothing;
-    frame.smoothing_ms = settings.smoothing_ms;
-    frame.to_input_tick = settings.predict_to_input_tick;
-    return frame;
+    return WorldPrediction::FrameAt(now, clock, rtt_ms, welcome, own.pending(), settings);
   }
   bool PredictingOthers() const noexcept { return settings.predict_others && world.others_predicted(); }
 

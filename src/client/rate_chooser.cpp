@@ -49,4 +49,11 @@ std::optional<int> SnapshotRateChooser::Decide(const ServerClock& clock, bool ad
   return wanted;
 }
 
+Tick SnapshotRateChooser::SwitchTick(Tick newest, const LinkMetrics& link, double handshake_rtt_ms,
+                                     const ServerClock& clock) noexcept {
+  const double trip_ms =
+      link.rtt_samples > 0 ? link.rtt_ms + 4.0 * link.rtt_jitter_ms : 3.0 * handshake_rtt_ms;
+  return newest + static_cast<Tick>(trip_ms / clock.tick_period_ms()) + 1;
+}
+
 }  // namespace netcube::client

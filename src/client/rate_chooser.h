@@ -11,6 +11,7 @@
 // delay has to assume the worst, and at the tick rate the worst costs a third as much.
 #include <optional>
 
+#include "netcube/client/metrics.h"
 #include "netcube/client/server_clock.h"
 
 namespace netcube::client {
@@ -28,6 +29,11 @@ class SnapshotRateChooser {
   std::optional<int> Decide(const ServerClock& clock, bool adaptive, Micros now) noexcept;
   // Records that `rate` was asked for.
   void Asked(int rate) noexcept { rate_ = rate; }
+  // The first tick the server sends at a rate asked for now: the request arrives about a round trip (and
+  // its jitter) past the newest snapshot; snapshots before that come at the old rate. Before the first
+  // TimeEcho reply, the handshake's round trip stands in, with RFC 6298's first jitter of half of it.
+  static Tick SwitchTick(Tick newest, const LinkMetrics& link, double handshake_rtt_ms,
+                         const ServerClock& clock) noexcept;
 
   int rate() const noexcept { return rate_; }  // the rate snapshots come at: asked for, or the server's
   bool asked() const noexcept { return rate_ != server_rate_; }

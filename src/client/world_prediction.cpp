@@ -190,4 +190,21 @@ std::optional<Vec2> WorldPrediction::RemoteAt(sim::PlayerId id) const noexcept {
   return *remote_now_[id] + remote_smoothers_[id].offset();
 }
 
+WorldPrediction::Frame WorldPrediction::FrameAt(Micros now, const ServerClock& clock, double rtt_ms,
+                                                const protocol::Welcome& welcome,
+                                                const PendingInputs& pending, const Settings& settings) {
+  Frame frame;
+  const double one_way_ms = std::max(0.0, rtt_ms / 2.0 - clock.lateness_mean_ms());
+  frame.present_tick = clock.ServerTicks(now) + one_way_ms / clock.tick_period_ms();
+  frame.own = welcome.player_id;
+  frame.pending = &pending;
+  frame.moves_per_tick = std::max(1, sim::kTicksPerSecond / std::max(1, int{welcome.tick_rate}));
+  frame.collisions = welcome.collisions;
+  frame.window_ticks = static_cast<int>(settings.predict_window_ms / clock.tick_period_ms());
+  frame.smoothing = settings.smoothing;
+  frame.smoothing_ms = settings.smoothing_ms;
+  frame.to_input_tick = settings.predict_to_input_tick;
+  return frame;
+}
+
 }  // namespace netcube::client

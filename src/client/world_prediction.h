@@ -18,8 +18,11 @@
 #include "netcube/client/interpolation_buffer.h"
 #include "netcube/client/metrics.h"
 #include "netcube/client/pending_inputs.h"
+#include "netcube/client/server_clock.h"
+#include "netcube/client/settings.h"
 #include "netcube/client/smoothing.h"
 #include "netcube/client/units.h"
+#include "netcube/protocol/messages.h"
 #include "netcube/sim/world.h"
 
 namespace netcube::client {
@@ -44,6 +47,12 @@ class WorldPrediction {
     bool smoothing = true;       // remote mispredictions eased over smoothing_ms
     int smoothing_ms = 100;
   };
+  // The frame at `now`. The clock follows the fastest snapshots' arrivals, the quickest one-way trip
+  // behind the server: the present is half a round trip (`rtt_ms`: TimeEcho's, or the handshake's until
+  // its replies measure it) less how late snapshots come on average beyond the fastest (the jitter inside
+  // that half).
+  static Frame FrameAt(Micros now, const ServerClock& clock, double rtt_ms, const protocol::Welcome& welcome,
+                       const PendingInputs& pending, const Settings& settings);
   // Brings the simulation up to the present and the own cube's newest input: after a snapshot, from its
   // world; after new own inputs, from the tick of the first new one; else only the ticks not yet simulated.
   void Predict(const Frame& frame);
