@@ -56,8 +56,6 @@ void HoldHandshakeAnswer(ENetPeer& peer, enet_uint32 hold_ms) {
 
 }  // namespace
 
-thread_local EnetEndpoint* EnetEndpoint::servicing_ = nullptr;
-
 int EnetEndpoint::Intercept(ENetHost* enet, ENetEvent* /*event*/) {
   EnetEndpoint* endpoint = servicing_;
   if (endpoint == nullptr) return 0;

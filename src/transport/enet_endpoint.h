@@ -151,7 +151,9 @@ class EnetEndpoint final : public Endpoint {
   FilterLimits filter_;
 
   // The endpoint whose ENet host this thread is servicing: ENet's intercept callback has no user pointer.
-  static thread_local EnetEndpoint* servicing_;
+  // Defined here, inline: both enet_endpoint.cpp (the pump) and enet_admission.cpp (the intercept) use it,
+  // and GCC's UBSan takes a thread_local defined in another file for a null pointer.
+  static inline thread_local EnetEndpoint* servicing_ = nullptr;
 };
 
 }  // namespace netcube::transport
