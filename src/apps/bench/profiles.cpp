@@ -13,6 +13,7 @@
 #include "netcube/client/client.h"
 #include "netcube/client/frame_sample.h"
 #include "netcube/server/server.h"
+#include "settings_json.h"
 
 namespace netcube::bench {
 namespace {
@@ -446,22 +447,10 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
 
 namespace {
 
-nlohmann::json SettingsJson(const client::Settings& s) {
-  return {{"prediction", s.prediction},
-          {"reconciliation", s.reconciliation},
-          {"interpolation", s.interpolation},
-          {"smoothing", s.smoothing},
-          {"extrapolation", s.extrapolation},
-          {"adaptive_delay", s.adaptive_delay},
-          {"interp_delay_ms", s.interp_delay_ms},
-          {"redundancy", s.redundancy},
-          {"adaptive_snapshot_rate", s.adaptive_snapshot_rate}};
-}
-
 nlohmann::json GroupJson(const GroupResult& g) {
   return {
       {"name", g.name},
-      {"settings", SettingsJson(g.settings)},
+      {"settings", apps::SettingsJson(g.settings)},
       {"players", g.players},
       {"inputs_sent", g.inputs_sent},
       {"corrections", g.corrections},

@@ -7,6 +7,7 @@
 
 #include "netcube/protocol/messages.h"
 #include "netcube/sim/move.h"
+#include "settings_json.h"
 
 namespace netcube::apps {
 namespace {
@@ -17,23 +18,6 @@ constexpr std::int64_t kMaxFrames = 24LL * 3600 * 60;
 constexpr double kMaxTagIntervalMs = 60'000.0;
 // A hand tag's target is a point under the mouse over an arena: far beyond any arena is no such point.
 constexpr double kMaxTargetUnits = 1e6;
-
-nlohmann::json SettingsJson(const client::Settings& s) {
-  return {{"prediction", s.prediction},
-          {"reconciliation", s.reconciliation},
-          {"interpolation", s.interpolation},
-          {"smoothing", s.smoothing},
-          {"extrapolation", s.extrapolation},
-          {"adaptive_delay", s.adaptive_delay},
-          {"interp_delay_ms", s.interp_delay_ms},
-          {"smoothing_ms", s.smoothing_ms},
-          {"redundancy", s.redundancy},
-          {"input_pacing", s.input_pacing},
-          {"adaptive_snapshot_rate", s.adaptive_snapshot_rate},
-          {"predict_others", s.predict_others},
-          {"predict_window_ms", s.predict_window_ms},
-          {"predict_to_input_tick", s.predict_to_input_tick}};
-}
 
 // Reads a session's fields by name and remembers the last one, so that an error can say which field of the
 // file is wrong.
