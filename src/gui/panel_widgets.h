@@ -4,6 +4,8 @@
 // panel.
 #include <imgui.h>
 
+#include <span>
+
 namespace netcube::gui {
 
 void Tooltip(const char* text);
@@ -45,5 +47,26 @@ void SameLineIfFits(float width);
 float CheckboxWidth(const char* label);
 
 float ButtonWidth(const char* label);
+
+// One checkbox of a table of them: the flag `member` of the object the table edits.
+template <class Object>
+struct Toggle {
+  const char* label;
+  bool Object::*member;
+  const char* tooltip;
+  bool starts_line = false;  // else it follows the one before on its line when it fits
+};
+
+// Draws the table's checkboxes over `object`, each with its tooltip; true when one was changed.
+template <class Object>
+bool DrawToggles(std::span<const Toggle<Object>> toggles, Object& object) {
+  bool changed = false;
+  for (const Toggle<Object>& toggle : toggles) {
+    if (!toggle.starts_line) SameLineIfFits(CheckboxWidth(toggle.label));
+    changed |= ImGui::Checkbox(toggle.label, &(object.*toggle.member));
+    Tooltip(toggle.tooltip);
+  }
+  return changed;
+}
 
 }  // namespace netcube::gui

@@ -27,6 +27,58 @@ const char* PresetTooltip(client::Preset preset) {
   return "";
 }
 
+using TechniqueToggle = Toggle<client::Settings>;
+constexpr TechniqueToggle kTechniqueToggles[] = {
+    {"prediction", &client::Settings::prediction,
+     "Draw your cube where your own inputs put it now, instead of waiting a round trip for the server.",
+     true},
+    {"reconciliation", &client::Settings::reconciliation,
+     "On each snapshot, replay the inputs the server has not processed yet on top of its state, so the "
+     "prediction does not jump back."},
+    {"interpolation", &client::Settings::interpolation,
+     "Draw remote cubes slightly in the past, between two snapshots, so they glide instead of jumping."},
+    {"smoothing", &client::Settings::smoothing,
+     "Blend a correction of your cube in over the smoothing time instead of snapping to it, and never draw a "
+     "remote cube moving faster than a cube can (a late snapshot's correction is made up over the next "
+     "frames).",
+     true},
+    {"extrapolation", &client::Settings::extrapolation,
+     "When the interpolation buffer runs dry, keep a remote cube moving along its last velocity for a "
+     "while."},
+    {"adaptive delay", &client::Settings::adaptive_delay,
+     "Size the interpolation delay from the measured snapshot interval, loss and jitter instead of the fixed "
+     "value."},
+    {"predict others", &client::Settings::predict_others,
+     "Draw every cube at the present: simulate the newest snapshot's world forward, remote cubes holding "
+     "their "
+     "last buttons and yours through its pending inputs, collisions included, and roll back on each snapshot "
+     "(remote turns become corrections, smoothed)."},
+    {"input pacing", &client::Settings::input_pacing,
+     "Sample the keys a few percent slower or faster, by the input lead the server reports, so inputs arrive "
+     "just in time whatever this machine's clock does (off: 60 a second by the local clock).",
+     true},
+    {"adaptive snapshot rate", &client::Settings::adaptive_snapshot_rate,
+     "Ask the server for a snapshot every tick from the start and while the link loses or delays snapshots "
+     "(each one the buffer must ride out then costs a third of the delay), and for the server's rate back "
+     "once 10 s show it does not (off: the server's rate)."},
+};
+
+using OverlayToggle = Toggle<Overlays>;
+constexpr OverlayToggle kOverlayToggles[] = {
+    {"server ghost", &Overlays::server_ghost,
+     "Outline where the server has every cube now (in the lab: its own world; connected to a server: the "
+     "newest state received, the best a client can know).",
+     true},
+    {"latest received", &Overlays::latest_received,
+     "Thin frame at each remote cube's newest received state; interpolation draws it further back."},
+    {"raw prediction", &Overlays::raw_prediction,
+     "Outline at your cube's raw prediction while smoothing draws it elsewhere.", true},
+    {"trails", &Overlays::trails, "Short trails of where each cube was drawn over the last 0.6 s."},
+    {"corrections", &Overlays::corrections,
+     "An arrow from where your cube was predicted to where the latest reconciliation moved it."},
+    {"tag reach", &Overlays::tag_reach, "The dashed circle a tag's ray reaches (20 units) around your cube."},
+};
+
 bool SliderDouble(const char* label, double& value, double min, double max, const char* format) {
   return ImGui::SliderScalar(label, ImGuiDataType_Double, &value, &min, &max, format);
 }
@@ -69,48 +121,7 @@ void PlayerView::DrawLinkProfiles(client::Client& client,
 
 void PlayerView::DrawTechniques(client::Client& client) const {
   client::Settings s = client.settings();
-  bool changed = false;
-  changed |= ImGui::Checkbox("prediction", &s.prediction);
-  Tooltip("Draw your cube where your own inputs put it now, instead of waiting a round trip for the server.");
-  SameLineIfFits(CheckboxWidth("reconciliation"));
-  changed |= ImGui::Checkbox("reconciliation", &s.reconciliation);
-  Tooltip(
-      "On each snapshot, replay the inputs the server has not processed yet on top of its state, so the "
-      "prediction does not jump back.");
-  SameLineIfFits(CheckboxWidth("interpolation"));
-  changed |= ImGui::Checkbox("interpolation", &s.interpolation);
-  Tooltip("Draw remote cubes slightly in the past, between two snapshots, so they glide instead of jumping.");
-  changed |= ImGui::Checkbox("smoothing", &s.smoothing);
-  Tooltip(
-      "Blend a correction of your cube in over the smoothing time instead of snapping to it, and never "
-      "draw a remote cube moving faster than a cube can (a late snapshot's correction is made up over the "
-      "next frames).");
-  SameLineIfFits(CheckboxWidth("extrapolation"));
-  changed |= ImGui::Checkbox("extrapolation", &s.extrapolation);
-  Tooltip(
-      "When the interpolation buffer runs dry, keep a remote cube moving along its last velocity for a "
-      "while.");
-  SameLineIfFits(CheckboxWidth("adaptive delay"));
-  changed |= ImGui::Checkbox("adaptive delay", &s.adaptive_delay);
-  Tooltip(
-      "Size the interpolation delay from the measured snapshot interval, loss and jitter instead of the "
-      "fixed value.");
-  SameLineIfFits(CheckboxWidth("predict others"));
-  changed |= ImGui::Checkbox("predict others", &s.predict_others);
-  Tooltip(
-      "Draw every cube at the present: simulate the newest snapshot's world forward, remote cubes holding "
-      "their last buttons and yours through its pending inputs, collisions included, and roll back on each "
-      "snapshot (remote turns become corrections, smoothed).");
-  changed |= ImGui::Checkbox("input pacing", &s.input_pacing);
-  Tooltip(
-      "Sample the keys a few percent slower or faster, by the input lead the server reports, so inputs "
-      "arrive just in time whatever this machine's clock does (off: 60 a second by the local clock).");
-  SameLineIfFits(CheckboxWidth("adaptive snapshot rate"));
-  changed |= ImGui::Checkbox("adaptive snapshot rate", &s.adaptive_snapshot_rate);
-  Tooltip(
-      "Ask the server for a snapshot every tick from the start and while the link loses or delays "
-      "snapshots (each one the buffer must ride out then costs a third of the delay), and for the server's "
-      "rate back once 10 s show it does not (off: the server's rate).");
+  bool changed = DrawToggles<client::Settings>(kTechniqueToggles, s);
 
   ItemRow row(3);
   row.Next();
@@ -156,25 +167,6 @@ void PlayerView::DrawLinkConditioner(client::Client& client) const {
   if (changed) client.SetLink(link);
 }
 
-void PlayerView::DrawOverlayToggles() {
-  ImGui::Checkbox("server ghost", &overlays_.server_ghost);
-  Tooltip(
-      "Outline where the server has every cube now (in the lab: its own world; connected to a server: the "
-      "newest state received, the best a client can know).");
-  SameLineIfFits(CheckboxWidth("latest received"));
-  ImGui::Checkbox("latest received", &overlays_.latest_received);
-  Tooltip("Thin frame at each remote cube's newest received state; interpolation draws it further back.");
-  ImGui::Checkbox("raw prediction", &overlays_.raw_prediction);
-  Tooltip("Outline at your cube's raw prediction while smoothing draws it elsewhere.");
-  SameLineIfFits(CheckboxWidth("trails"));
-  ImGui::Checkbox("trails", &overlays_.trails);
-  Tooltip("Short trails of where each cube was drawn over the last 0.6 s.");
-  SameLineIfFits(CheckboxWidth("corrections"));
-  ImGui::Checkbox("corrections", &overlays_.corrections);
-  Tooltip("An arrow from where your cube was predicted to where the latest reconciliation moved it.");
-  SameLineIfFits(CheckboxWidth("tag reach"));
-  ImGui::Checkbox("tag reach", &overlays_.tag_reach);
-  Tooltip("The dashed circle a tag's ray reaches (20 units) around your cube.");
-}
+void PlayerView::DrawOverlayToggles() { DrawToggles<Overlays>(kOverlayToggles, overlays_); }
 
 }  // namespace netcube::gui
