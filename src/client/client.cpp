@@ -482,6 +482,7 @@ Metrics Client::metrics() const {
   static_cast<LinkMetrics&>(m) = impl_->link.metrics();
   m.snapshot_rate = impl_->snapshot_rate.rate();
   m.snapshot_rate_asked = impl_->snapshot_rate.asked();
+  m.in_memory = transport::KindOf(impl_->config.network.get()) == transport::NetworkKind::kMemory;
   static_cast<OwnCubeMetrics&>(m) = impl_->own.metrics();
   static_cast<RemoteCubeMetrics&>(m) = impl_->remotes.metrics();
   static_cast<WorldPredictionMetrics&>(m) = impl_->world.metrics();

@@ -91,8 +91,18 @@ void PlayerView::DrawReadouts(const client::Client& client) const {
               m.mean_correction);
   ImGui::Text("interp delay %.0f ms, buffer %.1f, underruns %" PRIu64, m.interp_delay_ms, m.buffer_depth,
               m.interp_underruns);
-  ImGui::Text("up %.0f B/s (wire %.0f), down %.0f B/s (wire %.0f)", m.bytes_up_per_s, m.wire_bytes_up_per_s,
-              m.bytes_down_per_s, m.wire_bytes_down_per_s);
+  if (m.in_memory) {
+    ImGui::Text("up %.0f B/s, down %.0f B/s (in memory)", m.bytes_up_per_s, m.bytes_down_per_s);
+    Tooltip(
+        "Protocol bytes a second. The link is in memory: no UDP, so no headers, acknowledgements or pings "
+        "to add (--transport udp runs it over loopback sockets).");
+  } else {
+    ImGui::Text("up %.0f B/s (wire %.0f), down %.0f B/s (wire %.0f)", m.bytes_up_per_s, m.wire_bytes_up_per_s,
+                m.bytes_down_per_s, m.wire_bytes_down_per_s);
+    Tooltip(
+        "Protocol bytes a second, and in brackets ENet's UDP payload: its headers, acknowledgements and "
+        "pings.");
+  }
   ImGui::Text("snapshots full %" PRIu64 ", delta %" PRIu64 ", no baseline %" PRIu64, m.snapshots_full,
               m.snapshots_delta, m.snapshots_no_baseline);
   Tooltip(

@@ -86,7 +86,7 @@ void ServerView::DrawPanel(server::Server& server) {
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kHeaderText)), "Server (the truth)");
   ImGui::SameLine();
   // No port number: it is ephemeral, and leaving it out keeps scripted screenshots identical run to run.
-  const bool in_memory = config.network != nullptr && config.network != transport::UdpNetwork();
+  const bool in_memory = transport::KindOf(config.network.get()) == transport::NetworkKind::kMemory;
   ImGui::Text("%s, tick %u", in_memory ? "in memory" : "on loopback", server.tick());
 
   ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55F);

@@ -51,4 +51,9 @@ std::shared_ptr<Network> MakeNetwork(NetworkKind kind) {
   return std::make_shared<MemoryNetwork>();
 }
 
+NetworkKind KindOf(const Network* network) noexcept {
+  const bool udp = network == nullptr || dynamic_cast<const EnetNetwork*>(network) != nullptr;
+  return udp ? NetworkKind::kUdp : NetworkKind::kMemory;
+}
+
 }  // namespace netcube::transport

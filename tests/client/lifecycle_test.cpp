@@ -32,9 +32,19 @@ TEST(Lifecycle, ConnectsAndLearnsTheServerAndTheOtherPlayers) {
   EXPECT_EQ(m.packets_malformed, 0u);
   EXPECT_GT(m.snapshots_per_second, 20.0);
   EXPECT_GT(m.bytes_down_per_s, 0.0);
+  EXPECT_FALSE(m.in_memory);
   EXPECT_GT(m.wire_bytes_down, m.bytes_down);  // ENet's headers on top of the payload
   EXPECT_EQ(m.snapshot_loss, 0.0);
   EXPECT_EQ(ToString(a.state()), std::string("connected"));
+}
+
+// In memory there is no wire for the readouts to show (the hub's datagrams are the payload).
+TEST(Lifecycle, TheMetricsSayWhenTheLinkIsInMemory) {
+  ClientConfig config;
+  config.network = transport::MakeNetwork(transport::NetworkKind::kMemory);
+  EXPECT_TRUE(Client(config).metrics().in_memory);
+  config.network = transport::MakeNetwork(transport::NetworkKind::kUdp);
+  EXPECT_FALSE(Client(config).metrics().in_memory);
 }
 
 TEST(Lifecycle, BadAddressesAreClearErrors) {

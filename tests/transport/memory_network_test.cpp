@@ -200,6 +200,13 @@ TEST_F(MemoryNetworkTest, APortIsTakenOnceAndEphemeralPortsDiffer) {
   EXPECT_NE(a->port(), b->port());
 }
 
+TEST_F(MemoryNetworkTest, IsToldFromUdp) {
+  EXPECT_EQ(KindOf(&network_), NetworkKind::kMemory);
+  EXPECT_EQ(KindOf(MakeNetwork(NetworkKind::kMemory).get()), NetworkKind::kMemory);
+  EXPECT_EQ(KindOf(UdpNetwork().get()), NetworkKind::kUdp);
+  EXPECT_EQ(KindOf(nullptr), NetworkKind::kUdp) << "a config without a network of its own is on UDP";
+}
+
 // The conditioner is the Host's, over any endpoint: latency to the millisecond, loss on the unreliable
 // channel only, and the same decisions on every run.
 TEST_F(MemoryNetworkTest, TheConditionerImpairsTheLinkTheSameOnEveryRun) {

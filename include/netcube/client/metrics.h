@@ -35,7 +35,9 @@ struct LinkMetrics {
   std::uint64_t snapshots_no_baseline = 0;
 
   // Traffic over the last complete second, and totals: payload = protocol bytes; wire = ENet's UDP
-  // payload including its headers, acks and pings.
+  // payload including its headers, acks and pings. In memory there is no wire: the wire figures are the
+  // hub's datagrams, the payload and the connection's few control messages, and say nothing of a real link.
+  bool in_memory = false;
   double bytes_up_per_s = 0.0;
   double bytes_down_per_s = 0.0;
   double wire_bytes_up_per_s = 0.0;

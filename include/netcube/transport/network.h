@@ -49,5 +49,7 @@ const char* ToString(NetworkKind kind) noexcept;  // "memory", "udp"
 std::optional<NetworkKind> ParseNetworkKind(std::string_view name) noexcept;
 // A fresh in-memory hub (MemoryNetwork), or UdpNetwork().
 std::shared_ptr<Network> MakeNetwork(NetworkKind kind);
+// Which kind `network` is; nullptr (a config without a network of its own) is UdpNetwork().
+NetworkKind KindOf(const Network* network) noexcept;
 
 }  // namespace netcube::transport

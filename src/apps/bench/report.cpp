@@ -245,6 +245,13 @@ void PrintBandwidth(const std::vector<ScaleResult>& runs) {
 void PrintProfile(const ProfileResult& r) {
   const ProfileSettings& s = r.settings;
   const transport::LinkSettings& l = s.profile.settings;
+  // In memory there is no wire: its figure would only repeat the payload.
+  const bool in_memory = s.network == transport::NetworkKind::kMemory;
+  const auto wire = [in_memory](double bytes_per_s) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.0f", bytes_per_s);
+    return std::string(in_memory ? "-" : text);
+  };
   std::printf(
       "\n== profile %s: %.0f ms one way +-%.0f ms jitter, %.0f%% loss, %.0f%% duplication, both directions\n"
       "   (client-side conditioner); server 60 Hz tick, 20 Hz %s snapshots (60 Hz to a client that asks),\n"
@@ -269,7 +276,7 @@ void PrintProfile(const ProfileResult& r) {
     std::printf(
         "   %-12s %7llu %4llu %7.3f | %4llu %7llu %5llu %4.1f%% | %9llu (%llu) %9.0f | %9.1f %10.1f %8.1f | "
         "%10.3f %5.3f %5.3f |"
-        " %5.1f%% %5.1f%% %8.1f | %8.0f %8.0f %7.0f/s | %-7s %s\n",
+        " %5.1f%% %5.1f%% %8.1f | %8.0f %8s %7.0f/s | %-7s %s\n",
         g.name.c_str(), static_cast<unsigned long long>(g.inputs_sent),
         static_cast<unsigned long long>(g.corrections), g.max_correction,
         static_cast<unsigned long long>(g.inputs_lost),
@@ -278,8 +285,9 @@ void PrintProfile(const ProfileResult& r) {
         static_cast<unsigned long long>(g.interp_underruns),
         static_cast<unsigned long long>(g.underruns_after_early), g.extrapolation_ms, g.interp_delay_ms,
         g.view_delay_mean_ms, g.view_delay_max_ms, g.remote_error_mean, g.remote_error_p99, g.remote_max_step,
-        g.snapshot_loss * 100, g.link_loss * 100, g.rtt_ms, g.down_bytes_per_s, g.wire_down_bytes_per_s,
-        g.snapshot_rate, g.all_settled ? "yes" : "NO", g.all_final_match ? "yes" : "NO");
+        g.snapshot_loss * 100, g.link_loss * 100, g.rtt_ms, g.down_bytes_per_s,
+        wire(g.wire_down_bytes_per_s).c_str(), g.snapshot_rate, g.all_settled ? "yes" : "NO",
+        g.all_final_match ? "yes" : "NO");
   }
   // The two families side by side: interpolation draws the past exactly, predicting the others draws the
   // present with the remote turns' mispredictions.
@@ -313,8 +321,7 @@ void PrintProfile(const ProfileResult& r) {
         "              unsmoothed / smoothed: largest remote step %.3f vs %.3f units, remote error p99 %.3f "
         "vs %.3f\n"
         "              server rate / adaptive rate: view delay %s, underruns %llu vs %llu, down %s vs %s B/s "
-        "per"
-        " player (wire %s vs %s)\n"
+        "per player%s\n"
         "              prediction off / on: key press frames %s\n",
         Ratio(static_cast<double>(red->corrections), static_cast<double>(def->corrections)).c_str(),
         Ratio(static_cast<double>(red->inputs_lost + red->inputs_dropped_rate_limit),
@@ -328,8 +335,11 @@ void PrintProfile(const ProfileResult& r) {
         Ratio(srv->view_delay_mean_ms, def->view_delay_mean_ms).c_str(),
         static_cast<unsigned long long>(srv->interp_underruns),
         static_cast<unsigned long long>(def->interp_underruns), Grouped(srv->down_bytes_per_s).c_str(),
-        Grouped(def->down_bytes_per_s).c_str(), Grouped(srv->wire_down_bytes_per_s).c_str(),
-        Grouped(def->wire_down_bytes_per_s).c_str(),
+        Grouped(def->down_bytes_per_s).c_str(),
+        in_memory ? ""
+                  : (" (wire " + Grouped(srv->wire_down_bytes_per_s) + " vs " +
+                     Grouped(def->wire_down_bytes_per_s) + ")")
+                        .c_str(),
         Ratio(Mean(k.frames_without_prediction), Mean(k.frames_with_prediction)).c_str());
   }
   std::fflush(stdout);
