@@ -211,7 +211,7 @@ struct Client::Impl {
     const Tick tick = UnwrapTick(delta.server_tick, newest_tick);
     const auto* baseline = baselines.Find(tick - delta.age);
     if (baseline == nullptr) {
-      link.OnMissingBaseline();
+      link.OnMissingBaseline(tick, welcome.tick_rate, snapshot_rate.rate());
       return true;
     }
     return protocol::ApplyDelta(baseline->span(), delta, rebuilt) && OnSnapshot(rebuilt, true, now);
@@ -306,7 +306,7 @@ struct Client::Impl {
     own.RefreshView(elapsed, settings);
     if (state != ConnectionState::kConnected) return;
     clock.Observe(now);
-    view_delay.SetSnapshotLoss(link.metrics().snapshot_loss, link.loss_measured());
+    view_delay.SetSnapshotLoss(link.metrics().snapshot_unusable, link.loss_measured());
     const double elapsed_ms = static_cast<double>(elapsed.count()) / 1000.0;
     view_delay.Advance(now, elapsed_ms, clock, settings, remotes.dry());
     remotes.RefreshViews(elapsed_ms, view_delay, clock, settings);

@@ -51,25 +51,31 @@ bool LinkStats::OnTimeEcho(const protocol::TimeEcho& echo, Micros now) noexcept 
   return true;
 }
 
-bool LinkStats::OnSnapshot(Tick tick, int tick_rate, int snapshot_rate) noexcept {
-  const std::size_t held = std::min(recent_count_, kRecent);
-  const bool duplicate = std::find(recent_.begin(), recent_.begin() + static_cast<std::ptrdiff_t>(held),
-                                   tick) != recent_.begin() + static_cast<std::ptrdiff_t>(held);
-  const bool forgotten = held == kRecent && tick < *std::min_element(recent_.begin(), recent_.end());
+bool LinkStats::OnArrival(Tick tick, bool usable, int tick_rate, int snapshot_rate) noexcept {
+  const auto held = recent_.begin() + static_cast<std::ptrdiff_t>(std::min(recent_count_, kRecent));
+  const bool duplicate =
+      std::any_of(recent_.begin(), held, [tick](const Arrival& arrival) { return arrival.tick == tick; });
+  const bool forgotten =
+      held == recent_.end() && std::all_of(recent_.begin(), recent_.end(),
+                                           [tick](const Arrival& arrival) { return tick < arrival.tick; });
   if (duplicate || forgotten) {
     ++metrics_.snapshots_stale;
     return false;
   }
   if (recent_count_ == 0) newest_ = tick;
-  if (tick < newest_) ++metrics_.snapshots_late;
+  if (usable) {
+    if (tick < newest_) ++metrics_.snapshots_late;
+    ++metrics_.snapshots_received;
+  } else {
+    ++metrics_.snapshots_no_baseline;
+  }
   newest_ = std::max(newest_, tick);
   if (tick >= count_from_ && (!counting_ || tick < first_counted_)) {
     first_counted_ = tick;
     counting_ = true;
   }
-  recent_[recent_count_ % kRecent] = tick;
+  recent_[recent_count_ % kRecent] = Arrival{tick, usable};
   ++recent_count_;
-  ++metrics_.snapshots_received;
   UpdateLoss(tick_rate, snapshot_rate);
   return true;
 }
@@ -89,14 +95,18 @@ void LinkStats::UpdateLoss(int tick_rate, int snapshot_rate) noexcept {
   const double span = end - start;  // ticks
   if (span < kMinLossSpan * ticks_per_snapshot) return;
   const std::size_t held = std::min(recent_count_, kRecent);
-  std::size_t received = 0;
+  std::size_t arrived = 0;
+  std::size_t usable = 0;
   for (std::size_t i = 0; i < held; ++i) {
-    const auto tick = static_cast<double>(recent_[i]);
-    if (tick >= start && tick < end) ++received;
+    const auto tick = static_cast<double>(recent_[i].tick);
+    if (tick < start || tick >= end) continue;
+    ++arrived;
+    if (recent_[i].usable) ++usable;
   }
   loss_measured_ = loss_measured_ || span >= (kLossHorizon - 0.5) * ticks_per_snapshot;
-  metrics_.snapshot_loss =
-      std::clamp(1.0 - static_cast<double>(received) / (span / ticks_per_snapshot), 0.0, 1.0);
+  const double sent = span / ticks_per_snapshot;
+  metrics_.snapshot_loss = std::clamp(1.0 - static_cast<double>(arrived) / sent, 0.0, 1.0);
+  metrics_.snapshot_unusable = std::clamp(1.0 - static_cast<double>(usable) / sent, 0.0, 1.0);
 }
 
 void LinkStats::UpdateRates(Micros now) noexcept {

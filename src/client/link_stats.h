@@ -25,7 +25,14 @@ class LinkStats {
 
   // A snapshot of server tick `tick` arrived from a server with these rates. False for one to drop (a
   // duplicate, or too old to tell); true for one not seen before, the newest or a late one.
-  bool OnSnapshot(Tick tick, int tick_rate, int snapshot_rate) noexcept;
+  bool OnSnapshot(Tick tick, int tick_rate, int snapshot_rate) noexcept {
+    return OnArrival(tick, true, tick_rate, snapshot_rate);
+  }
+  // A delta of server tick `tick` arrived against a baseline this client no longer holds: it came, so it is
+  // no loss of the link, but it is of no use (snapshot_unusable).
+  void OnMissingBaseline(Tick tick, int tick_rate, int snapshot_rate) noexcept {
+    OnArrival(tick, false, tick_rate, snapshot_rate);
+  }
   // The snapshot rate changes at about `tick` (the client asked for another): loss is counted from there,
   // since the snapshots expected before it came at the old rate.
   void CountLossFrom(Tick tick) noexcept;
@@ -33,7 +40,6 @@ class LinkStats {
   void OnEarlySnapshot() noexcept { ++metrics_.snapshots_early; }
   // How an accepted snapshot was encoded; a delta dropped for want of its baseline.
   void OnEncoding(bool delta) noexcept { ++(delta ? metrics_.snapshots_delta : metrics_.snapshots_full); }
-  void OnMissingBaseline() noexcept { ++metrics_.snapshots_no_baseline; }
 
   // The transport's counters as of now; they are kept after the host is gone.
   void SetCounters(const transport::TransportCounters& counters) noexcept { counters_ = counters; }
@@ -49,13 +55,18 @@ class LinkStats {
  private:
   LinkMetrics metrics_;
   transport::TransportCounters counters_;
+  bool OnArrival(Tick tick, bool usable, int tick_rate, int snapshot_rate) noexcept;
   void UpdateLoss(int tick_rate, int snapshot_rate) noexcept;
 
-  // The ticks of the last kRecent distinct snapshots received, a ring in arrival order: for duplicates,
-  // and the loss over a horizon long enough to see a loss of a few percent.
+  struct Arrival {
+    Tick tick = 0;
+    bool usable = false;  // not a delta against a baseline no longer held
+  };
+  // The last kRecent distinct snapshots that arrived, a ring in arrival order: for duplicates, and the loss
+  // over a horizon long enough to see a loss of a few percent.
   static constexpr std::size_t kRecent = 256;
-  std::array<Tick, kRecent> recent_{};
-  std::size_t recent_count_ = 0;  // received so far (the ring holds the last kRecent)
+  std::array<Arrival, kRecent> recent_{};
+  std::size_t recent_count_ = 0;  // arrived so far (the ring holds the last kRecent)
   Tick newest_ = 0;
   // Loss is counted from the oldest snapshot received at or after count_from_ (so a span starts in step
   // with the rate's spacing); none yet: not counting.

@@ -19,8 +19,10 @@ struct LinkMetrics {
   // Snapshots. Loss is measured on server ticks: over the last 200 snapshot intervals of server time (but
   // the newest 10, where a late snapshot may still come), the snapshots the server sent (tick span x
   // snapshot_rate / tick_rate) against the distinct ones that arrived, late or not: only snapshots that
-  // never came count as lost.
-  double snapshot_loss = 0.0;  // [0, 1]; 0 until 20 intervals have been seen
+  // never came count as lost. Unusable adds those that came as deltas against a baseline no longer held:
+  // what the interpolation buffer has to ride out, and what the adaptive delay covers.
+  double snapshot_loss = 0.0;      // [0, 1]; 0 until 20 intervals have been seen
+  double snapshot_unusable = 0.0;  // [0, 1], at least snapshot_loss
   double snapshots_per_second = 0.0;
   int snapshot_rate = 0;                 // the rate the server sends at (its Welcome's, or the one asked for)
   bool snapshot_rate_asked = false;      // this client asked for it (SnapshotRate)
@@ -28,8 +30,9 @@ struct LinkMetrics {
   std::uint64_t snapshots_late = 0;      // of those, the ones that arrived after a newer one
   std::uint64_t snapshots_stale = 0;     // duplicates, and arrivals too old to tell apart, dropped
   std::uint64_t snapshots_early = 0;     // arrived before the Welcome (it overtook it), dropped
-  // By encoding, of the snapshots received: full, delta, and deltas dropped because their baseline was no
-  // longer (or never) held by this client (the next one, against a newer acknowledged baseline, recovers).
+  // By encoding, of the snapshots received: full, delta; and the distinct deltas dropped because their
+  // baseline was no longer (or never) held by this client (the next one, against a newer acknowledged
+  // baseline, recovers).
   std::uint64_t snapshots_full = 0;
   std::uint64_t snapshots_delta = 0;
   std::uint64_t snapshots_no_baseline = 0;
