@@ -38,9 +38,12 @@ void OwnCube::Sample(Micros now, std::uint8_t held, int input_rate, int redundan
   if (now < last_sample_call_) return;
   sample_clock_us_ += static_cast<double>((now - last_sample_call_).count()) * sample_rate_;
   last_sample_call_ = now;
-  // Samples due by now (exact in whole microseconds while unpaced).
+  // Samples due by now. Callers' clocks count whole microseconds, and an interval (16,666.67 us at 60 a
+  // second) ends between two: one that ends within the coming microsecond is due now, or a frame clock at
+  // the tick rate (the lab's) would take it a frame late: the cube still for a frame, then two steps.
+  const double due_by_us = sample_clock_us_ + 1.0;
   const auto due =
-      static_cast<std::int64_t>(std::floor(sample_clock_us_ * static_cast<double>(per_second) / 1e6)) + 1;
+      static_cast<std::int64_t>(std::floor(due_by_us * static_cast<double>(per_second) / 1e6)) + 1;
   if (due - samples_taken_ > kMaxCatchUpSamples) samples_taken_ = due - kMaxCatchUpSamples;
   for (; samples_taken_ < due; ++samples_taken_) {
     TakeSample(static_cast<std::uint8_t>(held & sim::kButtonMask), redundancy, send);
