@@ -315,6 +315,9 @@ void PrintProfile(const ProfileResult& r) {
   const GroupResult* uns = FindGroup(r, "unsmoothed");
   const GroupResult* srv = FindGroup(r, "server-rate");
   if (def != nullptr && red != nullptr && fix != nullptr && uns != nullptr && srv != nullptr) {
+    const std::string wire_note = in_memory ? ""
+                                            : " (wire " + Grouped(srv->wire_down_bytes_per_s) + " vs " +
+                                                  Grouped(def->wire_down_bytes_per_s) + ")";
     std::printf(
         "   baselines: redundancy 1 / default: corrections %s, inputs lost %s\n"
         "              fixed %d ms / adaptive delay: underruns %s, extrapolation %s, view delay %s\n"
@@ -335,11 +338,7 @@ void PrintProfile(const ProfileResult& r) {
         Ratio(srv->view_delay_mean_ms, def->view_delay_mean_ms).c_str(),
         static_cast<unsigned long long>(srv->interp_underruns),
         static_cast<unsigned long long>(def->interp_underruns), Grouped(srv->down_bytes_per_s).c_str(),
-        Grouped(def->down_bytes_per_s).c_str(),
-        in_memory ? ""
-                  : (" (wire " + Grouped(srv->wire_down_bytes_per_s) + " vs " +
-                     Grouped(def->wire_down_bytes_per_s) + ")")
-                        .c_str(),
+        Grouped(def->down_bytes_per_s).c_str(), wire_note.c_str(),
         Ratio(Mean(k.frames_without_prediction), Mean(k.frames_with_prediction)).c_str());
   }
   std::fflush(stdout);
