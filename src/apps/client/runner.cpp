@@ -99,7 +99,7 @@ enum class Timing : std::uint8_t {
 bool RunFrames(App& app, const RunOptions& run, Timing timing, const std::function<void(int, Micros)>& update,
                const std::function<void(Micros)>& draw, const SteadyClock& clock,
                const std::function<void(Micros)>& idle = nullptr) {
-  const Micros start = clock.Now();
+  Micros start = clock.Now();
   for (int frame = 0; run.frames == 0 || frame < run.frames; ++frame) {
     if (!app.PollEvents()) break;
     const Micros now = timing == Timing::kSteady ? clock.Now() : VirtualFrameTime(frame);
@@ -120,6 +120,11 @@ bool RunFrames(App& app, const RunOptions& run, Timing timing, const std::functi
     Micros due{0};
     if (timing == Timing::kVirtualPaced) {
       due = start + VirtualFrameTime(frame + 1);
+      // Far behind (a seek ran the lab again from its start): the frames go on from now, not in a rush.
+      if (clock.Now() - due > 4 * kFramePeriod) {
+        start += clock.Now() - due;
+        due = clock.Now();
+      }
     } else if (timing == Timing::kSteady && (!app.has_vsync() || app.minimised())) {
       due = now + kFramePeriod;
     }
@@ -144,131 +149,57 @@ void ShowReplay(Lab& lab, const std::string& path, int frame, int frames) {
   }
 }
 
-// The run's journal, its explanations (--explain) and its scripted link (--link-script). Made before the
-// lab, whose clients get its link logs.
-class LabJournal {
+// What a lab run writes as it goes, from its original branch's new frames: the CSV (--csv), the plot's
+// samples, the explanations (--explain), and at the end the session (--record, from the tape).
+class LabOutputs {
  public:
-  explicit LabJournal(LabRunOptions& options)
-      : journal_(options.lab.players.size()), recorder_(journal_), script_(options.link_script) {
-    std::vector<std::string> labels;
-    for (std::size_t i = 0; i < options.lab.players.size(); ++i) {
-      client::ClientConfig& config = options.lab.players[i].client;
-      config.incoming_link_log = recorder_.DownLog(i);
-      config.outgoing_link_log = recorder_.UpLog(i);
-      labels.push_back(config.name);
-    }
-    labels_ = labels;
-    explainer_.emplace(journal_, std::move(labels), &script_.changes());
-    if (!options.explain.empty() && options.explain != "-") {
-      file_.open(options.explain, std::ios::binary | std::ios::trunc);
-    }
-    out_ = options.explain.empty() ? nullptr : options.explain == "-" ? &std::cout : &file_;
-  }
-
-  bool ok() const { return out_ == nullptr || out_->good(); }
-
-  // Before the frame's updates: the link changes due.
-  void BeginFrame(int frame, Micros now, Lab& lab) {
-    recorder_.BeginFrame(frame);
-    if (clients_.empty()) {
-      for (std::size_t i = 0; i < lab.players(); ++i) clients_.push_back(&lab.player(i));
-      lab.timeline().Enable(&journal_, labels_);
-    }
-    script_.Apply(frame, now, lab.server(), clients_, &recorder_);
-  }
-  // After them: the journal, then each client's glitches with their causes.
-  void Frame(int frame, Micros now, Lab& lab) {
-    const_clients_.assign(clients_.begin(), clients_.end());
-    recorder_.Record(frame, now, lab.server(), const_clients_);
-  }
-  void Explain(std::size_t index, const client::FrameSample& sample, Lab& lab) {
-    explained_.clear();
-    explainer_->Frame(index, sample, lab.player(index), lab.server(), explained_);
-    for (const timeline::Explanation& explanation : explained_) {
-      if (out_ != nullptr) *out_ << ExplanationJson(explanation);
-      lab.timeline().Add(explanation);
-      ++count_;
-    }
-  }
-  // False (said on stderr) when the explanations could not be written.
-  bool Finish(const std::string& path) {
-    if (out_ == nullptr) return true;
-    out_->flush();
-    if (out_ == &file_) file_.close();
-    if (!out_->good() || (out_ == &file_ && file_.fail())) {
-      std::cerr << "netcube-client: cannot write " << path << '\n';
-      return false;
-    }
-    if (out_ == &file_) {
-      std::uint64_t events = journal_.server().total();
-      for (std::size_t i = 0; i < journal_.clients(); ++i) events += journal_.client(i).total();
-      std::cout << "netcube-client: wrote " << path << " (" << count_
-                << " explained glitches; the journal took " << events << " events, "
-                << events * sizeof(timeline::Event) / 1024 << " KiB, in rings of "
-                << journal_.memory_bytes() / 1024 << " KiB)\n";
-    }
-    return true;
-  }
-
- private:
-  timeline::Journal journal_;
-  timeline::Recorder recorder_;
-  timeline::LinkScriptPlayer script_;
-  std::optional<timeline::Explainer> explainer_;
-  std::vector<std::string> labels_;
-  std::vector<client::Client*> clients_;
-  std::vector<const client::Client*> const_clients_;
-  std::vector<timeline::Explanation> explained_;
-  std::ofstream file_;
-  std::ostream* out_ = nullptr;
-  std::uint64_t count_ = 0;
-};
-
-// What a lab run records as it goes: the session (--record), the CSV (--csv), the plot's samples and the
-// explanations (--explain).
-class LabRecorder {
- public:
-  LabRecorder(const LabRunOptions& options, const gui::Lab& lab, LabJournal* journal)
-      : options_(options), journal_(journal) {
+  explicit LabOutputs(const LabRunOptions& options) : options_(options) {
     for (const gui::LabPlayer& player : options.lab.players) series_.push_back({player.title, {}, {}});
-    samplers_.resize(lab.players());
     if (!options.csv.empty()) {
       csv_.open(options.csv, std::ios::binary | std::ios::trunc);
       csv_ << CompareCsvHeader();
     }
+    if (!options.explain.empty() && options.explain != "-") {
+      explain_file_.open(options.explain, std::ios::binary | std::ios::trunc);
+    }
+    explain_ = options.explain.empty() ? nullptr : options.explain == "-" ? &std::cout : &explain_file_;
   }
 
-  bool csv_ok() const { return options_.csv.empty() || csv_.good(); }
+  // False (said on stderr) when a file cannot be written.
+  bool ok() const {
+    if (!options_.csv.empty() && !csv_.good()) {
+      std::cerr << "netcube-client: cannot write " << options_.csv << '\n';
+      return false;
+    }
+    if (explain_ != nullptr && !explain_->good()) {
+      std::cerr << "netcube-client: cannot write " << options_.explain << '\n';
+      return false;
+    }
+    return true;
+  }
 
-  void Frame(int frame, Micros now, std::span<const std::uint8_t> held, gui::Lab& lab) {
-    if (!options_.record.empty()) session_.RecordInput(0, frame, held[0]);  // the keys every player shares
-    frames_ = frame + 1;
-    if (journal_ != nullptr) journal_->Frame(frame, now, lab);
-    if (options_.csv.empty() && options_.plot.empty() && journal_ == nullptr) return;
-    const std::span<const sim::PlayerCube> truth = lab.server().world();
-    for (std::size_t i = 0; i < lab.players(); ++i) {
-      const client::Client& player = lab.player(i);
-      const client::FrameSample sample =
-          samplers_[i].Sample(frame, now, held[i], player, truth, client::Tick{lab.server().tick()});
-      if (journal_ != nullptr) journal_->Explain(i, sample, lab);
+  void Frame(LabInstance& instance) {
+    frames_ = instance.frames();
+    if (explain_ != nullptr) {
+      for (const timeline::Explanation& explanation : instance.explained())
+        *explain_ << ExplanationJson(explanation);
+      explained_ += instance.explained().size();
+    }
+    if (options_.csv.empty() && options_.plot.empty()) return;
+    for (std::size_t i = 0; i < instance.samples().size(); ++i) {
+      const client::FrameSample& sample = instance.samples()[i];
       if (!options_.csv.empty()) {
-        csv_ << CompareCsvRow(options_.lab.players[i].client.name, client::TechniquesOf(player.settings()),
-                              sample);
+        csv_ << CompareCsvRow(options_.lab.players[i].client.name,
+                              client::TechniquesOf(instance.lab().player(i).settings()), sample);
       }
-      if (!options_.csv.empty() || !options_.plot.empty()) series_[i].samples.push_back(sample);
+      series_[i].samples.push_back(sample);
     }
   }
 
-  void HandTags(int frame, const std::vector<gui::LabHandTag>& tags) {
-    if (options_.record.empty()) return;
-    for (const gui::LabHandTag& tag : tags)
-      session_.hand_tags.push_back({frame, tag.player, tag.request.target});
-  }
-
-  // Prints the run's figures, writes the session and the plot, and closes the CSV; false (with the reason on
-  // stderr) on a failure.
-  bool Finish(App& app) {
-    bool ok = true;
+  // Prints the run's figures, writes the session, the explanations and the plot, and closes the CSV; false
+  // (with the reason on stderr) on a failure.
+  bool Finish(App& app, const LabBranch& branch) {
+    bool ok = FinishExplanations(branch);
     for (gui::PlotSeries& series : series_) {
       if (series.samples.empty()) continue;
       series.summary = client::Summarize(series.samples);
@@ -284,16 +215,18 @@ class LabRecorder {
       }
     }
     if (!options_.record.empty()) {
+      // The tape's hands: every entry of a comparison plays the first one's.
       Session session = options_.session;
-      session.frames = frames_;
-      session.inputs = session_.inputs;
-      session.hand_tags = session_.hand_tags;
+      session.frames = branch.tape().frames;
+      session.inputs = {branch.tape().hands.inputs.front()};
+      session.hand_tags = branch.tape().hands.hand_tags;
       std::string error;
       if (!WriteFile(options_.record, SessionToJson(session), &error)) {
         std::cerr << "netcube-client: " << error << '\n';
         ok = false;
       } else {
-        std::cout << "netcube-client: wrote " << options_.record << " (session, " << frames_ << " frames)\n";
+        std::cout << "netcube-client: wrote " << options_.record << " (session, " << session.frames
+                  << " frames)\n";
       }
     }
     if (!options_.plot.empty()) {
@@ -308,13 +241,33 @@ class LabRecorder {
   }
 
  private:
+  bool FinishExplanations(const LabBranch& branch) {
+    if (explain_ == nullptr) return true;
+    explain_->flush();
+    if (explain_ == &explain_file_) explain_file_.close();
+    if (!explain_->good() || (explain_ == &explain_file_ && explain_file_.fail())) {
+      std::cerr << "netcube-client: cannot write " << options_.explain << '\n';
+      return false;
+    }
+    const timeline::Journal* journal = branch.shown().journal();
+    if (explain_ == &explain_file_ && journal != nullptr) {
+      std::uint64_t events = journal->server().total();
+      for (std::size_t i = 0; i < journal->clients(); ++i) events += journal->client(i).total();
+      std::cout << "netcube-client: wrote " << options_.explain << " (" << explained_
+                << " explained glitches; the journal took " << events << " events, "
+                << events * sizeof(timeline::Event) / 1024 << " KiB, in rings of "
+                << journal->memory_bytes() / 1024 << " KiB)\n";
+    }
+    return true;
+  }
+
   const LabRunOptions& options_;
-  LabJournal* journal_;
-  std::vector<client::FrameSampler> samplers_;
   std::vector<gui::PlotSeries> series_;
   std::ofstream csv_;
-  Session session_;  // only its inputs and tags by hand: the rest comes from the options at the end
-  int frames_ = 0;
+  std::ofstream explain_file_;
+  std::ostream* explain_ = nullptr;
+  std::uint64_t explained_ = 0;
+  std::int64_t frames_ = 0;
 };
 
 }  // namespace
@@ -429,6 +382,46 @@ void SetUpComparison(LabRunOptions& options) {
   options.plot_title = CompareTitle(session);
 }
 
+namespace {
+
+// The notice beside the server's title: where a paused or rewound run stands, else a replay's progress.
+std::string TimeNotice(const LabBranch& branch, bool paused) {
+  const std::string at = "frame " + std::to_string(branch.frame()) + " of " + std::to_string(branch.edge());
+  if (paused) return "paused at " + at + ": P resumes, arrows step (Shift: a tick)";
+  return "replaying the tape, " + at;
+}
+
+// Shows frame `target` of `branch`, saying on stdout how long it took (a run without a window measures it).
+bool SeekAndSay(LabBranch& branch, std::int64_t target, const SteadyClock& clock, bool say) {
+  const std::int64_t from = branch.frame();
+  const Micros start = clock.Now();
+  std::string error;
+  const std::optional<std::int64_t> run = branch.SeekTo(target, &error);
+  if (!run) {
+    std::cerr << "netcube-client: cannot seek: " << error << '\n';
+    return false;
+  }
+  if (say) {
+    std::printf("netcube-client: sought frame %lld from frame %lld in %.1f ms (%lld frames run)\n",
+                static_cast<long long>(branch.frame()), static_cast<long long>(from),
+                static_cast<double>((clock.Now() - start).count()) / 1000.0, static_cast<long long>(*run));
+  }
+  return true;
+}
+
+std::optional<LabFork> ForkOf(const gui::ForkChoice& choice,
+                              std::span<const transport::LinkProfile> profiles) {
+  LabFork fork;
+  if (choice.preset)
+    fork.with =
+        client::TechniqueSet{client::ToString(*choice.preset), client::PresetSettings(*choice.preset)};
+  fork.delay_ms = choice.delay_ms;
+  if (choice.profile && *choice.profile < profiles.size()) fork.link = profiles[*choice.profile];
+  return fork;
+}
+
+}  // namespace
+
 int RunLab(LabRunOptions options) {
   // A replay shown in a window runs on past its recording, saying that it ended, until the window closes;
   // one that cannot be shown plays just the recording.
@@ -453,14 +446,23 @@ int RunLab(LabRunOptions options) {
       return 2;
     }
   }
-  std::optional<LabJournal> journal;
-  if (options.journal || !options.explain.empty() || !options.link_script.empty()) journal.emplace(options);
-  if (journal && !journal->ok()) {
-    std::cerr << "netcube-client: cannot write " << options.explain << '\n';
-    return 1;
+  if (options.fork) {
+    std::optional<gui::LabConfig> forked = ForkLabConfig(options.lab, *options.fork, &error);
+    if (!forked) {
+      std::cerr << "netcube-client: bad --fork-at: " << error << '\n';
+      return 2;
+    }
+    options.lab = std::move(*forked);
   }
-  std::unique_ptr<Lab> lab = Lab::Create(options.lab, VirtualFrameTime(0), &error);
-  if (lab == nullptr) {
+  LabOutputs outputs(options);
+  if (!outputs.ok()) return 1;
+  LabTape tape;
+  if (options.replay) {
+    tape.hands = options.session;
+    tape.frames = replay_frames;
+  }
+  LabBranch original(options, options.lab, options.fork, std::move(tape));
+  if (!original.Start(&error)) {
     std::cerr << "netcube-client: cannot start the lab: " << error << '\n';
     return 1;
   }
@@ -470,67 +472,103 @@ int RunLab(LabRunOptions options) {
   if (options.compare) {
     keys.emplace_back(std::move(options.scripts[0]), options.session.seed, KeyBinding::kArrowsAndWasd);
   } else {
-    for (std::size_t i = 0; i < lab->players(); ++i) {
+    for (std::size_t i = 0; i < options.lab.players.size(); ++i) {
       keys.emplace_back(std::move(options.scripts[i % options.scripts.size()]),
                         options.lab.players[i].client.seed, options.lab.players[i].keys);
     }
   }
-  LabRecorder recorder(options, *lab, journal ? &*journal : nullptr);
-  if (!recorder.csv_ok()) {
-    std::cerr << "netcube-client: cannot write " << options.csv << '\n';
-    return 1;
-  }
-  std::vector<std::uint8_t> held(lab->players(), 0);
-  int frame_now = 0;
-  auto replayed_tag = options.session.hand_tags.cbegin();
+  std::unique_ptr<LabBranch> fork;  // a fork made from the controls, shown instead of the original
+  LabBranch* shown = &original;
+  bool paused = false;
+  bool ok = true;
+  std::int64_t written = 0;  // the original's frames given to the outputs
+  // The live frames' buttons: keys past the tape (a replay past its end holds none).
+  const auto live_hands = [&](std::vector<std::uint8_t>& held) {
+    if (options.replay) return;
+    gui::Lab& lab = shown->shown().lab();
+    const Micros now = VirtualFrameTime(static_cast<int>(shown->frame() + 1));
+    for (std::size_t i = 0; i < held.size(); ++i) {
+      if (options.compare) {
+        held[i] = i == 0 ? keys[0].Held(now, lab.player(0)) : held[0];
+      } else {
+        held[i] = keys[i].Held(now, lab.player(i));
+      }
+    }
+  };
 
-  const bool written = RunFrames(
+  const bool written_ok = RunFrames(
       *app, options.run, timing,
-      [&](int frame, Micros now) {
-        const bool replaying = options.replay && frame < replay_frames;
-        if (options.replay) ShowReplay(*lab, options.replay_path, frame, replay_frames);
-        for (std::size_t i = 0; i < held.size(); ++i) {
-          if (options.replay) {
-            held[i] = replaying ? options.session.ButtonsAt(i, frame) : 0;
-          } else if (options.compare) {
-            held[i] = i == 0 ? keys[0].Held(now, lab->player(0)) : held[0];
+      [&](int frame, Micros) {
+        const gui::TimeControls controls = shown->shown().lab().timeline().TakeControls();
+        if (controls.toggle_pause) paused = !paused;
+        if (controls.leave_fork && fork) {
+          shown = &original;
+          paused = true;
+          fork.reset();
+        }
+        if (controls.fork && !fork) {
+          std::unique_ptr<LabBranch> made = original.ForkAt(*ForkOf(*controls.fork, profiles), &error);
+          if (made == nullptr) {
+            shown->shown().lab().SetNotice(error);
           } else {
-            held[i] = keys[i].Held(now, lab->player(i));
+            fork = std::move(made);
+            shown = fork.get();
           }
         }
-        if (options.switch_encoding_frame > 0 && frame == options.switch_encoding_frame) {
-          server::Server& server = lab->server();
-          server.SetSnapshotEncoding(server.config().snapshot_encoding == server::SnapshotEncoding::kDelta
-                                         ? server::SnapshotEncoding::kFull
-                                         : server::SnapshotEncoding::kDelta);
+        if (controls.seek || controls.step_ticks != 0) {
+          paused = true;
+          const std::int64_t target =
+              controls.seek ? *controls.seek : shown->FrameOfTickStep(controls.step_ticks);
+          ok = SeekAndSay(*shown, target, clock, false) && ok;
         }
-        if (journal) journal->BeginFrame(frame, now, *lab);
-        lab->Update(now, held);
-        if (!options.replay || replaying) recorder.Frame(frame, now, held, *lab);
-        // Where a live run takes its tags by hand: after the frame's update and sample, before the next.
-        for (; options.replay && replayed_tag != options.session.hand_tags.cend() &&
-               replayed_tag->frame <= frame;
-             ++replayed_tag) {
-          lab->TagByHand(now, {replayed_tag->player, {replayed_tag->target}});
+        if (!paused) {
+          shown->Step(live_hands);
+          if (shown == &original && original.frame() >= written &&
+              (!options.replay || original.frame() < replay_frames)) {
+            outputs.Frame(original.shown());
+            written = original.frame() + 1;
+          }
         }
-        frame_now = frame;
+        // A run without a window scrubs as --seek says once its frames are run.
+        if (frame + 1 == options.run.frames && !options.seek.empty()) {
+          paused = true;
+          for (const std::int64_t target : options.seek) ok = SeekAndSay(*shown, target, clock, true) && ok;
+        }
+        gui::Lab& lab = shown->shown().lab();
+        lab.SetReadOnly(paused || !shown->at_edge());
+        if (paused || !shown->at_edge()) {
+          lab.SetNotice(TimeNotice(*shown, paused));
+        } else if (options.replay) {
+          ShowReplay(lab, options.replay_path, static_cast<int>(shown->frame()), replay_frames);
+        } else {
+          lab.SetNotice("");
+        }
       },
-      [&](Micros now) {
-        lab->Draw(LabLayout::For(app->display_size(), lab->players()), now, profiles);
-        recorder.HandTags(frame_now, lab->TakeHandTags());
+      [&](Micros) {
+        gui::Lab& lab = shown->shown().lab();
+        lab.timeline().SetPosition(
+            {shown->frame(), shown->edge(), paused, options.compare && !fork && !options.fork,
+             shown->fork() ? shown->fork()->Describe() + " from frame " + std::to_string(shown->fork()->frame)
+                           : std::string()});
+        const Micros now = VirtualFrameTime(static_cast<int>(std::max<std::int64_t>(0, shown->frame())));
+        lab.Draw(LabLayout::For(app->display_size(), lab.players()), now, profiles);
+        if (!paused && shown->at_edge()) {
+          shown->KeepDrawn(lab.TakeHandTags());
+        } else {
+          shown->UndoDrawn();
+        }
       },
       clock);
-  bool finished = recorder.Finish(*app);
-  if (journal) finished = journal->Finish(options.explain) && finished;
+  bool finished = outputs.Finish(*app, original) && ok;
   if (!options.stats_json.empty()) {
-    if (WriteServerStats(options.stats_json, lab->server(), &error)) {
+    if (WriteServerStats(options.stats_json, original.shown().lab().server(), &error)) {
       std::cout << "netcube-client: wrote " << options.stats_json << " (the lab server's statistics)\n";
     } else {
       std::cerr << "netcube-client: " << error << '\n';
       finished = false;
     }
   }
-  return written && finished ? 0 : 1;
+  return written_ok && finished ? 0 : 1;
 }
 
 }  // namespace netcube::apps
