@@ -387,7 +387,7 @@ namespace {
 // The notice beside the server's title: where a paused or rewound run stands, else a replay's progress.
 std::string TimeNotice(const LabBranch& branch, bool paused) {
   const std::string at = "frame " + std::to_string(branch.frame()) + " of " + std::to_string(branch.edge());
-  if (paused) return "paused at " + at + ": P resumes, arrows step (Shift: a tick)";
+  if (paused) return "paused at " + at;
   return "replaying the tape, " + at;
 }
 
