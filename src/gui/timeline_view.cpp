@@ -160,7 +160,8 @@ void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile>
   if (journal_ == nullptr) return;
   if (!ImGui::CollapsingHeader("Explained glitches", ImGuiTreeNodeFlags_DefaultOpen)) return;
   DrawTimeControls(profiles);
-  const Micros from = now - kTimelineSpan;
+  // The last kTimelineSpan, or the first while the run is younger: the frame shown is the cursor.
+  const Micros from = std::max(Micros(0), now - kTimelineSpan);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = std::max(1.0F, ImGui::GetContentRegionAvail().x);
   const float lanes_width = std::max(1.0F, width - kLabelWidth);
@@ -194,6 +195,7 @@ void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile>
     draw.AddRectFilled({x - 1.0F, top + 2.0F}, {x + 1.0F, top + kLaneHeight - 2.0F},
                        ToImU32(GlitchColour(e.kind)));
   }
+  draw.AddLine({x_of(now), origin.y}, {x_of(now), origin.y + height}, ToImU32(kPausedText));
   ImGui::InvisibleButton("##lanes", {width, height});
   if (ImGui::IsItemClicked()) {
     const ImVec2 mouse = ImGui::GetMousePos();

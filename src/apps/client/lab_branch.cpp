@@ -39,7 +39,7 @@ std::optional<gui::LabConfig> ForkLabConfig(const gui::LabConfig& config, const 
     forked.players.push_back(original);
     gui::LabPlayer copy = original;
     copy.client.name = ("fork-" + original.client.name).substr(0, protocol::kMaxNameLength);
-    copy.title = original.title + " -> " + what + " from frame " + std::to_string(fork.frame);
+    copy.title = "fork of " + original.client.name + ": " + what;
     forked.players.push_back(std::move(copy));
   }
   return forked;

@@ -423,8 +423,8 @@ int RunLab(LabRunOptions options) {
         gui::Lab& lab = shown->shown().lab();
         lab.timeline().SetPosition(
             {shown->frame(), shown->edge(), paused, options.compare && !fork && !options.fork,
-             shown->fork() ? shown->fork()->Describe() + " from frame " + std::to_string(shown->fork()->frame)
-                           : std::string()});
+             fork ? fork->fork()->Describe() + " from frame " + std::to_string(fork->fork()->frame)
+                  : std::string()});
         const Micros now = VirtualFrameTime(static_cast<int>(std::max<std::int64_t>(0, shown->frame())));
         lab.Draw(LabLayout::For(app->display_size(), lab.players()), now, profiles);
         if (!paused && shown->at_edge()) {
