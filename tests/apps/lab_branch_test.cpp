@@ -1,7 +1,7 @@
 // The lab's time machine in process: a branch gone back to a frame, forward again, or resumed from it shows
 // each frame as the live run did (the hands, a panel's change and a tag by hand replayed from the tape), a
-// paused frame's panel changes are put back, and a fork from a frame of a comparison shares its past with
-// the original and changes its future.
+// paused frame's panel changes are put back, one made while the tape plays goes on it, and a fork from a
+// frame of a comparison shares its past with the original and changes its future.
 #include "lab_branch.h"
 
 #include <gtest/gtest.h>
@@ -118,6 +118,18 @@ TEST(LabBranch, GoingBackForwardAndResumingShowsEachFrameAsTheLiveRunDid) {
   }
   EXPECT_EQ(branch.frame(), kFrames);
   EXPECT_EQ(branch.edge(), kFrames + 1);
+
+  // A panel's change while the tape plays goes on it at its frame: the run has it from there on.
+  ASSERT_TRUE(branch.SeekTo(400, &error)) << error;
+  branch.Step(nullptr);
+  branch.shown().lab().player(0).SetSettings(client::PresetSettings(client::Preset::kNaive));
+  branch.KeepDrawn({});
+  ASSERT_EQ(branch.tape().player_changes.size(), 2U);
+  EXPECT_EQ(branch.tape().player_changes.back().frame, 401);
+  ASSERT_TRUE(branch.SeekTo(100, &error)) << error;
+  EXPECT_EQ(branch.shown().lab().player(0).settings(), client::PresetSettings(client::Preset::kFull));
+  ASSERT_TRUE(branch.SeekTo(450, &error)) << error;
+  EXPECT_EQ(branch.shown().lab().player(0).settings(), client::PresetSettings(client::Preset::kNaive));
 }
 
 TEST(LabBranch, AForkFromAFrameOfAComparisonSharesItsPastAndChangesItsFuture) {

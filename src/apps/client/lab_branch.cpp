@@ -203,15 +203,23 @@ void LabBranch::NoteControls() {
 
 void LabBranch::KeepDrawn(const std::vector<gui::LabHandTag>& tags) {
   const std::int64_t frame = this->frame();
+  // Behind the edge (the tape playing) they go among the frames already there, in order.
+  const auto after_frame = [frame](auto& list) {
+    return std::upper_bound(list.begin(), list.end(), frame,
+                            [](std::int64_t f, const auto& item) { return f < item.frame; });
+  };
+  std::vector<HandTag>& hand_tags = tape_.hands.hand_tags;
   for (const gui::LabHandTag& tag : tags)
-    tape_.hands.hand_tags.push_back({frame, tag.player, tag.request.target});
+    hand_tags.insert(after_frame(hand_tags), HandTag{frame, tag.player, tag.request.target});
   for (std::size_t i = 0; i < players_before_draw_.size(); ++i) {
     const client::Client& player = shown_->lab().player(i);
     if (players_before_draw_[i] == std::pair(player.settings(), player.link())) continue;
-    tape_.player_changes.push_back({frame, i, player.settings(), player.link()});
+    tape_.player_changes.insert(after_frame(tape_.player_changes),
+                                LabTape::PlayerChange{frame, i, player.settings(), player.link()});
   }
   const ServerControls server = ServerControls::Of(shown_->lab().server());
-  if (server != server_before_draw_) tape_.server_changes.push_back({frame, server});
+  if (server != server_before_draw_)
+    tape_.server_changes.insert(after_frame(tape_.server_changes), LabTape::ServerChange{frame, server});
   NoteControls();
 }
 

@@ -147,9 +147,10 @@ class LabBranch {
   std::optional<std::int64_t> SeekTo(std::int64_t target, std::string* error);
   // The frame `ticks` server ticks (+1 or -1) from the shown one, within the tape.
   std::int64_t FrameOfTickStep(int ticks) const noexcept;
-  // After a live frame is drawn: its tags by hand and the panels' changes go on the tape.
+  // After a frame is drawn in a run that goes on: its tags by hand and the panels' changes go on the tape at
+  // the frame shown (live, or the tape playing: history from there on has them).
   void KeepDrawn(const std::vector<gui::LabHandTag>& tags);
-  // After a frame of the past (or a paused one) is drawn: what the panels changed is put back.
+  // After a paused frame is drawn: what the panels changed is put back.
   void UndoDrawn();
 
   // A fork of this branch's comparison from the shown frame: its tape holds this one's hands for the

@@ -284,8 +284,7 @@ bool SeekAndSay(LabBranch& branch, std::int64_t target, const SteadyClock& clock
   return true;
 }
 
-std::optional<LabFork> ForkOf(const gui::ForkChoice& choice,
-                              std::span<const transport::LinkProfile> profiles) {
+LabFork ForkOf(const gui::ForkChoice& choice, std::span<const transport::LinkProfile> profiles) {
   LabFork fork;
   if (choice.preset)
     fork.with =
@@ -382,7 +381,7 @@ int RunLab(LabRunOptions options) {
           fork.reset();
         }
         if (controls.fork && !fork) {
-          std::unique_ptr<LabBranch> made = original.ForkAt(*ForkOf(*controls.fork, profiles), &error);
+          std::unique_ptr<LabBranch> made = original.ForkAt(ForkOf(*controls.fork, profiles), &error);
           if (made == nullptr) {
             shown->shown().lab().SetNotice(error);
           } else {
@@ -410,8 +409,8 @@ int RunLab(LabRunOptions options) {
           for (const std::int64_t target : options.seek) ok = SeekAndSay(*shown, target, clock, true) && ok;
         }
         gui::Lab& lab = shown->shown().lab();
-        lab.SetReadOnly(paused || !shown->at_edge());
-        if (paused || !shown->at_edge()) {
+        lab.SetReadOnly(paused);
+        if (paused || (!options.replay && !shown->at_edge())) {
           lab.SetNotice(TimeNotice(*shown, paused));
         } else if (options.replay) {
           ShowReplay(lab, options.replay_path, static_cast<int>(shown->frame()), replay_frames);
@@ -427,7 +426,7 @@ int RunLab(LabRunOptions options) {
                   : std::string()});
         const Micros now = VirtualFrameTime(static_cast<int>(std::max<std::int64_t>(0, shown->frame())));
         lab.Draw(LabLayout::For(app->display_size(), lab.players()), now, profiles);
-        if (!paused && shown->at_edge()) {
+        if (!paused) {
           shown->KeepDrawn(lab.TakeHandTags());
         } else {
           shown->UndoDrawn();
