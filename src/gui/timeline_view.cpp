@@ -109,7 +109,8 @@ void TimelineView::DrawTimeControls(std::span<const transport::LinkProfile> prof
     dragged_frame_ = value;
   if (ImGui::IsItemDeactivated() && dragged_frame_) controls_.seek = *std::exchange(dragged_frame_, {});
   if (!at.fork.empty()) {
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kPausedText)), "Fork: %s", at.fork.c_str());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kPausedText)), "Fork: %.*s",
+                       static_cast<int>(at.fork.size()), at.fork.data());
     ImGui::SameLine();
     if (ImGui::SmallButton("Leave the fork")) controls_.leave_fork = true;
   } else if (at.paused && at.can_fork) {
@@ -119,7 +120,7 @@ void TimelineView::DrawTimeControls(std::span<const transport::LinkProfile> prof
 
 void TimelineView::DrawForkChoice(std::span<const transport::LinkProfile> profiles) {
   ImGui::TextUnformatted("Replay from here with");
-  const float width = std::max(60.0F, (ImGui::GetContentRegionAvail().x - 60.0F) / 3.0F);
+  const float width = std::max(60.0F, (ImGui::GetContentRegionAvail().x - 60.0F) / 4.0F);
   ImGui::SetNextItemWidth(width);
   const auto preset_name = [](int i) {
     return i == 0 ? "same techniques"
@@ -146,12 +147,17 @@ void TimelineView::DrawForkChoice(std::span<const transport::LinkProfile> profil
     ImGui::EndCombo();
   }
   ImGui::SameLine();
-  const bool chosen = fork_preset_ != 0 || fork_delay_ms_ != 0 || fork_profile_ != 0;
+  ImGui::SetNextItemWidth(width);
+  constexpr const char* kRates[] = {"same snapshot rate", "server's snapshot rate", "adaptive snapshot rate"};
+  ImGui::Combo("##forkrate", &fork_rate_, kRates, static_cast<int>(std::size(kRates)));
+  ImGui::SameLine();
+  const bool chosen = fork_preset_ != 0 || fork_delay_ms_ != 0 || fork_profile_ != 0 || fork_rate_ != 0;
   if (ImGui::Button("Fork") && chosen) {
     ForkChoice choice;
     if (fork_preset_ != 0) choice.preset = client::kAllPresets[static_cast<std::size_t>(fork_preset_ - 1)];
     if (fork_delay_ms_ != 0) choice.delay_ms = fork_delay_ms_;
     if (fork_profile_ != 0) choice.profile = static_cast<std::size_t>(fork_profile_ - 1);
+    if (fork_rate_ != 0) choice.adaptive_snapshot_rate = fork_rate_ == 2;
     controls_.fork = choice;
   }
 }

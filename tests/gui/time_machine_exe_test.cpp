@@ -154,9 +154,12 @@ TEST(TimeMachine, AForkIsItsOriginalUntilItsFrameThenTakesItsOwnSettings) {
       RunComparison("--fork-at " + std::to_string(kForkAt) + " --fork-with predicted", "fork", &header);
   const Rows delayed =
       RunComparison("--fork-at " + std::to_string(kForkAt) + " --fork-delay-ms 250", "delay", &header);
+  const Rows slower =
+      RunComparison("--fork-at " + std::to_string(kForkAt) + " --fork-snapshot-rate server", "rate", &header);
   ASSERT_EQ(plain.size(), 2U * kForkFrames);
   ASSERT_EQ(forked.size(), 4U * kForkFrames);
   ASSERT_EQ(delayed.size(), 4U * kForkFrames);
+  ASSERT_EQ(slower.size(), 4U * kForkFrames);
   // What is measured over the other cubes changes with the fork, which has twice as many: the bytes of each
   // snapshot, and the remote cubes' errors, jumps and freezes (a comparison's cubes part on the server, as
   // each entry's snapshot rate paces its inputs). The own cube's columns are compared.
@@ -170,7 +173,7 @@ TEST(TimeMachine, AForkIsItsOriginalUntilItsFrameThenTakesItsOwnSettings) {
     for (const std::size_t column : counts_cubes) row[column].clear();
     return row;
   };
-  for (const Rows* fork : {&forked, &delayed}) {
+  for (const Rows* fork : {&forked, &delayed, &slower}) {
     for (const std::string entry : {"naive", "full"}) {
       int differing_after = 0;
       for (int frame = 0; frame < kForkFrames; ++frame) {

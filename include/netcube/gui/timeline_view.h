@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -37,14 +38,15 @@ struct TimePosition {
   std::int64_t edge = 0;   // the frames the run has been through (the newest is edge - 1)
   bool paused = false;
   bool can_fork = false;  // the run is a comparison, not already a fork
-  std::string fork;       // what the fork shown changed, and from when; empty for the original run
+  std::string_view fork;  // what the fork shown changed, and from when; empty for the original run
 };
 
 // "Replay from here with": what the fork changes (nothing chosen keeps the original's).
 struct ForkChoice {
   std::optional<client::Preset> preset;
-  std::optional<int> delay_ms;         // a fixed view delay
-  std::optional<std::size_t> profile;  // into the profiles the panel was drawn with
+  std::optional<int> delay_ms;                 // a fixed view delay
+  std::optional<bool> adaptive_snapshot_rate;  // on: the client's adaptive rate; off: the server's rate
+  std::optional<std::size_t> profile;          // into the profiles the panel was drawn with
 };
 
 // What the controls asked for in a frame: keys (P pauses and resumes; while paused, Left and Right step a
@@ -99,6 +101,7 @@ class TimelineView {
   int fork_preset_ = 0;               // 0: the original's techniques, else kAllPresets[i - 1]
   int fork_delay_ms_ = 0;             // 0: the original's view delay
   int fork_profile_ = 0;              // 0: the original's link, else profiles[i - 1]
+  int fork_rate_ = 0;                 // 0: the original's snapshot rate, 1: the server's, 2: adaptive
 };
 
 }  // namespace netcube::gui

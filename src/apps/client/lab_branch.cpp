@@ -14,6 +14,8 @@ std::string LabFork::Describe() const {
   const auto add = [&text](const std::string& part) { text += (text.empty() ? "" : ", ") + part; };
   if (with) add(with->label);
   if (delay_ms) add(std::to_string(*delay_ms) + " ms view delay");
+  if (adaptive_snapshot_rate)
+    add(*adaptive_snapshot_rate ? "adaptive snapshot rate" : "the server's snapshot rate");
   if (link) add(link->name + " link");
   return text;
 }
@@ -108,6 +110,7 @@ void LabInstance::ApplyFork() {
       settings.adaptive_delay = false;
       settings.interp_delay_ms = *fork_->delay_ms;
     }
+    if (fork_->adaptive_snapshot_rate) settings.adaptive_snapshot_rate = *fork_->adaptive_snapshot_rate;
     player.SetSettings(client::Clamped(settings));
     if (fork_->link) player.SetLink(fork_->link->settings);
   }

@@ -33,8 +33,11 @@ struct LabFork {
   std::int64_t frame = 0;                    // the change applies before this frame's update
   std::optional<client::TechniqueSet> with;  // another technique set (a preset, or toggles)
   std::optional<int> delay_ms;               // a fixed view delay (adaptive delay off)
+  // The snapshot rate the copy asks for: adaptive (the tick rate while the link costs view delay), or off
+  // (the server's). The server's own rate is every entry's, so a fork cannot change it.
+  std::optional<bool> adaptive_snapshot_rate;
   std::optional<transport::LinkProfile> link;
-  // "naive, 100 ms view delay, lossy link".
+  // "naive, 100 ms view delay, the server's snapshot rate, lossy link".
   std::string Describe() const;
 };
 

@@ -182,6 +182,13 @@ int main(int argc, char** argv) {
       ->needs(fork_option);
   app.add_option("--fork-profile", fork_profile, "The fork's link, a profile of link_profiles.json")
       ->needs(fork_option);
+  std::string fork_snapshot_rate;
+  app.add_option(
+         "--fork-snapshot-rate", fork_snapshot_rate,
+         "The snapshot rate the fork asks for: adaptive (the tick rate while the link costs view delay) "
+         "or server (the server's rate)")
+      ->check(CLI::IsMember({"adaptive", "server"}))
+      ->needs(fork_option);
   compare_option->excludes("--script2");
   encoding_option->excludes(compare_option)->excludes(replay_option);
   replay_option->excludes("--script")->excludes("--script2")->excludes("--seed");
@@ -221,6 +228,7 @@ int main(int argc, char** argv) {
         }
       }
       fork.delay_ms = fork_delay_ms;
+      if (!fork_snapshot_rate.empty()) fork.adaptive_snapshot_rate = fork_snapshot_rate == "adaptive";
       if (!fork_profile.empty()) {
         const std::vector<netcube::transport::LinkProfile> profiles =
             apps::LoadLinkProfiles(apps::LinkProfilesPath(), &error);
@@ -231,8 +239,9 @@ int main(int argc, char** argv) {
           return 2;
         }
       }
-      if (!fork.with && !fork.delay_ms && !fork.link) {
-        std::cerr << "netcube-client: --fork-at needs --fork-with, --fork-delay-ms or --fork-profile\n";
+      if (!fork.with && !fork.delay_ms && !fork.link && !fork.adaptive_snapshot_rate) {
+        std::cerr << "netcube-client: --fork-at needs --fork-with, --fork-delay-ms, --fork-profile or "
+                     "--fork-snapshot-rate\n";
         return 2;
       }
       options.fork = std::move(fork);

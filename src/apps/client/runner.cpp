@@ -290,6 +290,7 @@ LabFork ForkOf(const gui::ForkChoice& choice, std::span<const transport::LinkPro
     fork.with =
         client::TechniqueSet{client::ToString(*choice.preset), client::PresetSettings(*choice.preset)};
   fork.delay_ms = choice.delay_ms;
+  fork.adaptive_snapshot_rate = choice.adaptive_snapshot_rate;
   if (choice.profile && *choice.profile < profiles.size()) fork.link = profiles[*choice.profile];
   return fork;
 }
@@ -352,6 +353,7 @@ int RunLab(LabRunOptions options) {
     }
   }
   std::unique_ptr<LabBranch> fork;  // a fork made from the controls, shown instead of the original
+  std::string fork_text;            // what it changed, from when
   LabBranch* shown = &original;
   bool paused = false;
   bool ok = true;
@@ -379,6 +381,7 @@ int RunLab(LabRunOptions options) {
           shown = &original;
           paused = true;
           fork.reset();
+          fork_text.clear();
         }
         if (controls.fork && !fork) {
           std::unique_ptr<LabBranch> made = original.ForkAt(ForkOf(*controls.fork, profiles), &error);
@@ -387,6 +390,7 @@ int RunLab(LabRunOptions options) {
           } else {
             fork = std::move(made);
             shown = fork.get();
+            fork_text = fork->fork()->Describe() + " from frame " + std::to_string(fork->fork()->frame);
           }
         }
         if (controls.seek || controls.step_ticks != 0) {
@@ -421,9 +425,7 @@ int RunLab(LabRunOptions options) {
       [&](Micros) {
         gui::Lab& lab = shown->shown().lab();
         lab.timeline().SetPosition(
-            {shown->frame(), shown->edge(), paused, options.compare && !fork && !options.fork,
-             fork ? fork->fork()->Describe() + " from frame " + std::to_string(fork->fork()->frame)
-                  : std::string()});
+            {shown->frame(), shown->edge(), paused, options.compare && !fork && !options.fork, fork_text});
         const Micros now = VirtualFrameTime(static_cast<int>(std::max<std::int64_t>(0, shown->frame())));
         lab.Draw(LabLayout::For(app->display_size(), lab.players()), now, profiles);
         if (!paused) {
