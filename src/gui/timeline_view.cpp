@@ -77,7 +77,7 @@ void TimelineView::Add(const timeline::Explanation& explanation) {
 }
 
 void TimelineView::DrawTimeControls(std::span<const transport::LinkProfile> profiles) {
-  const TimePosition& at = position_;
+  const TimePosition& at = *position_;
   const ImGuiIO& io = ImGui::GetIO();
   if (!io.WantCaptureKeyboard && !io.WantTextInput) {
     if (ImGui::IsKeyPressed(SDL_SCANCODE_P, false)) controls_.toggle_pause = true;
@@ -165,7 +165,7 @@ void TimelineView::DrawForkChoice(std::span<const transport::LinkProfile> profil
 void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile> profiles) {
   if (journal_ == nullptr) return;
   if (!ImGui::CollapsingHeader("Explained glitches", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  DrawTimeControls(profiles);
+  if (position_) DrawTimeControls(profiles);
   // The last kTimelineSpan, or the first while the run is younger: the frame shown is the cursor.
   const Micros from = std::max(Micros(0), now - kTimelineSpan);
   const ImVec2 origin = ImGui::GetCursorScreenPos();

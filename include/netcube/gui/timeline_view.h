@@ -67,12 +67,13 @@ class TimelineView {
   bool enabled() const noexcept { return journal_ != nullptr; }
   void Add(const timeline::Explanation& explanation);
 
-  void SetPosition(TimePosition position) { position_ = std::move(position); }
+  // The time controls show once the run has said where it stands (a view of a saved journal has none).
+  void SetPosition(TimePosition position) { position_ = position; }
   // The controls used since the last call.
   TimeControls TakeControls() { return std::exchange(controls_, {}); }
 
   // Into the current ImGui window: the time controls, the lanes, then the selected explanation and the list.
-  void DrawPanel(Micros now, std::span<const transport::LinkProfile> profiles);
+  void DrawPanel(Micros now, std::span<const transport::LinkProfile> profiles = {});
 
   const std::deque<timeline::Explanation>& explanations() const noexcept { return explanations_; }
 
@@ -95,7 +96,7 @@ class TimelineView {
   std::deque<timeline::Explanation> explanations_;
   std::uint64_t dropped_ = 0;  // explanations that left the view: the first kept is number dropped_
   std::optional<std::uint64_t> selected_;  // the selected explanation's number, counted from the run's first
-  TimePosition position_;
+  std::optional<TimePosition> position_;
   TimeControls controls_;
   std::optional<int> dragged_frame_;  // the slider's value while it is dragged (the seek waits for release)
   int fork_preset_ = 0;               // 0: the original's techniques, else kAllPresets[i - 1]
