@@ -161,8 +161,9 @@ int main(int argc, char** argv) {
          "After the last of --frames, pause and scrub to each of these frames in turn (as the timeline's "
          "slider does; journals the run); the screenshot shows the last, e.g. --seek 700,400")
       ->delimiter(',')
-      ->check(CLI::NonNegativeNumber)
-      ->needs(frames_option);
+      ->check(CLI::Range(0, std::numeric_limits<int>::max()))
+      ->needs(frames_option)
+      ->needs(lab_flag);
   std::optional<std::int64_t> fork_at;
   std::string fork_with;
   std::optional<int> fork_delay_ms;
@@ -173,7 +174,8 @@ int main(int argc, char** argv) {
              "Fork the comparison (--compare, --replay) at this frame: each entry (the first two) runs "
              "beside a copy with the same hands and network luck that changes at this frame as "
              "--fork-with, --fork-delay-ms and --fork-profile say")
-          ->check(CLI::NonNegativeNumber);
+          ->check(CLI::Range(0, std::numeric_limits<int>::max()))
+          ->needs(lab_flag);
   app.add_option("--fork-with", fork_with,
                  "The fork's technique set, as --compare names one (e.g. naive, p+r+i)")
       ->needs(fork_option);
