@@ -354,6 +354,7 @@ int RunLab(LabRunOptions options) {
   }
   std::unique_ptr<LabBranch> fork;  // a fork made from the controls, shown instead of the original
   std::string fork_text;            // what it changed, from when
+  std::string fork_error;           // why the controls' fork could not be made
   LabBranch* shown = &original;
   bool paused = false;
   bool ok = true;
@@ -377,6 +378,7 @@ int RunLab(LabRunOptions options) {
       [&](int frame, Micros) {
         const gui::TimeControls controls = shown->shown().lab().timeline().TakeControls();
         if (controls.toggle_pause) paused = !paused;
+        if (!paused) fork_error.clear();
         if (controls.leave_fork && fork) {
           shown = &original;
           paused = true;
@@ -386,7 +388,7 @@ int RunLab(LabRunOptions options) {
         if (controls.fork && !fork) {
           std::unique_ptr<LabBranch> made = original.ForkAt(ForkOf(*controls.fork, profiles), &error);
           if (made == nullptr) {
-            shown->shown().lab().SetNotice(error);
+            fork_error = error;
           } else {
             fork = std::move(made);
             shown = fork.get();
@@ -414,7 +416,9 @@ int RunLab(LabRunOptions options) {
         }
         gui::Lab& lab = shown->shown().lab();
         lab.SetReadOnly(paused);
-        if (paused || (!options.replay && !shown->at_edge())) {
+        if (!fork_error.empty()) {
+          lab.SetNotice(fork_error);  // until the run resumes
+        } else if (paused || (!options.replay && !shown->at_edge())) {
           lab.SetNotice(TimeNotice(*shown, paused));
         } else if (options.replay) {
           ShowReplay(lab, options.replay_path, static_cast<int>(shown->frame()), replay_frames);
