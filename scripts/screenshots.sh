@@ -3,7 +3,8 @@
 # way for both players) with each technique preset, into docs/images/lab-{naive,predicted,full}.png, the
 # default lab (player 1 full, player 2 naive) at the default window size, 1280 x 720 (lab-1280x720.png), with
 # tags (lab-tagging.png), with a collision (lab-collision.png), with the snapshot encoding switched from full
-# to delta mid-run (lab-bandwidth.png), with a blackout explained (lab-explained.png), with a collision while
+# to delta mid-run (lab-bandwidth.png), with a blackout explained and scrubbed back to (lab-explained.png)
+# and forked with more view delay (lab-fork.png), with a collision while
 # predicting the others (lab-collision-predict-others.png), the comparison of four builds under the
 # cross-continent profile, into docs/images/compare-cross-continent.png, and of the two families
 # (compare-families.png).
@@ -52,9 +53,17 @@ done
 "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 --script random --script2 random \
   --snapshot-encoding full --switch-encoding-frame 270 --frames 480 --screenshot "$out/lab-bandwidth.png"
 # A glitch made on purpose and explained: player 1's link blacks out for 400 ms at 2 s while player 2
-# drives; the timeline under the server's panel marks it, and the newest explanation names the snapshots lost.
+# drives; the run goes on to 5 s, then is paused and scrubbed back to frame 140 (2.33 s), in the blackout:
+# the timeline under the server's panel marks it, and the newest explanation names the snapshots lost.
 "$client" --lab --latency-ms 125 --width 1600 --height 900 --script "-:5000" --script2 "$script2" \
-  --link-script "2s blackout 400ms client 1" --journal --frames 200 --screenshot "$out/lab-explained.png"
+  --link-script "2s blackout 400ms client 1" --journal --frames 300 --seek 140 \
+  --screenshot "$out/lab-explained.png"
+# A blackout of every link at 6 s in a comparison forked at 1 s: each entry beside a copy that draws the
+# others 500 ms in the past from there (the same keys and network luck until the fork); scrubbed back to
+# 6.5 s, the fork of "full" has snapshots left where the original ran out (its explanation names the loss).
+"$client" --lab --compare full,predicted --width 1600 --height 900 \
+  --script "R:800,D:600,L:800,U:600,R:800,D:600,L:800,U:600,R:800" --link-script "6s blackout 400ms" \
+  --fork-at 60 --fork-delay-ms 500 --journal --frames 480 --seek 390 --screenshot "$out/lab-fork.png"
 # The comparison under cross-continent (docs/COMPARE.md): the command and its figures are doc-figures.sh's,
 # which the test Docs.figures checks the docs against.
 # The two families under cross-continent (README, "Two families"), the same way.

@@ -156,7 +156,7 @@ void Lab::Draw(const LabLayout& layout, Micros now, std::span<const transport::L
     const bool fits = ImGui::CalcTextSize(both.c_str()).x <= layout.title[layout.server_column].w;
     title(layout.server_column, fits ? both : notice_, kNoticeText);
   }
-  for (std::size_t i = 0; hand_tags_ && i < players_.size(); ++i) {
+  for (std::size_t i = 0; hand_tags_ && !read_only_ && i < players_.size(); ++i) {
     const std::optional<TagRequest> request =
         player_views_[i].TagInput(layout.arena[layout.ColumnOf(i)], TagKeyPressedNow(tag_keys_[i]));
     if (request) TagByHand(now, {i, *request});
@@ -172,7 +172,7 @@ void Lab::Draw(const LabLayout& layout, Micros now, std::span<const transport::L
   server_view_.DrawArena(background, layout.arena[layout.server_column], *server_);
   BeginPanel("##server", layout.panel[layout.server_column]);
   server_view_.DrawPanel(*server_);
-  timeline_.DrawPanel(now);
+  timeline_.DrawPanel(now, profiles);
   ImGui::End();
 }
 

@@ -1,9 +1,14 @@
 #include "netcube/gui/timeline_view.h"
 
+#include <SDL.h>
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <iterator>
+
+#include "netcube/gui/frame_clock.h"
 
 namespace netcube::gui {
 namespace {
@@ -14,6 +19,9 @@ constexpr float kClickReach = 6.0F;  // pixels either side of a mark a click sti
 constexpr Rgb kLaneBackground{28, 31, 40};
 constexpr Rgb kServerMark{150, 160, 190};
 constexpr Rgb kLinkChangeMark{255, 220, 120};
+constexpr Rgb kPausedText{255, 220, 120};
+
+std::int64_t FrameAt(Micros at) { return at.count() * kFramesPerSecond / 1'000'000; }
 
 }  // namespace
 
@@ -68,10 +76,98 @@ void TimelineView::Add(const timeline::Explanation& explanation) {
   explanations_.push_back(explanation);
 }
 
-void TimelineView::DrawPanel(Micros now) {
+void TimelineView::DrawTimeControls(std::span<const transport::LinkProfile> profiles) {
+  const TimePosition& at = *position_;
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!io.WantCaptureKeyboard && !io.WantTextInput) {
+    if (ImGui::IsKeyPressed(SDL_SCANCODE_P, false)) controls_.toggle_pause = true;
+    const int step = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))  ? 1
+                     : ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)) ? -1
+                                                                                   : 0;
+    if (at.paused && step != 0) {
+      if (io.KeyShift) {
+        controls_.step_ticks = step;
+      } else {
+        controls_.seek = at.frame + step;
+      }
+    }
+  }
+  if (ImGui::Button(at.paused ? "Resume (P)" : "Pause (P)")) controls_.toggle_pause = true;
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##back", ImGuiDir_Left)) controls_.seek = at.frame - 1;
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##forward", ImGuiDir_Right)) controls_.seek = at.frame + 1;
+  ImGui::SameLine();
+  // Seeking back runs the lab again from its start: the slider seeks when it is let go, not on every move.
+  int value = dragged_frame_.value_or(static_cast<int>(at.frame));
+  ImGui::SetNextItemWidth(-1.0F);
+  char format[64];
+  std::snprintf(format, sizeof format, "frame %%d of %lld (%.2f s)", static_cast<long long>(at.edge),
+                static_cast<double>(value) / kFramesPerSecond);
+  if (ImGui::SliderInt("##frame", &value, 0, static_cast<int>(std::max<std::int64_t>(0, at.edge - 1)),
+                       format))
+    dragged_frame_ = value;
+  if (ImGui::IsItemDeactivated() && dragged_frame_) controls_.seek = *std::exchange(dragged_frame_, {});
+  if (!at.fork.empty()) {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kPausedText)), "Fork: %.*s",
+                       static_cast<int>(at.fork.size()), at.fork.data());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Leave the fork")) controls_.leave_fork = true;
+  } else if (at.paused && at.can_fork) {
+    DrawForkChoice(profiles);
+  }
+}
+
+void TimelineView::DrawForkChoice(std::span<const transport::LinkProfile> profiles) {
+  ImGui::TextUnformatted("Replay from here with");
+  const float width = std::max(60.0F, (ImGui::GetContentRegionAvail().x - 60.0F) / 4.0F);
+  ImGui::SetNextItemWidth(width);
+  const auto preset_name = [](int i) {
+    return i == 0 ? "same techniques"
+                  : client::ToString(client::kAllPresets[static_cast<std::size_t>(i - 1)]);
+  };
+  if (ImGui::BeginCombo("##forkpreset", preset_name(fork_preset_))) {
+    for (int i = 0; i <= static_cast<int>(std::size(client::kAllPresets)); ++i)
+      if (ImGui::Selectable(preset_name(i), fork_preset_ == i)) fork_preset_ = i;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(width);
+  ImGui::DragInt("##forkdelay", &fork_delay_ms_, 1.0F, 0, client::kMaxInterpDelayMs,
+                 fork_delay_ms_ == 0 ? "same delay" : "delay %d ms");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(width);
+  const auto profile_name = [&](int i) {
+    return i == 0 ? "same link" : profiles[static_cast<std::size_t>(i - 1)].name.c_str();
+  };
+  if (fork_profile_ > static_cast<int>(profiles.size())) fork_profile_ = 0;
+  if (ImGui::BeginCombo("##forklink", profile_name(fork_profile_))) {
+    for (int i = 0; i <= static_cast<int>(profiles.size()); ++i)
+      if (ImGui::Selectable(profile_name(i), fork_profile_ == i)) fork_profile_ = i;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(width);
+  constexpr const char* kRates[] = {"same snapshot rate", "server's snapshot rate", "adaptive snapshot rate"};
+  ImGui::Combo("##forkrate", &fork_rate_, kRates, static_cast<int>(std::size(kRates)));
+  ImGui::SameLine();
+  const bool chosen = fork_preset_ != 0 || fork_delay_ms_ != 0 || fork_profile_ != 0 || fork_rate_ != 0;
+  if (ImGui::Button("Fork") && chosen) {
+    ForkChoice choice;
+    if (fork_preset_ != 0) choice.preset = client::kAllPresets[static_cast<std::size_t>(fork_preset_ - 1)];
+    if (fork_delay_ms_ != 0) choice.delay_ms = fork_delay_ms_;
+    if (fork_profile_ != 0) choice.profile = static_cast<std::size_t>(fork_profile_ - 1);
+    if (fork_rate_ != 0) choice.adaptive_snapshot_rate = fork_rate_ == 2;
+    controls_.fork = choice;
+  }
+}
+
+void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile> profiles) {
   if (journal_ == nullptr) return;
   if (!ImGui::CollapsingHeader("Explained glitches", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  const Micros from = now - kTimelineSpan;
+  if (position_) DrawTimeControls(profiles);
+  // The last kTimelineSpan, or the first while the run is younger: the frame shown is the cursor.
+  const Micros from = std::max(Micros(0), now - kTimelineSpan);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = std::max(1.0F, ImGui::GetContentRegionAvail().x);
   const float lanes_width = std::max(1.0F, width - kLabelWidth);
@@ -105,6 +201,7 @@ void TimelineView::DrawPanel(Micros now) {
     draw.AddRectFilled({x - 1.0F, top + 2.0F}, {x + 1.0F, top + kLaneHeight - 2.0F},
                        ToImU32(GlitchColour(e.kind)));
   }
+  draw.AddLine({x_of(now), origin.y}, {x_of(now), origin.y + height}, ToImU32(kPausedText));
   ImGui::InvisibleButton("##lanes", {width, height});
   if (ImGui::IsItemClicked()) {
     const ImVec2 mouse = ImGui::GetMousePos();
@@ -117,7 +214,13 @@ void TimelineView::DrawPanel(Micros now) {
       if (distance <= best) {
         best = distance;
         selected_ = dropped_ + i;
+        controls_.seek = e.frame;
       }
+    }
+    // Elsewhere in the lanes, the frame under the mouse.
+    if (!controls_.seek) {
+      const double fraction = static_cast<double>((mouse.x - origin.x - kLabelWidth) / lanes_width);
+      controls_.seek = FrameAt(from + Micros(static_cast<std::int64_t>(fraction * kTimelineSpan.count())));
     }
   }
   // The glitch clicked, else the newest, in full.
@@ -139,7 +242,10 @@ void TimelineView::DrawPanel(Micros now) {
       const std::size_t index = explanations_.size() - 1 - static_cast<std::size_t>(row);
       const timeline::Explanation& e = explanations_[index];
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(ToImU32(GlitchColour(e.kind))));
-      if (ImGui::Selectable(e.line.c_str(), selected_ == dropped_ + index)) selected_ = dropped_ + index;
+      if (ImGui::Selectable(e.line.c_str(), selected_ == dropped_ + index)) {
+        selected_ = dropped_ + index;
+        controls_.seek = e.frame;
+      }
       ImGui::PopStyleColor();
     }
   }

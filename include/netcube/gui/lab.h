@@ -106,6 +106,10 @@ class Lab {
   // Fires a tag by hand for player `tag.player` as if it were asked for now (a replay's).
   void TagByHand(Micros now, const LabHandTag& tag);
 
+  // Read only (a paused run, or one replaying its tape): no tags by hand. The panels still draw as they
+  // are (a scrubbed frame must look as it did when the run passed it): the caller puts back what they change.
+  void SetReadOnly(bool read_only) { read_only_ = read_only; }
+
   // A line shown beside the server's title, highlighted (a replay's progress); empty for none.
   void SetNotice(std::string notice) { notice_ = std::move(notice); }
 
@@ -134,6 +138,7 @@ class Lab {
   bool hand_tags_ = true;
   std::vector<LabHandTag> hand_tags_fired_;
   std::string notice_;
+  bool read_only_ = false;
 };
 
 }  // namespace netcube::gui

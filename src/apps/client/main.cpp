@@ -10,6 +10,7 @@
 #include "files.h"
 #include "find.h"
 #include "flag_checks.h"
+#include "link_profiles.h"
 #include "runner.h"
 #include "version.h"
 
@@ -154,6 +155,42 @@ int main(int argc, char** argv) {
          "Change the players' links at given times, e.g. \"2s blackout 400ms client 1; 5s loss 30% for "
          "1s\" (or @FILE; syntax in docs/LAB.md)")
       ->needs(lab_flag);
+  std::vector<std::int64_t> seek;
+  app.add_option(
+         "--seek", seek,
+         "After the last of --frames, pause and scrub to each of these frames in turn (as the timeline's "
+         "slider does; journals the run); the screenshot shows the last, e.g. --seek 700,400")
+      ->delimiter(',')
+      ->check(CLI::Range(0, std::numeric_limits<int>::max()))
+      ->needs(frames_option)
+      ->needs(lab_flag);
+  std::optional<std::int64_t> fork_at;
+  std::string fork_with;
+  std::optional<int> fork_delay_ms;
+  std::string fork_profile;
+  CLI::Option* fork_option =
+      app.add_option(
+             "--fork-at", fork_at,
+             "Fork the comparison (--compare, --replay) at this frame: each entry (the first two) runs "
+             "beside a copy with the same hands and network luck that changes at this frame as "
+             "--fork-with, --fork-delay-ms and --fork-profile say")
+          ->check(CLI::Range(0, std::numeric_limits<int>::max()))
+          ->needs(lab_flag);
+  app.add_option("--fork-with", fork_with,
+                 "The fork's technique set, as --compare names one (e.g. naive, p+r+i)")
+      ->needs(fork_option);
+  app.add_option("--fork-delay-ms", fork_delay_ms, "The fork's fixed view delay, ms (adaptive delay off)")
+      ->check(CLI::Range(0, client::kMaxInterpDelayMs))
+      ->needs(fork_option);
+  app.add_option("--fork-profile", fork_profile, "The fork's link, a profile of link_profiles.json")
+      ->needs(fork_option);
+  std::string fork_snapshot_rate;
+  app.add_option(
+         "--fork-snapshot-rate", fork_snapshot_rate,
+         "The snapshot rate the fork asks for: adaptive (the tick rate while the link costs view delay) "
+         "or server (the server's rate)")
+      ->check(CLI::IsMember({"adaptive", "server"}))
+      ->needs(fork_option);
   compare_option->excludes("--script2");
   encoding_option->excludes(compare_option)->excludes(replay_option);
   replay_option->excludes("--script")->excludes("--script2")->excludes("--seed");
@@ -173,6 +210,45 @@ int main(int argc, char** argv) {
 
   if (lab) {
     apps::LabRunOptions options;
+    if (fork_at) {
+      if (compare.empty() && replay.empty()) {
+        std::cerr << "netcube-client: --fork-at needs a comparison: --compare or --replay\n";
+        return 2;
+      }
+      if (!record.empty()) {
+        std::cerr << "netcube-client: --fork-at runs twice the entries: it cannot --record their session\n";
+        return 2;
+      }
+      apps::LabFork fork;
+      fork.frame = *fork_at;
+      std::string error;
+      if (!fork_with.empty()) {
+        fork.with = client::ParseTechniqueSet(fork_with, &error);
+        if (!fork.with) {
+          std::cerr << "netcube-client: bad --fork-with: " << error << '\n';
+          return 2;
+        }
+      }
+      fork.delay_ms = fork_delay_ms;
+      if (!fork_snapshot_rate.empty()) fork.adaptive_snapshot_rate = fork_snapshot_rate == "adaptive";
+      if (!fork_profile.empty()) {
+        const std::vector<netcube::transport::LinkProfile> profiles =
+            apps::LoadLinkProfiles(apps::LinkProfilesPath(), &error);
+        fork.link = netcube::transport::FindLinkProfile(profiles, fork_profile);
+        if (!fork.link) {
+          std::cerr << "netcube-client: bad --fork-profile: no profile '" << fork_profile << "'"
+                    << (error.empty() ? "" : " (" + error + ")") << '\n';
+          return 2;
+        }
+      }
+      if (!fork.with && !fork.delay_ms && !fork.link && !fork.adaptive_snapshot_rate) {
+        std::cerr << "netcube-client: --fork-at needs --fork-with, --fork-delay-ms, --fork-profile or "
+                     "--fork-snapshot-rate\n";
+        return 2;
+      }
+      options.fork = std::move(fork);
+    }
+    options.seek = seek;
     if (!link_script.empty()) {
       std::string error;
       std::string text = link_script;

@@ -9,16 +9,12 @@
 #include <string_view>
 #include <thread>
 
-#include "compare_csv.h"
-#include "explain_json.h"
-#include "files.h"
+#include "lab_outputs.h"
 #include "link_profiles.h"
 #include "netcube/client/frame_sample.h"
 #include "netcube/gui/compare_plot.h"
 #include "netcube/gui/frame_clock.h"
 #include "netcube/gui/keys.h"
-#include "netcube/timeline/explainer.h"
-#include "netcube/timeline/recorder.h"
 #include "server_stats.h"
 
 namespace netcube::apps {
@@ -99,7 +95,7 @@ enum class Timing : std::uint8_t {
 bool RunFrames(App& app, const RunOptions& run, Timing timing, const std::function<void(int, Micros)>& update,
                const std::function<void(Micros)>& draw, const SteadyClock& clock,
                const std::function<void(Micros)>& idle = nullptr) {
-  const Micros start = clock.Now();
+  Micros start = clock.Now();
   for (int frame = 0; run.frames == 0 || frame < run.frames; ++frame) {
     if (!app.PollEvents()) break;
     const Micros now = timing == Timing::kSteady ? clock.Now() : VirtualFrameTime(frame);
@@ -120,6 +116,11 @@ bool RunFrames(App& app, const RunOptions& run, Timing timing, const std::functi
     Micros due{0};
     if (timing == Timing::kVirtualPaced) {
       due = start + VirtualFrameTime(frame + 1);
+      // Far behind (a seek ran the lab again from its start): the frames go on from now, not in a rush.
+      if (clock.Now() - due > 4 * kFramePeriod) {
+        start += clock.Now() - due;
+        due = clock.Now();
+      }
     } else if (timing == Timing::kSteady && (!app.has_vsync() || app.minimised())) {
       due = now + kFramePeriod;
     }
@@ -143,179 +144,6 @@ void ShowReplay(Lab& lab, const std::string& path, int frame, int frames) {
               << " frames; close the window to quit" << std::endl;
   }
 }
-
-// The run's journal, its explanations (--explain) and its scripted link (--link-script). Made before the
-// lab, whose clients get its link logs.
-class LabJournal {
- public:
-  explicit LabJournal(LabRunOptions& options)
-      : journal_(options.lab.players.size()), recorder_(journal_), script_(options.link_script) {
-    std::vector<std::string> labels;
-    for (std::size_t i = 0; i < options.lab.players.size(); ++i) {
-      client::ClientConfig& config = options.lab.players[i].client;
-      config.incoming_link_log = recorder_.DownLog(i);
-      config.outgoing_link_log = recorder_.UpLog(i);
-      labels.push_back(config.name);
-    }
-    labels_ = labels;
-    explainer_.emplace(journal_, std::move(labels), &script_.changes());
-    if (!options.explain.empty() && options.explain != "-") {
-      file_.open(options.explain, std::ios::binary | std::ios::trunc);
-    }
-    out_ = options.explain.empty() ? nullptr : options.explain == "-" ? &std::cout : &file_;
-  }
-
-  bool ok() const { return out_ == nullptr || out_->good(); }
-
-  // Before the frame's updates: the link changes due.
-  void BeginFrame(int frame, Micros now, Lab& lab) {
-    recorder_.BeginFrame(frame);
-    if (clients_.empty()) {
-      for (std::size_t i = 0; i < lab.players(); ++i) clients_.push_back(&lab.player(i));
-      lab.timeline().Enable(&journal_, labels_);
-    }
-    script_.Apply(frame, now, lab.server(), clients_, &recorder_);
-  }
-  // After them: the journal, then each client's glitches with their causes.
-  void Frame(int frame, Micros now, Lab& lab) {
-    const_clients_.assign(clients_.begin(), clients_.end());
-    recorder_.Record(frame, now, lab.server(), const_clients_);
-  }
-  void Explain(std::size_t index, const client::FrameSample& sample, Lab& lab) {
-    explained_.clear();
-    explainer_->Frame(index, sample, lab.player(index), lab.server(), explained_);
-    for (const timeline::Explanation& explanation : explained_) {
-      if (out_ != nullptr) *out_ << ExplanationJson(explanation);
-      lab.timeline().Add(explanation);
-      ++count_;
-    }
-  }
-  // False (said on stderr) when the explanations could not be written.
-  bool Finish(const std::string& path) {
-    if (out_ == nullptr) return true;
-    out_->flush();
-    if (out_ == &file_) file_.close();
-    if (!out_->good() || (out_ == &file_ && file_.fail())) {
-      std::cerr << "netcube-client: cannot write " << path << '\n';
-      return false;
-    }
-    if (out_ == &file_) {
-      std::uint64_t events = journal_.server().total();
-      for (std::size_t i = 0; i < journal_.clients(); ++i) events += journal_.client(i).total();
-      std::cout << "netcube-client: wrote " << path << " (" << count_
-                << " explained glitches; the journal took " << events << " events, "
-                << events * sizeof(timeline::Event) / 1024 << " KiB, in rings of "
-                << journal_.memory_bytes() / 1024 << " KiB)\n";
-    }
-    return true;
-  }
-
- private:
-  timeline::Journal journal_;
-  timeline::Recorder recorder_;
-  timeline::LinkScriptPlayer script_;
-  std::optional<timeline::Explainer> explainer_;
-  std::vector<std::string> labels_;
-  std::vector<client::Client*> clients_;
-  std::vector<const client::Client*> const_clients_;
-  std::vector<timeline::Explanation> explained_;
-  std::ofstream file_;
-  std::ostream* out_ = nullptr;
-  std::uint64_t count_ = 0;
-};
-
-// What a lab run records as it goes: the session (--record), the CSV (--csv), the plot's samples and the
-// explanations (--explain).
-class LabRecorder {
- public:
-  LabRecorder(const LabRunOptions& options, const gui::Lab& lab, LabJournal* journal)
-      : options_(options), journal_(journal) {
-    for (const gui::LabPlayer& player : options.lab.players) series_.push_back({player.title, {}, {}});
-    samplers_.resize(lab.players());
-    if (!options.csv.empty()) {
-      csv_.open(options.csv, std::ios::binary | std::ios::trunc);
-      csv_ << CompareCsvHeader();
-    }
-  }
-
-  bool csv_ok() const { return options_.csv.empty() || csv_.good(); }
-
-  void Frame(int frame, Micros now, std::span<const std::uint8_t> held, gui::Lab& lab) {
-    if (!options_.record.empty()) session_.RecordInput(0, frame, held[0]);  // the keys every player shares
-    frames_ = frame + 1;
-    if (journal_ != nullptr) journal_->Frame(frame, now, lab);
-    if (options_.csv.empty() && options_.plot.empty() && journal_ == nullptr) return;
-    const std::span<const sim::PlayerCube> truth = lab.server().world();
-    for (std::size_t i = 0; i < lab.players(); ++i) {
-      const client::Client& player = lab.player(i);
-      const client::FrameSample sample =
-          samplers_[i].Sample(frame, now, held[i], player, truth, client::Tick{lab.server().tick()});
-      if (journal_ != nullptr) journal_->Explain(i, sample, lab);
-      if (!options_.csv.empty()) {
-        csv_ << CompareCsvRow(options_.lab.players[i].client.name, client::TechniquesOf(player.settings()),
-                              sample);
-      }
-      if (!options_.csv.empty() || !options_.plot.empty()) series_[i].samples.push_back(sample);
-    }
-  }
-
-  void HandTags(int frame, const std::vector<gui::LabHandTag>& tags) {
-    if (options_.record.empty()) return;
-    for (const gui::LabHandTag& tag : tags)
-      session_.hand_tags.push_back({frame, tag.player, tag.request.target});
-  }
-
-  // Prints the run's figures, writes the session and the plot, and closes the CSV; false (with the reason on
-  // stderr) on a failure.
-  bool Finish(App& app) {
-    bool ok = true;
-    for (gui::PlotSeries& series : series_) {
-      if (series.samples.empty()) continue;
-      series.summary = client::Summarize(series.samples);
-      std::cout << SummaryText(series.label, series.summary);
-    }
-    if (!options_.csv.empty()) {
-      csv_.close();
-      if (csv_.fail()) {
-        std::cerr << "netcube-client: cannot write " << options_.csv << '\n';
-        ok = false;
-      } else {
-        std::cout << "netcube-client: wrote " << options_.csv << " (CSV, " << frames_ << " frames)\n";
-      }
-    }
-    if (!options_.record.empty()) {
-      Session session = options_.session;
-      session.frames = frames_;
-      session.inputs = session_.inputs;
-      session.hand_tags = session_.hand_tags;
-      std::string error;
-      if (!WriteFile(options_.record, SessionToJson(session), &error)) {
-        std::cerr << "netcube-client: " << error << '\n';
-        ok = false;
-      } else {
-        std::cout << "netcube-client: wrote " << options_.record << " (session, " << frames_ << " frames)\n";
-      }
-    }
-    if (!options_.plot.empty()) {
-      app.BeginFrame();
-      const ImVec2 size = app.display_size();
-      gui::DrawComparePlot(*ImGui::GetBackgroundDrawList(), {0.0F, 0.0F, size.x, size.y}, series_,
-                           options_.plot_title);
-      app.Render();
-      ok = WriteFramePng(app, options_.plot, "plot") && ok;
-    }
-    return ok;
-  }
-
- private:
-  const LabRunOptions& options_;
-  LabJournal* journal_;
-  std::vector<client::FrameSampler> samplers_;
-  std::vector<gui::PlotSeries> series_;
-  std::ofstream csv_;
-  Session session_;  // only its inputs and tags by hand: the rest comes from the options at the end
-  int frames_ = 0;
-};
 
 }  // namespace
 
@@ -429,6 +257,46 @@ void SetUpComparison(LabRunOptions& options) {
   options.plot_title = CompareTitle(session);
 }
 
+namespace {
+
+// The notice beside the server's title: where a paused or rewound run stands, else a replay's progress.
+std::string TimeNotice(const LabBranch& branch, bool paused) {
+  const std::string at = "frame " + std::to_string(branch.frame()) + " of " + std::to_string(branch.edge());
+  if (paused) return "paused at " + at;
+  return "replaying the tape, " + at;
+}
+
+// Shows frame `target` of `branch`, saying on stdout how long it took (a run without a window measures it).
+bool SeekAndSay(LabBranch& branch, std::int64_t target, const SteadyClock& clock, bool say) {
+  const std::int64_t from = branch.frame();
+  const Micros start = clock.Now();
+  std::string error;
+  const std::optional<std::int64_t> run = branch.SeekTo(target, &error);
+  if (!run) {
+    std::cerr << "netcube-client: cannot seek: " << error << '\n';
+    return false;
+  }
+  if (say) {
+    std::printf("netcube-client: sought frame %lld from frame %lld in %.1f ms (%lld frames run)\n",
+                static_cast<long long>(branch.frame()), static_cast<long long>(from),
+                static_cast<double>((clock.Now() - start).count()) / 1000.0, static_cast<long long>(*run));
+  }
+  return true;
+}
+
+LabFork ForkOf(const gui::ForkChoice& choice, std::span<const transport::LinkProfile> profiles) {
+  LabFork fork;
+  if (choice.preset)
+    fork.with =
+        client::TechniqueSet{client::ToString(*choice.preset), client::PresetSettings(*choice.preset)};
+  fork.delay_ms = choice.delay_ms;
+  fork.adaptive_snapshot_rate = choice.adaptive_snapshot_rate;
+  if (choice.profile && *choice.profile < profiles.size()) fork.link = profiles[*choice.profile];
+  return fork;
+}
+
+}  // namespace
+
 int RunLab(LabRunOptions options) {
   // A replay shown in a window runs on past its recording, saying that it ended, until the window closes;
   // one that cannot be shown plays just the recording.
@@ -453,14 +321,23 @@ int RunLab(LabRunOptions options) {
       return 2;
     }
   }
-  std::optional<LabJournal> journal;
-  if (options.journal || !options.explain.empty() || !options.link_script.empty()) journal.emplace(options);
-  if (journal && !journal->ok()) {
-    std::cerr << "netcube-client: cannot write " << options.explain << '\n';
-    return 1;
+  if (options.fork) {
+    std::optional<gui::LabConfig> forked = ForkLabConfig(options.lab, *options.fork, &error);
+    if (!forked) {
+      std::cerr << "netcube-client: bad --fork-at: " << error << '\n';
+      return 2;
+    }
+    options.lab = std::move(*forked);
   }
-  std::unique_ptr<Lab> lab = Lab::Create(options.lab, VirtualFrameTime(0), &error);
-  if (lab == nullptr) {
+  LabOutputs outputs(options);
+  if (!outputs.ok()) return 1;
+  LabTape tape;
+  if (options.replay) {
+    tape.hands = options.session;
+    tape.frames = replay_frames;
+  }
+  LabBranch original(options, options.lab, options.fork, std::move(tape));
+  if (!original.Start(&error)) {
     std::cerr << "netcube-client: cannot start the lab: " << error << '\n';
     return 1;
   }
@@ -470,67 +347,116 @@ int RunLab(LabRunOptions options) {
   if (options.compare) {
     keys.emplace_back(std::move(options.scripts[0]), options.session.seed, KeyBinding::kArrowsAndWasd);
   } else {
-    for (std::size_t i = 0; i < lab->players(); ++i) {
+    for (std::size_t i = 0; i < options.lab.players.size(); ++i) {
       keys.emplace_back(std::move(options.scripts[i % options.scripts.size()]),
                         options.lab.players[i].client.seed, options.lab.players[i].keys);
     }
   }
-  LabRecorder recorder(options, *lab, journal ? &*journal : nullptr);
-  if (!recorder.csv_ok()) {
-    std::cerr << "netcube-client: cannot write " << options.csv << '\n';
-    return 1;
-  }
-  std::vector<std::uint8_t> held(lab->players(), 0);
-  int frame_now = 0;
-  auto replayed_tag = options.session.hand_tags.cbegin();
+  std::unique_ptr<LabBranch> fork;  // a fork made from the controls, shown instead of the original
+  std::string fork_text;            // what it changed, from when
+  std::string fork_error;           // why the controls' fork could not be made
+  LabBranch* shown = &original;
+  bool paused = false;
+  bool ok = true;
+  std::int64_t written = 0;  // the original's frames given to the outputs
+  // The live frames' buttons: keys past the tape (a replay past its end holds none).
+  const auto live_hands = [&](std::vector<std::uint8_t>& held) {
+    if (options.replay) return;
+    gui::Lab& lab = shown->shown().lab();
+    const Micros now = VirtualFrameTime(static_cast<int>(shown->frame() + 1));
+    for (std::size_t i = 0; i < held.size(); ++i) {
+      if (options.compare) {
+        held[i] = i == 0 ? keys[0].Held(now, lab.player(0)) : held[0];
+      } else {
+        held[i] = keys[i].Held(now, lab.player(i));
+      }
+    }
+  };
 
-  const bool written = RunFrames(
+  const bool written_ok = RunFrames(
       *app, options.run, timing,
-      [&](int frame, Micros now) {
-        const bool replaying = options.replay && frame < replay_frames;
-        if (options.replay) ShowReplay(*lab, options.replay_path, frame, replay_frames);
-        for (std::size_t i = 0; i < held.size(); ++i) {
-          if (options.replay) {
-            held[i] = replaying ? options.session.ButtonsAt(i, frame) : 0;
-          } else if (options.compare) {
-            held[i] = i == 0 ? keys[0].Held(now, lab->player(0)) : held[0];
+      [&](int frame, Micros) {
+        const gui::TimeControls controls = shown->shown().lab().timeline().TakeControls();
+        if (controls.toggle_pause) paused = !paused;
+        if (!paused) fork_error.clear();
+        if (controls.leave_fork && fork) {
+          shown = &original;
+          paused = true;
+          fork.reset();
+          fork_text.clear();
+        }
+        if (controls.fork && !fork) {
+          std::unique_ptr<LabBranch> made = original.ForkAt(ForkOf(*controls.fork, profiles), &error);
+          if (made == nullptr) {
+            fork_error = error;
           } else {
-            held[i] = keys[i].Held(now, lab->player(i));
+            fork = std::move(made);
+            shown = fork.get();
+            fork_text = fork->fork()->Describe() + " from frame " + std::to_string(fork->fork()->frame);
           }
         }
-        if (options.switch_encoding_frame > 0 && frame == options.switch_encoding_frame) {
-          server::Server& server = lab->server();
-          server.SetSnapshotEncoding(server.config().snapshot_encoding == server::SnapshotEncoding::kDelta
-                                         ? server::SnapshotEncoding::kFull
-                                         : server::SnapshotEncoding::kDelta);
+        if (controls.seek || controls.step_ticks != 0) {
+          paused = true;
+          const std::int64_t target =
+              controls.seek ? *controls.seek : shown->FrameOfTickStep(controls.step_ticks);
+          ok = SeekAndSay(*shown, target, clock, false) && ok;
         }
-        if (journal) journal->BeginFrame(frame, now, *lab);
-        lab->Update(now, held);
-        if (!options.replay || replaying) recorder.Frame(frame, now, held, *lab);
-        // Where a live run takes its tags by hand: after the frame's update and sample, before the next.
-        for (; options.replay && replayed_tag != options.session.hand_tags.cend() &&
-               replayed_tag->frame <= frame;
-             ++replayed_tag) {
-          lab->TagByHand(now, {replayed_tag->player, {replayed_tag->target}});
+        if (!paused) {
+          shown->Step(live_hands);
+          if (shown == &original && original.frame() >= written &&
+              (!options.replay || original.frame() < replay_frames)) {
+            outputs.Frame(original.shown());
+            written = original.frame() + 1;
+          }
         }
-        frame_now = frame;
+        // A run without a window scrubs as --seek says once its frames are run.
+        if (frame + 1 == options.run.frames && !options.seek.empty()) {
+          paused = true;
+          for (const std::int64_t target : options.seek) ok = SeekAndSay(*shown, target, clock, true) && ok;
+        }
+        gui::Lab& lab = shown->shown().lab();
+        lab.SetReadOnly(paused);
+        if (!fork_error.empty()) {
+          lab.SetNotice(fork_error);  // until the run resumes
+        } else if (paused || (!options.replay && !shown->at_edge())) {
+          lab.SetNotice(TimeNotice(*shown, paused));
+        } else if (options.replay) {
+          ShowReplay(lab, options.replay_path, static_cast<int>(shown->frame()), replay_frames);
+        } else {
+          lab.SetNotice("");
+        }
       },
-      [&](Micros now) {
-        lab->Draw(LabLayout::For(app->display_size(), lab->players()), now, profiles);
-        recorder.HandTags(frame_now, lab->TakeHandTags());
+      [&](Micros) {
+        gui::Lab& lab = shown->shown().lab();
+        lab.timeline().SetPosition(
+            {shown->frame(), shown->edge(), paused, options.compare && !fork && !options.fork, fork_text});
+        const Micros now = VirtualFrameTime(static_cast<int>(std::max<std::int64_t>(0, shown->frame())));
+        lab.Draw(LabLayout::For(app->display_size(), lab.players()), now, profiles);
+        if (!paused) {
+          shown->KeepDrawn(lab.TakeHandTags());
+        } else {
+          shown->UndoDrawn();
+        }
       },
       clock);
-  bool finished = recorder.Finish(*app);
-  if (journal) finished = journal->Finish(options.explain) && finished;
+  bool finished = outputs.Finish(original) && ok;
+  if (!options.plot.empty()) {
+    app->BeginFrame();
+    const ImVec2 size = app->display_size();
+    gui::DrawComparePlot(*ImGui::GetBackgroundDrawList(), {0.0F, 0.0F, size.x, size.y}, outputs.series(),
+                         options.plot_title);
+    app->Render();
+    finished = WriteFramePng(*app, options.plot, "plot") && finished;
+  }
   if (!options.stats_json.empty()) {
-    if (WriteServerStats(options.stats_json, lab->server(), &error)) {
+    if (WriteServerStats(options.stats_json, original.shown().lab().server(), &error)) {
       std::cout << "netcube-client: wrote " << options.stats_json << " (the lab server's statistics)\n";
     } else {
       std::cerr << "netcube-client: " << error << '\n';
       finished = false;
     }
   }
-  return written && finished ? 0 : 1;
+  return written_ok && finished ? 0 : 1;
 }
 
 }  // namespace netcube::apps

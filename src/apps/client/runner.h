@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "lab_branch.h"
 #include "netcube/client/input_script.h"
 #include "netcube/gui/app.h"
 #include "netcube/gui/client_screen.h"
@@ -48,6 +49,14 @@ struct LabRunOptions {
   std::string explain;  // explained glitches as JSON lines to this file ("-": stdout); journals the run
   std::vector<timeline::LinkChange> link_script;  // scripted link changes (journals the run)
   bool journal = false;  // journal the run and show its explained glitches (also with explain or link_script)
+  // After the last of run.frames, pause and scrub to each of these frames in turn (journals the run).
+  std::vector<std::int64_t> seek;
+  // A comparison whose entries each run beside a fork that changes at fork->frame (--fork-at).
+  std::optional<LabFork> fork;
+
+  bool journaled() const noexcept {
+    return journal || !explain.empty() || !link_script.empty() || !seek.empty();
+  }
 };
 
 // Makes `options` a comparison of options.session's entries: their lab (CompareLabConfig on the session's
