@@ -40,6 +40,8 @@ enum class EventKind : std::uint8_t {
   kSnapshotsEncoded,  // a = deltas, b = full snapshots, value = bytes, since the last frame
   kContact,           // player and b: two cubes touching (a collision) this frame; a = 1 on its first frame
   kLinkChange,        // a scripted link change: a = its index in the script; player = the client (0: server)
+  // A client.
+  kClockStep,  // its clock stepped forward: a = the step, us; b = the change's index in the script
 };
 const char* ToString(EventKind kind) noexcept;
 
