@@ -210,7 +210,7 @@ void Explainer::TagCauses(const client::Client& client, const server::Server& se
 }
 
 void Explainer::Frame(std::size_t index, const client::FrameSample& sample, const client::Client& client,
-                      const server::Server& server, std::vector<Explanation>& out) {
+                      const server::Server* server, std::vector<Explanation>& out) {
   const EventRing& ring = journal_.client(index);
   const client::Metrics m = client.metrics();
   const transport::LinkSettings& link = client.link();
@@ -244,7 +244,7 @@ void Explainer::Frame(std::size_t index, const client::FrameSample& sample, cons
       if (seen != 0) {
         Explanation e = Start(index, sample, GlitchKind::kTagMissSeenHit);
         e.subject = seen;
-        TagCauses(client, server, event.a, e);
+        if (server != nullptr) TagCauses(client, *server, event.a, e);
         Finish(e);
         out.push_back(std::move(e));
       }

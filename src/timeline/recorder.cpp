@@ -77,10 +77,10 @@ void Recorder::RecordClockStep(std::int32_t frame, Micros now, std::size_t scrip
   journal_.client(index).Add(event);
 }
 
-void Recorder::Record(std::int32_t frame, Micros now, const server::Server& server,
+void Recorder::Record(std::int32_t frame, Micros now, const server::Server* server,
                       std::span<const client::Client* const> clients) {
   frame_ = frame;
-  RecordServer(frame, now, server);
+  if (server != nullptr) RecordServer(frame, now, *server);
   for (std::size_t i = 0; i < clients.size() && i < clients_.size(); ++i) {
     if (clients[i] != nullptr) RecordClient(i, frame, now, *clients[i]);
   }

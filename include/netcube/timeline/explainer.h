@@ -102,7 +102,12 @@ class Explainer {
 
   // The glitches of client `index` at this frame, explained, appended to `out`.
   void Frame(std::size_t index, const client::FrameSample& sample, const client::Client& client,
-             const server::Server& server, std::vector<Explanation>& out);
+             const server::Server& server, std::vector<Explanation>& out) {
+    Frame(index, sample, client, &server, out);
+  }
+  // `server` null: in another process; a tag judged a miss is then explained by the journal alone.
+  void Frame(std::size_t index, const client::FrameSample& sample, const client::Client& client,
+             const server::Server* server, std::vector<Explanation>& out);
 
  private:
   struct Window {

@@ -32,6 +32,11 @@ class Recorder {
   // After the frame's updates: what changed in the server and in every client since the last call.
   // `clients` in the order of the journal's clients (nullptr: not there).
   void Record(std::int32_t frame, Micros now, const server::Server& server,
+              std::span<const client::Client* const> clients) {
+    Record(frame, now, &server, clients);
+  }
+  // `server` null: it runs in another process (netcube-bot --connect), its ring stays empty.
+  void Record(std::int32_t frame, Micros now, const server::Server* server,
               std::span<const client::Client* const> clients);
   // A scripted link change applied now (player: the client's index + 1, 0 for the server).
   void RecordLinkChange(std::int32_t frame, Micros now, std::size_t script_index, std::uint16_t player);

@@ -21,6 +21,7 @@
 #include "netcube/client/bot.h"
 #include "netcube/client/frame_sample.h"
 #include "netcube/server/server.h"
+#include "run_journal.h"
 #include "session.h"
 #include "version.h"
 
@@ -187,6 +188,14 @@ int main(int argc, char** argv) {
   app.add_option("--csv", csv,
                  "Write one row per frame (1/60 s of play) and player to this CSV file (the lab's "
                  "columns; the server's are the newest state received)");
+  std::string explain;
+  std::string journal_out;
+  app.add_option("--explain", explain,
+                 "Journal the players and write each glitch one could see, with its causes, as JSON lines to "
+                 "this file (- for stdout; docs/LAB.md). Against a server elsewhere the journal has no "
+                 "server side");
+  app.add_option("--journal-out", journal_out,
+                 "Journal the players and save the journal to this file, for netcube-client --open-journal");
   replay_option->excludes("--script")->excludes("--count")->excludes("--seed")->excludes("--duration");
   CLI11_PARSE(app, argc, argv);
   if (find.requested()) return find.Run("netcube-bot");
@@ -268,6 +277,20 @@ int main(int argc, char** argv) {
   }
   BotClock clock(server.get());
 
+  std::optional<netcube::apps::RunJournal> journal;
+  if (!explain.empty() || !journal_out.empty()) {
+    std::vector<std::string> labels;
+    const std::size_t players =
+        config.players.empty() ? static_cast<std::size_t>(config.count) : config.players.size();
+    for (std::size_t i = 0; i < players; ++i) labels.push_back(config.name_prefix + std::to_string(i));
+    std::string title = "netcube-bot";
+    for (int i = 1; i < argc; ++i) title += std::string(" ") + argv[i];
+    journal.emplace(std::move(labels), std::move(title), server != nullptr, explain, journal_out,
+                    "netcube-bot");
+    if (!journal->ok()) return 1;
+    journal->Attach(config);
+  }
+
   std::unique_ptr<client::BotRun> run = client::BotRun::Start(config, clock.Now(), &error);
   if (!run) {
     std::cerr << "netcube-bot: " << error << "\n";
@@ -280,7 +303,9 @@ int main(int argc, char** argv) {
   }
   for (bool running = true; running;) {
     const Micros now = clock.Now();
+    if (journal) journal->BeginUpdate(now);
     running = run->Update(now);
+    if (journal) journal->AfterUpdate(now, *run, server.get());
     recorder.Update(now, *run, session);
     clock.Advance();
   }
@@ -304,6 +329,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (!csv.empty()) std::cout << "netcube-bot: wrote " << csv << " (CSV)\n";
+  if (journal && !journal->Finish()) return 1;
   if (!record.empty()) {
     if (!netcube::apps::WriteFile(record, netcube::apps::SessionToJson(session), &error)) {
       std::cerr << "netcube-bot: " << error << "\n";

@@ -1,0 +1,120 @@
+#include "run_journal.h"
+
+#include <iostream>
+
+#include "explain_json.h"
+#include "files.h"
+#include "netcube/timeline/journal_file.h"
+
+namespace netcube::apps {
+namespace {
+
+constexpr std::int64_t kFrameUs = 1'000'000 / 60;
+
+}  // namespace
+
+RunJournal::RunJournal(std::vector<std::string> labels, std::string title, bool has_server,
+                       std::string explain_path, std::string journal_out, std::string program)
+    : labels_(std::move(labels)),
+      title_(std::move(title)),
+      has_server_(has_server),
+      explain_path_(std::move(explain_path)),
+      journal_out_(std::move(journal_out)),
+      program_(std::move(program)),
+      journal_(labels_.size()),
+      recorder_(journal_),
+      explainer_(journal_, labels_, nullptr),
+      samplers_(labels_.size()) {
+  if (!explain_path_.empty() && explain_path_ != "-") {
+    file_.open(explain_path_, std::ios::binary | std::ios::trunc);
+  }
+  out_ = explain_path_.empty() ? nullptr : explain_path_ == "-" ? &std::cout : &file_;
+  if (!has_server_) {
+    std::cerr << program_
+              << ": the journal holds the players' side only: the server runs in another process, so its "
+                 "dry ticks, lost inputs and contacts are not in it\n";
+  }
+}
+
+bool RunJournal::ok() const {
+  if (out_ == nullptr || out_->good()) return true;
+  std::cerr << program_ << ": cannot write " << explain_path_ << '\n';
+  return false;
+}
+
+void RunJournal::Attach(client::BotConfig& config) {
+  for (std::size_t i = 0; i < labels_.size(); ++i) {
+    config.incoming_link_logs.push_back(recorder_.DownLog(i));
+    config.outgoing_link_logs.push_back(recorder_.UpLog(i));
+  }
+}
+
+std::int32_t RunJournal::FrameAt(Micros now) const {
+  return static_cast<std::int32_t>(now.count() / kFrameUs);
+}
+
+void RunJournal::BeginUpdate(Micros now) { recorder_.BeginFrame(FrameAt(now)); }
+
+void RunJournal::AfterUpdate(Micros now, const client::BotRun& run, const server::Server* server) {
+  const std::int32_t frame = FrameAt(now);
+  if (frame <= last_frame_) return;
+  last_frame_ = frame;
+  clients_.clear();
+  for (const auto& client : run.clients()) clients_.push_back(client.get());
+  recorder_.Record(frame, now, server, clients_);
+  for (std::size_t i = 0; i < clients_.size() && i < samplers_.size(); ++i) {
+    const client::Client& player = *clients_[i];
+    if (player.state() != client::ConnectionState::kConnected) continue;
+    // The truth: the server's world when it is here; else the newest the player heard of it.
+    const std::vector<sim::PlayerCube> heard =
+        server == nullptr ? client::NewestReceived(player) : std::vector<sim::PlayerCube>{};
+    const std::span<const sim::PlayerCube> truth =
+        server == nullptr ? std::span<const sim::PlayerCube>(heard) : server->world();
+    const client::FrameSample sample = samplers_[i].Sample(frame, now, run.held(i), player, truth);
+    explained_.clear();
+    explainer_.Frame(i, sample, player, server, explained_);
+    for (timeline::Explanation& e : explained_) {
+      if (out_ != nullptr) *out_ << ExplanationJson(e);
+      ++count_;
+      if (journal_out_.empty()) continue;
+      // Bounded: the oldest half leaves once the file's share is reached.
+      if (kept_.size() == 2 * timeline::kMaxJournalFileExplanations) {
+        kept_.erase(kept_.begin(), kept_.begin() + timeline::kMaxJournalFileExplanations);
+      }
+      kept_.push_back(std::move(e));
+    }
+  }
+}
+
+bool RunJournal::Finish() {
+  bool ok = true;
+  std::uint64_t events = journal_.server().total();
+  for (std::size_t i = 0; i < journal_.clients(); ++i) events += journal_.client(i).total();
+  const std::string took = std::to_string(count_) + " explained glitches; the journal took " +
+                           std::to_string(events) + " events, " +
+                           std::to_string(events * sizeof(timeline::Event) / 1024) + " KiB";
+  if (out_ != nullptr) {
+    out_->flush();
+    if (out_ == &file_) file_.close();
+    if (!out_->good() || (out_ == &file_ && file_.fail())) {
+      std::cerr << program_ << ": cannot write " << explain_path_ << '\n';
+      ok = false;
+    } else if (out_ == &file_) {
+      std::cout << program_ << ": wrote " << explain_path_ << " (" << took << ")\n";
+    }
+  }
+  if (!journal_out_.empty()) {
+    const std::string bytes = timeline::EncodeJournalFile(title_, has_server_, labels_, {}, journal_, kept_);
+    std::string error;
+    if (!WriteFile(journal_out_, bytes, &error)) {
+      std::cerr << program_ << ": " << error << '\n';
+      ok = false;
+    } else {
+      std::cout << program_ << ": wrote " << journal_out_ << " (journal, " << bytes.size() / 1024
+                << " KiB: " << took << (has_server_ ? "" : "; no server ring: it ran elsewhere") << ")\n";
+    }
+  }
+  return ok;
+}
+
+}  // namespace netcube::apps
