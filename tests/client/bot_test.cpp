@@ -349,7 +349,7 @@ TEST(BotExecutable, ExplainsItsPlayersGlitchesAndSavesTheirJournal) {
   const std::filesystem::path journal = dir / ("netcube-bot-journal-" + tag + ".ncj");
   const testing::CommandResult exit =
       RunBot("--connect 127.0.0.1:" + std::to_string(server.port()) +
-             " --count 2 --script R:400,L:400,R:400 --latency-ms 40 --jitter-ms 10 --loss 0.2 --explain " +
+             " --count 2 --preset naive --script R:400,L:400,R:400 --latency-ms 40 --loss 0.2 --explain " +
              explain.string() + " --journal-out " + journal.string());
   ASSERT_EQ(exit.exit_code, 0) << exit.output;
   EXPECT_NE(exit.output.find("the server runs in another process"), std::string::npos) << exit.output;
@@ -363,7 +363,7 @@ TEST(BotExecutable, ExplainsItsPlayersGlitchesAndSavesTheirJournal) {
     EXPECT_TRUE(e["client"] == 1 || e["client"] == 2) << line;
     ++explained;
   }
-  EXPECT_GT(explained, 0) << "a fifth of the packets lost and not one glitch";
+  EXPECT_GT(explained, 0) << "no prediction, and no key press seen late";
   std::string error;
   const std::optional<timeline::SavedJournal> saved = timeline::DecodeJournalFile(ReadText(journal), &error);
   std::filesystem::remove(explain);
