@@ -296,6 +296,7 @@ int main(int argc, char** argv) {
     std::cerr << "netcube-bot: " << error << "\n";
     return 1;
   }
+  const client::BotRun* const run_view = run.get();
   BotRecorder recorder(csv, *run);
   if (!recorder.csv_ok()) {
     std::cerr << "netcube-bot: cannot write " << csv << "\n";
@@ -305,7 +306,8 @@ int main(int argc, char** argv) {
     const Micros now = clock.Now();
     if (journal) journal->BeginUpdate(now);
     running = run->Update(now);
-    if (journal) journal->AfterUpdate(now, *run, server.get());
+    if (journal)
+      journal->AfterUpdate(now, std::span<const client::BotRun* const>(&run_view, 1), server.get());
     recorder.Update(now, *run, session);
     clock.Advance();
   }

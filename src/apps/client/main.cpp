@@ -10,6 +10,7 @@
 #include "files.h"
 #include "find.h"
 #include "flag_checks.h"
+#include "open_journal.h"
 #include "runner.h"
 #include "version.h"
 
@@ -157,6 +158,13 @@ int main(int argc, char** argv) {
   compare_option->excludes("--script2");
   encoding_option->excludes(compare_option)->excludes(replay_option);
   replay_option->excludes("--script")->excludes("--script2")->excludes("--seed");
+  std::string open_journal;
+  app.add_option(
+         "--open-journal", open_journal,
+         "Open a journal saved by netcube-bot or netcube-bench --journal-out, read-only: its timeline's "
+         "lanes and explanations")
+      ->excludes(lab_flag)
+      ->excludes(connect_option);
   app.add_option("--width", run.app.width, "Window width")
       ->check(CLI::Range(320, 8192))
       ->capture_default_str();
@@ -165,6 +173,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   if (find.requested()) return find.Run("netcube-client");
+  if (!open_journal.empty()) return apps::OpenJournal(run, open_journal);
 
   bool scripts_ok = true;
   std::optional<client::InputScript> script1 = ParseScript("--script", script, &scripts_ok);

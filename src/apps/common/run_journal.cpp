@@ -42,8 +42,10 @@ bool RunJournal::ok() const {
   return false;
 }
 
-void RunJournal::Attach(client::BotConfig& config) {
-  for (std::size_t i = 0; i < labels_.size(); ++i) {
+void RunJournal::Attach(client::BotConfig& config, std::size_t first) {
+  const std::size_t players =
+      config.players.empty() ? static_cast<std::size_t>(config.count) : config.players.size();
+  for (std::size_t i = first; i < first + players && i < labels_.size(); ++i) {
     config.incoming_link_logs.push_back(recorder_.DownLog(i));
     config.outgoing_link_logs.push_back(recorder_.UpLog(i));
   }
@@ -55,12 +57,19 @@ std::int32_t RunJournal::FrameAt(Micros now) const {
 
 void RunJournal::BeginUpdate(Micros now) { recorder_.BeginFrame(FrameAt(now)); }
 
-void RunJournal::AfterUpdate(Micros now, const client::BotRun& run, const server::Server* server) {
+void RunJournal::AfterUpdate(Micros now, std::span<const client::BotRun* const> runs,
+                             const server::Server* server) {
   const std::int32_t frame = FrameAt(now);
   if (frame <= last_frame_) return;
   last_frame_ = frame;
   clients_.clear();
-  for (const auto& client : run.clients()) clients_.push_back(client.get());
+  held_.clear();
+  for (const client::BotRun* run : runs) {
+    for (std::size_t i = 0; i < run->clients().size(); ++i) {
+      clients_.push_back(run->clients()[i].get());
+      held_.push_back(run->held(i));
+    }
+  }
   recorder_.Record(frame, now, server, clients_);
   for (std::size_t i = 0; i < clients_.size() && i < samplers_.size(); ++i) {
     const client::Client& player = *clients_[i];
@@ -70,7 +79,7 @@ void RunJournal::AfterUpdate(Micros now, const client::BotRun& run, const server
         server == nullptr ? client::NewestReceived(player) : std::vector<sim::PlayerCube>{};
     const std::span<const sim::PlayerCube> truth =
         server == nullptr ? std::span<const sim::PlayerCube>(heard) : server->world();
-    const client::FrameSample sample = samplers_[i].Sample(frame, now, run.held(i), player, truth);
+    const client::FrameSample sample = samplers_[i].Sample(frame, now, held_[i], player, truth);
     explained_.clear();
     explainer_.Frame(i, sample, player, server, explained_);
     for (timeline::Explanation& e : explained_) {

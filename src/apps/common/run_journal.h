@@ -7,6 +7,7 @@
 #include <fstream>
 #include <optional>
 #include <ostream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,9 @@ namespace netcube::apps {
 
 class RunJournal {
  public:
-  // `labels`: the players' names, in BotRun's order; `title`: what ran (saved in the journal file);
-  // `has_server`: the server runs in this process and is given to Frame. `program` prefixes its messages.
+  // `labels`: the players' names, in the order of the runs given to AfterUpdate and of their players;
+  // `title`: what ran (saved in the journal file); `has_server`: the server runs in this process and is given
+  // to Frame. `program` prefixes its messages.
   RunJournal(std::vector<std::string> labels, std::string title, bool has_server, std::string explain_path,
              std::string journal_out, std::string program);
   RunJournal(const RunJournal&) = delete;
@@ -30,13 +32,14 @@ class RunJournal {
 
   // False (said on stderr) when --explain's file cannot be opened.
   bool ok() const;
-  // Gives the players' link logs to the run's configuration (before BotRun::Start).
-  void Attach(client::BotConfig& config);
+  // Gives the players' link logs to a run's configuration (before BotRun::Start): its players are the
+  // journal's from `first` on.
+  void Attach(client::BotConfig& config, std::size_t first = 0);
   // Every time the run advances (before BotRun::Update): the frame its packets belong to.
   void BeginUpdate(Micros now);
-  // After BotRun::Update: once a frame, the journal recorded and each player's glitches explained.
+  // After the runs' Updates: once a frame, the journal recorded and each player's glitches explained.
   // `server` null when it runs elsewhere.
-  void AfterUpdate(Micros now, const client::BotRun& run, const server::Server* server);
+  void AfterUpdate(Micros now, std::span<const client::BotRun* const> runs, const server::Server* server);
   // Writes the journal file and says what the journal took; false (said on stderr) on a failure.
   bool Finish();
 
@@ -57,6 +60,7 @@ class RunJournal {
   timeline::Explainer explainer_;
   std::vector<client::FrameSampler> samplers_;
   std::vector<const client::Client*> clients_;
+  std::vector<std::uint8_t> held_;
   std::vector<timeline::Explanation> explained_;  // this frame's, reused
   std::vector<timeline::Explanation> kept_;       // for the journal file: the newest, bounded
   std::ofstream file_;
