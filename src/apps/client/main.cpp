@@ -158,6 +158,11 @@ int main(int argc, char** argv) {
   compare_option->excludes("--script2");
   encoding_option->excludes(compare_option)->excludes(replay_option);
   replay_option->excludes("--script")->excludes("--script2")->excludes("--seed");
+  std::string journal_out;
+  app.add_option("--journal-out", journal_out,
+                 "Journal the run and save the journal to this file at the end, to open anywhere with "
+                 "--open-journal")
+      ->needs(lab_flag);
   std::string open_journal;
   app.add_option(
          "--open-journal", open_journal,
@@ -199,6 +204,8 @@ int main(int argc, char** argv) {
     }
     options.explain = explain;
     options.journal = journal;
+    options.journal_out = journal_out;
+    for (int i = 0; i < argc; ++i) options.title += (i > 0 ? " " : "") + std::string(argv[i]);
     options.run = run;
     options.record = record;
     options.csv = csv;

@@ -19,6 +19,7 @@
 #include "netcube/gui/keys.h"
 #include "netcube/timeline/explainer.h"
 #include "netcube/timeline/recorder.h"
+#include "run_journal.h"
 #include "server_stats.h"
 
 namespace netcube::apps {
@@ -149,7 +150,11 @@ void ShowReplay(Lab& lab, const std::string& path, int frame, int frames) {
 class LabJournal {
  public:
   explicit LabJournal(LabRunOptions& options)
-      : journal_(options.lab.players.size()), recorder_(journal_), script_(options.link_script) {
+      : journal_(options.lab.players.size()),
+        recorder_(journal_),
+        script_(options.link_script),
+        journal_out_(options.journal_out),
+        title_(options.title) {
     std::vector<std::string> labels;
     for (std::size_t i = 0; i < options.lab.players.size(); ++i) {
       client::ClientConfig& config = options.lab.players[i].client;
@@ -187,11 +192,18 @@ class LabJournal {
     for (const timeline::Explanation& explanation : explained_) {
       if (out_ != nullptr) *out_ << ExplanationJson(explanation);
       lab.timeline().Add(explanation);
+      if (!journal_out_.empty()) KeepForJournalFile(kept_, explanation);
       ++count_;
     }
   }
   // False (said on stderr) when the explanations could not be written.
   bool Finish(const std::string& path) {
+    if (!journal_out_.empty()) {
+      std::vector<std::string> script;
+      for (const timeline::LinkChange& change : script_.changes()) script.push_back(change.text);
+      if (!WriteJournalFile(journal_out_, "netcube-client", title_, true, labels_, script, journal_, kept_))
+        return false;
+    }
     if (out_ == nullptr) return true;
     out_->flush();
     if (out_ == &file_) file_.close();
@@ -222,6 +234,9 @@ class LabJournal {
   std::ofstream file_;
   std::ostream* out_ = nullptr;
   std::uint64_t count_ = 0;
+  std::string journal_out_;
+  std::string title_;
+  std::vector<timeline::Explanation> kept_;  // for the journal file
 };
 
 // What a lab run records as it goes: the session (--record), the CSV (--csv), the plot's samples and the
@@ -454,7 +469,10 @@ int RunLab(LabRunOptions options) {
     }
   }
   std::optional<LabJournal> journal;
-  if (options.journal || !options.explain.empty() || !options.link_script.empty()) journal.emplace(options);
+  if (options.journal || !options.explain.empty() || !options.link_script.empty() ||
+      !options.journal_out.empty()) {
+    journal.emplace(options);
+  }
   if (journal && !journal->ok()) {
     std::cerr << "netcube-client: cannot write " << options.explain << '\n';
     return 1;

@@ -48,6 +48,9 @@ struct LabRunOptions {
   std::string explain;  // explained glitches as JSON lines to this file ("-": stdout); journals the run
   std::vector<timeline::LinkChange> link_script;  // scripted link changes (journals the run)
   bool journal = false;  // journal the run and show its explained glitches (also with explain or link_script)
+  std::string
+      journal_out;    // save the journal here at the end (netcube-client --open-journal); journals the run
+  std::string title;  // what ran, saved in the journal file
 };
 
 // Makes `options` a comparison of options.session's entries: their lab (CompareLabConfig on the session's

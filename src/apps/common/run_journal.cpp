@@ -1,5 +1,6 @@
 #include "run_journal.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include "explain_json.h"
@@ -12,6 +13,31 @@ namespace {
 constexpr std::int64_t kFrameUs = 1'000'000 / 60;
 
 }  // namespace
+
+void KeepForJournalFile(std::vector<timeline::Explanation>& kept, timeline::Explanation e) {
+  if (kept.size() == 2 * timeline::kMaxJournalFileExplanations) {
+    kept.erase(kept.begin(), kept.begin() + timeline::kMaxJournalFileExplanations);
+  }
+  kept.push_back(std::move(e));
+}
+
+bool WriteJournalFile(const std::string& path, const std::string& program, const std::string& title,
+                      bool has_server, const std::vector<std::string>& labels,
+                      const std::vector<std::string>& script, const timeline::Journal& journal,
+                      const std::vector<timeline::Explanation>& kept) {
+  const std::string bytes = timeline::EncodeJournalFile(title, has_server, labels, script, journal, kept);
+  std::string error;
+  if (!WriteFile(path, bytes, &error)) {
+    std::cerr << program << ": " << error << '\n';
+    return false;
+  }
+  std::uint64_t held = journal.server().size();
+  for (std::size_t i = 0; i < journal.clients(); ++i) held += journal.client(i).size();
+  std::cout << program << ": wrote " << path << " (journal, " << bytes.size() / 1024 << " KiB: " << held
+            << " events, " << std::min(kept.size(), timeline::kMaxJournalFileExplanations) << " explanations"
+            << (has_server ? "" : "; no server ring: it ran in another process") << ")\n";
+  return true;
+}
 
 RunJournal::RunJournal(std::vector<std::string> labels, std::string title, bool has_server,
                        std::string explain_path, std::string journal_out, std::string program)
@@ -85,12 +111,7 @@ void RunJournal::AfterUpdate(Micros now, std::span<const client::BotRun* const> 
     for (timeline::Explanation& e : explained_) {
       if (out_ != nullptr) *out_ << ExplanationJson(e);
       ++count_;
-      if (journal_out_.empty()) continue;
-      // Bounded: the oldest half leaves once the file's share is reached.
-      if (kept_.size() == 2 * timeline::kMaxJournalFileExplanations) {
-        kept_.erase(kept_.begin(), kept_.begin() + timeline::kMaxJournalFileExplanations);
-      }
-      kept_.push_back(std::move(e));
+      if (!journal_out_.empty()) KeepForJournalFile(kept_, std::move(e));
     }
   }
 }
@@ -113,15 +134,7 @@ bool RunJournal::Finish() {
     }
   }
   if (!journal_out_.empty()) {
-    const std::string bytes = timeline::EncodeJournalFile(title_, has_server_, labels_, {}, journal_, kept_);
-    std::string error;
-    if (!WriteFile(journal_out_, bytes, &error)) {
-      std::cerr << program_ << ": " << error << '\n';
-      ok = false;
-    } else {
-      std::cout << program_ << ": wrote " << journal_out_ << " (journal, " << bytes.size() / 1024
-                << " KiB: " << took << (has_server_ ? "" : "; no server ring: it ran elsewhere") << ")\n";
-    }
+    ok = WriteJournalFile(journal_out_, program_, title_, has_server_, labels_, {}, journal_, kept_) && ok;
   }
   return ok;
 }

@@ -20,6 +20,16 @@
 
 namespace netcube::apps {
 
+// Keeps `e` for a journal file in `kept`, bounded: once twice the file's share is there, the older half
+// leaves (EncodeJournalFile takes the newest).
+void KeepForJournalFile(std::vector<timeline::Explanation>& kept, timeline::Explanation e);
+// Writes the journal file and says so on stdout ("<program>: wrote PATH (journal, N KiB ...)"), or says
+// why not on stderr and returns false.
+bool WriteJournalFile(const std::string& path, const std::string& program, const std::string& title,
+                      bool has_server, const std::vector<std::string>& labels,
+                      const std::vector<std::string>& script, const timeline::Journal& journal,
+                      const std::vector<timeline::Explanation>& kept);
+
 class RunJournal {
  public:
   // `labels`: the players' names, in the order of the runs given to AfterUpdate and of their players;
