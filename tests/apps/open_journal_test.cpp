@@ -1,15 +1,18 @@
-// netcube-client --open-journal, run in process: a saved journal shown headless ends in a PNG; a truncated
-// or foreign file is refused (exit 2) before any window opens.
+// netcube-client --open-journal, run in process: a saved journal shown headless ends in a PNG, a lab run's
+// --journal-out opens with what it explained; a truncated or foreign file is refused (exit 2) before any
+// window opens.
 #include "open_journal.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
 #include "files.h"
 #include "netcube/timeline/journal_file.h"
+#include "netcube/timeline/link_script.h"
 
 namespace netcube::apps {
 namespace {
@@ -51,6 +54,46 @@ TEST(OpenJournal, ShowsASavedJournalHeadless) {
   ASSERT_TRUE(WriteFile(journal.string(), SavedBytes(), &error)) << error;
   EXPECT_EQ(OpenJournal(Headless(png), journal.string()), 0);
   EXPECT_GT(std::filesystem::file_size(png), 1000U);
+  std::filesystem::remove(journal);
+  std::filesystem::remove(png);
+}
+
+// A lab run whose player 1's clock steps saves its journal (--journal-out); the file holds the lab's rings,
+// its script and the explanation naming the clock, and opens.
+TEST(OpenJournal, ALabRunsJournalSavedAndOpened) {
+  const std::filesystem::path journal = Temp("lab.ncj");
+  const std::filesystem::path png = Temp("lab.png");
+  LabRunOptions options;
+  options.run.app.headless = true;
+  options.run.app.width = 960;
+  options.run.app.height = 540;
+  options.run.frames = 240;
+  std::string error;
+  options.scripts[0] = client::InputScript::Parse("R:700,L:700,R:700,L:700", &error);
+  options.scripts[1] = client::InputScript::Parse("circle", &error);
+  auto script = timeline::ParseLinkScript("3s clock +300ms client 1", &error);
+  ASSERT_TRUE(script) << error;
+  options.link_script = std::move(*script);
+  options.journal_out = journal.string();
+  options.title = "lab with a clock step";
+  ASSERT_EQ(RunLab(options), 0);
+  std::string bytes;
+  ASSERT_TRUE(ReadFile(journal.string(), &bytes, &error)) << error;
+  const std::optional<timeline::SavedJournal> saved = timeline::DecodeJournalFile(bytes, &error);
+  ASSERT_TRUE(saved) << error;
+  EXPECT_TRUE(saved->has_server);
+  EXPECT_EQ(saved->title, "lab with a clock step");
+  EXPECT_EQ(saved->labels.size(), 2U);
+  EXPECT_EQ(saved->script, (std::vector<std::string>{"3s clock +300ms client 1"}));
+  EXPECT_GT(saved->journal.server().size(), 0U);
+  const bool clock_named =
+      std::any_of(saved->explanations.begin(), saved->explanations.end(), [](const timeline::Explanation& e) {
+        return e.client == 0 && e.time >= Micros(3'000'000) &&
+               std::any_of(e.causes.begin(), e.causes.end(),
+                           [](const timeline::Cause& c) { return c.kind == timeline::CauseKind::kClock; });
+      });
+  EXPECT_TRUE(clock_named) << "no saved explanation names player 1's clock step";
+  EXPECT_EQ(OpenJournal(Headless(png), journal.string()), 0);
   std::filesystem::remove(journal);
   std::filesystem::remove(png);
 }
