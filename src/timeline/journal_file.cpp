@@ -126,8 +126,7 @@ Event GetEvent(Reader& r) {
   e.at = Micros(r.Get<std::int64_t>("an event"));
   e.frame = r.Get<std::int32_t>("an event");
   const auto kind = r.Get<std::uint8_t>("an event");
-  if (kind > static_cast<std::uint8_t>(EventKind::kClockStep))
-    r.Fail("unknown event kind " + std::to_string(kind));
+  if (kind > static_cast<std::uint8_t>(kLastEventKind)) r.Fail("unknown event kind " + std::to_string(kind));
   e.kind = static_cast<EventKind>(kind);
   e.flags = r.Get<std::uint8_t>("an event");
   e.player = r.Get<std::uint16_t>("an event");
@@ -191,7 +190,7 @@ Explanation GetExplanation(Reader& r, std::size_t players) {
     c.text = r.String("a cause's text");
     c.has_evidence = r.Get<std::uint8_t>("a cause") != 0;
     const auto evidence = r.Get<std::uint8_t>("a cause");
-    if (evidence > static_cast<std::uint8_t>(EventKind::kClockStep))
+    if (evidence > static_cast<std::uint8_t>(kLastEventKind))
       r.Fail("unknown evidence kind " + std::to_string(evidence));
     c.evidence = static_cast<EventKind>(evidence);
     c.evidence_source = r.Get<std::uint16_t>("a cause");

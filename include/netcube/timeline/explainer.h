@@ -30,6 +30,8 @@
 
 namespace netcube::timeline {
 
+// Journal files save GlitchKind and CauseKind values (journal_file.h): a kind added anywhere but after the
+// last (kTagMissSeenHit, kUnknown) changes kJournalFileVersion.
 enum class GlitchKind : std::uint8_t {
   kCorrection,
   kRemoteFrozen,

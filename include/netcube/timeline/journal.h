@@ -12,6 +12,7 @@
 
 namespace netcube::timeline {
 
+// Journal files save these values (journal_file.h): a new kind goes at the end, and kLastEventKind moves.
 enum class EventKind : std::uint8_t {
   // A client's link, one event per packet through its conditioner (LinkDecision): `flags` kDropped,
   // kDuplicated, kReordered; a = the delay until delivery, us; b = the channel.
@@ -43,6 +44,7 @@ enum class EventKind : std::uint8_t {
   // A client.
   kClockStep,  // its clock stepped forward: a = the step, us; b = the change's index in the script
 };
+inline constexpr EventKind kLastEventKind = EventKind::kClockStep;
 const char* ToString(EventKind kind) noexcept;
 
 namespace event_flags {
