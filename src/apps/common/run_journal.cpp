@@ -101,10 +101,9 @@ void RunJournal::AfterUpdate(Micros now, std::span<const client::BotRun* const> 
     const client::Client& player = *clients_[i];
     if (player.state() != client::ConnectionState::kConnected) continue;
     // The truth: the server's world when it is here; else the newest the player heard of it.
-    const std::vector<sim::PlayerCube> heard =
-        server == nullptr ? client::NewestReceived(player) : std::vector<sim::PlayerCube>{};
+    if (server == nullptr) client::NewestReceived(player, heard_);
     const std::span<const sim::PlayerCube> truth =
-        server == nullptr ? std::span<const sim::PlayerCube>(heard) : server->world();
+        server == nullptr ? std::span<const sim::PlayerCube>(heard_) : server->world();
     const client::FrameSample sample = samplers_[i].Sample(frame, now, held_[i], player, truth);
     explained_.clear();
     explainer_.Frame(i, sample, player, server, explained_);

@@ -71,6 +71,8 @@ class RunJournal {
   std::vector<client::FrameSampler> samplers_;
   std::vector<const client::Client*> clients_;
   std::vector<std::uint8_t> held_;
+  std::vector<sim::PlayerCube>
+      heard_;  // reused: a player's newest received world, the server being elsewhere
   std::vector<timeline::Explanation> explained_;  // this frame's, reused
   std::vector<timeline::Explanation> kept_;       // for the journal file: the newest, bounded
   std::ofstream file_;
