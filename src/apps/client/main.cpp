@@ -201,6 +201,7 @@ int main(int argc, char** argv) {
         return 2;
       }
       options.link_script = std::move(*changes);
+      options.session.link_script = text;  // a comparison's --record keeps it
     }
     options.explain = explain;
     options.journal = journal;
@@ -240,6 +241,12 @@ int main(int argc, char** argv) {
       if (!read) {
         std::cerr << "netcube-client: --replay " << replay << ": " << error << '\n';
         return 2;
+      }
+      // The session's link script, unless --link-script gives another.
+      if (options.link_script.empty() && !read->link_script.empty()) {
+        options.link_script = *netcube::timeline::ParseLinkScript(read->link_script, &error);
+      } else {
+        read->link_script = options.session.link_script;
       }
       session = std::move(*read);
       options.replay = true;
