@@ -186,14 +186,14 @@ LinkScriptPlayer::LinkScriptPlayer(std::vector<LinkChange> changes) : changes_(s
                    [&](std::size_t a, std::size_t b) { return changes_[a].at < changes_[b].at; });
 }
 
-void LinkScriptPlayer::Apply(std::int32_t frame, Micros now, server::Server& server,
+void LinkScriptPlayer::Apply(std::int32_t frame, Micros now, server::Server* server,
                              std::span<client::Client* const> clients, Recorder* recorder) {
   const auto link_of = [&](std::size_t target) {
-    return target == 0 ? server.config().link : clients[target - 1]->link();
+    return target == 0 ? server->config().link : clients[target - 1]->link();
   };
   const auto set_link = [&](std::size_t target, const transport::LinkSettings& link) {
     if (target == 0) {
-      server.SetLink(link);
+      server->SetLink(link);
     } else {
       clients[target - 1]->SetLink(link);
     }
@@ -215,7 +215,8 @@ void LinkScriptPlayer::Apply(std::int32_t frame, Micros now, server::Server& ser
     for (std::size_t target = 0; target <= clients.size(); ++target) {
       const bool chosen =
           change.server ? target == 0 : target > 0 && (!change.client || *change.client == target - 1);
-      if (!chosen || (target > 0 && clients[target - 1] == nullptr)) continue;
+      if (!chosen || (target == 0 && server == nullptr) || (target > 0 && clients[target - 1] == nullptr))
+        continue;
       if (change.field == LinkField::kClock) {
         clients[target - 1]->StepClock(change.duration);
         if (recorder != nullptr) recorder->RecordClockStep(frame, now, index, target - 1, change.duration);

@@ -378,5 +378,31 @@ TEST(BotExecutable, ExplainsItsPlayersGlitchesAndSavesTheirJournal) {
   EXPECT_NE(saved->title.find("--journal-out"), std::string::npos) << saved->title;
 }
 
+// --link-script steps a player's clock on the bot's real clock; what it sees next names the clock.
+TEST(BotExecutable, ExplainsAPlayersClockStepOverLoopback) {
+  testing::ServerThread server;
+  ASSERT_NE(server.port(), 0) << server.error();
+  const std::filesystem::path explain =
+      std::filesystem::temp_directory_path() / ("netcube-bot-clock-" + std::to_string(::getpid()) + ".jsonl");
+  const testing::CommandResult exit = RunBot(
+      "--connect 127.0.0.1:" + std::to_string(server.port()) +
+      " --count 2 --script R:2500 --latency-ms 20 --link-script \"1.5s clock +300ms client 1\" --explain " +
+      explain.string());
+  ASSERT_EQ(exit.exit_code, 0) << exit.output;
+  std::ifstream lines(explain);
+  int clock = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const nlohmann::json e = nlohmann::json::parse(line);
+    for (const nlohmann::json& cause : e["causes"]) {
+      if (cause["cause"] != "clock") continue;
+      EXPECT_EQ(e["client"], 1) << line;
+      EXPECT_GE(e["time_ms"].get<double>(), 1500.0) << line;
+      ++clock;
+    }
+  }
+  std::filesystem::remove(explain);
+  EXPECT_GT(clock, 0) << "nothing player 1 saw after its clock jumped 300 ms names it";
+}
+
 }  // namespace
 }  // namespace netcube::client

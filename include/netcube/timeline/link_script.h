@@ -54,6 +54,11 @@ class LinkScriptPlayer {
   explicit LinkScriptPlayer(std::vector<LinkChange> changes);
   // Applies every start and end due at `now`; each start is journaled (when `recorder` is given).
   void Apply(std::int32_t frame, Micros now, server::Server& server, std::span<client::Client* const> clients,
+             Recorder* recorder) {
+    Apply(frame, now, &server, clients, recorder);
+  }
+  // `server` null: in another process (netcube-bot --connect); its changes (`server`) are skipped.
+  void Apply(std::int32_t frame, Micros now, server::Server* server, std::span<client::Client* const> clients,
              Recorder* recorder);
   const std::vector<LinkChange>& changes() const noexcept { return changes_; }
 

@@ -411,7 +411,7 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
     now = std::min(now + kStep, FrameTime(frame));
     server->Update(now);
     path.Record(*server);
-    if (journal) journal->BeginUpdate(now);
+    if (journal) journal->BeginUpdate(now, runs, server.get());
     for (Group& group : groups) {
       const Micros cpu_before = ThreadCpuNow();
       group.done = !group.run->Update(now) || group.done;

@@ -190,12 +190,17 @@ int main(int argc, char** argv) {
                  "columns; the server's are the newest state received)");
   std::string explain;
   std::string journal_out;
+  std::string link_script;
   app.add_option("--explain", explain,
                  "Journal the players and write each glitch one could see, with its causes, as JSON lines to "
                  "this file (- for stdout; docs/LAB.md). Against a server elsewhere the journal has no "
                  "server side");
   app.add_option("--journal-out", journal_out,
                  "Journal the players and save the journal to this file, for netcube-client --open-journal");
+  app.add_option(
+      "--link-script", link_script,
+      "Change the players' links (or step their clocks) at given times of the run, e.g. \"5s "
+      "blackout 400ms client 1; 8s clock +300ms client 2\" (or @FILE; docs/LAB.md); journals them");
   replay_option->excludes("--script")->excludes("--count")->excludes("--seed")->excludes("--duration");
   CLI11_PARSE(app, argc, argv);
   if (find.requested()) return find.Run("netcube-bot");
@@ -277,8 +282,23 @@ int main(int argc, char** argv) {
   }
   BotClock clock(server.get());
 
+  std::vector<netcube::timeline::LinkChange> changes;
+  if (!link_script.empty()) {
+    std::string text = link_script;
+    if (text.starts_with('@') && !netcube::apps::ReadFile(text.substr(1), &text, &error)) {
+      std::cerr << "netcube-bot: --link-script: " << error << "\n";
+      return 2;
+    }
+    std::optional<std::vector<netcube::timeline::LinkChange>> parsed =
+        netcube::timeline::ParseLinkScript(text, &error);
+    if (!parsed) {
+      std::cerr << "netcube-bot: bad --link-script: " << error << "\n";
+      return 2;
+    }
+    changes = std::move(*parsed);
+  }
   std::optional<netcube::apps::RunJournal> journal;
-  if (!explain.empty() || !journal_out.empty()) {
+  if (!explain.empty() || !journal_out.empty() || !changes.empty()) {
     std::vector<std::string> labels;
     const std::size_t players =
         config.players.empty() ? static_cast<std::size_t>(config.count) : config.players.size();
@@ -286,7 +306,7 @@ int main(int argc, char** argv) {
     std::string title = "netcube-bot";
     for (int i = 1; i < argc; ++i) title += std::string(" ") + argv[i];
     journal.emplace(std::move(labels), std::move(title), server != nullptr, explain, journal_out,
-                    "netcube-bot");
+                    "netcube-bot", std::move(changes));
     if (!journal->ok()) return 1;
     journal->Attach(config);
   }
@@ -304,7 +324,8 @@ int main(int argc, char** argv) {
   }
   for (bool running = true; running;) {
     const Micros now = clock.Now();
-    if (journal) journal->BeginUpdate(now);
+    if (journal)
+      journal->BeginUpdate(now, std::span<const client::BotRun* const>(&run_view, 1), server.get());
     running = run->Update(now);
     if (journal)
       journal->AfterUpdate(now, std::span<const client::BotRun* const>(&run_view, 1), server.get());

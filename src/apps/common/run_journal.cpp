@@ -40,7 +40,8 @@ bool WriteJournalFile(const std::string& path, const std::string& program, const
 }
 
 RunJournal::RunJournal(std::vector<std::string> labels, std::string title, bool has_server,
-                       std::string explain_path, std::string journal_out, std::string program)
+                       std::string explain_path, std::string journal_out, std::string program,
+                       std::vector<timeline::LinkChange> script)
     : labels_(std::move(labels)),
       title_(std::move(title)),
       has_server_(has_server),
@@ -49,7 +50,8 @@ RunJournal::RunJournal(std::vector<std::string> labels, std::string title, bool 
       program_(std::move(program)),
       journal_(labels_.size()),
       recorder_(journal_),
-      explainer_(journal_, labels_, nullptr),
+      script_(std::move(script)),
+      explainer_(journal_, labels_, &script_.changes()),
       samplers_(labels_.size()) {
   if (!explain_path_.empty() && explain_path_ != "-") {
     file_.open(explain_path_, std::ios::binary | std::ios::trunc);
@@ -81,7 +83,16 @@ std::int32_t RunJournal::FrameAt(Micros now) const {
   return static_cast<std::int32_t>(now.count() / kFrameUs);
 }
 
-void RunJournal::BeginUpdate(Micros now) { recorder_.BeginFrame(FrameAt(now)); }
+void RunJournal::BeginUpdate(Micros now, std::span<const client::BotRun* const> runs,
+                             server::Server* server) {
+  recorder_.BeginFrame(FrameAt(now));
+  if (script_.changes().empty()) return;
+  players_.clear();
+  for (const client::BotRun* run : runs) {
+    for (const auto& client : run->clients()) players_.push_back(client.get());
+  }
+  script_.Apply(FrameAt(now), now, server, players_, &recorder_);
+}
 
 void RunJournal::AfterUpdate(Micros now, std::span<const client::BotRun* const> runs,
                              const server::Server* server) {
@@ -133,7 +144,10 @@ bool RunJournal::Finish() {
     }
   }
   if (!journal_out_.empty()) {
-    ok = WriteJournalFile(journal_out_, program_, title_, has_server_, labels_, {}, journal_, kept_) && ok;
+    std::vector<std::string> script;
+    for (const timeline::LinkChange& change : script_.changes()) script.push_back(change.text);
+    ok =
+        WriteJournalFile(journal_out_, program_, title_, has_server_, labels_, script, journal_, kept_) && ok;
   }
   return ok;
 }

@@ -16,6 +16,7 @@
 #include "netcube/server/server.h"
 #include "netcube/timeline/explainer.h"
 #include "netcube/timeline/journal.h"
+#include "netcube/timeline/link_script.h"
 #include "netcube/timeline/recorder.h"
 
 namespace netcube::apps {
@@ -35,8 +36,9 @@ class RunJournal {
   // `labels`: the players' names, in the order of the runs given to AfterUpdate and of their players;
   // `title`: what ran (saved in the journal file); `has_server`: the server runs in this process and is given
   // to Frame. `program` prefixes its messages.
+  // `script`: scripted link changes (and clock steps) applied to the players as the run's time reaches them.
   RunJournal(std::vector<std::string> labels, std::string title, bool has_server, std::string explain_path,
-             std::string journal_out, std::string program);
+             std::string journal_out, std::string program, std::vector<timeline::LinkChange> script = {});
   RunJournal(const RunJournal&) = delete;
   RunJournal& operator=(const RunJournal&) = delete;
 
@@ -45,8 +47,9 @@ class RunJournal {
   // Gives the players' link logs to a run's configuration (before BotRun::Start): its players are the
   // journal's from `first` on.
   void Attach(client::BotConfig& config, std::size_t first = 0);
-  // Every time the run advances (before BotRun::Update): the frame its packets belong to.
-  void BeginUpdate(Micros now);
+  // Every time the run advances (before the runs' Updates): the frame its packets belong to, and the
+  // scripted changes due (`server` null when it runs elsewhere: its changes are skipped).
+  void BeginUpdate(Micros now, std::span<const client::BotRun* const> runs, server::Server* server);
   // After the runs' Updates: once a frame, the journal recorded and each player's glitches explained.
   // `server` null when it runs elsewhere.
   void AfterUpdate(Micros now, std::span<const client::BotRun* const> runs, const server::Server* server);
@@ -67,7 +70,9 @@ class RunJournal {
   std::string program_;
   timeline::Journal journal_;
   timeline::Recorder recorder_;
+  timeline::LinkScriptPlayer script_;
   timeline::Explainer explainer_;
+  std::vector<client::Client*> players_;  // reused: the script's targets
   std::vector<client::FrameSampler> samplers_;
   std::vector<const client::Client*> clients_;
   std::vector<std::uint8_t> held_;
