@@ -198,6 +198,10 @@ std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::
     cc.network = config.network;
     cc.seed = impl->SeedOf(static_cast<std::size_t>(i));
     cc.input_rate = config.input_rate;
+    if (static_cast<std::size_t>(i) < config.incoming_link_logs.size())
+      cc.incoming_link_log = config.incoming_link_logs[static_cast<std::size_t>(i)];
+    if (static_cast<std::size_t>(i) < config.outgoing_link_logs.size())
+      cc.outgoing_link_log = config.outgoing_link_logs[static_cast<std::size_t>(i)];
     cc.settings =
         config.players.empty() ? config.settings : config.players[static_cast<std::size_t>(i)].settings;
     auto client = std::make_unique<Client>(cc);

@@ -69,6 +69,7 @@ struct Client::Impl {
   double handshake_rtt_ms = 0.0;  // Challenge to Welcome: the first round trip known
   Micros last_view{0};
   std::uint64_t packets_malformed = 0;
+  Micros clock_step{0};  // added to every time the caller gives (StepClock)
 
   OwnCube own;
   RemoteCubes remotes;
@@ -382,8 +383,9 @@ struct Client::Impl {
 Client::Client(ClientConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
 Client::~Client() = default;
 
-bool Client::Connect(const std::string& host, std::uint16_t port, Micros now, std::string* error) {
+bool Client::Connect(const std::string& host, std::uint16_t port, Micros run_now, std::string* error) {
   Impl& c = *impl_;
+  const Micros now = run_now + c.clock_step;
   if (c.state == ConnectionState::kConnecting || c.state == ConnectionState::kConnected) {
     *error = "already connecting or connected";
     return false;
@@ -417,8 +419,9 @@ bool Client::Connect(const std::string& host, std::uint16_t port, Micros now, st
   return true;
 }
 
-void Client::Disconnect(Micros now) {
+void Client::Disconnect(Micros run_now) {
   Impl& c = *impl_;
+  const Micros now = run_now + c.clock_step;
   if (!c.host) return;
   c.host->Disconnect(now, c.peer, 0);
   const double link_ms = c.config.link.latency_ms + c.config.link.jitter_ms;
@@ -428,9 +431,14 @@ void Client::Disconnect(Micros now) {
   c.status.clear();
 }
 
-void Client::Update(Micros now, std::uint8_t held_buttons) { impl_->Update(now, held_buttons); }
+void Client::Update(Micros now, std::uint8_t held_buttons) {
+  impl_->Update(now + impl_->clock_step, held_buttons);
+}
 
-bool Client::Tag(Micros now, sim::Aim aim) { return impl_->Tag(now, aim); }
+bool Client::Tag(Micros now, sim::Aim aim) { return impl_->Tag(now + impl_->clock_step, aim); }
+
+void Client::StepClock(Micros step) { impl_->clock_step += std::max(step, Micros{0}); }
+Micros Client::clock_step() const noexcept { return impl_->clock_step; }
 const std::vector<ShotView>& Client::shots() const noexcept { return impl_->tagging.shots(); }
 const std::vector<TagFlash>& Client::tag_flashes() const noexcept { return impl_->tagging.flashes(); }
 

@@ -110,12 +110,17 @@ SampleSummary Summarize(std::span<const FrameSample> samples) {
 
 std::vector<sim::PlayerCube> NewestReceived(const Client& client) {
   std::vector<sim::PlayerCube> world;
+  NewestReceived(client, world);
+  return world;
+}
+
+void NewestReceived(const Client& client, std::vector<sim::PlayerCube>& world) {
+  world.clear();
   const std::optional<sim::PlayerId> id = client.player_id();
   if (id && client.local().present) world.push_back({*id, client.local().server_state});
   for (const RemoteView& remote : client.remotes()) {
     if (remote.sample != SampleKind::kEmpty) world.push_back({remote.id, remote.latest_state});
   }
-  return world;
 }
 
 std::optional<Vec2> FrameSampler::TruthAt(sim::PlayerId id, double tick) const {

@@ -78,6 +78,7 @@ void Explainer::RemoteCauses(std::size_t index, const client::Client& client, Wi
     out.causes.push_back(std::move(loss));
   }
   LinkEventCause(index, window, out);
+  ClockCause(index, window, out);
   // The cube seen stopped at the server itself: its player's inputs came late (dry ticks) or never.
   if (out.kind != GlitchKind::kUnderrun) {
     Cause dry{CauseKind::kInputLate};
@@ -229,6 +230,7 @@ void Explainer::OwnCauses(std::size_t index, const client::Client& client, Windo
     LinkCauses(index, EventKind::kPacketUp, window, out);
   }
   LinkEventCause(index, window, out);
+  ClockCause(index, window, out);
 }
 
 }  // namespace netcube::timeline

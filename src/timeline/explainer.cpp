@@ -53,6 +53,8 @@ const char* ToString(CauseKind kind) noexcept {
       return "rewind_cap";
     case CauseKind::kTechnique:
       return "technique";
+    case CauseKind::kClock:
+      return "clock";
     case CauseKind::kUnknown:
       return "unknown";
   }
@@ -119,6 +121,22 @@ void Explainer::LinkEventCause(std::size_t index, Window window, Explanation& ou
   };
   visit(index + 1, journal_.client(index));
   visit(0, journal_.server());
+}
+
+void Explainer::ClockCause(std::size_t index, Window window, Explanation& out) const {
+  journal_.client(index).VisitBackward(window.from - kClockEffect, window.to, [&](const Event& event) {
+    if (event.kind != EventKind::kClockStep) return true;
+    const bool scripted = script_ != nullptr && static_cast<std::size_t>(event.b) < script_->size();
+    Cause cause{CauseKind::kClock,
+                Format("this client's clock stepped %+.0f ms at %.2f s%s%s%s", event.a / 1000.0,
+                       Ms(event.at) / 1000.0, scripted ? " (\"" : "",
+                       scripted ? (*script_)[static_cast<std::size_t>(event.b)].text.c_str() : "",
+                       scripted ? "\")" : "")};
+    cause.to = event.a / 1000.0;
+    SetEvidence(cause, index + 1, event);
+    out.causes.push_back(std::move(cause));
+    return false;
+  });
 }
 
 void Explainer::LinkCauses(std::size_t index, EventKind direction, Window window, Explanation& out) const {
@@ -192,7 +210,7 @@ void Explainer::TagCauses(const client::Client& client, const server::Server& se
 }
 
 void Explainer::Frame(std::size_t index, const client::FrameSample& sample, const client::Client& client,
-                      const server::Server& server, std::vector<Explanation>& out) {
+                      const server::Server* server, std::vector<Explanation>& out) {
   const EventRing& ring = journal_.client(index);
   const client::Metrics m = client.metrics();
   const transport::LinkSettings& link = client.link();
@@ -226,7 +244,7 @@ void Explainer::Frame(std::size_t index, const client::FrameSample& sample, cons
       if (seen != 0) {
         Explanation e = Start(index, sample, GlitchKind::kTagMissSeenHit);
         e.subject = seen;
-        TagCauses(client, server, event.a, e);
+        if (server != nullptr) TagCauses(client, *server, event.a, e);
         Finish(e);
         out.push_back(std::move(e));
       }

@@ -49,6 +49,8 @@ const char* ToString(EventKind kind) noexcept {
       return "contact";
     case EventKind::kLinkChange:
       return "link_change";
+    case EventKind::kClockStep:
+      return "clock_step";
   }
   return "?";
 }

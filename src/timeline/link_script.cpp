@@ -106,13 +106,21 @@ std::optional<LinkChange> ParseChange(std::string_view text, std::string* error)
     change.field = what == "latency" ? LinkField::kLatency : LinkField::kJitter;
     value = Milliseconds(words[2]);
     if (!value) return fail("'" + std::string(words[2]) + "' is not a time like 150ms (at most 10000ms)");
+  } else if (what == "clock") {
+    // A forward step of the clients' clocks: "+300ms" or "300ms".
+    change.field = LinkField::kClock;
+    const std::optional<Micros> step = Duration(words[2].starts_with('+') ? words[2].substr(1) : words[2]);
+    if (!step || step->count() == 0) return fail("a clock step is forward, e.g. clock +300ms");
+    change.duration = *step;
+    value = 0.0;
   } else {
     return fail("unknown change '" + std::string(what) +
-                "' (blackout, loss, latency, jitter, duplicate, reorder)");
+                "' (blackout, loss, latency, jitter, duplicate, reorder, clock)");
   }
   change.value = *value;
   for (std::size_t i = 3; i < words.size(); ++i) {
-    if (words[i] == "for" && i + 1 < words.size() && change.field != LinkField::kBlackout) {
+    if (words[i] == "for" && i + 1 < words.size() && change.field != LinkField::kBlackout &&
+        change.field != LinkField::kClock) {
       const std::optional<Micros> duration = Duration(words[++i]);
       if (!duration || duration->count() == 0) return fail("'for' needs a duration like 1s");
       change.duration = *duration;
@@ -124,7 +132,8 @@ std::optional<LinkChange> ParseChange(std::string_view text, std::string* error)
         return fail("'client' needs a player number from 1");
       }
       change.client = static_cast<std::size_t>(n - 1);
-    } else if (words[i] == "server" && !change.client && !change.server) {
+    } else if (words[i] == "server" && !change.client && !change.server &&
+               change.field != LinkField::kClock) {
       change.server = true;
     } else {
       return fail("unexpected '" + std::string(words[i]) + "' (for DURATION, client N or server)");
@@ -136,6 +145,7 @@ std::optional<LinkChange> ParseChange(std::string_view text, std::string* error)
 double& FieldOf(transport::LinkSettings& link, LinkField field) {
   switch (field) {
     case LinkField::kBlackout:
+    case LinkField::kClock:  // not a link setting: Apply steps the client's clock instead
     case LinkField::kLoss:
       return link.loss;
     case LinkField::kLatency:
@@ -176,14 +186,14 @@ LinkScriptPlayer::LinkScriptPlayer(std::vector<LinkChange> changes) : changes_(s
                    [&](std::size_t a, std::size_t b) { return changes_[a].at < changes_[b].at; });
 }
 
-void LinkScriptPlayer::Apply(std::int32_t frame, Micros now, server::Server& server,
+void LinkScriptPlayer::Apply(std::int32_t frame, Micros now, server::Server* server,
                              std::span<client::Client* const> clients, Recorder* recorder) {
   const auto link_of = [&](std::size_t target) {
-    return target == 0 ? server.config().link : clients[target - 1]->link();
+    return target == 0 ? server->config().link : clients[target - 1]->link();
   };
   const auto set_link = [&](std::size_t target, const transport::LinkSettings& link) {
     if (target == 0) {
-      server.SetLink(link);
+      server->SetLink(link);
     } else {
       clients[target - 1]->SetLink(link);
     }
@@ -205,7 +215,13 @@ void LinkScriptPlayer::Apply(std::int32_t frame, Micros now, server::Server& ser
     for (std::size_t target = 0; target <= clients.size(); ++target) {
       const bool chosen =
           change.server ? target == 0 : target > 0 && (!change.client || *change.client == target - 1);
-      if (!chosen || (target > 0 && clients[target - 1] == nullptr)) continue;
+      if (!chosen || (target == 0 && server == nullptr) || (target > 0 && clients[target - 1] == nullptr))
+        continue;
+      if (change.field == LinkField::kClock) {
+        clients[target - 1]->StepClock(change.duration);
+        if (recorder != nullptr) recorder->RecordClockStep(frame, now, index, target - 1, change.duration);
+        continue;
+      }
       transport::LinkSettings link = link_of(target);
       double& field = FieldOf(link, change.field);
       if (change.duration.count() > 0) restores_.push_back({now + change.duration, index, target, field});

@@ -47,7 +47,7 @@ transport::LinkLog Recorder::UpLog(std::size_t index) {
 
 void Recorder::RecordPacket(std::size_t index, EventKind kind, const transport::LinkDecision& decision) {
   Event event;
-  event.at = decision.at;
+  event.at = decision.at - clients_[index].clock_step;
   event.frame = frame_;
   event.kind = kind;
   event.flags = static_cast<std::uint8_t>((decision.dropped ? event_flags::kDropped : 0) |
@@ -66,10 +66,21 @@ void Recorder::RecordLinkChange(std::int32_t frame, Micros now, std::size_t scri
   Add(player, event);
 }
 
-void Recorder::Record(std::int32_t frame, Micros now, const server::Server& server,
+void Recorder::RecordClockStep(std::int32_t frame, Micros now, std::size_t script_index, std::size_t index,
+                               Micros step) {
+  if (index >= clients_.size()) return;
+  clients_[index].clock_step += step;
+  Event event{now, frame, EventKind::kClockStep};
+  event.player = static_cast<std::uint16_t>(index + 1);
+  event.a = Clamp32(step.count());
+  event.b = static_cast<std::int32_t>(script_index);
+  journal_.client(index).Add(event);
+}
+
+void Recorder::Record(std::int32_t frame, Micros now, const server::Server* server,
                       std::span<const client::Client* const> clients) {
   frame_ = frame;
-  RecordServer(frame, now, server);
+  if (server != nullptr) RecordServer(frame, now, *server);
   for (std::size_t i = 0; i < clients.size() && i < clients_.size(); ++i) {
     if (clients[i] != nullptr) RecordClient(i, frame, now, *clients[i]);
   }

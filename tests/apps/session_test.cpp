@@ -85,6 +85,20 @@ TEST(Session, RoundTripsThroughItsJson) {
             "naive vs p+r vs full: 250 ms round trip, +-20 ms jitter, 2% loss, seed 99");
 }
 
+// A lab comparison's scripted link travels with its session, so a replay makes the same glitches.
+TEST(Session, KeepsTheLinkScriptWhenThereIsOne) {
+  Session session = Sample();
+  EXPECT_EQ(SessionToJson(session).find("link_script"), std::string::npos) << "none: the file as before";
+  session.link_script = "2s blackout 400ms client 1; 3s clock +300ms client 2";
+  std::string error;
+  const std::optional<Session> read = ParseSession(SessionToJson(session), &error);
+  ASSERT_TRUE(read.has_value()) << error;
+  EXPECT_EQ(*read, session);
+  session.link_script = "2s warp 3";
+  EXPECT_FALSE(ParseSession(SessionToJson(session), &error).has_value());
+  EXPECT_NE(error.find("link_script"), std::string::npos) << error;
+}
+
 TEST(Session, BadFilesAreRefusedWithAReason) {
   const std::string good = SessionToJson(Sample());
   const auto with = [&](const std::string& from, const std::string& to) {

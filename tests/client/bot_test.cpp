@@ -16,6 +16,7 @@
 #include "compare_csv.h"
 #include "files.h"
 #include "netcube/server/server.h"
+#include "netcube/timeline/journal_file.h"
 #include "session.h"
 #include "support/command.h"
 #include "support/server_thread.h"
@@ -335,6 +336,72 @@ TEST(BotExecutable, ARefusedConnectionPrintsTheReason) {
       RunBot("--connect 127.0.0.1:" + std::to_string(server.port()) + " --count 2 --duration 1");
   EXPECT_NE(exit.exit_code, 0);
   EXPECT_NE(exit.output.find("server full"), std::string::npos) << exit.output;
+}
+
+// Against a server in another process over loopback, --explain writes each glitch as a JSON line and
+// --journal-out saves the players' rings (no server ring, and it says so) for the lab to open.
+TEST(BotExecutable, ExplainsItsPlayersGlitchesAndSavesTheirJournal) {
+  testing::ServerThread server;
+  ASSERT_NE(server.port(), 0) << server.error();
+  const std::filesystem::path dir = std::filesystem::temp_directory_path();
+  const std::string tag = std::to_string(::getpid());
+  const std::filesystem::path explain = dir / ("netcube-bot-explain-" + tag + ".jsonl");
+  const std::filesystem::path journal = dir / ("netcube-bot-journal-" + tag + ".ncj");
+  const testing::CommandResult exit =
+      RunBot("--connect 127.0.0.1:" + std::to_string(server.port()) +
+             " --count 2 --preset naive --script R:400,L:400,R:400 --latency-ms 40 --loss 0.2 --explain " +
+             explain.string() + " --journal-out " + journal.string());
+  ASSERT_EQ(exit.exit_code, 0) << exit.output;
+  EXPECT_NE(exit.output.find("the server runs in another process"), std::string::npos) << exit.output;
+  EXPECT_NE(exit.output.find("wrote " + journal.string() + " (journal"), std::string::npos) << exit.output;
+  std::ifstream lines(explain);
+  int explained = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const nlohmann::json e = nlohmann::json::parse(line);
+    for (const char* key : {"frame", "time_ms", "client", "kind", "causes", "text"})
+      EXPECT_TRUE(e.contains(key)) << key << " in " << line;
+    EXPECT_TRUE(e["client"] == 1 || e["client"] == 2) << line;
+    ++explained;
+  }
+  EXPECT_GT(explained, 0) << "no prediction, and no key press seen late";
+  std::string error;
+  const std::optional<timeline::SavedJournal> saved = timeline::DecodeJournalFile(ReadText(journal), &error);
+  std::filesystem::remove(explain);
+  std::filesystem::remove(journal);
+  ASSERT_TRUE(saved) << error;
+  EXPECT_FALSE(saved->has_server);
+  EXPECT_EQ(saved->labels, (std::vector<std::string>{"bot0", "bot1"}));
+  EXPECT_EQ(saved->journal.server().size(), 0U);
+  EXPECT_GT(saved->journal.client(0).size(), 100U);
+  EXPECT_GT(saved->journal.client(1).size(), 100U);
+  EXPECT_EQ(saved->explanations.size(), static_cast<std::size_t>(explained));
+  EXPECT_NE(saved->title.find("--journal-out"), std::string::npos) << saved->title;
+}
+
+// --link-script steps a player's clock on the bot's real clock; what it sees next names the clock.
+TEST(BotExecutable, ExplainsAPlayersClockStepOverLoopback) {
+  testing::ServerThread server;
+  ASSERT_NE(server.port(), 0) << server.error();
+  const std::filesystem::path explain =
+      std::filesystem::temp_directory_path() / ("netcube-bot-clock-" + std::to_string(::getpid()) + ".jsonl");
+  const testing::CommandResult exit = RunBot(
+      "--connect 127.0.0.1:" + std::to_string(server.port()) +
+      " --count 2 --script R:2500 --latency-ms 20 --link-script \"1.5s clock +300ms client 1\" --explain " +
+      explain.string());
+  ASSERT_EQ(exit.exit_code, 0) << exit.output;
+  std::ifstream lines(explain);
+  int clock = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const nlohmann::json e = nlohmann::json::parse(line);
+    for (const nlohmann::json& cause : e["causes"]) {
+      if (cause["cause"] != "clock") continue;
+      EXPECT_EQ(e["client"], 1) << line;
+      EXPECT_GE(e["time_ms"].get<double>(), 1500.0) << line;
+      ++clock;
+    }
+  }
+  std::filesystem::remove(explain);
+  EXPECT_GT(clock, 0) << "nothing player 1 saw after its clock jumped 300 ms names it";
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
 // Glitches made on purpose over real loopback, on a virtual clock, and their explanations: a blackout of
 // one client's link freezes its view of a moving cube (cause: lost snapshots, with their ticks, and the
 // link event), driving into a cube is corrected (cause: a collision with that player), a late input under
-// jitter leaves a dry tick, and over a lossy comparison every correction and underrun is explained at its
-// frame. Every cause an explanation names is checked against the journal: its evidence is there.
+// jitter leaves a dry tick, a client's clock stepped forward is named (cause: clock), and over a lossy
+// comparison every correction and underrun is explained at its frame. Every cause an explanation names is
+// checked against the journal: its evidence is there.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -202,6 +204,49 @@ TEST(Explain, DrivingIntoACubeIsACorrectionCausedByACollisionWithThatPlayer) {
     EXPECT_EQ(FindCause(e, CauseKind::kLoss), nullptr) << e.line;  // the link loses nothing
   }
   EXPECT_GT(collisions, 0) << "no correction explained by the collision";
+  run.ExpectEvidenceInJournal();
+}
+
+TEST(Explain, AClientClockSteppedForwardIsNamedTheCauseOfWhatItSeesNext) {
+  std::string error;
+  auto script = ParseLinkScript("3s clock +300ms client 1", &error);
+  ASSERT_TRUE(script) << error;
+  server::ServerConfig config;
+  config.collisions = false;
+  JournaledRun run(config, 2, *script);
+  client::Client& stepped = run.Add(Player("stepped", 50));
+  run.Add(Player("mover", 50));
+  ASSERT_TRUE(run.rig().ConnectAll());
+  const auto back_and_forth = [](Micros now) {
+    return static_cast<std::uint8_t>((now.count() / 700'000) % 2 == 0 ? sim::kRight : sim::kLeft);
+  };
+  run.rig().SetButtons(0, back_and_forth);
+  run.rig().SetButtons(1, back_and_forth);
+  run.Run(Micros(4'500'000));
+  EXPECT_EQ(stepped.clock_step(), Micros(300'000));
+  const Explanation* first = nullptr;
+  for (const Explanation& e : run.explanations()) {
+    const Cause* clock = FindCause(e, CauseKind::kClock);
+    if (clock == nullptr) continue;
+    EXPECT_EQ(e.client, 0U) << "only the stepped client's clock moved: " << e.line;
+    EXPECT_GE(e.time, Micros(3'000'000)) << e.line;
+    EXPECT_EQ(clock->evidence, EventKind::kClockStep);
+    EXPECT_GE(clock->evidence_at, Micros(3'000'000));
+    EXPECT_LT(clock->evidence_at, Micros(3'000'000) + kFrame);
+    EXPECT_DOUBLE_EQ(clock->to, 300.0);
+    if (first == nullptr) first = &e;
+  }
+  ASSERT_NE(first, nullptr) << "no glitch after the clock step names it";
+  // At the tick it happened: the first glitch it explains is within a few frames of the step.
+  EXPECT_LE(first->time, Micros(3'000'000) + 4 * kFrame) << first->line;
+  std::printf("%s\n", first->line.c_str());
+  // The stepped client's packets stay on the run's clock in the journal (in time order).
+  const EventRing& ring = run.journal().client(0);
+  for (std::size_t i = 1; i < ring.size(); ++i) {
+    if (ring.at(i).kind == EventKind::kPacketUp || ring.at(i).kind == EventKind::kPacketDown) {
+      EXPECT_LE(ring.at(i).at, run.rig().now());
+    }
+  }
   run.ExpectEvidenceInJournal();
 }
 

@@ -32,10 +32,22 @@ TEST(LinkScript, ParsesEveryKindOfChange) {
   EXPECT_DOUBLE_EQ((*changes)[5].value, 0.05);
 }
 
+TEST(LinkScript, AClockStepIsForwardAndForClients) {
+  std::string error;
+  const auto changes = ParseLinkScript("3s clock +300ms client 2; 4s clock 1s", &error);
+  ASSERT_TRUE(changes) << error;
+  EXPECT_EQ((*changes)[0].field, LinkField::kClock);
+  EXPECT_EQ((*changes)[0].duration, Micros(300'000));
+  EXPECT_EQ((*changes)[0].client, std::optional<std::size_t>(1));
+  EXPECT_EQ((*changes)[1].duration, Micros(1'000'000));
+  EXPECT_FALSE((*changes)[1].client);
+}
+
 TEST(LinkScript, SaysWhatIsWrongWithABadChange) {
   for (const char* bad :
        {"", "2s", "2 loss 30%", "2s loss 130%", "2s blackout", "2s warp 3", "2s loss 3% client 0",
-        "2s loss 3% for", "2s latency 20000ms", "2s loss 3% sideways"}) {
+        "2s loss 3% for", "2s latency 20000ms", "2s loss 3% sideways", "2s clock -300ms", "2s clock 0ms",
+        "2s clock +300ms server", "2s clock +300ms for 1s"}) {
     std::string error;
     EXPECT_FALSE(ParseLinkScript(bad, &error)) << bad;
     EXPECT_FALSE(error.empty()) << bad;

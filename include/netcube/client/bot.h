@@ -52,6 +52,10 @@ struct BotConfig {
   // Every player behind a conditioner seeded with `seed` itself, so they meet the same network (a
   // comparison); else player i uses seed + i.
   bool same_network = false;
+  // Player i's link logs (ClientConfig::incoming_link_log, outgoing_link_log) when there are that many:
+  // its packets journaled (netcube-bot --explain).
+  std::vector<transport::LinkLog> incoming_link_logs;
+  std::vector<transport::LinkLog> outgoing_link_logs;
 };
 inline constexpr double kDefaultBotDurationS = 10.0;
 

@@ -157,6 +157,12 @@ class Client {
   const std::vector<ShotView>& shots() const noexcept;
   const std::vector<TagFlash>& tag_flashes() const noexcept;
 
+  // Steps this client's clock forward by `step` (negative steps are ignored): from now on it sees every
+  // time it is given that much later, as a process whose clock jumped would (the lab's `clock` link-script
+  // change, which the timeline names as a glitch's cause).
+  void StepClock(Micros step);
+  Micros clock_step() const noexcept;
+
   // Both take effect at once, without reconnecting.
   void SetSettings(const Settings& settings);
   const Settings& settings() const noexcept;

@@ -119,6 +119,8 @@ SampleSummary Summarize(std::span<const FrameSample> samples);
 // The world as `client` last heard of it: its own cube's and every remote cube's newest received state.
 // A bot's stand-in for the server's world, which it cannot see.
 std::vector<sim::PlayerCube> NewestReceived(const Client& client);
+// The same into `world` (cleared first), which keeps its capacity: nothing allocated once it has grown.
+void NewestReceived(const Client& client, std::vector<sim::PlayerCube>& world);
 
 class FrameSampler {
  public:

@@ -15,7 +15,8 @@
 // change), collision (the own cube touched another player's), rate_change (the snapshot rate),
 // delay_change (the interpolation delay), extrapolation (the render time ran past the newest snapshot),
 // rewind_cap (a tag's rewind was capped), technique (a technique that is off: reconciliation, interpolation,
-// prediction, lag compensation), unknown (nothing in the journal accounts for it).
+// prediction, lag compensation), clock (the client's clock stepped, kClockEffect at most before),
+// unknown (nothing in the journal accounts for it).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -29,6 +30,8 @@
 
 namespace netcube::timeline {
 
+// Journal files save GlitchKind and CauseKind values (journal_file.h): a kind added anywhere but after the
+// last (kTagMissSeenHit, kUnknown) changes kJournalFileVersion.
 enum class GlitchKind : std::uint8_t {
   kCorrection,
   kRemoteFrozen,
@@ -52,12 +55,16 @@ enum class CauseKind : std::uint8_t {
   kExtrapolation,
   kRewindCap,
   kTechnique,
+  kClock,
   kUnknown,
 };
 const char* ToString(CauseKind kind) noexcept;
 
 inline constexpr double kVisibleCorrection = 0.1;  // units
 inline constexpr double kJitterSpreadMs = 4.0;
+// A clock step is named as a cause this long after it: the client's estimate of the server's time (and so
+// its render time and input pacing) takes a second or so to settle again.
+inline constexpr Micros kClockEffect{2'000'000};
 
 struct Cause {
   CauseKind kind = CauseKind::kUnknown;
@@ -97,7 +104,12 @@ class Explainer {
 
   // The glitches of client `index` at this frame, explained, appended to `out`.
   void Frame(std::size_t index, const client::FrameSample& sample, const client::Client& client,
-             const server::Server& server, std::vector<Explanation>& out);
+             const server::Server& server, std::vector<Explanation>& out) {
+    Frame(index, sample, client, &server, out);
+  }
+  // `server` null: in another process; a tag judged a miss is then explained by the journal alone.
+  void Frame(std::size_t index, const client::FrameSample& sample, const client::Client& client,
+             const server::Server* server, std::vector<Explanation>& out);
 
  private:
   struct Window {
@@ -116,6 +128,7 @@ class Explainer {
   void OwnCauses(std::size_t index, const client::Client& client, Window window, Explanation& out) const;
   void LinkCauses(std::size_t index, EventKind direction, Window window, Explanation& out) const;
   void LinkEventCause(std::size_t index, Window window, Explanation& out) const;
+  void ClockCause(std::size_t index, Window window, Explanation& out) const;
   void TagCauses(const client::Client& client, const server::Server& server, int shot,
                  Explanation& out) const;
 

@@ -12,6 +12,7 @@
 
 namespace netcube::timeline {
 
+// Journal files save these values (journal_file.h): a new kind goes at the end, and kLastEventKind moves.
 enum class EventKind : std::uint8_t {
   // A client's link, one event per packet through its conditioner (LinkDecision): `flags` kDropped,
   // kDuplicated, kReordered; a = the delay until delivery, us; b = the channel.
@@ -40,7 +41,10 @@ enum class EventKind : std::uint8_t {
   kSnapshotsEncoded,  // a = deltas, b = full snapshots, value = bytes, since the last frame
   kContact,           // player and b: two cubes touching (a collision) this frame; a = 1 on its first frame
   kLinkChange,        // a scripted link change: a = its index in the script; player = the client (0: server)
+  // A client.
+  kClockStep,  // its clock stepped forward: a = the step, us; b = the change's index in the script
 };
+inline constexpr EventKind kLastEventKind = EventKind::kClockStep;
 const char* ToString(EventKind kind) noexcept;
 
 namespace event_flags {

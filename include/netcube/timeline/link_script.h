@@ -11,6 +11,8 @@
 //   latency MS            one-way added latency, e.g. 150ms
 //   jitter MS             +- this much on each packet's delay
 //   duplicate P, reorder P
+//   clock +STEP           the client's clock jumps forward by STEP, e.g. clock +300ms (clients only, no
+//                         `for`): not the link, but a glitch made on purpose all the same
 // A change with `for` puts the value it replaced back after DURATION; without, it stays. `client N` is the
 // lab's player N (from 1); without a target every client changes.
 // Example: "2s blackout 400ms client 1; 5s loss 30% for 1s; 8s latency 300ms for 2s client 2"
@@ -31,13 +33,13 @@ namespace netcube::timeline {
 
 class Recorder;
 
-enum class LinkField : std::uint8_t { kBlackout, kLoss, kLatency, kJitter, kDuplicate, kReorder };
+enum class LinkField : std::uint8_t { kBlackout, kLoss, kLatency, kJitter, kDuplicate, kReorder, kClock };
 
 struct LinkChange {
   Micros at{0};
   LinkField field = LinkField::kLoss;
   double value = 0.0;                 // a probability in [0, 1], or ms
-  Micros duration{0};                 // 0: from then on
+  Micros duration{0};                 // 0: from then on; a blackout's length; a clock's step
   std::optional<std::size_t> client;  // the lab's player index (from 0); empty: every client
   bool server = false;                // the server's link instead
   std::string text;                   // as written, trimmed: what an explanation quotes
@@ -52,6 +54,11 @@ class LinkScriptPlayer {
   explicit LinkScriptPlayer(std::vector<LinkChange> changes);
   // Applies every start and end due at `now`; each start is journaled (when `recorder` is given).
   void Apply(std::int32_t frame, Micros now, server::Server& server, std::span<client::Client* const> clients,
+             Recorder* recorder) {
+    Apply(frame, now, &server, clients, recorder);
+  }
+  // `server` null: in another process (netcube-bot --connect); its changes (`server`) are skipped.
+  void Apply(std::int32_t frame, Micros now, server::Server* server, std::span<client::Client* const> clients,
              Recorder* recorder);
   const std::vector<LinkChange>& changes() const noexcept { return changes_; }
 

@@ -32,9 +32,18 @@ class Recorder {
   // After the frame's updates: what changed in the server and in every client since the last call.
   // `clients` in the order of the journal's clients (nullptr: not there).
   void Record(std::int32_t frame, Micros now, const server::Server& server,
+              std::span<const client::Client* const> clients) {
+    Record(frame, now, &server, clients);
+  }
+  // `server` null: it runs in another process (netcube-bot --connect), its ring stays empty.
+  void Record(std::int32_t frame, Micros now, const server::Server* server,
               std::span<const client::Client* const> clients);
   // A scripted link change applied now (player: the client's index + 1, 0 for the server).
   void RecordLinkChange(std::int32_t frame, Micros now, std::size_t script_index, std::uint16_t player);
+  // A scripted step of client `index`'s clock, applied now: journaled, and from now on its packets are
+  // stamped back on the run's clock (the conditioners run on the client's).
+  void RecordClockStep(std::int32_t frame, Micros now, std::size_t script_index, std::size_t index,
+                       Micros step);
 
   Journal& journal() noexcept { return journal_; }
   const Journal& journal() const noexcept { return journal_; }
@@ -51,6 +60,7 @@ class Recorder {
     std::uint64_t snapshots_full = 0;
     std::uint64_t snapshots_delta = 0;
     std::uint64_t inputs_sent = 0;
+    Micros clock_step{0};
     std::optional<client::Tick> newest_tick;
     Micros last_arrival{0};
     Micros last_shot_fired{-1};

@@ -146,7 +146,22 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"memory", "udp"}))
       ->capture_default_str();
   app.add_option("--json", json_path, "Write every figure to this file");
+  std::string explain;
+  std::string journal_out;
+  app.add_option(
+      "--explain", explain,
+      "Profiles, one run: journal the groups' players and write each glitch one could see, with its "
+      "causes, as JSON lines to this file (- for stdout; docs/LAB.md)");
+  app.add_option("--journal-out", journal_out,
+                 "Profiles, one run: save the journal to this file, for netcube-client --open-journal");
   CLI11_PARSE(app, argc, argv);
+  if ((!explain.empty() || !journal_out.empty()) && (scenario != "profiles" || profile_names.size() != 1 ||
+                                                     encodings.size() != 1 || input_buffers.size() != 1)) {
+    std::cerr
+        << "netcube-bench: --explain and --journal-out journal one run: add --scenario profiles --profiles "
+           "NAME --snapshot-encodings full|delta --input-buffers on|off\n";
+    return 2;
+  }
 
   // The network profiles every scenario but scale uses, loaded once.
   const std::string profiles_path = netcube::apps::LinkProfilesPath();
@@ -273,6 +288,8 @@ int main(int argc, char** argv) {
           s.fixed_delay_ms = fixed_delay_ms;
           s.seed = seed;
           s.network = *netcube::transport::ParseNetworkKind(transport);
+          s.explain = explain;
+          s.journal_out = journal_out;
           std::fprintf(stderr, "profile %s, %s snapshots, input buffer %s ...\n", name.c_str(),
                        encoding.c_str(), input_buffer.c_str());
           if (std::optional<bench::ProfileResult> r = bench::RunProfile(s, &error)) {

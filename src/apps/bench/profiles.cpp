@@ -13,6 +13,7 @@
 #include "netcube/client/client.h"
 #include "netcube/client/frame_sample.h"
 #include "netcube/server/server.h"
+#include "run_journal.h"
 #include "settings_json.h"
 
 namespace netcube::bench {
@@ -356,6 +357,24 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   const double tick_period_us = 1e6 / config.tick_rate;
   const transport::LinkSettings& link = settings.profile.settings;
 
+  std::optional<apps::RunJournal> journal;
+  if (!settings.explain.empty() || !settings.journal_out.empty()) {
+    std::vector<std::string> labels;
+    for (const Group& group : groups) {
+      for (int i = 0; i < settings.group_size; ++i) labels.push_back(group.prefix + std::to_string(i));
+    }
+    journal.emplace(std::move(labels),
+                    "netcube-bench --scenario profiles: " + settings.profile.name + ", " +
+                        (settings.delta_snapshots ? "delta" : "full") + " snapshots, input buffer " +
+                        (settings.input_buffer ? "on" : "off") + ", groups of " +
+                        std::to_string(settings.group_size) + ", seed " + std::to_string(settings.seed),
+                    true, settings.explain, settings.journal_out, "netcube-bench");
+    if (!journal->ok()) {
+      *error = "cannot write " + settings.explain;
+      return std::nullopt;
+    }
+  }
+  std::vector<const client::BotRun*> runs;
   std::uint64_t seed = settings.seed;
   for (Group& group : groups) {
     client::BotConfig bot;
@@ -371,8 +390,10 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
     bot.script = *random_script;
     bot.name_prefix = group.prefix;
     seed += static_cast<std::uint64_t>(settings.group_size);
+    if (journal) journal->Attach(bot, runs.size() * static_cast<std::size_t>(settings.group_size));
     group.run = client::BotRun::Start(bot, now, error);
     if (!group.run) return std::nullopt;
+    runs.push_back(group.run.get());
   }
   client::ClientConfig probe_config;
   probe_config.name = "probe";
@@ -391,6 +412,7 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
     now = std::min(now + kStep, FrameTime(frame));
     server->Update(now);
     path.Record(*server);
+    if (journal) journal->BeginUpdate(now, runs, server.get());
     for (Group& group : groups) {
       const Micros cpu_before = ThreadCpuNow();
       group.done = !group.run->Update(now) || group.done;
@@ -401,6 +423,7 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
       }
       group.play_down.Sample(*group.run, now, play_length);
     }
+    if (journal) journal->AfterUpdate(now, runs, server.get());
     if (now == FrameTime(frame)) {
       ++frame;
       probe.Frame(now, settings.key_trials);
@@ -435,6 +458,10 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   for (Group& group : groups) result.groups.push_back(Summarize(group, *server));
   result.key_press = probe.result();
 
+  if (journal && !journal->Finish()) {
+    *error = "the journal could not be written";
+    return std::nullopt;
+  }
   for (Group& group : groups) group.run->Disconnect(now);
   probe.client().Disconnect(now);
   for (const Micros end = now + kGoodbyeTime; now < end; now += kStep) {

@@ -35,6 +35,10 @@ struct ProfileSettings {
   int fixed_delay_ms = client::Settings{}.interp_delay_ms;  // the fixed-delay group's
   std::uint64_t seed = 1;
   transport::NetworkKind network = transport::NetworkKind::kMemory;  // between the server and the players
+  // The groups' players journaled (the server's ring too; not the probe): their explained glitches as JSON
+  // lines to `explain` ("-": stdout), the journal to `journal_out` (netcube-client --open-journal).
+  std::string explain;
+  std::string journal_out;
 };
 
 struct GroupResult {

@@ -21,6 +21,7 @@
 #include "netcube/client/bot.h"
 #include "netcube/client/frame_sample.h"
 #include "netcube/server/server.h"
+#include "run_journal.h"
 #include "session.h"
 #include "version.h"
 
@@ -187,6 +188,19 @@ int main(int argc, char** argv) {
   app.add_option("--csv", csv,
                  "Write one row per frame (1/60 s of play) and player to this CSV file (the lab's "
                  "columns; the server's are the newest state received)");
+  std::string explain;
+  std::string journal_out;
+  std::string link_script;
+  app.add_option("--explain", explain,
+                 "Journal the players and write each glitch one could see, with its causes, as JSON lines to "
+                 "this file (- for stdout; docs/LAB.md). Against a server elsewhere the journal has no "
+                 "server side");
+  app.add_option("--journal-out", journal_out,
+                 "Journal the players and save the journal to this file, for netcube-client --open-journal");
+  app.add_option(
+      "--link-script", link_script,
+      "Change the players' links (or step their clocks) at given times of the run, e.g. \"5s "
+      "blackout 400ms client 1; 8s clock +300ms client 2\" (or @FILE; docs/LAB.md); journals them");
   replay_option->excludes("--script")->excludes("--count")->excludes("--seed")->excludes("--duration");
   CLI11_PARSE(app, argc, argv);
   if (find.requested()) return find.Run("netcube-bot");
@@ -268,11 +282,41 @@ int main(int argc, char** argv) {
   }
   BotClock clock(server.get());
 
+  std::vector<netcube::timeline::LinkChange> changes;
+  if (!link_script.empty()) {
+    std::string text = link_script;
+    if (text.starts_with('@') && !netcube::apps::ReadFile(text.substr(1), &text, &error)) {
+      std::cerr << "netcube-bot: --link-script: " << error << "\n";
+      return 2;
+    }
+    std::optional<std::vector<netcube::timeline::LinkChange>> parsed =
+        netcube::timeline::ParseLinkScript(text, &error);
+    if (!parsed) {
+      std::cerr << "netcube-bot: bad --link-script: " << error << "\n";
+      return 2;
+    }
+    changes = std::move(*parsed);
+  }
+  std::optional<netcube::apps::RunJournal> journal;
+  if (!explain.empty() || !journal_out.empty() || !changes.empty()) {
+    std::vector<std::string> labels;
+    const std::size_t players =
+        config.players.empty() ? static_cast<std::size_t>(config.count) : config.players.size();
+    for (std::size_t i = 0; i < players; ++i) labels.push_back(config.name_prefix + std::to_string(i));
+    std::string title = "netcube-bot";
+    for (int i = 1; i < argc; ++i) title += std::string(" ") + argv[i];
+    journal.emplace(std::move(labels), std::move(title), server != nullptr, explain, journal_out,
+                    "netcube-bot", std::move(changes));
+    if (!journal->ok()) return 1;
+    journal->Attach(config);
+  }
+
   std::unique_ptr<client::BotRun> run = client::BotRun::Start(config, clock.Now(), &error);
   if (!run) {
     std::cerr << "netcube-bot: " << error << "\n";
     return 1;
   }
+  const client::BotRun* const run_view = run.get();
   BotRecorder recorder(csv, *run);
   if (!recorder.csv_ok()) {
     std::cerr << "netcube-bot: cannot write " << csv << "\n";
@@ -280,7 +324,11 @@ int main(int argc, char** argv) {
   }
   for (bool running = true; running;) {
     const Micros now = clock.Now();
+    if (journal)
+      journal->BeginUpdate(now, std::span<const client::BotRun* const>(&run_view, 1), server.get());
     running = run->Update(now);
+    if (journal)
+      journal->AfterUpdate(now, std::span<const client::BotRun* const>(&run_view, 1), server.get());
     recorder.Update(now, *run, session);
     clock.Advance();
   }
@@ -304,6 +352,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (!csv.empty()) std::cout << "netcube-bot: wrote " << csv << " (CSV)\n";
+  if (journal && !journal->Finish()) return 1;
   if (!record.empty()) {
     if (!netcube::apps::WriteFile(record, netcube::apps::SessionToJson(session), &error)) {
       std::cerr << "netcube-bot: " << error << "\n";

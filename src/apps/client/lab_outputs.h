@@ -11,12 +11,14 @@
 #include "files.h"
 #include "lab_branch.h"
 #include "netcube/gui/compare_plot.h"
+#include "run_journal.h"
 #include "runner.h"
 
 namespace netcube::apps {
 
 // What a lab run writes as it goes, from its original branch's new frames: the CSV (--csv), the plot's
-// samples, the explanations (--explain), and at the end the session (--record, from the tape).
+// samples, the explanations (--explain), and at the end the session (--record, from the tape) and the
+// journal file (--journal-out).
 class LabOutputs {
  public:
   explicit LabOutputs(const LabRunOptions& options) : options_(options) {
@@ -51,6 +53,10 @@ class LabOutputs {
         *explain_ << ExplanationJson(explanation);
       explained_ += instance.explained().size();
     }
+    if (!options_.journal_out.empty()) {
+      for (const timeline::Explanation& explanation : instance.explained())
+        KeepForJournalFile(kept_, explanation);
+    }
     if (options_.csv.empty() && options_.plot.empty()) return;
     for (std::size_t i = 0; i < instance.samples().size(); ++i) {
       const client::FrameSample& sample = instance.samples()[i];
@@ -65,7 +71,7 @@ class LabOutputs {
   // Prints the run's figures, writes the session and the explanations, and closes the CSV; false (with the
   // reason on stderr) on a failure.
   bool Finish(const LabBranch& branch) {
-    bool ok = FinishExplanations(branch);
+    bool ok = FinishExplanations(branch) && FinishJournalFile(branch);
     for (gui::PlotSeries& series : series_) {
       if (series.samples.empty()) continue;
       series.summary = client::Summarize(series.samples);
@@ -102,6 +108,17 @@ class LabOutputs {
   const std::vector<gui::PlotSeries>& series() const noexcept { return series_; }
 
  private:
+  bool FinishJournalFile(const LabBranch& branch) const {
+    const timeline::Journal* journal = branch.shown().journal();
+    if (options_.journal_out.empty() || journal == nullptr) return true;
+    std::vector<std::string> labels;
+    for (const gui::LabPlayer& player : options_.lab.players) labels.push_back(player.client.name);
+    std::vector<std::string> script;
+    for (const timeline::LinkChange& change : options_.link_script) script.push_back(change.text);
+    return WriteJournalFile(options_.journal_out, "netcube-client", options_.title, true, labels, script,
+                            *journal, kept_);
+  }
+
   bool FinishExplanations(const LabBranch& branch) {
     if (explain_ == nullptr) return true;
     explain_->flush();
@@ -128,6 +145,7 @@ class LabOutputs {
   std::ofstream explain_file_;
   std::ostream* explain_ = nullptr;
   std::uint64_t explained_ = 0;
+  std::vector<timeline::Explanation> kept_;  // for the journal file
   std::int64_t frames_ = 0;
 };
 

@@ -11,6 +11,7 @@
 #include "find.h"
 #include "flag_checks.h"
 #include "link_profiles.h"
+#include "open_journal.h"
 #include "runner.h"
 #include "version.h"
 
@@ -194,6 +195,18 @@ int main(int argc, char** argv) {
   compare_option->excludes("--script2");
   encoding_option->excludes(compare_option)->excludes(replay_option);
   replay_option->excludes("--script")->excludes("--script2")->excludes("--seed");
+  std::string journal_out;
+  app.add_option("--journal-out", journal_out,
+                 "Journal the run and save the journal to this file at the end, to open anywhere with "
+                 "--open-journal")
+      ->needs(lab_flag);
+  std::string open_journal;
+  app.add_option(
+         "--open-journal", open_journal,
+         "Open a journal saved by netcube-bot or netcube-bench --journal-out, read-only: its timeline's "
+         "lanes and explanations")
+      ->excludes(lab_flag)
+      ->excludes(connect_option);
   app.add_option("--width", run.app.width, "Window width")
       ->check(CLI::Range(320, 8192))
       ->capture_default_str();
@@ -202,6 +215,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   if (find.requested()) return find.Run("netcube-client");
+  if (!open_journal.empty()) return apps::OpenJournal(run, open_journal);
 
   bool scripts_ok = true;
   std::optional<client::InputScript> script1 = ParseScript("--script", script, &scripts_ok);
@@ -263,9 +277,12 @@ int main(int argc, char** argv) {
         return 2;
       }
       options.link_script = std::move(*changes);
+      options.session.link_script = text;  // a comparison's --record keeps it
     }
     options.explain = explain;
     options.journal = journal;
+    options.journal_out = journal_out;
+    for (int i = 0; i < argc; ++i) options.title += (i > 0 ? " " : "") + std::string(argv[i]);
     options.run = run;
     options.record = record;
     options.csv = csv;
@@ -300,6 +317,12 @@ int main(int argc, char** argv) {
       if (!read) {
         std::cerr << "netcube-client: --replay " << replay << ": " << error << '\n';
         return 2;
+      }
+      // The session's link script, unless --link-script gives another.
+      if (options.link_script.empty() && !read->link_script.empty()) {
+        options.link_script = *netcube::timeline::ParseLinkScript(read->link_script, &error);
+      } else {
+        read->link_script = options.session.link_script;
       }
       session = std::move(*read);
       options.replay = true;

@@ -7,6 +7,7 @@
 
 #include "netcube/protocol/messages.h"
 #include "netcube/sim/move.h"
+#include "netcube/timeline/link_script.h"
 #include "settings_json.h"
 
 namespace netcube::apps {
@@ -18,6 +19,7 @@ constexpr std::int64_t kMaxFrames = 24LL * 3600 * 60;
 constexpr double kMaxTagIntervalMs = 60'000.0;
 // A hand tag's target is a point under the mouse over an arena: far beyond any arena is no such point.
 constexpr double kMaxTargetUnits = 1e6;
+constexpr std::size_t kMaxLinkScriptChars = 16384;
 
 // Reads a session's fields by name and remembers the last one, so that an error can say which field of the
 // file is wrong.
@@ -164,6 +166,12 @@ std::string SessionToJson(const Session& session) {
                               {"frames", session.frames},
                               {"inputs", inputs},
                               {"hand_tags", hand_tags}};
+  // Only when there is one: older sessions, and readers before it, stay as they were.
+  if (!session.link_script.empty()) {
+    nlohmann::json with_script = doc;
+    with_script["link_script"] = session.link_script;
+    return with_script.dump(1) + "\n";
+  }
   return doc.dump(1) + "\n";
 }
 
@@ -267,6 +275,18 @@ std::optional<Session> ParseSession(std::string_view json_text, std::string* err
         return std::nullopt;
       }
       session.hand_tags.push_back(tag);
+    }
+    if (doc.contains("link_script")) {
+      session.link_script = read.Get<std::string>(doc, "link_script");
+      std::string why;
+      if (session.link_script.size() > kMaxLinkScriptChars) {
+        *error = "link_script: longer than " + std::to_string(kMaxLinkScriptChars) + " characters";
+        return std::nullopt;
+      }
+      if (!timeline::ParseLinkScript(session.link_script, &why)) {
+        *error = "link_script: " + why;
+        return std::nullopt;
+      }
     }
     return session;
   } catch (const nlohmann::json::parse_error& e) {

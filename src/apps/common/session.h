@@ -65,6 +65,7 @@ struct Session {
   std::int64_t frames = 0;               // how long the session ran
   std::vector<InputTimeline> inputs{1};  // one shared by every entry, or one per entry
   std::vector<HandTag> hand_tags;        // frames in order
+  std::string link_script;               // the scripted link changes, as written (empty: none)
 
   // The conditioner seed of entry `index`.
   std::uint64_t SeedOf(std::size_t index) const noexcept { return compared ? seed : seed + index; }
