@@ -54,8 +54,9 @@ struct LabRunOptions {
   // A comparison whose entries each run beside a fork that changes at fork->frame (--fork-at).
   std::optional<LabFork> fork;
 
-  std::string journal_out;  // save the journal here at the end (netcube-client --open-journal); journals the run
-  std::string title;        // what ran, saved in the journal file
+  std::string
+      journal_out;    // save the journal here at the end (netcube-client --open-journal); journals the run
+  std::string title;  // what ran, saved in the journal file
 
   bool journaled() const noexcept {
     return journal || !explain.empty() || !link_script.empty() || !seek.empty() || !journal_out.empty();
