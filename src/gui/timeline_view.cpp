@@ -55,7 +55,9 @@ void TimelineView::TakeMarks() {
     const std::uint64_t fresh = std::min<std::uint64_t>(ring.total() - seen_[lane], ring.size());
     for (std::size_t i = ring.size() - static_cast<std::size_t>(fresh); i < ring.size(); ++i) {
       const timeline::Event& event = ring.at(i);
-      const bool link = event.kind == timeline::EventKind::kLinkChange;
+      // A scripted clock step is marked as the scripted link changes are.
+      const bool link =
+          event.kind == timeline::EventKind::kLinkChange || event.kind == timeline::EventKind::kClockStep;
       const bool server_side = lane == 0 && ((event.kind == timeline::EventKind::kContact && event.a == 1) ||
                                              event.kind == timeline::EventKind::kDryTicks ||
                                              event.kind == timeline::EventKind::kInputsLost);
