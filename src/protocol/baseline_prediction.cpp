@@ -53,23 +53,26 @@ void BaselinePrediction::Advance(std::uint64_t tick, std::span<const sim::Player
 
 void BaselinePrediction::Follow(Cube& c, const sim::CubeState& now, std::uint64_t* moves_stepped) noexcept {
   const int moves = sim::SeqDiff(now.last_input, c.last_input);
-  if (moves < 0) c.following = false;
-  if (moves <= 0) return;
+  if (moves < 0) {
+    c.following = false;
+    return;
+  }
   const std::uint8_t held = c.followed.buttons;
   // The Moves before the input that began holding its buttons kept the old ones. A run that began and
-  // ended between two advances is not seen: that cube's deltas then name other turns than these, and are
-  // predicted from the baseline.
+  // ended between two advances is not seen: the residuals carry it. A cube's first input may bear the
+  // sequence it started with: new buttons, no Move counted (so the turn is at the last Move, as TurnsOf
+  // places it).
   const int before =
-      now.buttons == held ? moves : std::clamp(sim::SeqDiff(now.held_since, c.last_input) - 1, 0, moves - 1);
-  c.followed = sim::MoveRepeated(c.followed, {0, held}, before, moves_stepped);
-  if (before < moves) {
-    // A turn the log placed at the last Move when following began may meet this one: no longer a path.
+      now.buttons == held ? moves : std::clamp(sim::SeqDiff(now.held_since, c.last_input) - 1, 0, moves);
+  c.followed = sim::MoveRepeated(c.followed, {0, held}, std::min(before, moves), moves_stepped);
+  if (now.buttons != held) {
     const int at = c.moves + before;
     if ((!c.turns.empty() && c.turns.back().at >= at) ||
         !c.turns.push_back({at, ChoiceOf(held, now.buttons)})) {
       c.following = false;
       return;
     }
+    c.followed.buttons = now.buttons;  // as PredictCube leaves a turn with no Move after it
     c.followed = sim::MoveRepeated(c.followed, {0, now.buttons}, moves - before, moves_stepped);
   }
   c.moves += moves;

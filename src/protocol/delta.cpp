@@ -188,8 +188,8 @@ bool DescribeChange(const sim::CubeState& base, const sim::PlayerCube& actual, s
 bool DescribeFollowed(const sim::CubeState& base, const sim::CubeState& actual,
                       const std::optional<BaselinePrediction::Path>& path, int age, int& turn_budget,
                       CubeDelta& d) noexcept {
-  if (!path || path->moves < 0 || std::abs(path->moves - age) > kMaxMovesOffset ||
-      path->turns.size() > MostTurns(turn_budget) ||
+  if (!path || path->state->buttons != actual.buttons || path->moves < 0 ||
+      std::abs(path->moves - age) > kMaxMovesOffset || path->turns.size() > MostTurns(turn_budget) ||
       (!path->turns.empty() && path->turns.back().at > path->moves)) {
     return false;
   }
