@@ -85,4 +85,43 @@ std::optional<BaselinePrediction::Path> BaselinePrediction::Followed(std::size_t
   return Path{c.moves, c.turns.span(), &c.followed};
 }
 
+sim::CubeState PredictionCache::Predict(std::size_t i, const sim::CubeState& base, int moves,
+                                        std::span<const Turn> turns, std::uint64_t* moves_stepped) noexcept {
+  Entry& e = entries_[i];
+  // The cached prediction continues when its turns begin the new ones and no new turn comes before its
+  // Moves; else the prediction starts again from the baseline.
+  std::size_t from = 0;
+  bool continues = e.valid && e.base == base && e.moves <= moves && e.turns.size() <= turns.size() &&
+                   std::equal(e.turns.begin(), e.turns.end(), turns.begin());
+  if (continues) {
+    from = e.turns.size();
+    continues = from == turns.size() || turns[from].at >= e.moves;
+  }
+  if (!continues) {
+    from = 0;
+    e.valid = true;
+    e.base = base;
+    e.moves = 0;
+    e.turns.clear();
+    e.predicted = PredictCube(base, 0, {});
+  }
+  sim::CubeState out = e.predicted;
+  std::uint8_t held = out.buttons;
+  int done = e.moves;
+  for (std::size_t k = from; k < turns.size(); ++k) {
+    out = sim::MoveRepeated(out, {0, held}, turns[k].at - done, moves_stepped);
+    done = turns[k].at;
+    held = ButtonsOfChoice(held, turns[k].choice);
+    out.buttons = held;  // as PredictCube leaves a turn with no Move after it
+    e.turns.push_back(turns[k]);
+  }
+  out = sim::MoveRepeated(out, {0, held}, moves - done, moves_stepped);
+  out.buttons = held;
+  out.last_input = 0;
+  out.held_since = 0;
+  e.moves = moves;
+  e.predicted = out;
+  return out;
+}
+
 }  // namespace netcube::protocol

@@ -347,8 +347,12 @@ bool ChangeInRange(const CubeDelta& d, int age) noexcept {
 
 }  // namespace
 
-bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta,
-                Snapshot& out) noexcept {
+bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta, Snapshot& out,
+                PredictionCache* cache) noexcept {
+  const auto predict = [cache](std::size_t i, const sim::CubeState& base, int moves,
+                               std::span<const Turn> turns) {
+    return cache != nullptr ? cache->Predict(i, base, moves, turns) : PredictCube(base, moves, turns);
+  };
   if (baseline.size() != delta.baseline.size()) return false;
   out.server_tick = delta.server_tick;
   out.has_ack = delta.has_ack;
@@ -366,10 +370,10 @@ bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& 
     // A cube is predicted, or changed: only the prediction it needs is made.
     sim::PlayerCube cube{baseline[i].id, {}};
     if (d.op != DeltaOp::kChanged) {
-      cube.state = PredictCube(base, delta.age);
+      cube.state = predict(i, base, delta.age, {});
     } else {
       if (!ChangeInRange(d, delta.age)) return false;
-      cube.state = Hold(PredictCube(base, d.moves, d.turns.span()), base, d);
+      cube.state = Hold(predict(i, base, d.moves, d.turns.span()), base, d);
       cube.state.x += d.dx;
       cube.state.y += d.dy;
       cube.state.vx += d.dvx;

@@ -96,6 +96,7 @@ class RandomWorld {
 
 struct Tracked {
   std::unique_ptr<BaselinePrediction> prediction = std::make_unique<BaselinePrediction>();
+  std::unique_ptr<PredictionCache> applied = std::make_unique<PredictionCache>();  // a client's
   int every = 1;  // advanced every this many ticks
 };
 
@@ -107,6 +108,7 @@ TEST(BaselinePrediction, EqualsPredictingFromTheBaselineAndItsDeltasRebuildTheWo
     DeltaSnapshot kept;
     SnapshotWriter writer;
     Snapshot rebuilt;
+    Snapshot continued;
     std::uint64_t replayed_moves = 0;
     std::uint64_t kept_moves = 0;
     std::uint64_t replayed_bits = 0;
@@ -154,6 +156,13 @@ TEST(BaselinePrediction, EqualsPredictingFromTheBaselineAndItsDeltasRebuildTheWo
         ASSERT_TRUE(writer.Prepare(kept));
         kept_bits += writer.cube_bits();
         ASSERT_TRUE(ApplyDelta(base, kept, rebuilt));
+        ASSERT_TRUE(ApplyDelta(base, kept, continued, k.applied.get()));
+        ASSERT_TRUE(std::equal(rebuilt.players.begin(), rebuilt.players.end(), continued.players.begin(),
+                               continued.players.end(),
+                               [](const sim::PlayerCube& a, const sim::PlayerCube& b) {
+                                 return a.id == b.id && a.state == b.state;
+                               }))
+            << "a client's continued predictions are its fresh ones";
         ASSERT_EQ(rebuilt.players.size(), world.world().size());
         for (std::size_t i = 0; i < world.world().size(); ++i) {
           ASSERT_TRUE(sim::SamePhysics(rebuilt.players[i].state, world.world()[i].state) &&
@@ -174,8 +183,47 @@ TEST(BaselinePrediction, EqualsPredictingFromTheBaselineAndItsDeltasRebuildTheWo
   }
 }
 
+// A client's cache continues a prediction only where that gives PredictCube's result: random turns
+// growing, changing, shrinking, against one baseline state and others.
+TEST(PredictionCache, ContinuedPredictionsArePredictCubesBitForBit) {
+  std::mt19937 rng(5);
+  PredictionCache cache;
+  std::uint64_t continued_moves = 0;
+  std::uint64_t fresh_moves = 0;
+  for (int run = 0; run < 2000; ++run) {
+    sim::CubeState base;
+    base.x =
+        sim::kMinX + static_cast<std::int32_t>(rng() % static_cast<std::uint32_t>(sim::kMaxX - sim::kMinX));
+    base.y =
+        sim::kMinY + static_cast<std::int32_t>(rng() % static_cast<std::uint32_t>(sim::kMaxY - sim::kMinY));
+    base.vx = static_cast<std::int32_t>(rng() % 401) - 200;
+    base.buttons = kBotChoices[rng() % 9];
+    base.last_input = static_cast<sim::Seq>(rng());
+    const std::size_t i = rng() % 4;
+    FixedVector<Turn, kMaxTurns> turns;
+    int moves = 0;
+    for (int step = 0; step < 40; ++step) {
+      moves += static_cast<int>(rng() % 3);
+      if (rng() % 6 == 0 && turns.size() < kMaxTurns) {
+        const int first = turns.empty() ? 0 : turns.back().at + 1;
+        if (first <= moves)
+          turns.push_back({first + static_cast<int>(rng() % static_cast<std::uint32_t>(moves - first + 1)),
+                           static_cast<std::uint8_t>(rng() % kTurnChoices)});
+      }
+      if (rng() % 25 == 0) turns.clear();  // another description of the same cube
+      ASSERT_EQ(cache.Predict(i, base, moves, turns.span(), &continued_moves),
+                PredictCube(base, moves, turns.span(), &fresh_moves))
+          << "run " << run << " step " << step;
+    }
+  }
+  std::printf("Moves continuing %llu, predicting afresh %llu\n",
+              static_cast<unsigned long long>(continued_moves), static_cast<unsigned long long>(fresh_moves));
+  EXPECT_LT(continued_moves * 2, fresh_moves);
+}
+
 // The time an encode takes against a 22-tick-old baseline, predicting from it or with its predictions
-// kept (their Advance included), 128 cubes pushing each other. Printed for docs/BENCHMARKS.md, not asserted.
+// kept (their Advance included), and applying it on a client, 128 cubes pushing each other. Printed for
+// docs/BENCHMARKS.md, not asserted.
 TEST(BaselinePrediction, EncodeTimeAtTheCrossContinentAge) {
   constexpr int kAge = 22;
   RandomWorld world(true);
@@ -190,6 +238,10 @@ TEST(BaselinePrediction, EncodeTimeAtTheCrossContinentAge) {
   Clock::duration replay{};
   Clock::duration kept{};
   int encodes = 0;
+  Clock::duration apply_fresh{};
+  Clock::duration apply_continued{};
+  Snapshot rebuilt;
+  PredictionCache client_cache;
   std::uint64_t replay_moves = 0;
   std::uint64_t kept_moves = 0;
   // One baseline kept over 30 ticks (ages 22 to 51), both encoded each tick.
@@ -211,6 +263,12 @@ TEST(BaselinePrediction, EncodeTimeAtTheCrossContinentAge) {
     ASSERT_TRUE(writer.Prepare(delta));
     kept += Clock::now() - start;
     ++encodes;
+    start = Clock::now();
+    ASSERT_TRUE(ApplyDelta(base, delta, rebuilt));
+    apply_fresh += Clock::now() - start;
+    start = Clock::now();
+    ASSERT_TRUE(ApplyDelta(base, delta, rebuilt, &client_cache));
+    apply_continued += Clock::now() - start;
   }
   const auto us = [encodes](Clock::duration d) {
     return std::chrono::duration<double, std::micro>(d).count() / encodes;
@@ -220,6 +278,8 @@ TEST(BaselinePrediction, EncodeTimeAtTheCrossContinentAge) {
       "%.0f Moves kept\n",
       kAge, kAge + 29, us(replay), static_cast<double>(replay_moves) / encodes, us(kept),
       static_cast<double>(kept_moves) / encodes);
+  std::printf("apply: %.1f us predicting from the baseline, %.1f us continuing the last delta's\n",
+              us(apply_fresh), us(apply_continued));
 }
 
 }  // namespace

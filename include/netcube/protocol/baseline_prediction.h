@@ -64,4 +64,26 @@ class BaselinePrediction {
   std::array<Cube, kMaxPlayers> cubes_{};
 };
 
+// The client's side of the same idea: the last prediction ApplyDelta made of each baseline cube, so that
+// the next delta against the same baseline (the server gives a client the same kept baseline for several
+// snapshots) continues it with the Moves and turns since instead of predicting from the baseline again.
+// A prediction is continued only when it was made from the same baseline state and its turns begin the new
+// ones: the result is PredictCube's, bit for bit.
+class PredictionCache {
+ public:
+  // PredictCube(base, moves, turns) for baseline cube `i`.
+  sim::CubeState Predict(std::size_t i, const sim::CubeState& base, int moves, std::span<const Turn> turns,
+                         std::uint64_t* moves_stepped = nullptr) noexcept;
+
+ private:
+  struct Entry {
+    bool valid = false;
+    sim::CubeState base;
+    int moves = 0;
+    FixedVector<Turn, kMaxTurns> turns{};
+    sim::CubeState predicted;
+  };
+  std::array<Entry, kMaxPlayers> entries_{};
+};
+
 }  // namespace netcube::protocol

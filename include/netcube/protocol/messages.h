@@ -346,6 +346,7 @@ inline sim::CubeState PredictCube(const sim::CubeState& baseline, int age,
 }
 
 class BaselinePrediction;  // baseline_prediction.h
+class PredictionCache;
 
 // The server's memory of each player's turns: the last kLoggedRuns runs of buttons of every cube (the
 // buttons and the input that began holding them), so that a delta against an old baseline can name every
@@ -393,9 +394,10 @@ bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world
                const BaselinePrediction* predicted = nullptr) noexcept;
 // Rebuilds the world a delta describes from the baseline it was made against, into `out` (tick and ack
 // too). False when the delta does not fit that baseline: another cube count, a value out of range, an id
-// twice. Nothing a peer sends is trusted: this is the second half of decoding a DeltaSnapshot.
-bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta,
-                Snapshot& out) noexcept;
+// twice. Nothing a peer sends is trusted: this is the second half of decoding a DeltaSnapshot. `cache`,
+// when given, continues its last predictions against the same baseline instead of predicting again.
+bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta, Snapshot& out,
+                PredictionCache* cache = nullptr) noexcept;
 
 // A snapshot (full or delta) encoded once for all its receivers: they differ only in the ack, which ends
 // the message, so each receiver's packet is the shared part with its own ack written after it. The world
