@@ -6,6 +6,7 @@
 #include "baselines.h"
 #include "link_stats.h"
 #include "netcube/client/server_clock.h"
+#include "netcube/protocol/baseline_prediction.h"
 #include "netcube/protocol/rules.h"
 #include "own_cube.h"
 #include "rate_chooser.h"
@@ -62,7 +63,8 @@ struct Client::Impl {
   Micros last_snapshot_at{0};     // when the newest distinct snapshot arrived (or the Welcome, before one)
   std::optional<Tick> told_tick;  // the newest snapshot tick the server has been told of (input or ack)
   Baselines baselines;
-  protocol::Snapshot rebuilt;  // a delta snapshot's world, rebuilt in place
+  protocol::Snapshot rebuilt;             // a delta snapshot's world, rebuilt in place
+  protocol::PredictionCache predictions;  // the last delta's, continued by the next on its baseline
   ServerClock clock;
   SnapshotRateChooser snapshot_rate;
   Micros challenged_at{0};
@@ -215,7 +217,8 @@ struct Client::Impl {
       link.OnMissingBaseline(tick, welcome.tick_rate, snapshot_rate.rate());
       return true;
     }
-    return protocol::ApplyDelta(baseline->span(), delta, rebuilt) && OnSnapshot(rebuilt, true, now);
+    return protocol::ApplyDelta(baseline->span(), delta, rebuilt, &predictions) &&
+           OnSnapshot(rebuilt, true, now);
   }
 
   // Returns false for a snapshot that contradicts what this client sent (an ack of an unsent input).

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstdlib>
 
+#include "netcube/protocol/baseline_prediction.h"
 #include "netcube/protocol/messages.h"
 
 namespace netcube::protocol {
@@ -134,44 +135,68 @@ bool ResidualsFit(const CubeDelta& d) noexcept {
          std::abs(d.dvx) <= kMaxVelocityResidual && std::abs(d.dvy) <= kMaxVelocityResidual;
 }
 
+// What `actual` (a change of `base`, `d`'s Moves and turns later) differs from their prediction `p` by:
+// each axis moved, or held where the baseline had it, whichever leaves the smaller residuals. False when
+// that is beyond a delta's reach. `turn_budget`, what the delta has left of kMaxDeltaTurns, pays for the
+// turns.
+bool Residuals(const sim::CubeState& base, const sim::CubeState& actual, const sim::CubeState& p,
+               int& turn_budget, CubeDelta& d) noexcept {
+  const auto width = [](std::int32_t a, std::int32_t b) {
+    return std::bit_width(static_cast<std::uint32_t>(std::abs(a))) +
+           std::bit_width(static_cast<std::uint32_t>(std::abs(b)));
+  };
+  d.hold_x = width(actual.x - base.x, actual.vx) < width(actual.x - p.x, actual.vx - p.vx);
+  d.hold_y = width(actual.y - base.y, actual.vy) < width(actual.y - p.y, actual.vy - p.vy);
+  const sim::CubeState held = Hold(p, base, d);
+  d.dx = actual.x - held.x;
+  d.dy = actual.y - held.y;
+  d.dvx = actual.vx - held.vx;
+  d.dvy = actual.vy - held.vy;
+  if (!ResidualsFit(d)) return false;
+  turn_budget -= static_cast<int>(d.turns.size());
+  return true;
+}
+
+// Every cube can name at least its last turn: the budget is one turn per cube.
+std::size_t MostTurns(int turn_budget) noexcept {
+  return static_cast<std::size_t>(std::clamp(turn_budget, 1, kMaxTurns));
+}
+
 // How `actual` differs from `base` `age` ticks later: the Moves it made, read from its bookkeeping, its
-// turns (every one the log kept, else the last), then what that prediction misses. False when it is
-// beyond a delta's reach. `straight`, when made, is PredictCube(base, age): a change without a turn (a
-// push, say) reuses it. `turn_budget`, what the delta has left of kMaxDeltaTurns, pays for its turns.
+// turns (every one the log kept, else the last), then what that prediction misses. `straight`, when made,
+// is PredictCube(base, age): a change without a turn (a push, say) reuses it.
 bool DescribeChange(const sim::CubeState& base, const sim::PlayerCube& actual, std::uint32_t generation,
                     int age, const sim::CubeState* straight, const TurnLog* log, int& turn_budget,
                     CubeDelta& d, std::uint64_t* moves_stepped) noexcept {
   d.op = DeltaOp::kChanged;
   d.moves = sim::SeqDiff(actual.state.last_input, base.last_input);
   if (d.moves < 0 || std::abs(d.moves - age) > kMaxMovesOffset) d.moves = age;  // e.g. a new sequence
-  // Every cube can name at least its last turn: the budget is one turn per cube.
-  const auto most = static_cast<std::size_t>(std::clamp(turn_budget, 1, kMaxTurns));
   if (log != nullptr) {
-    log->TurnsSince(base, actual, generation, d.moves, most, d.turns);
+    log->TurnsSince(base, actual, generation, d.moves, MostTurns(turn_budget), d.turns);
   } else {
     const RunStart last{actual.state.held_since, actual.state.buttons};
-    TurnsOf(base, actual.state, d.moves, std::span(&last, 1), most, d.turns);
+    TurnsOf(base, actual.state, d.moves, std::span(&last, 1), MostTurns(turn_budget), d.turns);
   }
   const sim::CubeState p = straight != nullptr && d.turns.empty() && d.moves == age
                                ? *straight
                                : PredictCube(base, d.moves, d.turns.span(), moves_stepped);
-  // Each axis moved, or held where the baseline had it: whichever leaves the smaller residuals.
-  const auto width = [](std::int32_t a, std::int32_t b) {
-    return std::bit_width(static_cast<std::uint32_t>(std::abs(a))) +
-           std::bit_width(static_cast<std::uint32_t>(std::abs(b)));
-  };
-  d.hold_x =
-      width(actual.state.x - base.x, actual.state.vx) < width(actual.state.x - p.x, actual.state.vx - p.vx);
-  d.hold_y =
-      width(actual.state.y - base.y, actual.state.vy) < width(actual.state.y - p.y, actual.state.vy - p.vy);
-  const sim::CubeState held = Hold(p, base, d);
-  d.dx = actual.state.x - held.x;
-  d.dy = actual.state.y - held.y;
-  d.dvx = actual.state.vx - held.vx;
-  d.dvy = actual.state.vy - held.vy;
-  if (!ResidualsFit(d)) return false;
-  turn_budget -= static_cast<int>(d.turns.size());
-  return true;
+  return Residuals(base, actual.state, p, turn_budget, d);
+}
+
+// The same from the Moves and turns the baseline's kept predictions followed the cube through, with
+// their prediction: no Move run. False also when they are not a delta's to name.
+bool DescribeFollowed(const sim::CubeState& base, const sim::CubeState& actual,
+                      const std::optional<BaselinePrediction::Path>& path, int age, int& turn_budget,
+                      CubeDelta& d) noexcept {
+  if (!path || path->state->buttons != actual.buttons || path->moves < 0 ||
+      std::abs(path->moves - age) > kMaxMovesOffset || path->turns.size() > MostTurns(turn_budget) ||
+      (!path->turns.empty() && path->turns.back().at > path->moves)) {
+    return false;
+  }
+  d.op = DeltaOp::kChanged;
+  d.moves = path->moves;
+  for (const Turn& turn : path->turns) d.turns.push_back(turn);
+  return Residuals(base, actual, *path->state, turn_budget, d);
 }
 
 // The bits of a residual at Exp-Golomb order `order` (the code of SerializeResidual).
@@ -206,11 +231,17 @@ void ChooseOrders(DeltaSnapshot& delta) noexcept {
 bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world,
                std::span<const std::uint32_t> world_generations, int age,
                std::span<const sim::PlayerCube> baseline, std::span<const std::uint32_t> baseline_generations,
-               DeltaSnapshot& out, std::uint64_t* moves_stepped, const TurnLog* turns) noexcept {
+               DeltaSnapshot& out, std::uint64_t* moves_stepped, const TurnLog* turns,
+               const BaselinePrediction* predicted) noexcept {
   if (age < 1 || age > kMaxDeltaAge || world.size() != world_generations.size() ||
       baseline.size() != baseline_generations.size() || world.size() > kMaxPlayers ||
       baseline.size() > kMaxPlayers) {
     return false;
+  }
+  if (predicted != nullptr &&
+      (predicted->tick() - predicted->baseline_tick() != static_cast<std::uint64_t>(age) ||
+       predicted->size() != baseline.size())) {
+    predicted = nullptr;  // another baseline's
   }
   out.server_tick = server_tick;
   out.age = age;
@@ -235,10 +266,15 @@ bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world
       kept[i] = static_cast<std::uint16_t>(j);
       // A cube whose buttons changed turned: its straight prediction is of no use.
       std::optional<sim::CubeState> straight;
-      if (actual.buttons == base.buttons) straight = PredictCube(base, age, moves_stepped);
-      if (!(straight && sim::SamePhysics(*straight, actual)) &&
-          !DescribeChange(base, world[j], world_generations[j], age, straight ? &*straight : nullptr, turns,
-                          turn_budget, d, moves_stepped)) {
+      if (actual.buttons == base.buttons)
+        straight = predicted != nullptr ? predicted->Straight(i) : PredictCube(base, age, moves_stepped);
+      const auto describe = [&] {
+        return predicted != nullptr
+                   ? DescribeFollowed(base, actual, predicted->Followed(i), age, turn_budget, d)
+                   : DescribeChange(base, world[j], world_generations[j], age,
+                                    straight ? &*straight : nullptr, turns, turn_budget, d, moves_stepped);
+      };
+      if (!(straight && sim::SamePhysics(*straight, actual)) && !describe()) {
         d = CubeDelta{DeltaOp::kLeft};
         whole[j] = true;
       }
@@ -260,7 +296,8 @@ bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world
     if (d.op != DeltaOp::kChanged) continue;
     std::size_t bits = ChangeBits(d, out);
     const bool pushed = d.hold_x || d.hold_y || d.dx != 0 || d.dy != 0 || d.dvx != 0 || d.dvy != 0;
-    if (d.turns.size() > 1 && pushed) {
+    // (Not with kept predictions: that would predict from the baseline.)
+    if (d.turns.size() > 1 && pushed && predicted == nullptr) {
       CubeDelta last;
       int one_turn = 1;
       if (DescribeChange(baseline[i].state, world[kept[i]], world_generations[kept[i]], age, nullptr, nullptr,
@@ -310,8 +347,12 @@ bool ChangeInRange(const CubeDelta& d, int age) noexcept {
 
 }  // namespace
 
-bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta,
-                Snapshot& out) noexcept {
+bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta, Snapshot& out,
+                PredictionCache* cache) noexcept {
+  const auto predict = [cache](std::size_t i, const sim::CubeState& base, int moves,
+                               std::span<const Turn> turns) {
+    return cache != nullptr ? cache->Predict(i, base, moves, turns) : PredictCube(base, moves, turns);
+  };
   if (baseline.size() != delta.baseline.size()) return false;
   out.server_tick = delta.server_tick;
   out.has_ack = delta.has_ack;
@@ -329,10 +370,10 @@ bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& 
     // A cube is predicted, or changed: only the prediction it needs is made.
     sim::PlayerCube cube{baseline[i].id, {}};
     if (d.op != DeltaOp::kChanged) {
-      cube.state = PredictCube(base, delta.age);
+      cube.state = predict(i, base, delta.age, {});
     } else {
       if (!ChangeInRange(d, delta.age)) return false;
-      cube.state = Hold(PredictCube(base, d.moves, d.turns.span()), base, d);
+      cube.state = Hold(predict(i, base, d.moves, d.turns.span()), base, d);
       cube.state.x += d.dx;
       cube.state.y += d.dy;
       cube.state.vx += d.dvx;

@@ -45,6 +45,10 @@ struct SnapshotFeed {
   // may only name one of these as its baseline, and may be given a delta against an older one of them
   // it still holds (protocol::kHeldBaselines).
   std::array<std::uint64_t, protocol::kMaxDeltaAge> sent_ticks{};
+  // The ticks it told of (the same slots): it held each when it told, and keeps it for
+  // protocol::kHeldBaselines snapshots more, so a delta may be made against any of those (a snapshot sent
+  // may have been lost, one told of was not).
+  std::array<std::uint64_t, protocol::kMaxDeltaAge> told_ticks{};
   // The snapshot rate the client asked for (SnapshotRate; it gets the tick rate at most), 0 while it takes
   // the server's. Its own credit, as the server's; due: it gets this tick's snapshot.
   int rate = 0;

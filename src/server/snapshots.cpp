@@ -8,9 +8,9 @@
 
 namespace netcube::server {
 
-Snapshots::Snapshots() {
+Snapshots::Snapshots() : kept_(kMaxDeltaEncodes) {
   receivers_.reserve(protocol::kMaxPlayers);
-  writers_.reserve(protocol::kMaxPlayers);  // address space only until encodings need it
+  writers_.reserve(kMaxDeltaEncodes + 1);  // address space only until encodings need it
 }
 
 int Snapshots::RateOf(const SnapshotFeed& feed, const ServerConfig& config, int tick_rate) noexcept {
@@ -22,6 +22,7 @@ void Snapshots::OnSeen(SnapshotFeed& feed, std::uint64_t tick, std::uint16_t see
   // A claim of a tick the client never received only spoils its own next delta, which it drops.
   const std::uint64_t seen = protocol::WidenSeenTick(seen_tick, tick);
   if (feed.sent_ticks[seen % feed.sent_ticks.size()] != seen) return;  // never sent: a lie or a stale one
+  feed.told_ticks[seen % feed.told_ticks.size()] = seen;
   if (!feed.seen_tick || seen > *feed.seen_tick) feed.seen_tick = seen;
 }
 
@@ -47,109 +48,144 @@ bool Snapshots::MarkDue(std::vector<Client>& clients, const ServerConfig& config
   return any_due;
 }
 
-std::uint64_t Snapshots::BaselineFor(const SnapshotFeed& feed, std::uint64_t tick,
-                                     const WorldHistory& history, SnapshotEncoding encoding) {
+std::uint64_t Snapshots::SeenBaseline(const SnapshotFeed& feed, std::uint64_t tick,
+                                      const WorldHistory& history, SnapshotEncoding encoding) {
   if (encoding != SnapshotEncoding::kDelta || !feed.seen_tick) return kNoBaseline;
+  // Older than a client must hold, it is a long loss's, or a lie: a full snapshot costs no more.
   const std::uint64_t age = tick - *feed.seen_tick;
   std::span<const sim::PlayerCube> cubes;
   std::span<const std::uint32_t> gens;
-  if (age < 1 || age > protocol::kMaxDeltaAge || !history.WorldOf(*feed.seen_tick, cubes, gens))
+  if (age < 1 || age > protocol::kHeldBaselines || !history.WorldOf(*feed.seen_tick, cubes, gens))
     return kNoBaseline;
   return *feed.seen_tick;
+}
+
+bool Snapshots::Told(const SnapshotFeed& feed, std::uint64_t tick, std::uint64_t baseline) noexcept {
+  return feed.told_ticks[baseline % feed.told_ticks.size()] == baseline &&
+         tick - baseline <= protocol::kHeldBaselines;
+}
+
+std::optional<std::size_t> Snapshots::NewestHeld(const SnapshotFeed& feed, std::uint64_t tick,
+                                                 std::uint64_t seen) const noexcept {
+  std::optional<std::size_t> newest;
+  for (std::size_t k = 0; k < kept_.size(); ++k) {
+    if (!kept_[k].live) continue;
+    const std::uint64_t b = kept_[k].prediction.baseline_tick();
+    const bool held = b <= seen && Told(feed, tick, b);
+    if (held && (!newest || b > kept_[*newest].prediction.baseline_tick())) newest = k;
+  }
+  return newest;
+}
+
+void Snapshots::AdvanceKept(std::uint64_t tick, const Players& players) {
+  const std::span<const std::uint32_t> gens(generations_.data(), players.world().size());
+  for (Kept& kept : kept_) {
+    if (!kept.live) continue;
+    if (tick - kept.last_used > kIdleTicks ||
+        tick - kept.prediction.baseline_tick() > protocol::kHeldBaselines) {
+      kept.live = false;
+      continue;
+    }
+    kept.prediction.Advance(tick, players.world(), gens, &counters_.delta_prediction_moves);
+  }
+}
+
+std::optional<std::size_t> Snapshots::Keep(std::uint64_t tick, std::uint64_t seen, const Players& players,
+                                           const WorldHistory& history, const protocol::TurnLog& turns) {
+  std::optional<std::size_t> slot;
+  for (std::size_t k = 0; k < kept_.size(); ++k) {
+    if (kept_[k].live && kept_[k].last_used == tick) continue;  // serves this tick
+    if (!slot || !kept_[k].live || (kept_[*slot].live && kept_[k].last_used < kept_[*slot].last_used))
+      slot = k;
+  }
+  std::span<const sim::PlayerCube> cubes;
+  std::span<const std::uint32_t> gens;
+  if (!slot || !history.WorldOf(seen, cubes, gens)) return std::nullopt;
+  Kept& kept = kept_[*slot];
+  kept.prediction.Start(seen, cubes, gens, tick, players.world(),
+                        std::span(generations_.data(), players.world().size()), turns,
+                        &counters_.delta_prediction_moves);
+  kept.live = true;
+  kept.last_used = tick;
+  return slot;
 }
 
 void Snapshots::Prepare(std::uint64_t tick, const Players& players, const WorldHistory& history,
                         const protocol::TurnLog& turns, SnapshotEncoding encoding) {
   const std::vector<Player>& cube_owners = players.players();
   for (std::size_t i = 0; i < cube_owners.size(); ++i) generations_[i] = cube_owners[i].generation;
+  AdvanceKept(tick, players);
   const std::vector<Client>& clients = players.clients();
   receivers_.clear();
+  // Each client gets the newest kept baseline it holds, when that is fresh enough: no more than half its
+  // own lag older than the newest it told of (a baseline's age then stays within 1.5 times the lag). The
+  // others want the newest they told of kept: of those, the newest is kept this tick (a client that tells
+  // of old snapshots, honestly or not, cannot crowd out the others), and at most that one, so a tick's
+  // work is its kept baselines' Moves, one start, and an encode per kept baseline given.
+  std::uint64_t wanted = kNoBaseline;
   for (std::size_t i = 0; i < clients.size(); ++i) {
-    if (clients[i].feed.due)
-      receivers_.push_back({BaselineFor(clients[i].feed, tick, history, encoding), i, 0});
+    const SnapshotFeed& feed = clients[i].feed;
+    if (!feed.due) continue;
+    Receiver r{kNoBaseline, i, 0, SeenBaseline(feed, tick, history, encoding)};
+    if (r.seen != kNoBaseline) {
+      const std::optional<std::size_t> k = NewestHeld(feed, tick, r.seen);
+      if (k) r.baseline = kept_[*k].prediction.baseline_tick();
+      if (!k || 2 * (r.seen - r.baseline) > std::max<std::uint64_t>(tick - r.seen, 2))
+        wanted = wanted == kNoBaseline ? r.seen : std::max(wanted, r.seen);
+    }
+    receivers_.push_back(r);
+  }
+  for (const Receiver& r : receivers_) {
+    for (Kept& kept : kept_) {
+      if (kept.live && kept.prediction.baseline_tick() == r.baseline) kept.last_used = tick;
+    }
+  }
+  if (wanted != kNoBaseline && Keep(tick, wanted, players, history, turns)) {
+    for (Receiver& r : receivers_) {
+      if (r.seen == kNoBaseline || r.seen < wanted) continue;
+      const SnapshotFeed& feed = clients[r.client].feed;
+      if ((r.baseline == kNoBaseline || r.baseline < wanted) && Told(feed, tick, wanted)) {
+        r.baseline = wanted;
+      }
+    }
   }
   std::sort(receivers_.begin(), receivers_.end());
-  ShareBaselines(tick, clients);
   std::size_t groups = 0;
   for (std::size_t k = 0; k < receivers_.size(); ++k) {
-    if (k == 0 || receivers_[k].baseline != receivers_[k - 1].baseline) {
+    Receiver& r = receivers_[k];
+    if (r.seen != kNoBaseline && r.baseline == kNoBaseline) ++counters_.deltas_declined;
+    if (k == 0 || r.baseline != receivers_[k - 1].baseline) {
       if (writers_.size() == groups) writers_.emplace_back();
-      group_is_delta_[groups] =
-          PrepareOne(tick, players.world(), history, turns, receivers_[k].baseline, writers_[groups]);
+      std::optional<std::size_t> kept;
+      for (std::size_t s = 0; s < kept_.size() && r.baseline != kNoBaseline; ++s) {
+        if (kept_[s].live && kept_[s].prediction.baseline_tick() == r.baseline) kept = s;
+      }
+      group_is_delta_[groups] = PrepareOne(tick, players.world(), history, turns, kept, writers_[groups]);
       ++groups;
     }
-    receivers_[k].group = groups - 1;
+    r.group = groups - 1;
   }
   counters_.snapshot_encodes += groups;
 }
 
-void Snapshots::ShareBaselines(std::uint64_t tick, const std::vector<Client>& clients) {
-  std::size_t delta_receivers = 0;
-  std::size_t distinct = 0;
-  for (; delta_receivers < receivers_.size() && receivers_[delta_receivers].baseline != kNoBaseline;
-       ++delta_receivers) {
-    if (delta_receivers == 0 ||
-        receivers_[delta_receivers].baseline != receivers_[delta_receivers - 1].baseline) {
-      ++distinct;
-    }
-  }
-  if (distinct <= kMaxDeltaEncodes) return;
-  const std::size_t run_size = (delta_receivers + kMaxDeltaEncodes - 1) / kMaxDeltaEncodes;
-  std::size_t runs = 0;
-  std::size_t in_run = 0;
-  std::uint64_t anchor = kNoBaseline;
-  std::array<std::uint64_t, kMaxDeltaEncodes> anchors{};  // each run's, oldest first
-  for (std::size_t k = 0; k < delta_receivers;) {
-    const std::uint64_t baseline = receivers_[k].baseline;
-    std::size_t end = k;
-    while (end < delta_receivers && receivers_[end].baseline == baseline) ++end;
-    // Baselines older than a client must hold (an honest client names one only after a long loss, a
-    // hostile one at will) all share the first run: one encode for all of them.
-    const bool held = tick - baseline <= protocol::kHeldBaselines;
-    if (runs < kMaxDeltaEncodes && (runs == 0 || (held && (in_run >= run_size || end - k >= run_size)))) {
-      anchor = baseline;
-      anchors[runs] = anchor;
-      in_run = 0;
-      ++runs;
-    }
-    in_run += end - k;
-    for (; k < end; ++k) {
-      const SnapshotFeed& feed = clients[receivers_[k].client].feed;
-      // Sent before the newest it told of, so held unless it was lost: a jittery link bunches snapshots
-      // and a client tells only the newest of each bunch. A lost one costs the client that delta, which it
-      // drops, no more.
-      const auto holds = [&](std::uint64_t shared) {
-        return shared == baseline || (feed.sent_ticks[shared % feed.sent_ticks.size()] == shared &&
-                                      tick - shared <= protocol::kHeldBaselines);
-      };
-      std::uint64_t shared = kNoBaseline;
-      for (std::size_t run = runs; run-- > 0;) {
-        if (holds(anchors[run])) {
-          shared = anchors[run];
-          break;
-        }
-      }
-      if (shared == kNoBaseline) ++counters_.deltas_declined;
-      receivers_[k].baseline = shared;
-    }
-  }
-  std::sort(receivers_.begin(), receivers_.end());
-}
-
 bool Snapshots::PrepareOne(std::uint64_t tick, std::span<const sim::PlayerCube> world,
                            const WorldHistory& history, const protocol::TurnLog& turns,
-                           std::uint64_t baseline, protocol::SnapshotWriter& writer) {
+                           std::optional<std::size_t> kept, protocol::SnapshotWriter& writer) {
   const auto server_tick = static_cast<std::uint32_t>(tick);
   std::span<const sim::PlayerCube> cubes;
   std::span<const std::uint32_t> gens;
   // A delta longer than the full snapshot (a world turned over since an old baseline) is not worth sending.
   const std::size_t full_bits = protocol::SnapshotWriter::FullSharedBits(world.size());
-  if (baseline != kNoBaseline && history.WorldOf(baseline, cubes, gens) &&
-      protocol::MakeDelta(server_tick, world, std::span(generations_.data(), world.size()),
-                          static_cast<int>(tick - baseline), cubes, gens, delta_,
-                          &counters_.delta_prediction_moves, &turns) &&
-      writer.Prepare(delta_) && writer.shared_bits() <= full_bits) {
-    return true;
+  if (kept) {
+    const protocol::BaselinePrediction& prediction = kept_[*kept].prediction;
+    const std::uint64_t baseline = prediction.baseline_tick();
+    if (history.WorldOf(baseline, cubes, gens) &&
+        protocol::MakeDelta(server_tick, world, std::span(generations_.data(), world.size()),
+                            static_cast<int>(tick - baseline), cubes, gens, delta_,
+                            &counters_.delta_prediction_moves, &turns, &prediction) &&
+        writer.Prepare(delta_) && writer.shared_bits() <= full_bits) {
+      return true;
+    }
   }
   [[maybe_unused]] const bool encoded = writer.Prepare(server_tick, world);
   assert(encoded && "the server's world is always encodable: ids increasing, states in range");

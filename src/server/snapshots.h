@@ -1,14 +1,15 @@
 #pragma once
 // The server's room for snapshots: which clients a tick's snapshot is due to (the server's rate, or the
-// one each asked for), the baselines they say they hold, and each distinct baseline's encoding made once
-// (a delta against the world history, or the full world), then handed to each receiver with its own ack
-// through the Outbox.
+// one each asked for), the baselines they say they hold, the few baselines whose predictions it keeps from
+// tick to tick (protocol::BaselinePrediction), and each kept baseline's delta made once (or the full
+// world), then handed to each receiver with its own ack through the Outbox.
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <vector>
 
+#include "netcube/protocol/baseline_prediction.h"
 #include "netcube/server/server.h"
 #include "outbox.h"
 #include "players.h"
@@ -29,8 +30,8 @@ class Snapshots {
 
   // Advances the snapshot credits; false if no client gets a snapshot this tick.
   bool MarkDue(std::vector<Client>& clients, const ServerConfig& config, int tick_rate) noexcept;
-  // Groups the clients due a snapshot by baseline and encodes each group's snapshot of the world after
-  // `tick` once.
+  // Gives each client due a snapshot the newest kept baseline it holds, keeping one more when some hold
+  // none fresh enough, and encodes each kept baseline's delta of the world after `tick` once.
   void Prepare(std::uint64_t tick, const Players& players, const WorldHistory& history,
                const protocol::TurnLog& turns, SnapshotEncoding encoding);
   // The snapshots Prepare encoded, each with its receiver's ack.
@@ -45,27 +46,45 @@ class Snapshots {
   struct Receiver {
     std::uint64_t baseline = 0;  // kNoBaseline: a full snapshot
     std::size_t client = 0;
-    std::size_t group = 0;  // its encoding in writers_
+    std::size_t group = 0;   // its encoding in writers_
+    std::uint64_t seen = 0;  // the newest baseline it holds; kNoBaseline: none
     friend bool operator<(const Receiver& a, const Receiver& b) noexcept { return a.baseline < b.baseline; }
   };
 
-  // The baseline tick of a client's next snapshot, kNoBaseline for a full one.
-  static std::uint64_t BaselineFor(const SnapshotFeed& feed, std::uint64_t tick, const WorldHistory& history,
-                                   SnapshotEncoding encoding);
-  // Brings the receivers' distinct baselines down to kMaxDeltaEncodes: in increasing order they are cut
-  // into runs of about equal receivers (a baseline with that many alone is a run of its own; those older
-  // than protocol::kHeldBaselines make one run), and each receiver of a run gets its oldest baseline when
-  // it was sent it and still holds it, else the newest older run's baseline it holds (a client at 20
-  // snapshots a second was sent a third of the ticks a 60-a-second one names), else the full snapshot.
-  // `receivers_` is sorted by baseline, and stays so.
-  void ShareBaselines(std::uint64_t tick, const std::vector<Client>& clients);
-  // Prepares `writer` for receivers of `baseline`; true for a delta, false for a full snapshot.
+  // A baseline whose predictions are kept: every delta against it is made from them, with no Move run.
+  struct Kept {
+    bool live = false;
+    std::uint64_t last_used = 0;  // the last tick a client was given it
+    protocol::BaselinePrediction prediction;
+  };
+  // A kept baseline no client was given for this many ticks is let go: one unused costs its Moves for
+  // nothing, and a client that comes back later (at 10 snapshots a second, every 6 ticks at 60) is kept a
+  // new one, no dearer than one encode against its baseline.
+  static constexpr std::uint64_t kIdleTicks = 3;
+
+  // The newest snapshot `feed`'s client holds that a delta may start from: the one it told of, if held.
+  static std::uint64_t SeenBaseline(const SnapshotFeed& feed, std::uint64_t tick, const WorldHistory& history,
+                                    SnapshotEncoding encoding);
+  // The client told of `baseline` recently enough to hold it still.
+  static bool Told(const SnapshotFeed& feed, std::uint64_t tick, std::uint64_t baseline) noexcept;
+  // The newest kept baseline the client holds no newer than `seen`, or none.
+  std::optional<std::size_t> NewestHeld(const SnapshotFeed& feed, std::uint64_t tick,
+                                        std::uint64_t seen) const noexcept;
+  // Advances the kept baselines to `tick`, letting go of those unused or too old.
+  void AdvanceKept(std::uint64_t tick, const Players& players);
+  // Keeps the baseline `seen` in a free slot or the one least recently used before this tick; its index,
+  // or none when every slot serves this tick.
+  std::optional<std::size_t> Keep(std::uint64_t tick, std::uint64_t seen, const Players& players,
+                                  const WorldHistory& history, const protocol::TurnLog& turns);
+  // Encodes `writer` for receivers of `kept` (none: the full snapshot); true for a delta.
   bool PrepareOne(std::uint64_t tick, std::span<const sim::PlayerCube> world, const WorldHistory& history,
-                  const protocol::TurnLog& turns, std::uint64_t baseline, protocol::SnapshotWriter& writer);
+                  const protocol::TurnLog& turns, std::optional<std::size_t> kept,
+                  protocol::SnapshotWriter& writer);
 
   int credit_ = 0;  // += the server's snapshot rate per tick; a snapshot each time it reaches the tick rate
-  // A snapshot's encodings, one per distinct baseline among the clients (on a LAN nearly all share one):
-  // made inside the tick, handed to each client after it.
+  std::vector<Kept> kept_;  // kMaxDeltaEncodes, made once
+  // A snapshot's encodings, one per kept baseline given this tick (on a LAN nearly all share one) and the
+  // full one: made inside the tick, handed to each client after it.
   std::vector<Receiver> receivers_;
   std::vector<protocol::SnapshotWriter> writers_;  // capacity kMaxPlayers, grown to the most groups seen
   std::array<bool, protocol::kMaxPlayers> group_is_delta_{};

@@ -345,6 +345,9 @@ inline sim::CubeState PredictCube(const sim::CubeState& baseline, int age,
   return PredictCube(baseline, age, {}, moves_stepped);
 }
 
+class BaselinePrediction;  // baseline_prediction.h
+class PredictionCache;
+
 // The server's memory of each player's turns: the last kLoggedRuns runs of buttons of every cube (the
 // buttons and the input that began holding them), so that a delta against an old baseline can name every
 // turn since (MakeDelta). Fed the world after every tick; a new player's cube (another generation) starts
@@ -381,16 +384,20 @@ std::size_t ChangeBits(const CubeDelta& cube, const DeltaSnapshot& delta) noexce
 // False when age is out of [1, kMaxDeltaAge] or the spans' sizes differ. `moves_stepped`, when given,
 // counts the Moves its predictions ran: at most a small constant per cube and turn, whatever the age.
 // `turns`, when given, names every turn since the baseline; without it a change names the last one only.
+// `predicted`, when given (that baseline's, advanced to `server_tick`), gives every prediction instead:
+// a change names the Moves and turns it followed (a cube it no longer follows is sent whole), and no
+// Move is run. The delta may differ from the one made without it (it rebuilds the same world).
 bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world,
                std::span<const std::uint32_t> world_generations, int age,
                std::span<const sim::PlayerCube> baseline, std::span<const std::uint32_t> baseline_generations,
-               DeltaSnapshot& out, std::uint64_t* moves_stepped = nullptr,
-               const TurnLog* turns = nullptr) noexcept;
+               DeltaSnapshot& out, std::uint64_t* moves_stepped = nullptr, const TurnLog* turns = nullptr,
+               const BaselinePrediction* predicted = nullptr) noexcept;
 // Rebuilds the world a delta describes from the baseline it was made against, into `out` (tick and ack
 // too). False when the delta does not fit that baseline: another cube count, a value out of range, an id
-// twice. Nothing a peer sends is trusted: this is the second half of decoding a DeltaSnapshot.
-bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta,
-                Snapshot& out) noexcept;
+// twice. Nothing a peer sends is trusted: this is the second half of decoding a DeltaSnapshot. `cache`,
+// when given, continues its last predictions against the same baseline instead of predicting again.
+bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta, Snapshot& out,
+                PredictionCache* cache = nullptr) noexcept;
 
 // A snapshot (full or delta) encoded once for all its receivers: they differ only in the ack, which ends
 // the message, so each receiver's packet is the shared part with its own ack written after it. The world

@@ -76,10 +76,11 @@ inline constexpr Micros kTagBurstTolerance{sim::kTagCooldownMs * 1000};
 // Judged tags the server keeps for its view (the lab's log).
 inline constexpr std::size_t kRecentTags = 16;
 
-// The most distinct baselines a tick encodes deltas against. When the clients' baselines are more, they
-// share: each gets a delta against an older one of the few encoded that it told the server it holds (or
-// the full snapshot). With a prediction's cost independent of its baseline's age (sim::MoveRepeated), a
-// tick's encoding work is at most this many deltas and one full snapshot of the world, however the
+// The most baselines whose predictions the server keeps from tick to tick (protocol::BaselinePrediction),
+// and so the most distinct deltas a tick encodes. Each client gets a delta against the newest kept one it
+// told the server it holds (or the full snapshot); one more is kept a tick when some hold none fresh. A
+// tick's encoding work is then these baselines' Moves (one or two a cube each), one new baseline's
+// prediction, and this many deltas and one full snapshot made without a Move, however the
 // acknowledgements spread over real links and whatever a client claims to hold.
 inline constexpr std::size_t kMaxDeltaEncodes = 8;
 
