@@ -14,6 +14,14 @@ const protocol::FixedVector<sim::PlayerCube, protocol::kMaxPlayers>* Baselines::
   return nullptr;
 }
 
+const protocol::Snapshot* Baselines::Rebuild(Tick baseline, const protocol::DeltaSnapshot& delta) noexcept {
+  const auto* held = Find(baseline);
+  if (held == nullptr || !protocol::ApplyDelta(held->span(), delta, rebuilt_, &predictions_)) {
+    return nullptr;
+  }
+  return &rebuilt_;
+}
+
 void Baselines::Store(Tick tick, std::span<const sim::PlayerCube> world) noexcept {
   Slot* target = nullptr;
   for (Slot& slot : slots_) {

@@ -1,12 +1,14 @@
 #pragma once
 // The client's room for delta baselines: the worlds of the newest snapshots it has rebuilt, by server
-// tick, so that a delta snapshot against any of them can be applied. A delta against one no longer here
-// is dropped (and counted) by the caller; the next snapshot, against a newer acknowledged one, recovers.
+// tick, and the world a delta snapshot against any of them rebuilds (continuing the last delta's
+// predictions when it names the same baseline). A delta against one no longer here is dropped (and
+// counted) by the caller; the next snapshot, against a newer acknowledged one, recovers.
 #include <array>
 #include <cstddef>
 #include <span>
 
 #include "netcube/client/interpolation_buffer.h"
+#include "netcube/protocol/baseline_prediction.h"
 #include "netcube/protocol/messages.h"
 
 namespace netcube::client {
@@ -21,6 +23,9 @@ class Baselines {
   void Reset() noexcept;
   // The world at `tick`, or nullptr when it is not held.
   const protocol::FixedVector<sim::PlayerCube, protocol::kMaxPlayers>* Find(Tick tick) const noexcept;
+  // The world `delta` rebuilds from the held world at `baseline`, or nullptr when it does not fit it (or
+  // that world is not held). Valid until the next Rebuild.
+  const protocol::Snapshot* Rebuild(Tick baseline, const protocol::DeltaSnapshot& delta) noexcept;
   // Keeps the world at `tick` in place of the oldest held (unless `tick` is older still, or held).
   void Store(Tick tick, std::span<const sim::PlayerCube> world) noexcept;
 
@@ -31,6 +36,8 @@ class Baselines {
     protocol::FixedVector<sim::PlayerCube, protocol::kMaxPlayers> world;
   };
   std::array<Slot, kSlots> slots_{};
+  protocol::Snapshot rebuilt_;             // a delta snapshot's world, rebuilt in place
+  protocol::PredictionCache predictions_;  // the last delta's, continued by the next on its baseline
 };
 
 }  // namespace netcube::client

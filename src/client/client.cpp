@@ -6,7 +6,6 @@
 #include "baselines.h"
 #include "link_stats.h"
 #include "netcube/client/server_clock.h"
-#include "netcube/protocol/baseline_prediction.h"
 #include "netcube/protocol/rules.h"
 #include "own_cube.h"
 #include "rate_chooser.h"
@@ -63,8 +62,6 @@ struct Client::Impl {
   Micros last_snapshot_at{0};     // when the newest distinct snapshot arrived (or the Welcome, before one)
   std::optional<Tick> told_tick;  // the newest snapshot tick the server has been told of (input or ack)
   Baselines baselines;
-  protocol::Snapshot rebuilt;             // a delta snapshot's world, rebuilt in place
-  protocol::PredictionCache predictions;  // the last delta's, continued by the next on its baseline
   ServerClock clock;
   SnapshotRateChooser snapshot_rate;
   Micros challenged_at{0};
@@ -212,13 +209,12 @@ struct Client::Impl {
   // A delta is applied to the baseline it names, if held; false when it does not fit that baseline.
   bool OnDelta(const protocol::DeltaSnapshot& delta, Micros now) {
     const Tick tick = UnwrapTick(delta.server_tick, newest_tick);
-    const auto* baseline = baselines.Find(tick - delta.age);
-    if (baseline == nullptr) {
+    if (baselines.Find(tick - delta.age) == nullptr) {
       link.OnMissingBaseline(tick, welcome.tick_rate, snapshot_rate.rate());
       return true;
     }
-    return protocol::ApplyDelta(baseline->span(), delta, rebuilt, &predictions) &&
-           OnSnapshot(rebuilt, true, now);
+    const protocol::Snapshot* rebuilt = baselines.Rebuild(tick - delta.age, delta);
+    return rebuilt != nullptr && OnSnapshot(*rebuilt, true, now);
   }
 
   // Returns false for a snapshot that contradicts what this client sent (an ack of an unsent input).
