@@ -119,10 +119,11 @@ void Snapshots::Prepare(std::uint64_t tick, const Players& players, const WorldH
   receivers_.clear();
   // Each client gets the newest kept baseline it holds, when that is fresh enough: no more than half its
   // own lag older than the newest it told of (a baseline's age then stays within 1.5 times the lag). The
-  // others want the newest they told of kept: of those, the newest is kept this tick (a client that tells
-  // of old snapshots, honestly or not, cannot crowd out the others), and at most that one, so a tick's
-  // work is its kept baselines' Moves, one start, and an encode per kept baseline given.
-  std::uint64_t wanted = kNoBaseline;
+  // others want one kept: of the ticks that would be fresh enough for them, the one that most of them told
+  // of is kept this tick (the newest on a tie), so clients of every lag take turns, and none that tells of
+  // old snapshots, honestly or not, crowds out the others. At most that one: a tick's work is its kept
+  // baselines' Moves, one start, and an encode per kept baseline given.
+  wanting_.fill(0);
   for (std::size_t i = 0; i < clients.size(); ++i) {
     const SnapshotFeed& feed = clients[i].feed;
     if (!feed.due) continue;
@@ -130,10 +131,23 @@ void Snapshots::Prepare(std::uint64_t tick, const Players& players, const WorldH
     if (r.seen != kNoBaseline) {
       const std::optional<std::size_t> k = NewestHeld(feed, tick, r.seen);
       if (k) r.baseline = kept_[*k].prediction.baseline_tick();
-      if (!k || 2 * (r.seen - r.baseline) > std::max<std::uint64_t>(tick - r.seen, 2))
-        wanted = wanted == kNoBaseline ? r.seen : std::max(wanted, r.seen);
+      const std::uint64_t slack = std::max<std::uint64_t>(tick - r.seen, 2) / 2;  // in ticks
+      if (!k || r.seen - r.baseline > slack) {
+        const std::uint64_t lag = tick - r.seen;
+        for (std::uint64_t age = lag; age <= lag + slack && age < wanting_.size() && age < tick; ++age) {
+          if (Told(feed, tick, tick - age)) ++wanting_[age];
+        }
+      }
     }
     receivers_.push_back(r);
+  }
+  std::uint64_t wanted = kNoBaseline;
+  std::size_t most = 0;
+  for (std::size_t age = 1; age < wanting_.size(); ++age) {
+    if (wanting_[age] > most) {
+      most = wanting_[age];
+      wanted = tick - age;
+    }
   }
   for (const Receiver& r : receivers_) {
     for (Kept& kept : kept_) {

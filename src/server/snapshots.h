@@ -83,6 +83,9 @@ class Snapshots {
 
   int credit_ = 0;  // += the server's snapshot rate per tick; a snapshot each time it reaches the tick rate
   std::vector<Kept> kept_;  // kMaxDeltaEncodes, made once
+  // Per age (1..kHeldBaselines): how many clients due a snapshot, holding no fresh enough kept baseline,
+  // told of the tick that old and would find it fresh enough.
+  std::array<std::size_t, protocol::kHeldBaselines + 1> wanting_{};
   // A snapshot's encodings, one per kept baseline given this tick (on a LAN nearly all share one) and the
   // full one: made inside the tick, handed to each client after it.
   std::vector<Receiver> receivers_;
