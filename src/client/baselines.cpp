@@ -1,5 +1,7 @@
 #include "baselines.h"
 
+#include "netcube/protocol/replay.h"
+
 namespace netcube::client {
 
 void Baselines::Reset() noexcept {
@@ -16,9 +18,23 @@ const protocol::FixedVector<sim::PlayerCube, protocol::kMaxPlayers>* Baselines::
 
 const protocol::Snapshot* Baselines::Rebuild(Tick baseline, const protocol::DeltaSnapshot& delta) noexcept {
   const auto* held = Find(baseline);
-  if (held == nullptr || !protocol::ApplyDelta(held->span(), delta, rebuilt_, &predictions_)) {
-    return nullptr;
+  if (held == nullptr) return nullptr;
+  if (delta.replay) {
+    // A replay may start from any world held between the baseline and its tick: the newest costs least.
+    const Slot* newer = nullptr;
+    for (const Slot& slot : slots_) {
+      if (slot.used && slot.tick > baseline && slot.tick < baseline + static_cast<Tick>(delta.age) &&
+          slot.world.size() == held->size() && (newer == nullptr || slot.tick > newer->tick)) {
+        newer = &slot;
+      }
+    }
+    const bool rebuilt =
+        newer != nullptr ? protocol::ApplyReplay(newer->world.span(),
+                                                 static_cast<int>(newer->tick - baseline), delta, rebuilt_)
+                         : protocol::ApplyReplay(held->span(), 0, delta, rebuilt_);
+    return rebuilt ? &rebuilt_ : nullptr;
   }
+  if (!protocol::ApplyDelta(held->span(), delta, rebuilt_, &predictions_)) return nullptr;
   return &rebuilt_;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // The client's room for delta baselines: the worlds of the newest snapshots it has rebuilt, by server
-// tick, and the world a delta snapshot against any of them rebuilds (continuing the last delta's
-// predictions when it names the same baseline). A delta against one no longer here is dropped (and
-// counted) by the caller; the next snapshot, against a newer acknowledged one, recovers.
+// tick, and the world a delta snapshot against any of them rebuilds (a replay from the newest world held
+// since its baseline; a prediction continuing the last delta's when it names the same baseline). A delta
+// against one no longer here is dropped (and counted) by the caller; the next snapshot, against a newer
+// acknowledged one, recovers.
 #include <array>
 #include <cstddef>
 #include <span>

@@ -7,6 +7,7 @@
 
 #include "netcube/protocol/baseline_prediction.h"
 #include "netcube/protocol/messages.h"
+#include "netcube/protocol/replay.h"
 
 namespace netcube::protocol {
 namespace {
@@ -245,6 +246,9 @@ bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world
   }
   out.server_tick = server_tick;
   out.age = age;
+  out.replay = false;
+  out.collisions = true;
+  out.paths.clear();
   out.baseline.clear();
   out.joined.clear();
   // Both lists are in increasing id order: merge them. A cube of the world not matched to a baseline cube of
@@ -353,6 +357,7 @@ bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& 
                                std::span<const Turn> turns) {
     return cache != nullptr ? cache->Predict(i, base, moves, turns) : PredictCube(base, moves, turns);
   };
+  if (delta.replay) return ApplyReplay(baseline, 0, delta, out);
   if (baseline.size() != delta.baseline.size()) return false;
   out.server_tick = delta.server_tick;
   out.has_ack = delta.has_ack;

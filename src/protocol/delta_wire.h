@@ -1,7 +1,7 @@
 #pragma once
 // The wire form of a delta snapshot's baseline cubes (docs/PROTOCOL.md, "10 DeltaSnapshot"): each cube's
-// fate, its turns and its residuals. Private to the protocol library: messages.cpp's Serialize of a
-// DeltaSnapshot runs it for the writer, the reader and the measurer.
+// fate, its turns and its residuals, or in a replay delta its path. Private to the protocol library:
+// messages.cpp's Serialize of a DeltaSnapshot runs it for the writer, the reader and the measurer.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -68,10 +68,11 @@ bool SerializeChoice(Stream& stream, std::uint8_t& choice) {
 }
 
 // A change's turns: `turned`, then each turn's choice and Move (int[first Move it may be, n]), each but the
-// last followed by `1` and the last by `0`; no such bit after the kMaxTurns-th turn or a turn at Move n.
+// last followed by `1` and the last by `0`; no such bit after the kMost-th turn (a change's kMaxTurns, a
+// path's kMaxPathTurns) or a turn at Move n.
 // `budget` is what is left of the delta's kMaxDeltaTurns.
-template <class Stream>
-bool SerializeTurns(Stream& stream, FixedVector<Turn, kMaxTurns>& turns, int moves, int& budget) {
+template <class Stream, std::size_t kMost>
+bool SerializeTurns(Stream& stream, FixedVector<Turn, kMost>& turns, int moves, int& budget) {
   bool more = !turns.empty();
   if (!SerializeBool(stream, more)) return false;
   if constexpr (Stream::kReading) turns.clear();
@@ -82,7 +83,7 @@ bool SerializeTurns(Stream& stream, FixedVector<Turn, kMaxTurns>& turns, int mov
     Turn& turn = turns[k];
     if (!SerializeChoice(stream, turn.choice) || !SerializeInt(stream, turn.at, first, moves)) return false;
     first = turn.at + 1;
-    if (k + 1 == kMaxTurns || turn.at == moves) {
+    if (k + 1 == kMost || turn.at == moves) {
       if constexpr (Stream::kWriting) {
         if (k + 1 != turns.size()) return false;  // no room for the turns after it
       }
@@ -130,6 +131,69 @@ bool SerializeCubeDelta(Stream& stream, CubeDelta& d, int age, int position_orde
   }
   // Canonical: a push says something.
   return d.hold_x || d.hold_y || d.dx != 0 || d.dy != 0 || d.dvx != 0 || d.dvy != 0;
+}
+
+// A run's Moves a tick: `1` for one (the usual: a player's input a tick), `01` for none, else `00` and
+// int[2, kMaxMovesPerTick].
+template <class Stream>
+bool SerializeRunMoves(Stream& stream, int& moves) {
+  bool one = moves == 1;
+  if (!SerializeBool(stream, one)) return false;
+  if (one) {
+    moves = 1;
+    return true;
+  }
+  bool none = moves == 0;
+  if (!SerializeBool(stream, none)) return false;
+  if (none) {
+    moves = 0;
+    return true;
+  }
+  return SerializeInt(stream, moves, 2, kMaxMovesPerTick);
+}
+
+// A replay's baseline cube: `0` when it made no Move, else `1`, its runs, and its turns (as a change's,
+// with n its Moves). A run is its Moves a tick, then `1` when it lasts to the delta's last tick or `0` and
+// its ticks, int[1, ticks left - 1]. Canonical: two runs in a row differ, and a cube that moved made a Move.
+// `run_budget` and `turn_budget` are what is left of the delta's kMaxDeltaRuns and kMaxDeltaTurns.
+template <class Stream>
+bool SerializeCubePath(Stream& stream, CubePath& path, int age, int& run_budget, int& turn_budget) {
+  bool moved = !path.runs.empty();
+  if (!SerializeBool(stream, moved)) return false;
+  if (!moved) {
+    if constexpr (Stream::kReading) {
+      path.runs.clear();
+      path.turns.clear();
+    }
+    return path.turns.empty();
+  }
+  if constexpr (Stream::kReading) path.runs.clear();
+  int left = age;
+  int moves = 0;
+  std::size_t k = 0;
+  for (; left > 0; ++k) {
+    if (--run_budget < 0) return false;
+    if constexpr (Stream::kReading) {
+      if (!path.runs.push_back(MoveRun{})) return false;  // more runs than a path names
+    } else {
+      if (k >= path.runs.size()) return false;
+    }
+    MoveRun& run = path.runs[k];
+    if (!SerializeRunMoves(stream, run.moves)) return false;
+    if (k > 0 && run.moves == path.runs[k - 1].moves) return false;
+    bool last = run.ticks == left;
+    if (!SerializeBool(stream, last)) return false;
+    if (last) {
+      run.ticks = left;
+    } else if (left < 2 || !SerializeInt(stream, run.ticks, 1, left - 1)) {
+      return false;
+    }
+    left -= run.ticks;
+    moves += run.moves * run.ticks;
+  }
+  if (k != path.runs.size() || moves == 0 || !SerializeTurns(stream, path.turns, moves, turn_budget))
+    return false;
+  return path.turns.empty() || path.turns.back().at < moves;
 }
 
 }  // namespace netcube::protocol::delta_wire

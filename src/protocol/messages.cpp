@@ -14,6 +14,7 @@ namespace netcube::protocol {
 namespace {
 
 using delta_wire::SerializeCubeDelta;
+using delta_wire::SerializeCubePath;
 
 template <class Stream>
 bool SerializeName(Stream& stream, std::string& name) {
@@ -125,18 +126,45 @@ bool SerializeWorld(Stream& stream, std::uint32_t& server_tick, Players& players
   return SerializeUnsigned(stream, server_tick) && SerializePlayers(stream, players);
 }
 
-// The shared part of a delta: tick, age, one fate per baseline cube, the joined cubes.
+// The shared part of a delta: tick, age, then a replay's collisions bit and one path per baseline cube,
+// or a prediction's residual orders, one fate per baseline cube and the joined cubes.
 template <class Stream>
 bool SerializeDeltaBody(Stream& stream, DeltaSnapshot& m) {
   if (!SerializeUnsigned(stream, m.server_tick) || !SerializeInt(stream, m.age, 1, kMaxDeltaAge) ||
-      !SerializeInt(stream, m.position_order, 0, kMaxResidualOrder) ||
+      !SerializeBool(stream, m.replay)) {
+    return false;
+  }
+  int turn_budget = kMaxDeltaTurns;
+  if (m.replay) {
+    int run_budget = kMaxDeltaRuns;
+    if constexpr (Stream::kWriting) {
+      if (!m.baseline.empty() || !m.joined.empty()) return false;  // canonical: a replay names no fates
+    } else {
+      m.baseline.clear();
+      m.joined.clear();
+      m.position_order = m.velocity_order = 0;
+    }
+    std::size_t count = m.paths.size();
+    if (!SerializeBool(stream, m.collisions) || !SerializeInt(stream, count, 0, kMaxPlayers)) return false;
+    if constexpr (Stream::kReading) m.paths.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!SerializeCubePath(stream, m.paths[i], m.age, run_budget, turn_budget)) return false;
+    }
+    return true;
+  }
+  if constexpr (Stream::kWriting) {
+    if (!m.paths.empty()) return false;
+  } else {
+    m.paths.clear();
+    m.collisions = true;
+  }
+  if (!SerializeInt(stream, m.position_order, 0, kMaxResidualOrder) ||
       !SerializeInt(stream, m.velocity_order, 0, kMaxResidualOrder)) {
     return false;
   }
   std::size_t count = m.baseline.size();
   if (!SerializeInt(stream, count, 0, kMaxPlayers)) return false;
   if constexpr (Stream::kReading) m.baseline.resize(count);
-  int turn_budget = kMaxDeltaTurns;
   for (std::size_t i = 0; i < count; ++i) {
     if (!SerializeCubeDelta(stream, m.baseline[i], m.age, m.position_order, m.velocity_order, turn_budget)) {
       return false;
@@ -283,7 +311,8 @@ bool operator==(const Snapshot& a, const Snapshot& b) noexcept {
 
 bool operator==(const DeltaSnapshot& a, const DeltaSnapshot& b) noexcept {
   if (a.server_tick != b.server_tick || a.age != b.age || a.has_ack != b.has_ack || a.ack != b.ack ||
-      a.input_lead != b.input_lead)
+      a.input_lead != b.input_lead || a.replay != b.replay || a.collisions != b.collisions ||
+      !(a.paths == b.paths))
     return false;
   if (!(a.baseline == b.baseline) || a.joined.size() != b.joined.size()) return false;
   for (std::size_t i = 0; i < a.joined.size(); ++i) {
@@ -350,6 +379,7 @@ struct SharedPartBits {
   std::size_t full_header = 0;
   std::size_t full_cube = 0;
   std::size_t delta_header = 0;
+  std::size_t replay_header = 0;
 };
 
 SharedPartBits MeasureSharedParts() noexcept {
@@ -370,6 +400,11 @@ SharedPartBits MeasureSharedParts() noexcept {
   SerializeType(delta_header, MessageType::kDeltaSnapshot);
   SerializeDeltaBody(delta_header, delta);
   out.delta_header = delta_header.BitsWritten();
+  delta.replay = true;
+  BitMeasurer replay_header;
+  SerializeType(replay_header, MessageType::kDeltaSnapshot);
+  SerializeDeltaBody(replay_header, delta);
+  out.replay_header = replay_header.BitsWritten();
   return out;
 }
 
@@ -411,7 +446,7 @@ bool SnapshotWriter::Prepare(const DeltaSnapshot& delta) noexcept {
     return false;
   }
   shared_bits_ = writer.BitsWritten();
-  cube_bits_ = shared_bits_ - SharedParts().delta_header;
+  cube_bits_ = shared_bits_ - (delta.replay ? SharedParts().replay_header : SharedParts().delta_header);
   return true;
 }
 

@@ -197,7 +197,7 @@ void Server::Impl::RunDueTicks(Micros now) {
     const bool snapshot_due = snapshots.MarkDue(players.clients(), config, simulation.rate());
     if (snapshot_due) {
       snapshots.Prepare(simulation.tick(), players, simulation.history(), simulation.turn_log(),
-                        config.snapshot_encoding);
+                        simulation.move_log(), config.snapshot_encoding);
     }
     const Micros simulated = work_now();
     tags.SendResults(now, players, outbox);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "input_queue.h"
+#include "netcube/protocol/replay.h"
 #include "netcube/server/server.h"
 #include "players.h"
 #include "tick_schedule.h"
@@ -31,6 +32,7 @@ class Simulation {
   Micros TimeOf(std::uint64_t tick) const noexcept { return schedule_.TimeOf(tick); }
   const WorldHistory& history() const noexcept { return history_; }
   const protocol::TurnLog& turn_log() const noexcept { return turn_log_; }
+  const protocol::MoveLog& move_log() const noexcept { return move_log_; }
   const TickCounters& counters() const noexcept { return counters_; }
 
  private:
@@ -42,6 +44,7 @@ class Simulation {
   std::vector<sim::PlayerStep> steps_;
   WorldHistory history_;
   protocol::TurnLog turn_log_;  // every cube's recent turns, so a delta names all of them since its baseline
+  protocol::MoveLog move_log_;  // every cube's Moves at each recent tick, so a delta may replay them
 };
 
 }  // namespace netcube::server

@@ -70,9 +70,9 @@ std::optional<std::size_t> Snapshots::NewestHeld(const SnapshotFeed& feed, std::
   std::optional<std::size_t> newest;
   for (std::size_t k = 0; k < kept_.size(); ++k) {
     if (!kept_[k].live) continue;
-    const std::uint64_t b = kept_[k].prediction.baseline_tick();
+    const std::uint64_t b = kept_[k].baseline;
     const bool held = b <= seen && Told(feed, tick, b);
-    if (held && (!newest || b > kept_[*newest].prediction.baseline_tick())) newest = k;
+    if (held && (!newest || b > kept_[*newest].baseline)) newest = k;
   }
   return newest;
 }
@@ -81,17 +81,17 @@ void Snapshots::AdvanceKept(std::uint64_t tick, const Players& players) {
   const std::span<const std::uint32_t> gens(generations_.data(), players.world().size());
   for (Kept& kept : kept_) {
     if (!kept.live) continue;
-    if (tick - kept.last_used > kIdleTicks ||
-        tick - kept.prediction.baseline_tick() > protocol::kHeldBaselines) {
+    if (tick - kept.last_used > kIdleTicks || tick - kept.baseline > protocol::kHeldBaselines) {
       kept.live = false;
       continue;
     }
-    kept.prediction.Advance(tick, players.world(), gens, &counters_.delta_prediction_moves);
+    if (kept.predicting)
+      kept.prediction.Advance(tick, players.world(), gens, &counters_.delta_prediction_moves);
   }
 }
 
-std::optional<std::size_t> Snapshots::Keep(std::uint64_t tick, std::uint64_t seen, const Players& players,
-                                           const WorldHistory& history, const protocol::TurnLog& turns) {
+std::optional<std::size_t> Snapshots::Keep(std::uint64_t tick, std::uint64_t seen,
+                                           const WorldHistory& history) {
   std::optional<std::size_t> slot;
   for (std::size_t k = 0; k < kept_.size(); ++k) {
     if (kept_[k].live && kept_[k].last_used == tick) continue;  // serves this tick
@@ -102,16 +102,16 @@ std::optional<std::size_t> Snapshots::Keep(std::uint64_t tick, std::uint64_t see
   std::span<const std::uint32_t> gens;
   if (!slot || !history.WorldOf(seen, cubes, gens)) return std::nullopt;
   Kept& kept = kept_[*slot];
-  kept.prediction.Start(seen, cubes, gens, tick, players.world(),
-                        std::span(generations_.data(), players.world().size()), turns,
-                        &counters_.delta_prediction_moves);
   kept.live = true;
+  kept.baseline = seen;
   kept.last_used = tick;
+  kept.predicting = false;  // until a delta against it cannot replay
   return slot;
 }
 
 void Snapshots::Prepare(std::uint64_t tick, const Players& players, const WorldHistory& history,
-                        const protocol::TurnLog& turns, SnapshotEncoding encoding) {
+                        const protocol::TurnLog& turns, const protocol::MoveLog& moves,
+                        SnapshotEncoding encoding) {
   const std::vector<Player>& cube_owners = players.players();
   for (std::size_t i = 0; i < cube_owners.size(); ++i) generations_[i] = cube_owners[i].generation;
   AdvanceKept(tick, players);
@@ -130,7 +130,7 @@ void Snapshots::Prepare(std::uint64_t tick, const Players& players, const WorldH
     Receiver r{kNoBaseline, i, 0, SeenBaseline(feed, tick, history, encoding)};
     if (r.seen != kNoBaseline) {
       const std::optional<std::size_t> k = NewestHeld(feed, tick, r.seen);
-      if (k) r.baseline = kept_[*k].prediction.baseline_tick();
+      if (k) r.baseline = kept_[*k].baseline;
       const std::uint64_t slack = std::max<std::uint64_t>(tick - r.seen, 2) / 2;  // in ticks
       if (!k || r.seen - r.baseline > slack) {
         const std::uint64_t lag = tick - r.seen;
@@ -151,10 +151,10 @@ void Snapshots::Prepare(std::uint64_t tick, const Players& players, const WorldH
   }
   for (const Receiver& r : receivers_) {
     for (Kept& kept : kept_) {
-      if (kept.live && kept.prediction.baseline_tick() == r.baseline) kept.last_used = tick;
+      if (kept.live && kept.baseline == r.baseline) kept.last_used = tick;
     }
   }
-  if (wanted != kNoBaseline && Keep(tick, wanted, players, history, turns)) {
+  if (wanted != kNoBaseline && Keep(tick, wanted, history)) {
     for (Receiver& r : receivers_) {
       if (r.seen == kNoBaseline || r.seen < wanted) continue;
       const SnapshotFeed& feed = clients[r.client].feed;
@@ -172,9 +172,9 @@ void Snapshots::Prepare(std::uint64_t tick, const Players& players, const WorldH
       if (writers_.size() == groups) writers_.emplace_back();
       std::optional<std::size_t> kept;
       for (std::size_t s = 0; s < kept_.size() && r.baseline != kNoBaseline; ++s) {
-        if (kept_[s].live && kept_[s].prediction.baseline_tick() == r.baseline) kept = s;
+        if (kept_[s].live && kept_[s].baseline == r.baseline) kept = s;
       }
-      group_is_delta_[groups] = PrepareOne(tick, players.world(), history, turns, kept, writers_[groups]);
+      group_is_delta_[groups] = PrepareOne(tick, players, history, turns, moves, kept, writers_[groups]);
       ++groups;
     }
     r.group = groups - 1;
@@ -182,23 +182,33 @@ void Snapshots::Prepare(std::uint64_t tick, const Players& players, const WorldH
   counters_.snapshot_encodes += groups;
 }
 
-bool Snapshots::PrepareOne(std::uint64_t tick, std::span<const sim::PlayerCube> world,
-                           const WorldHistory& history, const protocol::TurnLog& turns,
+bool Snapshots::PrepareOne(std::uint64_t tick, const Players& players, const WorldHistory& history,
+                           const protocol::TurnLog& turns, const protocol::MoveLog& moves,
                            std::optional<std::size_t> kept, protocol::SnapshotWriter& writer) {
   const auto server_tick = static_cast<std::uint32_t>(tick);
+  const std::span<const sim::PlayerCube> world = players.world();
+  const std::span<const std::uint32_t> world_gens(generations_.data(), world.size());
   std::span<const sim::PlayerCube> cubes;
   std::span<const std::uint32_t> gens;
   // A delta longer than the full snapshot (a world turned over since an old baseline) is not worth sending.
   const std::size_t full_bits = protocol::SnapshotWriter::FullSharedBits(world.size());
+  const auto fits = [&] { return writer.Prepare(delta_) && writer.shared_bits() <= full_bits; };
   if (kept) {
-    const protocol::BaselinePrediction& prediction = kept_[*kept].prediction;
-    const std::uint64_t baseline = prediction.baseline_tick();
-    if (history.WorldOf(baseline, cubes, gens) &&
-        protocol::MakeDelta(server_tick, world, std::span(generations_.data(), world.size()),
-                            static_cast<int>(tick - baseline), cubes, gens, delta_,
-                            &counters_.delta_prediction_moves, &turns, &prediction) &&
-        writer.Prepare(delta_) && writer.shared_bits() <= full_bits) {
-      return true;
+    Kept& k = kept_[*kept];
+    const int age = static_cast<int>(tick - k.baseline);
+    if (history.WorldOf(k.baseline, cubes, gens)) {
+      if (!k.predicting && protocol::MakeReplay(tick, age, cubes, world, moves, delta_) && fits())
+        return true;
+      if (!k.predicting) {
+        k.prediction.Start(k.baseline, cubes, gens, tick, world, world_gens, turns,
+                           &counters_.delta_prediction_moves);
+        k.predicting = true;
+      }
+      if (protocol::MakeDelta(server_tick, world, world_gens, age, cubes, gens, delta_,
+                              &counters_.delta_prediction_moves, &turns, &k.prediction) &&
+          fits()) {
+        return true;
+      }
     }
   }
   [[maybe_unused]] const bool encoded = writer.Prepare(server_tick, world);

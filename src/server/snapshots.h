@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "netcube/protocol/baseline_prediction.h"
+#include "netcube/protocol/replay.h"
 #include "netcube/server/server.h"
 #include "outbox.h"
 #include "players.h"
@@ -33,7 +34,7 @@ class Snapshots {
   // Gives each client due a snapshot the newest kept baseline it holds, keeping one more when some hold
   // none fresh enough, and encodes each kept baseline's delta of the world after `tick` once.
   void Prepare(std::uint64_t tick, const Players& players, const WorldHistory& history,
-               const protocol::TurnLog& turns, SnapshotEncoding encoding);
+               const protocol::TurnLog& turns, const protocol::MoveLog& moves, SnapshotEncoding encoding);
   // The snapshots Prepare encoded, each with its receiver's ack.
   void Send(Micros now, std::uint64_t tick, Players& players, Outbox& outbox);
 
@@ -51,10 +52,14 @@ class Snapshots {
     friend bool operator<(const Receiver& a, const Receiver& b) noexcept { return a.baseline < b.baseline; }
   };
 
-  // A baseline whose predictions are kept: every delta against it is made from them, with no Move run.
+  // A baseline given to clients: a delta against it replays the ticks since (protocol::MakeReplay), or,
+  // once the cubes have changed since it, is made from its predictions, kept from then on, with no Move
+  // run.
   struct Kept {
     bool live = false;
+    std::uint64_t baseline = 0;
     std::uint64_t last_used = 0;  // the last tick a client was given it
+    bool predicting = false;
     protocol::BaselinePrediction prediction;
   };
   // A kept baseline no client was given for this many ticks is let go: one unused costs its Moves for
@@ -74,12 +79,11 @@ class Snapshots {
   void AdvanceKept(std::uint64_t tick, const Players& players);
   // Keeps the baseline `seen` in a free slot or the one least recently used before this tick; its index,
   // or none when every slot serves this tick.
-  std::optional<std::size_t> Keep(std::uint64_t tick, std::uint64_t seen, const Players& players,
-                                  const WorldHistory& history, const protocol::TurnLog& turns);
+  std::optional<std::size_t> Keep(std::uint64_t tick, std::uint64_t seen, const WorldHistory& history);
   // Encodes `writer` for receivers of `kept` (none: the full snapshot); true for a delta.
-  bool PrepareOne(std::uint64_t tick, std::span<const sim::PlayerCube> world, const WorldHistory& history,
-                  const protocol::TurnLog& turns, std::optional<std::size_t> kept,
-                  protocol::SnapshotWriter& writer);
+  bool PrepareOne(std::uint64_t tick, const Players& players, const WorldHistory& history,
+                  const protocol::TurnLog& turns, const protocol::MoveLog& moves,
+                  std::optional<std::size_t> kept, protocol::SnapshotWriter& writer);
 
   int credit_ = 0;  // += the server's snapshot rate per tick; a snapshot each time it reaches the tick rate
   std::vector<Kept> kept_;  // kMaxDeltaEncodes, made once

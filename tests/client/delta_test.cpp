@@ -157,9 +157,9 @@ TEST(DeltaSnapshotsLive, IdleClientsAcknowledgeWithoutInputsAndCostABitPerCube) 
   const server::ServerStats after = rig->server().stats();
   const std::uint64_t snapshots = after.snapshots_sent - before.snapshots_sent;
   EXPECT_EQ(after.delta_snapshots_sent - before.delta_snapshots_sent, snapshots);
-  // Nobody moves and nobody sends inputs: each delta is the 73-bit header (protocol 9: with the residual
-  // orders), a bit per cube and the ack. No input was ever applied either: no ack.
-  EXPECT_EQ((after.snapshot_bytes_sent - before.snapshot_bytes_sent) / snapshots, (73u + 3 + 1 + 7) / 8);
+  // Nobody moves and nobody sends inputs: each delta is a replay, its 57-bit header (protocol 10), a bit
+  // per cube and the ack. No input was ever applied either: no ack.
+  EXPECT_EQ((after.snapshot_bytes_sent - before.snapshot_bytes_sent) / snapshots, (57u + 3 + 1 + 7) / 8);
   EXPECT_EQ(after.inputs.processed, before.inputs.processed);
 }
 

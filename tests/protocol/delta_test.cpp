@@ -402,7 +402,7 @@ TEST(Delta, WriterSharesOneEncodeAndAppendsEachAck) {
     const auto packet = writer.PacketFor(ack);
     EXPECT_EQ(std::vector<std::uint8_t>(packet.begin(), packet.end()), EncodeToVector(delta));
   }
-  EXPECT_EQ(writer.cube_bits(), writer.shared_bits() - (6 + 32 + 8 + 4 + 4 + 9 + 9));
+  EXPECT_EQ(writer.cube_bits(), writer.shared_bits() - (6 + 32 + 8 + 1 + 4 + 4 + 9 + 9));
   // A full snapshot's shared part is FullSharedBits long, 64 bits a cube.
   ASSERT_TRUE(writer.Prepare(5, world.cubes));
   EXPECT_EQ(writer.shared_bits(), SnapshotWriter::FullSharedBits(world.cubes.size()));

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "netcube/protocol/replay.h"
 #include "sample_messages.h"
 
 namespace netcube::protocol {
@@ -70,6 +71,34 @@ DeltaSnapshot Uneven() {
   return d;
 }
 
+// A replay of three cubes that made no Move (they may still have been pushed).
+DeltaSnapshot ReplayAtRest() {
+  DeltaSnapshot d;
+  d.replay = true;
+  d.paths.resize(3);
+  d.has_ack = true;
+  return d;
+}
+
+// A replay at the age of a 20 Hz snapshot: one cube walking (a Move a tick), one that skipped its first
+// tick, made two Moves in the second and one in the third, turning at its third Move.
+DeltaSnapshot ReplayWalking() {
+  DeltaSnapshot d;
+  d.replay = true;
+  d.age = 3;
+  CubePath walking;
+  walking.runs.push_back({3, 1});
+  d.paths.push_back(walking);
+  CubePath uneven;
+  uneven.runs.push_back({1, 0});
+  uneven.runs.push_back({1, 2});
+  uneven.runs.push_back({1, 1});
+  uneven.turns.push_back({2, 2});
+  d.paths.push_back(uneven);
+  d.has_ack = true;
+  return d;
+}
+
 std::vector<SizedMessage> DocumentedSizes() {
   InputMessage one;
   one.inputs.push_back({1, 0});
@@ -96,10 +125,14 @@ std::vector<SizedMessage> DocumentedSizes() {
       {"tag_result_hit", TagResult{1, 2, TagOutcome::kHit, 3, 4, false, 0}, 6 + 8 + 8 + 2 + 10 + 8 + 1},
       {"tag_result_hit_seq", TagResult{1, 2, TagOutcome::kHit, 3, 4, true, 5},
        6 + 8 + 8 + 2 + 10 + 8 + 1 + 16},
-      {"delta_empty", DeltaSnapshot{}, 6 + 32 + 8 + 4 + 4 + 9 + 9 + 1},
-      {"delta_at_rest", AtRest(), 6 + 32 + 8 + 4 + 4 + 9 + 3 + 9 + 1 + 16 + 6},
+      {"delta_empty", DeltaSnapshot{}, 6 + 32 + 8 + 1 + 4 + 4 + 9 + 9 + 1},
+      {"delta_at_rest", AtRest(), 6 + 32 + 8 + 1 + 4 + 4 + 9 + 3 + 9 + 1 + 16 + 6},
+      {"replay_at_rest", ReplayAtRest(), 6 + 32 + 8 + 1 + 1 + 9 + 3 + 1 + 16 + 6},
+      {"replay_walking", ReplayWalking(),
+       6 + 32 + 8 + 1 + 1 + 9 + (1 + 1 + 1 + 1) + (1 + (2 + 2) + (10 + 1) + (1 + 1) + (1 + 3 + 2 + 1)) + 1 +
+           16 + 6},
       {"delta_uneven", Uneven(),
-       6 + 32 + 8 + 4 + 4 + 9 + (2 + 3 + 1 + 1) + (2 + 1 + 1 + 3 + 2 + 1 + 1) + 9 + 1 + 16 + 6},
+       6 + 32 + 8 + 1 + 4 + 4 + 9 + (2 + 3 + 1 + 1) + (2 + 1 + 1 + 3 + 2 + 1 + 1) + 9 + 1 + 16 + 6},
       {"snapshot_ack", SnapshotAck{}, 6 + 16},
       {"challenge", Challenge{}, 6 + 64},
       {"challenge_response", ChallengeResponse{}, 6 + 64},
@@ -205,17 +238,18 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
   delta.baseline.push_back(testing::Changed(256, -1, 1, 0, 2));
   delta.baseline.push_back(testing::Turned(testing::Changed(255, 0, 0, 0, 0), 3, 7));
   delta.joined.push_back({9, {sim::kMinX + 1, sim::kMinY + 2, -sim::kMaxSpeed, 0, 0, sim::kDown, 0}});
-  EXPECT_EQ(EncodeToVector(delta), Pack({{7, 3},    {3, 3},  {0xFFFFFFFFu, 32},
-                                         {255, 8},  {0, 4},  {0, 4},
-                                         {4, 9},    {0, 1},  {3, 2},
-                                         {2, 2},    {0, 1},  {0, 1},
-                                         {1, 1},    {0, 2},  {7, 3},
-                                         {5, 3},    {0, 1},  {0b10010, 5},
-                                         {2, 2},    {7, 3},  {1, 1},
-                                         {3, 3},    {7, 8},  {0, 1},
-                                         {0, 1},    {1, 9},  {9, 8},
-                                         {1, 16},   {2, 16}, {0, 10},
-                                         {256, 10}, {2, 4},  {0, 1}}));
+  EXPECT_EQ(EncodeToVector(delta), Pack({{7, 3},       {3, 3},    {0xFFFFFFFFu, 32},
+                                         {255, 8},     {0, 1},    {0, 4},
+                                         {0, 4},       {4, 9},    {0, 1},
+                                         {3, 2},       {2, 2},    {0, 1},
+                                         {0, 1},       {1, 1},    {0, 2},
+                                         {7, 3},       {5, 3},    {0, 1},
+                                         {0b10010, 5}, {2, 2},    {7, 3},
+                                         {1, 1},       {3, 3},    {7, 8},
+                                         {0, 1},       {0, 1},    {1, 9},
+                                         {9, 8},       {1, 16},   {2, 16},
+                                         {0, 10},      {256, 10}, {2, 4},
+                                         {0, 1}}));
   // Larger orders: a position residual of -300 at order 6 is `1 1`, m = 299 as q = 5 (`00101`) and the
   // low 6 bits `101011`; a turn at the last Move ends the turns without a `more` bit.
   DeltaSnapshot ordered;
@@ -224,9 +258,9 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
   ordered.velocity_order = 1;
   ordered.baseline.push_back(testing::Turned(testing::Changed(2, -300, 0, 3, 0), 8, 2));
   EXPECT_EQ(EncodeToVector(ordered),
-            Pack({{7, 3}, {3, 3}, {0, 32},    {1, 8}, {6, 4}, {1, 4}, {1, 9}, {2, 2},       {0, 1},
-                  {1, 1}, {7, 3}, {1, 3},     {2, 2}, {1, 1}, {0, 2}, {3, 2}, {0b00101, 5}, {0b101011, 6},
-                  {0, 1}, {2, 2}, {0b010, 3}, {0, 1}, {0, 1}, {0, 9}, {0, 1}}));
+            Pack({{7, 3},        {3, 3}, {0, 32}, {1, 8},     {0, 1}, {6, 4}, {1, 4}, {1, 9}, {2, 2},
+                  {0, 1},        {1, 1}, {7, 3},  {1, 3},     {2, 2}, {1, 1}, {0, 2}, {3, 2}, {0b00101, 5},
+                  {0b101011, 6}, {0, 1}, {2, 2},  {0b010, 3}, {0, 1}, {0, 1}, {0, 9}, {0, 1}}));
 }
 
 // The hex examples of docs/PROTOCOL.md section 5, byte for byte.
@@ -275,9 +309,9 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   delta.has_ack = true;
   delta.ack = 4;
   delta.input_lead = -1;
-  const std::vector<std::uint8_t> delta_bytes = {0xEC, 0x00, 0x00, 0x12, 0xCC, 0x09, 0x00, 0x09, 0x3C,
-                                                 0x23, 0xBA, 0x7F, 0x00, 0x10, 0x30, 0x40, 0x00, 0x40,
-                                                 0x04, 0x01, 0x00, 0x08, 0x00, 0x23, 0xE0};
+  const std::vector<std::uint8_t> delta_bytes = {0xEC, 0x00, 0x00, 0x12, 0xCC, 0x08, 0x80, 0x04, 0x9E,
+                                                 0x11, 0xDD, 0x3F, 0x80, 0x08, 0x18, 0x20, 0x00, 0x20,
+                                                 0x02, 0x00, 0x80, 0x04, 0x00, 0x11, 0xF0};
   EXPECT_EQ(EncodeToVector(delta), delta_bytes);
   Message decoded;
   ASSERT_EQ(Decode(delta_bytes, decoded), DecodeError::kNone);
@@ -309,13 +343,48 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   DeltaSnapshot turns;
   ASSERT_TRUE(MakeDelta(5022, later, one_generation, 22, old_world, one_generation, turns, nullptr, &log));
   const std::vector<std::uint8_t> turns_bytes = {0xEC, 0x00, 0x00, 0x4E, 0x78, 0x54,
-                                                 0x00, 0x03, 0x24, 0xD7, 0x00, 0x00};
+                                                 0x00, 0x01, 0x92, 0x6B, 0x80, 0x00};
   EXPECT_EQ(EncodeToVector(turns), turns_bytes);
   ASSERT_EQ(Decode(turns_bytes, decoded), DecodeError::kNone);
   ASSERT_TRUE(ApplyDelta(old_world, std::get<DeltaSnapshot>(decoded), rebuilt));
   ASSERT_EQ(rebuilt.players.size(), 1u);
   EXPECT_TRUE(sim::SamePhysics(rebuilt.players[0].state, later[0].state));
   EXPECT_EQ(rebuilt.players[0].state.buttons, sim::kUp | sim::kLeft);
+
+  // The replay example: players 0, 1 and 4 of the first example, none joined or left, stepped by the
+  // server (sim::StepWorld) and logged as it logs them; the replay rebuilds the world bit for bit.
+  std::vector<sim::PlayerCube> replayed = {baseline.players[0], baseline.players[1], baseline.players[3]};
+  const std::vector<sim::PlayerCube> replay_baseline = replayed;
+  const std::vector<std::uint32_t> three_generations = {0, 1, 4};
+  MoveLog move_log;
+  move_log.Record(1200, replayed, three_generations, {}, true);
+  const std::vector<std::vector<std::vector<sim::Input>>> ticks = {
+      {{{2, sim::kRight}}, {{8, 0}}, {}},
+      {{{3, sim::kRight | sim::kDown}}, {{9, 0}}, {{101, sim::kDown}, {102, sim::kDown}}},
+      {{{4, sim::kRight | sim::kDown}}, {{10, 0}}, {}}};
+  for (std::size_t t = 0; t < ticks.size(); ++t) {
+    std::vector<sim::PlayerStep> steps;
+    for (std::size_t i = 0; i < replayed.size(); ++i) {
+      if (!ticks[t][i].empty()) steps.push_back({&replayed[i], ticks[t][i]});
+    }
+    sim::StepWorld(replayed, steps, true);
+    move_log.Record(1201 + t, replayed, three_generations, steps, true);
+  }
+  EXPECT_TRUE(sim::SamePhysics(replayed[0].state, {33532, 18455, 254, 22}));
+  EXPECT_TRUE(sim::SamePhysics(replayed[2].state, {20000, 10168, 0, 96}));
+  DeltaSnapshot replay;
+  ASSERT_TRUE(MakeReplay(1203, 3, replay_baseline, replayed, move_log, replay));
+  replay.has_ack = true;
+  replay.ack = 4;
+  replay.input_lead = -1;
+  const std::vector<std::uint8_t> replay_bytes = {0xEC, 0x00, 0x00, 0x12, 0xCC, 0x0B, 0x01, 0xFF,
+                                                  0x0B, 0xA8, 0x00, 0x1A, 0x00, 0x08, 0xF8};
+  EXPECT_EQ(EncodeToVector(replay), replay_bytes);
+  ASSERT_EQ(Decode(replay_bytes, decoded), DecodeError::kNone);
+  ASSERT_TRUE(ApplyDelta(replay_baseline, std::get<DeltaSnapshot>(decoded), rebuilt));
+  expected.players.clear();
+  for (const sim::PlayerCube& cube : replayed) expected.players.push_back(cube);
+  EXPECT_EQ(rebuilt, expected);
 
   EXPECT_EQ(EncodeToVector(SnapshotAck{1203}), (std::vector<std::uint8_t>{0xF0, 0x12, 0xCC}));
 
@@ -327,7 +396,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   EXPECT_EQ(EncodeToVector(TagResult{1, 12, TagOutcome::kHit, 183, 0, true, 420}),
             (std::vector<std::uint8_t>{0xE8, 0x04, 0x31, 0x2D, 0xC0, 0x20, 0x34, 0x80}));
 
-  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x01, 0x2B, 0x06, 0x64, 0x98, 0x71, 0x40};
+  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x01, 0x4B, 0x06, 0x64, 0x98, 0x71, 0x40};
   request.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}), request);
   EXPECT_EQ(EncodeToVector(Challenge{0x0123456789ABCDEFull}),
@@ -722,7 +791,7 @@ TEST(Decode, SnapshotWithoutAckReadsAckAsZero) {
 TEST(Decode, RejectsNonCanonicalAndOversizedChanges) {
   // One baseline cube at age 1, residual orders 0, changed (`10`), then no joined cube and no ack.
   const auto changed = [](std::vector<std::pair<std::uint32_t, int>> body) {
-    std::vector<std::pair<std::uint32_t, int>> fields = {{7, 3}, {3, 3}, {0, 32}, {0, 8},
+    std::vector<std::pair<std::uint32_t, int>> fields = {{7, 3}, {3, 3}, {0, 32}, {0, 8}, {0, 1},
                                                          {0, 4}, {0, 4}, {1, 9},  {2, 2}};
     fields.insert(fields.end(), body.begin(), body.end());
     fields.push_back({0, 9});
@@ -789,9 +858,9 @@ TEST(Decode, RejectsNonCanonicalAndOversizedChanges) {
 
 TEST(Decode, RejectsUnorderedJoinedIds) {
   const auto joined = [](std::uint32_t first, std::uint32_t second) {
-    return Pack({{7, 3},      {3, 3},     {0, 32}, {0, 8},  {0, 4},  {0, 4},  {0, 9},
-                 {2, 9},      {first, 8}, {0, 16}, {0, 16}, {0, 10}, {0, 10}, {0, 4},
-                 {second, 8}, {0, 16},    {0, 16}, {0, 10}, {0, 10}, {0, 4},  {0, 1}});
+    return Pack({{7, 3},  {3, 3},     {0, 32}, {0, 8},  {0, 1},  {0, 4},  {0, 4}, {0, 9},
+                 {2, 9},  {first, 8}, {0, 16}, {0, 16}, {0, 10}, {0, 10}, {0, 4}, {second, 8},
+                 {0, 16}, {0, 16},    {0, 10}, {0, 10}, {0, 4},  {0, 1}});
   };
   EXPECT_EQ(DecodeBytes(joined(1, 2)), DecodeError::kNone);
   EXPECT_EQ(DecodeBytes(joined(2, 2)), DecodeError::kMalformed);

@@ -140,6 +140,41 @@ std::vector<NamedMessage> SampleMessages() {
   longest.has_ack = true;
   longest.input_lead = kMaxInputLead;
   out.push_back({"delta_longest", longest});
+  DeltaSnapshot replay;
+  replay.server_tick = 77;
+  replay.age = 40;
+  replay.replay = true;
+  replay.collisions = false;
+  replay.paths.resize(4);  // the first made no Move
+  replay.paths[1].runs.push_back({40, 1});
+  replay.paths[2].runs.push_back({12, 1});
+  replay.paths[2].runs.push_back({3, 0});
+  replay.paths[2].runs.push_back({1, 2});
+  replay.paths[2].runs.push_back({24, kMaxMovesPerTick});
+  for (int k = 0; k < kMaxPathTurns; ++k) {
+    replay.paths[2].turns.push_back({3 * k, static_cast<std::uint8_t>(k % kTurnChoices)});
+  }
+  replay.paths[3].runs.push_back({39, 0});
+  replay.paths[3].runs.push_back({1, 1});
+  replay.paths[3].turns.push_back({0, kTurnChoices - 1});
+  replay.has_ack = true;
+  replay.ack = 9;
+  out.push_back({"replay_mixed", replay});
+  // Every cube of the largest world with the most runs and turns a replay may name, all at their longest.
+  DeltaSnapshot longest_replay;
+  longest_replay.age = kMaxDeltaAge;
+  longest_replay.replay = true;
+  for (std::size_t i = 0; i < kMaxPlayers; ++i) {
+    CubePath path;
+    path.runs.push_back({kMaxDeltaAge - 1, kMaxMovesPerTick - 1});
+    path.runs.push_back({1, kMaxMovesPerTick});
+    path.turns.push_back(
+        {(kMaxDeltaAge - 1) * (kMaxMovesPerTick - 1) + kMaxMovesPerTick - 1, kTurnChoices - 1});
+    longest_replay.paths.push_back(path);
+  }
+  longest_replay.has_ack = true;
+  longest_replay.input_lead = kMaxInputLead;
+  out.push_back({"replay_longest", longest_replay});
   out.push_back({"snapshot_ack", SnapshotAck{0}});
   out.push_back({"snapshot_ack_max", SnapshotAck{65535}});
   return out;

@@ -19,7 +19,7 @@
 
 namespace netcube::protocol {
 
-inline constexpr std::uint16_t kProtocolVersion = 9;
+inline constexpr std::uint16_t kProtocolVersion = 10;
 // A snapshot's input_lead, int[kMinInputLead, kMaxInputLead] on the wire (6 bits); the server clamps to it.
 inline constexpr int kMinInputLead = -32;
 inline constexpr int kMaxInputLead = 31;
@@ -230,10 +230,40 @@ inline constexpr std::int32_t kMaxPositionResidual = 4095;  // four units: a pus
 inline constexpr std::int32_t kMaxVelocityResidual = 2 * sim::kMaxSpeed;
 inline constexpr int kMaxResidualOrder = 15;
 
+// Replay deltas: when the same cubes were in the world at every tick since the baseline, the server may
+// say instead what every cube did, tick by tick: how many Moves it made each tick and when its buttons
+// changed. The receiver runs the server's step again (each cube's Moves, then sim::ResolveOverlaps when
+// the server resolves collisions) and has the server's world bit for bit, pushes included, without a
+// residual. The Moves of one cube over the ticks: runs of ticks with the same number of Moves a tick.
+struct MoveRun {
+  int ticks = 1;  // [1, age]
+  int moves = 1;  // a tick, [0, kMaxMovesPerTick]
+  friend bool operator==(const MoveRun&, const MoveRun&) = default;
+};
+// The most inputs a server applies to one cube in one tick (its lowest tick rate, catching up), the most
+// runs one cube's path names (a cube that changes its rhythm more often is not replayed),
+// and the runs a whole replay names (so that the longest fits kMaxPacketBytes).
+inline constexpr int kMaxMovesPerTick = 3 * sim::kTicksPerSecond;
+inline constexpr int kMaxPathRuns = 16;
+inline constexpr int kMaxDeltaRuns = 512;
+inline constexpr int kMaxPathTurns = 16;  // a path's turns (the whole replay's: kMaxDeltaTurns)
+// What one baseline cube did since the baseline: its Moves (no runs: none at all), the input sequence
+// numbers following its baseline last_input one by one, and its turns (Turn::at counts its Moves from the
+// baseline; every turn is at a Move, so at < the Moves made).
+struct CubePath {
+  FixedVector<MoveRun, kMaxPathRuns> runs;
+  FixedVector<Turn, kMaxPathTurns> turns;
+  friend bool operator==(const CubePath&, const CubePath&) = default;
+};
+
 // Server -> client, unreliable: the world at server_tick against the baseline at server_tick - age.
 struct DeltaSnapshot {
   std::uint32_t server_tick = 0;
   int age = 1;  // [1, kMaxDeltaAge]
+  // A replay delta (paths, collisions) or a predicted one (the rest).
+  bool replay = false;
+  bool collisions = true;                    // replay: the server resolved overlaps at each tick
+  FixedVector<CubePath, kMaxPlayers> paths;  // replay: one per baseline cube, in its order
   // The Exp-Golomb orders of the position and velocity residuals, [0, kMaxResidualOrder]: the encoder
   // picks the cheapest (old baselines leave larger residuals).
   std::uint8_t position_order = 0;

@@ -1,0 +1,72 @@
+#pragma once
+// Replay deltas' two ends: the server's log of what every cube did at each tick (MoveLog), the delta that
+// says it since a baseline (MakeReplay), and the world the receiver rebuilds by running the server's step
+// again (ApplyReplay). Exact by construction: the same Moves from the same world, in the same step.
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "netcube/protocol/messages.h"
+#include "netcube/sim/world.h"
+
+namespace netcube::protocol {
+
+class MoveLog {
+ public:
+  // The ticks kept: enough for any baseline a delta may name (kHeldBaselines) and the tick after it.
+  static constexpr std::size_t kTicks = kHeldBaselines + 1;
+
+  // Records the step of `tick`: the inputs `steps` applied to `world` (whose cubes the steps point into;
+  // the world after the step, in increasing id order, with its players' generations) and whether overlaps
+  // were resolved.
+  void Record(std::uint64_t tick, std::span<const sim::PlayerCube> world,
+              std::span<const std::uint32_t> generations, std::span<const sim::PlayerStep> steps,
+              bool collisions) noexcept;
+
+ private:
+  friend bool MakeReplay(std::uint64_t tick, int age, std::span<const sim::PlayerCube> baseline,
+                         std::span<const sim::PlayerCube> world, const MoveLog& log,
+                         DeltaSnapshot& out) noexcept;
+
+  // One cube's inputs in one tick: `count` of them, numbered on from `first_seq`, holding `buttons[k]`
+  // (the last of these for the rest); `plain` false when they were not (a gap in the numbers, a change of
+  // buttons after the first kLoggedButtons inputs of the tick).
+  static constexpr std::size_t kLoggedButtons = 4;
+  struct Step {
+    std::uint16_t count = 0;
+    sim::Seq first_seq = 0;
+    std::array<std::uint8_t, kLoggedButtons> buttons{};
+    bool plain = true;
+  };
+  struct Tick {
+    std::uint64_t tick = 0;  // 0: none recorded
+    // Advanced whenever the world's cubes (ids and generations) or the collisions setting change: a replay
+    // needs the same at every tick since its baseline.
+    std::uint64_t era = 0;
+    bool collisions = true;
+    std::array<Step, kMaxPlayers> cubes{};  // by the cube's index in the world
+  };
+  const Tick* Find(std::uint64_t tick) const noexcept;
+
+  std::array<Tick, kTicks> ticks_{};
+  std::uint64_t era_ = 0;
+  bool collisions_ = true;
+  std::size_t members_count_ = 0;
+  std::array<std::pair<sim::PlayerId, std::uint32_t>, kMaxPlayers> members_{};
+};
+
+// Builds `out` (its ack left as it is) as a replay delta: the world after `tick` (`world`) against
+// the baseline world `age` ticks older, from what `log` recorded of the ticks between. False when those
+// ticks cannot be replayed: not all recorded, other cubes or another collisions setting at some tick,
+// inputs not numbered on one by one, more runs or turns than a delta names.
+bool MakeReplay(std::uint64_t tick, int age, std::span<const sim::PlayerCube> baseline,
+                std::span<const sim::PlayerCube> world, const MoveLog& log, DeltaSnapshot& out) noexcept;
+
+// Rebuilds the world a replay delta describes into `out` (tick and ack too), from `from`: the baseline
+// world (`from_ticks` 0) or, which costs only the ticks after it, the world `from_ticks` ticks after the
+// baseline (the receiver rebuilt it from an earlier snapshot: the same cubes). False when the delta does
+// not fit it: another cube count, a path that does not cover the age, a turn out of range.
+bool ApplyReplay(std::span<const sim::PlayerCube> from, int from_ticks, const DeltaSnapshot& delta,
+                 Snapshot& out) noexcept;
+
+}  // namespace netcube::protocol

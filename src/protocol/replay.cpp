@@ -1,0 +1,184 @@
+#include "netcube/protocol/replay.h"
+
+#include <algorithm>
+
+namespace netcube::protocol {
+
+void MoveLog::Record(std::uint64_t tick, std::span<const sim::PlayerCube> world,
+                     std::span<const std::uint32_t> generations, std::span<const sim::PlayerStep> steps,
+                     bool collisions) noexcept {
+  bool same = collisions == collisions_ && world.size() == members_count_ && world.size() <= kMaxPlayers;
+  for (std::size_t i = 0; same && i < world.size(); ++i) {
+    same = members_[i] == std::pair(world[i].id, i < generations.size() ? generations[i] : 0u);
+  }
+  if (!same) {
+    ++era_;
+    collisions_ = collisions;
+    members_count_ = std::min(world.size(), members_.size());
+    for (std::size_t i = 0; i < members_count_; ++i) {
+      members_[i] = {world[i].id, i < generations.size() ? generations[i] : 0u};
+    }
+  }
+  Tick& slot = ticks_[tick % kTicks];
+  slot.tick = tick;
+  slot.era = era_;
+  slot.collisions = collisions;
+  std::fill(slot.cubes.begin(), slot.cubes.begin() + static_cast<std::ptrdiff_t>(members_count_), Step{});
+  for (const sim::PlayerStep& step : steps) {
+    if (step.cube < world.data() || step.cube >= world.data() + world.size() || step.inputs.empty()) continue;
+    Step& cube = slot.cubes[static_cast<std::size_t>(step.cube - world.data())];
+    cube.count = static_cast<std::uint16_t>(std::min<std::size_t>(step.inputs.size(), kMaxMovesPerTick + 1));
+    cube.first_seq = step.inputs.front().seq;
+    for (std::size_t k = 0; k < step.inputs.size(); ++k) {
+      const std::uint8_t buttons = step.inputs[k].buttons;
+      if (k < kLoggedButtons) {
+        cube.buttons[k] = buttons;
+      } else {
+        cube.plain = cube.plain && buttons == cube.buttons[kLoggedButtons - 1];
+      }
+      cube.plain = cube.plain && step.inputs[k].seq == static_cast<sim::Seq>(cube.first_seq + k);
+    }
+    cube.plain = cube.plain && cube.count <= kMaxMovesPerTick;
+  }
+}
+
+const MoveLog::Tick* MoveLog::Find(std::uint64_t tick) const noexcept {
+  const Tick& slot = ticks_[tick % kTicks];
+  return slot.tick == tick ? &slot : nullptr;
+}
+
+bool MakeReplay(std::uint64_t tick, int age, std::span<const sim::PlayerCube> baseline,
+                std::span<const sim::PlayerCube> world, const MoveLog& log, DeltaSnapshot& out) noexcept {
+  if (age < 1 || age > kHeldBaselines || baseline.size() != world.size() || world.size() > kMaxPlayers) {
+    return false;
+  }
+  // The baseline's tick and every tick since: recorded, with the same cubes and setting throughout.
+  if (tick <= static_cast<std::uint64_t>(age)) return false;
+  const MoveLog::Tick* first = log.Find(tick - static_cast<std::uint64_t>(age));
+  if (first == nullptr) return false;
+  std::array<const MoveLog::Tick*, kHeldBaselines> ticks{};
+  for (int k = 1; k <= age; ++k) {
+    const MoveLog::Tick* step = log.Find(tick - static_cast<std::uint64_t>(age - k));
+    if (step == nullptr || step->era != first->era) return false;
+    ticks[static_cast<std::size_t>(k - 1)] = step;
+  }
+  out.server_tick = static_cast<std::uint32_t>(tick);
+  out.age = age;
+  out.replay = true;
+  out.collisions = first->collisions;
+  out.baseline.clear();
+  out.joined.clear();
+  out.paths.clear();
+  int turn_budget = kMaxDeltaTurns;
+  for (std::size_t i = 0; i < baseline.size(); ++i) {
+    if (baseline[i].id != world[i].id) return false;
+    const sim::CubeState& base = baseline[i].state;
+    CubePath path;
+    int moves = 0;
+    std::uint8_t held = base.buttons;
+    for (int k = 0; k < age; ++k) {
+      const MoveLog::Step& step = ticks[static_cast<std::size_t>(k)]->cubes[i];
+      if (!step.plain) return false;
+      if (path.runs.empty() || path.runs.back().moves != step.count) {
+        if (!path.runs.push_back(MoveRun{0, step.count})) return false;
+      }
+      ++path.runs.back().ticks;
+      if (step.count == 0) continue;
+      if (step.first_seq != static_cast<sim::Seq>(base.last_input + 1 + moves)) return false;
+      for (std::size_t m = 0; m < std::min<std::size_t>(step.count, MoveLog::kLoggedButtons); ++m) {
+        if (step.buttons[m] == held) continue;
+        const int at = moves + static_cast<int>(m);
+        if (!path.turns.push_back(Turn{at, ChoiceOf(held, step.buttons[m])}) || --turn_budget < 0)
+          return false;
+        held = step.buttons[m];
+      }
+      moves += step.count;
+    }
+    if (moves == 0) path.runs.clear();
+    // What the log says must end where the world is (a cheap check of the bookkeeping, not of the physics).
+    const sim::CubeState& now = world[i].state;
+    if (now.last_input != static_cast<sim::Seq>(base.last_input + moves) || now.buttons != held) return false;
+    if (!out.paths.push_back(path)) return false;
+  }
+  return true;
+}
+
+bool ApplyReplay(std::span<const sim::PlayerCube> from, int from_ticks, const DeltaSnapshot& delta,
+                 Snapshot& out) noexcept {
+  if (!delta.replay || from.size() != delta.paths.size() || from_ticks < 0 || from_ticks >= delta.age) {
+    return false;
+  }
+  // Each cube's place on its path: the run it is in, the ticks of it done, its Moves made, its next turn.
+  struct Cursor {
+    std::size_t run = 0;
+    int run_ticks = 0;
+    int moves = 0;
+    std::size_t turn = 0;
+  };
+  std::array<Cursor, kMaxPlayers> cursors{};
+  std::size_t turns = 0;
+  std::size_t runs = 0;
+  out.players.clear();
+  for (std::size_t i = 0; i < from.size(); ++i) {
+    const CubePath& path = delta.paths[i];
+    int ticks = 0;
+    int moves = 0;
+    for (std::size_t r = 0; r < path.runs.size(); ++r) {
+      const MoveRun& run = path.runs[r];
+      if (run.ticks < 1 || run.moves < 0 || run.moves > kMaxMovesPerTick) return false;
+      ticks += run.ticks;
+      moves += run.ticks * run.moves;
+    }
+    if ((path.runs.empty() ? delta.age : ticks) != delta.age || (!path.runs.empty() && moves == 0))
+      return false;
+    int first = 0;
+    for (const Turn& turn : path.turns) {
+      if (turn.at < first || turn.at >= moves || turn.choice >= kTurnChoices) return false;
+      first = turn.at + 1;
+    }
+    turns += path.turns.size();
+    runs += path.runs.size();
+    if (turns > kMaxDeltaTurns || runs > kMaxDeltaRuns || (i > 0 && from[i].id <= from[i - 1].id))
+      return false;
+    out.players.push_back(from[i]);
+  }
+  const auto tick_moves = [&delta](std::size_t i, Cursor& c) {
+    const CubePath& path = delta.paths[i];
+    if (path.runs.empty()) return 0;
+    if (c.run_ticks == path.runs[c.run].ticks) {
+      ++c.run;
+      c.run_ticks = 0;
+    }
+    ++c.run_ticks;
+    return path.runs[c.run].moves;
+  };
+  const std::span<sim::PlayerCube> world = out.players.span();
+  for (int k = 0; k < delta.age; ++k) {
+    for (std::size_t i = 0; i < world.size(); ++i) {
+      Cursor& c = cursors[i];
+      const CubePath& path = delta.paths[i];
+      const int count = tick_moves(i, c);
+      sim::CubeState& state = world[i].state;
+      for (int m = 0; m < count; ++m, ++c.moves) {
+        const bool turning = c.turn < path.turns.size() && path.turns[c.turn].at == c.moves;
+        if (k < from_ticks) {
+          c.turn += turning ? 1 : 0;  // the world `from` has these Moves already
+          continue;
+        }
+        std::uint8_t buttons = state.buttons;
+        if (turning) buttons = ButtonsOfChoice(state.buttons, path.turns[c.turn++].choice);
+        state = sim::Move(state, {static_cast<sim::Seq>(state.last_input + 1), buttons});
+      }
+    }
+    if (k >= from_ticks && delta.collisions) sim::ResolveOverlaps(world);
+  }
+  // Snapshots carry no input numbers: the world is what a full snapshot of it decodes to.
+  for (sim::PlayerCube& cube : world) cube.state.last_input = cube.state.held_since = 0;
+  out.server_tick = delta.server_tick;
+  out.has_ack = delta.has_ack;
+  out.ack = delta.ack;
+  out.input_lead = delta.input_lead;
+  return true;
+}
+
+}  // namespace netcube::protocol

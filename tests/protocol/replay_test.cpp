@@ -1,0 +1,163 @@
+#include "netcube/protocol/replay.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "sample_messages.h"
+
+namespace netcube::protocol {
+namespace {
+
+// A server's ticks over a crowded corner of the arena: `players` cubes pushing each other, inputs
+// arriving a little unevenly (now and then none in a tick, or two, the second sometimes with other keys),
+// logged as the server logs them. worlds[k] is the world after tick first_tick + k.
+struct Ticks {
+  static constexpr std::uint64_t kFirstTick = 1000;
+  std::vector<std::vector<sim::PlayerCube>> worlds;
+  std::vector<std::uint32_t> generations;
+  MoveLog log;
+};
+
+Ticks Play(std::uint32_t seed, std::size_t players, int ticks, bool collisions) {
+  std::mt19937 rng(seed);
+  Ticks run;
+  std::vector<sim::PlayerCube> world;
+  for (std::size_t i = 0; i < players; ++i) {
+    sim::CubeState s;
+    s.x = sim::kMinX + static_cast<std::int32_t>(rng() % (16 * sim::kSubUnitsPerUnit));
+    s.y = sim::kMinY + static_cast<std::int32_t>(rng() % (10 * sim::kSubUnitsPerUnit));
+    s.last_input = static_cast<sim::Seq>(rng());
+    s.buttons = static_cast<std::uint8_t>(rng() % 16);
+    world.push_back({static_cast<sim::PlayerId>(3 * i + 1), s});
+    run.generations.push_back(static_cast<std::uint32_t>(i));
+  }
+  sim::ResolveOverlaps(world);
+  run.log.Record(Ticks::kFirstTick, world, run.generations, {}, collisions);
+  run.worlds.push_back(world);
+  std::vector<std::vector<sim::Input>> inputs(players);
+  std::vector<std::uint8_t> keys(players);
+  for (int t = 1; t <= ticks; ++t) {
+    std::vector<sim::PlayerStep> steps;
+    for (std::size_t i = 0; i < players; ++i) {
+      inputs[i].clear();
+      const std::uint32_t roll = rng() % 128;
+      const int count = roll == 0 ? 0 : roll == 1 ? 2 : 1;
+      for (int k = 0; k < count; ++k) {
+        if (rng() % 24 == 0) keys[i] = static_cast<std::uint8_t>(rng() % 16);
+        const sim::Seq seq = static_cast<sim::Seq>(world[i].state.last_input + 1 + k);
+        inputs[i].push_back({seq, keys[i]});
+      }
+      if (!inputs[i].empty()) steps.push_back({&world[i], inputs[i]});
+    }
+    sim::StepWorld(world, steps, collisions);
+    run.log.Record(Ticks::kFirstTick + static_cast<std::uint64_t>(t), world, run.generations, steps,
+                   collisions);
+    run.worlds.push_back(world);
+  }
+  return run;
+}
+
+void ExpectSameWorld(const Snapshot& rebuilt, const std::vector<sim::PlayerCube>& world) {
+  ASSERT_EQ(rebuilt.players.size(), world.size());
+  for (std::size_t i = 0; i < world.size(); ++i) {
+    EXPECT_EQ(rebuilt.players[i].id, world[i].id);
+    EXPECT_TRUE(sim::SamePhysics(rebuilt.players[i].state, world[i].state)) << "cube " << i;
+    EXPECT_EQ(rebuilt.players[i].state.buttons, world[i].state.buttons) << "cube " << i;
+  }
+}
+
+TEST(Replay, RebuildsACrowdedWorldBitForBitFromTheBaselineOrAnyWorldSince) {
+  for (const bool collisions : {true, false}) {
+    const int ticks = kHeldBaselines;
+    const Ticks run = Play(collisions ? 7 : 8, 48, ticks, collisions);
+    const std::uint64_t now = Ticks::kFirstTick + ticks;
+    int pushed = 0;
+    for (int age = 1; age <= ticks; ++age) {
+      SCOPED_TRACE(age);
+      const std::vector<sim::PlayerCube>& baseline = run.worlds[static_cast<std::size_t>(ticks - age)];
+      DeltaSnapshot delta;
+      ASSERT_TRUE(MakeReplay(now, age, baseline, run.worlds.back(), run.log, delta));
+      EXPECT_EQ(delta.collisions, collisions);
+      // Over the wire and back, then rebuilt from the baseline and from each world since.
+      Message decoded;
+      ASSERT_EQ(Decode(testing::EncodeToVector(delta), decoded), DecodeError::kNone);
+      const auto& received = std::get<DeltaSnapshot>(decoded);
+      EXPECT_EQ(received, delta);
+      for (int from = 0; from < age; from += std::max(1, age / 4)) {
+        Snapshot rebuilt;
+        ASSERT_TRUE(
+            ApplyReplay(run.worlds[static_cast<std::size_t>(ticks - age + from)], from, received, rebuilt));
+        ExpectSameWorld(rebuilt, run.worlds.back());
+      }
+      // The pushes are the replay's: the same Moves without them end elsewhere.
+      DeltaSnapshot unpushed = received;
+      unpushed.collisions = false;
+      Snapshot moved_only;
+      ASSERT_TRUE(ApplyReplay(baseline, 0, unpushed, moved_only));
+      for (std::size_t i = 0; collisions && i < baseline.size(); ++i) {
+        pushed += sim::SamePhysics(moved_only.players[i].state, run.worlds.back()[i].state) ? 0 : 1;
+      }
+    }
+    if (collisions) {
+      EXPECT_GT(pushed, 0);
+    }
+  }
+}
+
+TEST(Replay, IsNotMadeAcrossAChangeOfCubesOrSettingsOrAnUnloggedTick) {
+  Ticks run = Play(3, 8, 10, true);
+  const std::uint64_t now = Ticks::kFirstTick + 10;
+  DeltaSnapshot delta;
+  ASSERT_TRUE(MakeReplay(now, 10, run.worlds[0], run.worlds.back(), run.log, delta));
+  EXPECT_FALSE(MakeReplay(now, 11, run.worlds[0], run.worlds.back(), run.log, delta));  // before the log
+  EXPECT_FALSE(MakeReplay(now + 1, 1, run.worlds.back(), run.worlds.back(), run.log, delta));  // not yet
+  // A player left at the next tick: no replay across it, one after it.
+  std::vector<sim::PlayerCube> fewer = run.worlds.back();
+  fewer.pop_back();
+  std::vector<std::uint32_t> generations = run.generations;
+  generations.pop_back();
+  run.log.Record(now + 1, fewer, generations, {}, true);
+  run.log.Record(now + 2, fewer, generations, {}, true);
+  EXPECT_FALSE(MakeReplay(now + 1, 1, run.worlds.back(), fewer, run.log, delta));
+  EXPECT_TRUE(MakeReplay(now + 2, 1, fewer, fewer, run.log, delta));
+  // The server's collisions turned off.
+  run.log.Record(now + 3, fewer, generations, {}, false);
+  EXPECT_FALSE(MakeReplay(now + 3, 2, fewer, fewer, run.log, delta));
+  // An input lost on the way: the numbers jump, which a replay cannot say.
+  std::vector<sim::PlayerCube> moved = fewer;
+  const std::vector<sim::Input> skipped = {{static_cast<sim::Seq>(moved[0].state.last_input + 2), 0}};
+  const std::vector<sim::PlayerStep> steps = {{&moved[0], skipped}};
+  sim::StepWorld(moved, steps, false);
+  run.log.Record(now + 4, moved, generations, steps, false);
+  EXPECT_FALSE(MakeReplay(now + 4, 1, fewer, moved, run.log, delta));
+}
+
+TEST(Replay, RefusesPathsThatDoNotFitTheBaseline) {
+  const Ticks run = Play(5, 4, 6, true);
+  DeltaSnapshot delta;
+  ASSERT_TRUE(MakeReplay(Ticks::kFirstTick + 6, 6, run.worlds[0], run.worlds.back(), run.log, delta));
+  Snapshot rebuilt;
+  ASSERT_TRUE(ApplyReplay(run.worlds[0], 0, delta, rebuilt));
+  std::vector<sim::PlayerCube> three(run.worlds[0].begin(), run.worlds[0].end() - 1);
+  EXPECT_FALSE(ApplyReplay(three, 0, delta, rebuilt));          // another player count
+  EXPECT_FALSE(ApplyReplay(run.worlds[6], 6, delta, rebuilt));  // not between the baseline and the tick
+  DeltaSnapshot short_run = delta;
+  short_run.paths[1].runs = {};
+  short_run.paths[1].runs.push_back({5, 1});  // covers 5 of the 6 ticks
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], 0, short_run, rebuilt));
+  DeltaSnapshot late_turn = delta;
+  late_turn.paths[2].runs = {};
+  late_turn.paths[2].runs.push_back({6, 1});
+  late_turn.paths[2].turns = {};
+  late_turn.paths[2].turns.push_back({6, 0});  // at the 7th of 6 Moves
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], 0, late_turn, rebuilt));
+  DeltaSnapshot predicted = delta;
+  predicted.replay = false;
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], 0, predicted, rebuilt));
+}
+
+}  // namespace
+}  // namespace netcube::protocol
