@@ -43,8 +43,9 @@ Rgb GlitchColour(timeline::GlitchKind kind) noexcept {
   return kLabelText;
 }
 
-void TimelineView::Enable(const timeline::Journal* journal, std::vector<std::string> labels) {
+void TimelineView::Enable(const timeline::Journal* journal, std::vector<std::string> labels, bool whole_run) {
   journal_ = journal;
+  whole_run_ = whole_run;
   labels_ = std::move(labels);
 }
 
@@ -62,7 +63,7 @@ void TimelineView::TakeMarks() {
                                              event.kind == timeline::EventKind::kDryTicks ||
                                              event.kind == timeline::EventKind::kInputsLost);
       if (!link && !server_side) continue;
-      if (marks_.size() == kTimelineMarks) marks_.pop_front();
+      if (!whole_run_ && marks_.size() == kTimelineMarks) marks_.pop_front();
       marks_.push_back({event.at, link ? 0 : lane, link});
       if (link && lane != 0) marks_.push_back({event.at, lane, true});
     }
@@ -71,7 +72,7 @@ void TimelineView::TakeMarks() {
 }
 
 void TimelineView::Add(const timeline::Explanation& explanation) {
-  if (explanations_.size() == kTimelineExplanations) {
+  if (!whole_run_ && explanations_.size() == kTimelineExplanations) {
     explanations_.pop_front();
     ++dropped_;
   }
@@ -217,12 +218,15 @@ void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile>
         best = distance;
         selected_ = dropped_ + i;
         controls_.seek = e.frame;
+        controls_.seek_at = e.time;
       }
     }
     // Elsewhere in the lanes, the frame under the mouse.
     if (!controls_.seek) {
       const double fraction = static_cast<double>((mouse.x - origin.x - kLabelWidth) / lanes_width);
-      controls_.seek = FrameAt(from + Micros(static_cast<std::int64_t>(fraction * kTimelineSpan.count())));
+      const Micros at = from + Micros(static_cast<std::int64_t>(fraction * kTimelineSpan.count()));
+      controls_.seek = FrameAt(at);
+      controls_.seek_at = at;
     }
   }
   // The glitch clicked, else the newest, in full.
@@ -247,6 +251,7 @@ void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile>
       if (ImGui::Selectable(e.line.c_str(), selected_ == dropped_ + index)) {
         selected_ = dropped_ + index;
         controls_.seek = e.frame;
+        controls_.seek_at = e.time;
       }
       ImGui::PopStyleColor();
     }
