@@ -89,6 +89,7 @@ class TimelineView {
     bool link_change = false;
   };
   void TakeMarks();
+  void AddMark(const Mark& mark);
   void DrawTimeControls(std::span<const transport::LinkProfile> profiles);
   void DrawForkChoice(std::span<const transport::LinkProfile> profiles);
 
@@ -98,7 +99,8 @@ class TimelineView {
   std::deque<Mark> marks_;
   std::vector<std::string> labels_;
   std::deque<timeline::Explanation> explanations_;
-  std::uint64_t dropped_ = 0;  // explanations that left the view: the first kept is number dropped_
+  bool explanations_in_order_ = true;  // each no older than the one before (a draw then searches its window)
+  std::uint64_t dropped_ = 0;          // explanations that left the view: the first kept is number dropped_
   std::optional<std::uint64_t> selected_;  // the selected explanation's number, counted from the run's first
   std::optional<TimePosition> position_;
   TimeControls controls_;
