@@ -7,10 +7,12 @@
 # and forked with more view delay (lab-fork.png), with a collision while
 # predicting the others (lab-collision-predict-others.png), the comparison of four builds under the
 # cross-continent profile, into docs/images/compare-cross-continent.png, and of the two families
-# (compare-families.png).
+# (compare-families.png), and a lab run's saved journal opened read-only (journal-viewer.png).
 # No display needed: without one the client renders offscreen. The lab runs on a virtual clock (frame i
 # at i/60 s) with scripted keys, so the pictures come out the same on every run.
 #
+# Usage: scripts/screenshots.sh [NAME...]: only the pictures named (as their file, without .png, e.g.
+# `journal-viewer lab-fork`); none: all of them.
 # Environment: NETCUBE_BUILD_DIR (default build/release; built with the release preset if it has no client).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -23,6 +25,15 @@ readonly out=docs/images
 readonly frames=210
 readonly script1=circle
 readonly script2="R:800,U:600,L:800,D:600,R:800"
+readonly only=("$@")
+
+# Whether picture $1 is to be made.
+wanted() {
+  [[ ${#only[@]} -eq 0 ]] && return 0
+  local name
+  for name in "${only[@]}"; do [[ "$name" == "$1" ]] && return 0; done
+  return 1
+}
 
 if [[ ! -x "$client" ]]; then
   if [[ -n "${NETCUBE_BUILD_DIR:-}" ]]; then
@@ -35,42 +46,62 @@ fi
 
 mkdir -p "$out"
 for preset in naive predicted full; do
+  wanted "lab-$preset" || continue
   "$client" --lab --preset "$preset" --latency-ms 125 --width 1600 --height 900 \
     --script "$script1" --script2 "$script2" --frames "$frames" --screenshot "$out/lab-$preset.png"
 done
 # The lab as it first opens, at its default 1280 x 720: every readout and table header whole.
-"$client" --lab --latency-ms 125 --script "$script1" --script2 "$script2" --frames "$frames" \
-  --screenshot "$out/lab-1280x720.png"
+wanted lab-1280x720 && "$client" --lab --latency-ms 125 --script "$script1" --script2 "$script2" \
+  --frames "$frames" --screenshot "$out/lab-1280x720.png"
 # Tagging: both players tag the nearest cube as they draw it every 400 ms.
-"$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 \
+wanted lab-tagging && "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 \
   --script "$script1" --script2 "$script2" --tag-interval-ms 400 --frames "$frames" --screenshot "$out/lab-tagging.png"
 # A collision, on purpose: player 1 drives into player 2, who stands still; the frame is taken while
 # player 1's prediction still runs into the cube the server has pushed back.
-"$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 \
+wanted lab-collision && "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 \
   --script "R:1600,-:1000" --script2 "-:3000" --frames 130 --screenshot "$out/lab-collision.png"
 # Snapshot encodings: full for the first 4.5 s, then delta (as the server panel's toggle does): each player
 # panel's "down" plot (its last 5 s) shows the drop. Both players keep moving at random.
-"$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 --script random --script2 random \
-  --snapshot-encoding full --switch-encoding-frame 270 --frames 480 --screenshot "$out/lab-bandwidth.png"
+wanted lab-bandwidth && "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 \
+  --script random --script2 random --snapshot-encoding full --switch-encoding-frame 270 --frames 480 \
+  --screenshot "$out/lab-bandwidth.png"
 # A glitch made on purpose and explained: player 1's link blacks out for 400 ms at 2 s while player 2
 # drives; the run goes on to 5 s, then is paused and scrubbed back to frame 140 (2.33 s), in the blackout:
 # the timeline under the server's panel marks it, and the newest explanation names the snapshots lost.
-"$client" --lab --latency-ms 125 --width 1600 --height 900 --script "-:5000" --script2 "$script2" \
-  --link-script "2s blackout 400ms client 1" --journal --frames 300 --seek 140 \
+wanted lab-explained && "$client" --lab --latency-ms 125 --width 1600 --height 900 --script "-:5000" \
+  --script2 "$script2" --link-script "2s blackout 400ms client 1" --journal --frames 300 --seek 140 \
   --screenshot "$out/lab-explained.png"
 # A blackout of every link at 6 s in a comparison forked at 1 s: each entry beside a copy that draws the
 # others 500 ms in the past from there (the same keys and network luck until the fork); scrubbed back to
 # 6.5 s, the fork of "full" has snapshots left where the original ran out (its explanation names the loss).
-"$client" --lab --compare full,predicted --width 1600 --height 900 \
+wanted lab-fork && "$client" --lab --compare full,predicted --width 1600 --height 900 \
   --script "R:800,D:600,L:800,U:600,R:800,D:600,L:800,U:600,R:800" --link-script "6s blackout 400ms" \
   --fork-at 60 --fork-delay-ms 500 --journal --frames 480 --seek 390 --screenshot "$out/lab-fork.png"
 # The comparison under cross-continent (docs/COMPARE.md): the command and its figures are doc-figures.sh's,
 # which the test Docs.figures checks the docs against.
 # The two families under cross-continent (README, "Two families"), the same way.
-NETCUBE_BUILD_DIR="$build" scripts/doc-figures.sh --plot "$out/compare-cross-continent.png" \
-  --families-plot "$out/compare-families.png" >/dev/null
+if wanted compare-cross-continent || wanted compare-families; then
+  NETCUBE_BUILD_DIR="$build" scripts/doc-figures.sh --plot "$out/compare-cross-continent.png" \
+    --families-plot "$out/compare-families.png" >/dev/null
+fi
 # The collision above with the other cubes predicted: player 1's prediction meets player 2 where the server
 # does.
-"$client" --lab --preset predict-others --latency-ms 125 --width 1600 --height 900 \
-  --script "R:1600,-:1000" --script2 "-:3000" --frames 130 --screenshot "$out/lab-collision-predict-others.png"
-ls -l "$out"/lab-*.png "$out"/compare-*.png
+wanted lab-collision-predict-others && "$client" --lab --preset predict-others --latency-ms 125 \
+  --width 1600 --height 900 --script "R:1600,-:1000" --script2 "-:3000" --frames 130 \
+  --screenshot "$out/lab-collision-predict-others.png"
+# A journal shared (docs/LAB.md, "Sharing a run"): a lab run saves its journal (--journal-out): player 1's
+# link blacks out at 1.5 s, player 2's clock steps at 3.5 s, both links' latency rises at 4.5 s; then
+# --open-journal shows the file, read-only, with its lanes and every explanation. Both run in a scratch
+# folder, named plainly (argv[0] and the file are in the picture), so it comes out the same anywhere.
+if wanted journal-viewer; then
+  scratch=$(mktemp -d)
+  trap 'rm -rf "$scratch"' EXIT
+  client_path=$(realpath "$client")
+  picture=$(realpath "$out")/journal-viewer.png
+  (cd "$scratch" && SDL_VIDEODRIVER=offscreen exec -a netcube-client "$client_path" --lab --width 1280 \
+    --height 720 --script "$script1" --script2 "$script2" --frames 360 --journal-out run.ncj \
+    --link-script "1.5s blackout 400ms client 1; 3.5s clock +300ms client 2; 4.5s latency 150ms for 1s")
+  (cd "$scratch" && SDL_VIDEODRIVER=offscreen exec -a netcube-client "$client_path" --open-journal run.ncj \
+    --width 1280 --height 720 --frames 2 --screenshot "$picture")
+fi
+ls -l "$out"/lab-*.png "$out"/compare-*.png "$out"/journal-*.png

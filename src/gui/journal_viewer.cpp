@@ -8,8 +8,8 @@
 namespace netcube::gui {
 
 JournalViewer::JournalViewer(timeline::SavedJournal saved, std::string path)
-    : saved_(std::move(saved)), path_(std::move(path)) {
-  view_.Enable(&saved_.journal, saved_.labels);
+    : saved_(std::move(saved)), heading_("journal " + path + " (read-only)") {
+  view_.Enable(&saved_.journal, saved_.labels, /*whole_run=*/true);
   for (const timeline::Explanation& e : saved_.explanations) view_.Add(e);
   // The run's span: the first and last events the rings kept.
   start_ = Micros(std::numeric_limits<std::int64_t>::max());
@@ -39,7 +39,7 @@ void JournalViewer::Draw(float width, float height) {
   ImGui::SetNextWindowSize({width, height});
   ImGui::Begin("##journal", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
-  ImGui::TextUnformatted(("journal " + path_ + " (read-only)").c_str());
+  ImGui::TextUnformatted(heading_.c_str());
   ImGui::TextWrapped("%s", saved_.title.c_str());
   ImGui::TextUnformatted(summary_.c_str());
   for (const std::string& line : saved_.script) ImGui::BulletText("%s", line.c_str());
@@ -52,6 +52,10 @@ void JournalViewer::Draw(float width, float height) {
     cursor_ = std::clamp(Micros(static_cast<std::int64_t>(static_cast<double>(seconds) * 1e6)), start_, end_);
   }
   view_.DrawPanel(cursor_);
+  // A click on a glitch (in the lanes or the list) or elsewhere in the lanes moves the lanes' end there, as
+  // it moves a lab's run.
+  if (const TimeControls controls = view_.TakeControls(); controls.seek_at)
+    cursor_ = std::clamp(*controls.seek_at, start_, end_);
   ImGui::End();
 }
 

@@ -184,6 +184,15 @@ void Lab::TagByHand(Micros now, const LabHandTag& tag) {
   hand_tags_fired_.push_back(tag);
 }
 
+std::vector<std::size_t> Lab::TakeReconnects() { return std::exchange(reconnects_pressed_, {}); }
+
+void Lab::Reconnect(std::size_t index, Micros now) {
+  if (index >= players_.size()) return;
+  player_views_[index].Reset();
+  connect_errors_[index].clear();
+  players_[index]->Connect(kLabHost, server_->port(), now, &connect_errors_[index]);
+}
+
 void Lab::DrawPlayerColumn(std::size_t index, const LabLayout& layout, Micros now,
                            std::span<const transport::LinkProfile> profiles) {
   const std::size_t column = layout.ColumnOf(index);
@@ -194,10 +203,11 @@ void Lab::DrawPlayerColumn(std::size_t index, const LabLayout& layout, Micros no
   BeginPanel(("##player" + std::to_string(index + 1)).c_str(), layout.panel[column]);
   const client::ConnectionState state = player.state();
   if (state != client::ConnectionState::kConnected && state != client::ConnectionState::kConnecting) {
-    if (ImGui::Button("Reconnect")) {
-      view.Reset();
-      connect_errors_[index].clear();
-      player.Connect(kLabHost, server_->port(), now, &connect_errors_[index]);
+    // A press is one of the run's hands: the caller puts it on the tape (TakeReconnects), and a paused
+    // frame, which must stay as the run passed it, has none.
+    if (!read_only_ && ImGui::Button("Reconnect")) {
+      Reconnect(index, now);
+      reconnects_pressed_.push_back(index);
     }
     if (!connect_errors_[index].empty()) {
       ImGui::SameLine();

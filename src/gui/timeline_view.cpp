@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <iterator>
@@ -20,6 +21,7 @@ constexpr Rgb kLaneBackground{28, 31, 40};
 constexpr Rgb kServerMark{150, 160, 190};
 constexpr Rgb kLinkChangeMark{255, 220, 120};
 constexpr Rgb kPausedText{255, 220, 120};
+constexpr std::size_t kGlitchKinds = static_cast<std::size_t>(timeline::GlitchKind::kTagMissSeenHit) + 1;
 
 std::int64_t FrameAt(Micros at) { return at.count() * kFramesPerSecond / 1'000'000; }
 
@@ -43,8 +45,9 @@ Rgb GlitchColour(timeline::GlitchKind kind) noexcept {
   return kLabelText;
 }
 
-void TimelineView::Enable(const timeline::Journal* journal, std::vector<std::string> labels) {
+void TimelineView::Enable(const timeline::Journal* journal, std::vector<std::string> labels, bool whole_run) {
   journal_ = journal;
+  whole_run_ = whole_run;
   labels_ = std::move(labels);
 }
 
@@ -62,19 +65,28 @@ void TimelineView::TakeMarks() {
                                              event.kind == timeline::EventKind::kDryTicks ||
                                              event.kind == timeline::EventKind::kInputsLost);
       if (!link && !server_side) continue;
-      if (marks_.size() == kTimelineMarks) marks_.pop_front();
-      marks_.push_back({event.at, link ? 0 : lane, link});
-      if (link && lane != 0) marks_.push_back({event.at, lane, true});
+      AddMark({event.at, link ? 0 : lane, link});
+      if (link && lane != 0) AddMark({event.at, lane, true});
     }
     seen_[lane] = ring.total();
   }
 }
 
+void TimelineView::AddMark(const Mark& mark) {
+  if (!whole_run_ && marks_.size() == kTimelineMarks) marks_.pop_front();
+  // In time order, so that a draw finds the window's first by search: a running lab's come at the end, a
+  // saved journal's rings are taken one after the other.
+  marks_.insert(std::upper_bound(marks_.begin(), marks_.end(), mark.at,
+                                 [](Micros at, const Mark& other) { return at < other.at; }),
+                mark);
+}
+
 void TimelineView::Add(const timeline::Explanation& explanation) {
-  if (explanations_.size() == kTimelineExplanations) {
+  if (!whole_run_ && explanations_.size() == kTimelineExplanations) {
     explanations_.pop_front();
     ++dropped_;
   }
+  if (!explanations_.empty() && explanation.time < explanations_.back().time) explanations_in_order_ = false;
   explanations_.push_back(explanation);
 }
 
@@ -176,9 +188,10 @@ void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile>
   const std::size_t lanes = labels_.size() + 1;
   const float height = kLaneHeight * static_cast<float>(lanes);
   ImDrawList& draw = *ImGui::GetWindowDrawList();
+  const double pixels_per_us = static_cast<double>(lanes_width) / static_cast<double>(kTimelineSpan.count());
   const auto x_of = [&](Micros at) {
     return origin.x + kLabelWidth +
-           lanes_width * static_cast<float>(static_cast<double>((at - from).count()) / kTimelineSpan.count());
+           static_cast<float>(static_cast<double>((at - from).count()) * pixels_per_us);
   };
   const auto lane_top = [&](std::size_t lane) { return origin.y + kLaneHeight * static_cast<float>(lane); };
   for (std::size_t lane = 0; lane < lanes; ++lane) {
@@ -189,20 +202,38 @@ void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile>
     draw.AddText({origin.x, top - 1.0F}, ToImU32(kLabelText), label.c_str());
   }
   // The server's lane: what the journal holds of its side; scripted link changes there and in their lanes.
+  // Only the window's marks are looked at (the rest of the kept ones cost nothing a frame).
   TakeMarks();
-  for (const Mark& mark : marks_) {
-    if (mark.at < from || mark.lane >= lanes) continue;
-    const float x = x_of(mark.at);
-    draw.AddLine({x, lane_top(mark.lane) + 2.0F}, {x, lane_top(mark.lane) + kLaneHeight - 2.0F},
-                 ToImU32(mark.link_change ? kLinkChangeMark : kServerMark));
+  for (auto mark =
+           std::partition_point(marks_.begin(), marks_.end(), [from](const Mark& m) { return m.at < from; });
+       mark != marks_.end(); ++mark) {
+    if (mark->lane >= lanes) continue;
+    const float x = x_of(mark->at);
+    draw.AddLine({x, lane_top(mark->lane) + 2.0F}, {x, lane_top(mark->lane) + kLaneHeight - 2.0F},
+                 ToImU32(mark->link_change ? kLinkChangeMark : kServerMark));
   }
-  for (const timeline::Explanation& e : explanations_) {
-    if (e.time < from || e.client + 1 >= lanes) continue;
-    const float x = x_of(e.time);
-    const float top = lane_top(e.client + 1);
-    draw.AddRectFilled({x - 1.0F, top + 2.0F}, {x + 1.0F, top + kLaneHeight - 2.0F},
-                       ToImU32(GlitchColour(e.kind)));
+  // The glitches: a run of a naive player has one every few frames, so they are one batch of rectangles
+  // (ImDrawList::AddRectFilled reserves and checks each one by itself).
+  const auto first_glitch =
+      explanations_in_order_
+          ? std::partition_point(explanations_.begin(), explanations_.end(),
+                                 [from](const timeline::Explanation& e) { return e.time < from; })
+          : explanations_.begin();
+  std::array<ImU32, kGlitchKinds> colours{};  // by kind: ToImU32 once a frame, not once a mark
+  for (std::size_t kind = 0; kind < colours.size(); ++kind)
+    colours[kind] = ToImU32(GlitchColour(static_cast<timeline::GlitchKind>(kind)));
+  const int candidates = static_cast<int>(explanations_.end() - first_glitch);
+  draw.PrimReserve(6 * candidates, 4 * candidates);
+  int drawn = 0;
+  for (auto e = first_glitch; e != explanations_.end(); ++e) {
+    if (e->time < from || e->client + 1 >= lanes) continue;
+    const float x = x_of(e->time);
+    const float top = lane_top(e->client + 1);
+    draw.PrimRect({x - 1.0F, top + 2.0F}, {x + 1.0F, top + kLaneHeight - 2.0F},
+                  colours[static_cast<std::size_t>(e->kind)]);
+    ++drawn;
   }
+  draw.PrimUnreserve(6 * (candidates - drawn), 4 * (candidates - drawn));
   draw.AddLine({x_of(now), origin.y}, {x_of(now), origin.y + height}, ToImU32(kPausedText));
   ImGui::InvisibleButton("##lanes", {width, height});
   if (ImGui::IsItemClicked()) {
@@ -217,12 +248,15 @@ void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile>
         best = distance;
         selected_ = dropped_ + i;
         controls_.seek = e.frame;
+        controls_.seek_at = e.time;
       }
     }
     // Elsewhere in the lanes, the frame under the mouse.
     if (!controls_.seek) {
       const double fraction = static_cast<double>((mouse.x - origin.x - kLabelWidth) / lanes_width);
-      controls_.seek = FrameAt(from + Micros(static_cast<std::int64_t>(fraction * kTimelineSpan.count())));
+      const Micros at = from + Micros(static_cast<std::int64_t>(fraction * kTimelineSpan.count()));
+      controls_.seek = FrameAt(at);
+      controls_.seek_at = at;
     }
   }
   // The glitch clicked, else the newest, in full.
@@ -247,6 +281,7 @@ void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile>
       if (ImGui::Selectable(e.line.c_str(), selected_ == dropped_ + index)) {
         selected_ = dropped_ + index;
         controls_.seek = e.frame;
+        controls_.seek_at = e.time;
       }
       ImGui::PopStyleColor();
     }

@@ -1,7 +1,8 @@
 // The lab's time machine in process: a branch gone back to a frame, forward again, or resumed from it shows
 // each frame as the live run did (the hands, a panel's change and a tag by hand replayed from the tape), a
-// paused frame's panel changes are put back, one made while the tape plays goes on it, and a fork from a
-// frame of a comparison shares its past with the original and changes its future.
+// paused frame's panel changes are put back, one made while the tape plays goes on it, a Reconnect pressed
+// after a player lost the server is on the tape too, and a fork from a frame of a comparison shares its past
+// with the original and changes its future.
 #include "lab_branch.h"
 
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 #include "compare_csv.h"
 #include "netcube/client/input_script.h"
 #include "netcube/gui/frame_clock.h"
+#include "netcube/timeline/link_script.h"
 #include "runner.h"
 
 namespace netcube::apps {
@@ -84,7 +86,7 @@ TEST(LabBranch, GoingBackForwardAndResumingShowsEachFrameAsTheLiveRunDid) {
     // As the window would: a preset button in player 2's panel, a tag by hand of player 1.
     if (frame == kPanelChangeFrame) lab.player(1).SetSettings(client::PresetSettings(client::Preset::kFull));
     if (frame == kHandTagFrame) lab.TagByHand(gui::VirtualFrameTime(static_cast<int>(frame)), {0, {}});
-    branch.KeepDrawn(lab.TakeHandTags());
+    branch.KeepDrawn(lab.TakeHandTags(), lab.TakeReconnects());
     live.push_back(Digest(lab));
   }
   ASSERT_EQ(branch.tape().player_changes.size(), 1U);
@@ -123,13 +125,56 @@ TEST(LabBranch, GoingBackForwardAndResumingShowsEachFrameAsTheLiveRunDid) {
   ASSERT_TRUE(branch.SeekTo(400, &error)) << error;
   branch.Step(nullptr);
   branch.shown().lab().player(0).SetSettings(client::PresetSettings(client::Preset::kNaive));
-  branch.KeepDrawn({});
+  branch.KeepDrawn({}, {});
   ASSERT_EQ(branch.tape().player_changes.size(), 2U);
   EXPECT_EQ(branch.tape().player_changes.back().frame, 401);
   ASSERT_TRUE(branch.SeekTo(100, &error)) << error;
   EXPECT_EQ(branch.shown().lab().player(0).settings(), client::PresetSettings(client::Preset::kFull));
   ASSERT_TRUE(branch.SeekTo(450, &error)) << error;
   EXPECT_EQ(branch.shown().lab().player(0).settings(), client::PresetSettings(client::Preset::kNaive));
+}
+
+TEST(LabBranch, AReconnectPressedAfterTheServerWasLostIsReplayedBySeeks) {
+  // Player 1's link blacks out for 1.5 s from 1 s: it hears nothing for longer than its 1 s timeout and
+  // loses the server; its Reconnect is pressed at 4 s (the link is back) and the run goes on to 8 s.
+  constexpr std::int64_t kReconnectFrame = 240;
+  constexpr std::int64_t kLast = 480;
+  LabRunOptions options;
+  options.lab.players[0].client.timeout_ms = 1000;
+  std::string error;
+  auto script = timeline::ParseLinkScript("1s blackout 1500ms client 1", &error);
+  ASSERT_TRUE(script) << error;
+  options.link_script = std::move(*script);
+  LabBranch branch(options, options.lab, std::nullopt, {});
+  ASSERT_TRUE(branch.Start(&error)) << error;
+  const Keys keys;
+  std::vector<std::string> live;
+  for (std::int64_t frame = 0; frame < kLast; ++frame) {
+    ASSERT_TRUE(branch.Step([&](std::vector<std::uint8_t>& held) { keys.Fill(frame, held, false); }));
+    gui::Lab& lab = branch.shown().lab();
+    // As the button in player 1's panel does, pressed as this frame is drawn.
+    std::vector<std::size_t> pressed;
+    if (frame == kReconnectFrame) {
+      ASSERT_EQ(lab.player(0).state(), client::ConnectionState::kLost);
+      lab.Reconnect(0, gui::VirtualFrameTime(static_cast<int>(frame)));
+      pressed.push_back(0);
+    }
+    branch.KeepDrawn(lab.TakeHandTags(), pressed);
+    live.push_back(Digest(lab) + " " + client::ToString(lab.player(0).state()));
+  }
+  ASSERT_EQ(branch.tape().reconnects.size(), 1U);
+  EXPECT_EQ(branch.tape().reconnects.front().frame, kReconnectFrame);
+  EXPECT_EQ(branch.shown().lab().player(0).state(), client::ConnectionState::kConnected);
+
+  // Back before the press (a fresh lab: lost again), then past it: the tape presses Reconnect at its frame.
+  for (const std::int64_t target :
+       {std::int64_t{200}, kReconnectFrame, std::int64_t{400}, std::int64_t{100}, kLast - 1}) {
+    ASSERT_TRUE(branch.SeekTo(target, &error)) << error;
+    ASSERT_EQ(Digest(branch.shown().lab()) + " " + client::ToString(branch.shown().lab().player(0).state()),
+              live[static_cast<std::size_t>(target)])
+        << "frame " << target;
+  }
+  EXPECT_EQ(branch.shown().lab().player(0).state(), client::ConnectionState::kConnected);
 }
 
 TEST(LabBranch, AForkFromAFrameOfAComparisonSharesItsPastAndChangesItsFuture) {

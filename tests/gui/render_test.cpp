@@ -18,6 +18,7 @@
 #include <span>
 #include <string>
 
+#include "headless_app.h"
 #include "netcube/client/input_script.h"
 #include "netcube/gui/app.h"
 #include "netcube/gui/client_screen.h"
@@ -34,17 +35,7 @@ namespace {
 constexpr int kWidth = 1600;
 constexpr int kHeight = 900;
 
-std::unique_ptr<App> OpenHeadless() {
-  AppConfig config;
-  config.width = kWidth;
-  config.height = kHeight;
-  config.vsync = false;
-  config.headless = true;
-  std::string error;
-  std::unique_ptr<App> app = App::Create(config, &error);
-  EXPECT_NE(app, nullptr) << error;
-  return app;
-}
+std::unique_ptr<App> OpenHeadless() { return OpenHeadlessApp(kWidth, kHeight); }
 
 bool Near(Rgb a, Rgb b, int tolerance) {
   return std::abs(a.r - b.r) <= tolerance && std::abs(a.g - b.g) <= tolerance &&

@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "netcube/gui/app.h"
+#include "headless_app.h"
 #include "netcube/gui/frame_clock.h"
 #include "netcube/gui/timeline_view.h"
 #include "netcube/timeline/journal.h"
@@ -23,34 +23,16 @@ constexpr int kHeight = 480;
 class TimelineControls : public ::testing::Test {
  protected:
   void SetUp() override {
-    AppConfig config;
-    config.width = kWidth;
-    config.height = kHeight;
-    config.vsync = false;
-    config.headless = true;
-    std::string error;
-    app_ = App::Create(config, &error);
-    ASSERT_NE(app_, nullptr) << error;
+    app_ = OpenHeadlessAppForInput(kWidth, kHeight);
+    ASSERT_NE(app_, nullptr);
     view_.Enable(&journal_, {"player1", "player2"});
-    // The backend's frame sets the display's size; the test's frames then set ImGui's input themselves.
-    ASSERT_TRUE(app_->PollEvents());
-    app_->BeginFrame();
-    app_->DiscardFrame();
   }
 
   // One frame of the panel at frame `frame` of 600, with `key` (an SDL scancode, or -1) down in it and the
   // mouse at `mouse` (clicked when `click`).
   TimeControls Frame(std::int64_t frame, bool paused, int key = -1, bool shift = false,
                      ImVec2 mouse = {-FLT_MAX, -FLT_MAX}, bool click = false) {
-    EXPECT_TRUE(app_->PollEvents());
-    ImGuiIO& io = ImGui::GetIO();
-    io.DeltaTime = 1.0F / 60.0F;
-    io.MousePos = mouse;
-    io.MouseDown[ImGuiMouseButton_Left] = click;
-    for (bool& down : io.KeysDown) down = false;
-    if (key >= 0) io.KeysDown[key] = true;
-    io.KeyShift = shift;
-    ImGui::NewFrame();
+    InputFrame(*app_, {key, shift, mouse, click});
     ImGui::SetNextWindowPos({0.0F, 0.0F});
     ImGui::SetNextWindowSize({static_cast<float>(kWidth), static_cast<float>(kHeight)});
     ImGui::Begin("timeline");

@@ -1,7 +1,8 @@
 #pragma once
 // A saved journal opened read-only (netcube-client --open-journal): what ran, the lanes of the lab's
-// timeline (TimelineView) for the server and each player, and the explanations. A slider moves the lanes'
-// 10 s window over the run, from its first event to its last; nothing runs again.
+// timeline (TimelineView) for the server and each player, and every explanation it saved. A slider, or a
+// click on a glitch or in the lanes, moves the lanes' 10 s window over the run, from its first event to its
+// last; nothing runs again.
 #include <string>
 
 #include "netcube/gui/timeline_view.h"
@@ -23,10 +24,11 @@ class JournalViewer {
   Micros start() const noexcept { return start_; }
   Micros end() const noexcept { return end_; }
   Micros cursor() const noexcept { return cursor_; }
+  const TimelineView& timeline() const noexcept { return view_; }
 
  private:
   timeline::SavedJournal saved_;
-  std::string path_;
+  std::string heading_;  // names the file
   TimelineView view_;
   std::string summary_;
   Micros start_{0};

@@ -105,9 +105,14 @@ class Lab {
   std::vector<LabHandTag> TakeHandTags();
   // Fires a tag by hand for player `tag.player` as if it were asked for now (a replay's).
   void TagByHand(Micros now, const LabHandTag& tag);
+  // The players whose Reconnect button was pressed since the last call, in order (to record them).
+  std::vector<std::size_t> TakeReconnects();
+  // Connects player `index` to the server again, as its Reconnect button does (a replay's press).
+  void Reconnect(std::size_t index, Micros now);
 
-  // Read only (a paused run, or one replaying its tape): no tags by hand. The panels still draw as they
-  // are (a scrubbed frame must look as it did when the run passed it): the caller puts back what they change.
+  // Read only (a paused run, or one replaying its tape): no tags by hand, no Reconnect. The panels still draw
+  // as they are (a scrubbed frame must look as it did when the run passed it): the caller puts back what they
+  // change.
   void SetReadOnly(bool read_only) { read_only_ = read_only; }
 
   // A line shown beside the server's title, highlighted (a replay's progress); empty for none.
@@ -137,6 +142,7 @@ class Lab {
   std::vector<KeyBinding> tag_keys_;
   bool hand_tags_ = true;
   std::vector<LabHandTag> hand_tags_fired_;
+  std::vector<std::size_t> reconnects_pressed_;
   std::string notice_;
   bool read_only_ = false;
 };

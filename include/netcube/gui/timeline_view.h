@@ -23,7 +23,7 @@
 
 namespace netcube::gui {
 
-// Explanations kept for the view, at most (older ones leave it; --explain has them all).
+// Explanations kept for a running lab's view, at most (older ones leave it; --explain has them all).
 inline constexpr std::size_t kTimelineExplanations = 256;
 // The lanes show this much of the past.
 inline constexpr Micros kTimelineSpan{10'000'000};
@@ -55,6 +55,7 @@ struct ForkChoice {
 struct TimeControls {
   bool toggle_pause = false;
   std::optional<std::int64_t> seek;  // show this frame (and pause)
+  std::optional<Micros> seek_at;     // with a click's seek: the moment clicked (a glitch's own time)
   int step_ticks = 0;                // +1 or -1
   std::optional<ForkChoice> fork;
   bool leave_fork = false;
@@ -62,8 +63,10 @@ struct TimeControls {
 
 class TimelineView {
  public:
-  // The run is journaled: the view shows (in the server's panel) from now on.
-  void Enable(const timeline::Journal* journal, std::vector<std::string> labels);
+  // The run is journaled: the view shows (in the server's panel) from now on. A running lab keeps the newest
+  // kTimelineExplanations explanations and kTimelineMarks marks; a saved journal (`whole_run`), which no
+  // longer grows, keeps all it holds.
+  void Enable(const timeline::Journal* journal, std::vector<std::string> labels, bool whole_run = false);
   bool enabled() const noexcept { return journal_ != nullptr; }
   void Add(const timeline::Explanation& explanation);
 
@@ -86,15 +89,18 @@ class TimelineView {
     bool link_change = false;
   };
   void TakeMarks();
+  void AddMark(const Mark& mark);
   void DrawTimeControls(std::span<const transport::LinkProfile> profiles);
   void DrawForkChoice(std::span<const transport::LinkProfile> profiles);
 
   const timeline::Journal* journal_ = nullptr;
+  bool whole_run_ = false;
   std::vector<std::uint64_t> seen_;  // per ring (the server's first), events already looked at
   std::deque<Mark> marks_;
   std::vector<std::string> labels_;
   std::deque<timeline::Explanation> explanations_;
-  std::uint64_t dropped_ = 0;  // explanations that left the view: the first kept is number dropped_
+  bool explanations_in_order_ = true;  // each no older than the one before (a draw then searches its window)
+  std::uint64_t dropped_ = 0;          // explanations that left the view: the first kept is number dropped_
   std::optional<std::uint64_t> selected_;  // the selected explanation's number, counted from the run's first
   std::optional<TimePosition> position_;
   TimeControls controls_;

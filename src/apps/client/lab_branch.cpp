@@ -150,6 +150,9 @@ void LabInstance::Step(std::span<const std::uint8_t> held, const LabTape& tape) 
     if (tag.frame == frame) lab_->TagByHand(now, {tag.player, {tag.target}});
   }
   lab_->TakeHandTags();  // replayed, not new
+  for (const LabTape::Reconnect& press : tape.reconnects) {
+    if (press.frame == frame) lab_->Reconnect(press.player, now);
+  }
   for (const LabTape::PlayerChange& change : tape.player_changes) {
     if (change.frame != frame || change.player >= clients_.size()) continue;
     clients_[change.player]->SetSettings(change.settings);
@@ -204,7 +207,8 @@ void LabBranch::NoteControls() {
   server_before_draw_ = ServerControls::Of(shown_->lab().server());
 }
 
-void LabBranch::KeepDrawn(const std::vector<gui::LabHandTag>& tags) {
+void LabBranch::KeepDrawn(const std::vector<gui::LabHandTag>& tags,
+                          const std::vector<std::size_t>& reconnects) {
   const std::int64_t frame = this->frame();
   // Behind the edge (the tape playing) they go among the frames already there, in order.
   const auto after_frame = [frame](auto& list) {
@@ -214,6 +218,8 @@ void LabBranch::KeepDrawn(const std::vector<gui::LabHandTag>& tags) {
   std::vector<HandTag>& hand_tags = tape_.hands.hand_tags;
   for (const gui::LabHandTag& tag : tags)
     hand_tags.insert(after_frame(hand_tags), HandTag{frame, tag.player, tag.request.target});
+  for (const std::size_t player : reconnects)
+    tape_.reconnects.insert(after_frame(tape_.reconnects), LabTape::Reconnect{frame, player});
   for (std::size_t i = 0; i < players_before_draw_.size(); ++i) {
     const client::Client& player = shown_->lab().player(i);
     if (players_before_draw_[i] == std::pair(player.settings(), player.link())) continue;
@@ -278,6 +284,11 @@ std::unique_ptr<LabBranch> LabBranch::ForkAt(LabFork fork, std::string* error) c
     if (tag.player >= kept) continue;
     tape.hands.hand_tags.push_back({tag.frame, 2 * tag.player, tag.target});
     tape.hands.hand_tags.push_back({tag.frame, 2 * tag.player + 1, tag.target});
+  }
+  for (const LabTape::Reconnect& press : tape_.reconnects) {
+    if (press.player >= kept) continue;
+    tape.reconnects.push_back({press.frame, 2 * press.player});
+    tape.reconnects.push_back({press.frame, 2 * press.player + 1});
   }
   for (const LabTape::PlayerChange& change : tape_.player_changes) {
     if (change.player >= kept) continue;

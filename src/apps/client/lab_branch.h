@@ -1,6 +1,7 @@
 #pragma once
 // The lab's time machine. A lab run is deterministic (virtual clock, seeded links, an in-memory network), so
-// its hands (the buttons each player held, the tags fired by hand and the panels' changes, frame by frame)
+// its hands (the buttons each player held, the tags fired by hand, the Reconnect presses and the panels'
+// changes, frame by frame)
 // are all it takes to show it again at any frame: a branch keeps them on a tape and seeks back by running a
 // fresh lab from the start with them, forward by running on. A fork is a comparison in which every entry
 // runs beside a copy of itself (the same seed: the same hands and network luck) that takes other settings
@@ -76,9 +77,14 @@ struct LabTape {
     std::int64_t frame = 0;
     ServerControls controls;
   };
+  struct Reconnect {
+    std::int64_t frame = 0;  // pressed as this frame was drawn (after its update)
+    std::size_t player = 0;
+  };
   Session hands;  // every player's buttons (or one timeline for all) and the tags by hand
   std::vector<PlayerChange> player_changes;
   std::vector<ServerChange> server_changes;
+  std::vector<Reconnect> reconnects;
   std::int64_t frames = 0;  // the frames it holds: 0 .. frames - 1
 };
 
@@ -92,8 +98,8 @@ class LabInstance {
   ~LabInstance();
 
   // Runs frame frames(): the link changes and the fork due, the buttons `held` (one per player), the
-  // journal, the samples and explanations; then the tags by hand and the panel changes of this frame on
-  // `tape` (a live frame's come from its drawing instead).
+  // journal, the samples and explanations; then the tags by hand, the Reconnect presses and the panel
+  // changes of this frame on `tape` (a live frame's come from its drawing instead).
   void Step(std::span<const std::uint8_t> held, const LabTape& tape);
 
   gui::Lab& lab() noexcept { return *lab_; }
@@ -150,9 +156,10 @@ class LabBranch {
   std::optional<std::int64_t> SeekTo(std::int64_t target, std::string* error);
   // The frame `ticks` server ticks (+1 or -1) from the shown one, within the tape.
   std::int64_t FrameOfTickStep(int ticks) const noexcept;
-  // After a frame is drawn in a run that goes on: its tags by hand and the panels' changes go on the tape at
-  // the frame shown (live, or the tape playing: history from there on has them).
-  void KeepDrawn(const std::vector<gui::LabHandTag>& tags);
+  // After a frame is drawn in a run that goes on: its tags by hand, Reconnect presses (players) and the
+  // panels' changes go on the tape at the frame shown (live, or the tape playing: history from there on has
+  // them).
+  void KeepDrawn(const std::vector<gui::LabHandTag>& tags, const std::vector<std::size_t>& reconnects);
   // After a paused frame is drawn: what the panels changed is put back.
   void UndoDrawn();
 

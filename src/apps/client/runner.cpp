@@ -433,7 +433,7 @@ int RunLab(LabRunOptions options) {
         const Micros now = VirtualFrameTime(static_cast<int>(std::max<std::int64_t>(0, shown->frame())));
         lab.Draw(LabLayout::For(app->display_size(), lab.players()), now, profiles);
         if (!paused) {
-          shown->KeepDrawn(lab.TakeHandTags());
+          shown->KeepDrawn(lab.TakeHandTags(), lab.TakeReconnects());
         } else {
           shown->UndoDrawn();
         }

@@ -1,0 +1,63 @@
+#pragma once
+// Real frames without a display, for the GUI's tests: an App on SDL's offscreen video driver and software
+// renderer, and ImGui frames whose input (keys, mouse, wheel) the test sets itself.
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <cfloat>
+#include <memory>
+#include <string>
+
+#include "netcube/gui/app.h"
+
+namespace netcube::gui {
+
+// A headless window of `width` x `height` points, without vsync.
+inline std::unique_ptr<App> OpenHeadlessApp(int width, int height) {
+  AppConfig config;
+  config.width = width;
+  config.height = height;
+  config.vsync = false;
+  config.headless = true;
+  std::string error;
+  std::unique_ptr<App> app = App::Create(config, &error);
+  EXPECT_NE(app, nullptr) << error;
+  return app;
+}
+
+// What the test's hands do during one frame.
+struct FrameInput {
+  int key = -1;  // an SDL scancode held down, or -1
+  bool shift = false;
+  ImVec2 mouse{-FLT_MAX, -FLT_MAX};
+  bool click = false;  // the left button held down
+  float wheel = 0.0F;  // the wheel's turn (negative: down)
+};
+
+// An App whose frames take their input from the test (InputFrame) rather than from SDL's events.
+inline std::unique_ptr<App> OpenHeadlessAppForInput(int width, int height) {
+  std::unique_ptr<App> app = OpenHeadlessApp(width, height);
+  if (app == nullptr) return app;
+  // The backend's frame sets the display's size; InputFrame's frames then set ImGui's input themselves.
+  EXPECT_TRUE(app->PollEvents());
+  app->BeginFrame();
+  app->DiscardFrame();
+  return app;
+}
+
+// Starts an ImGui frame 1/60 s after the last with `input` alone; the test draws, then calls
+// app.DiscardFrame().
+inline void InputFrame(App& app, const FrameInput& input) {
+  EXPECT_TRUE(app.PollEvents());
+  ImGuiIO& io = ImGui::GetIO();
+  io.DeltaTime = 1.0F / 60.0F;
+  io.MousePos = input.mouse;
+  io.MouseDown[ImGuiMouseButton_Left] = input.click;
+  io.MouseWheel = input.wheel;
+  for (bool& down : io.KeysDown) down = false;
+  if (input.key >= 0) io.KeysDown[input.key] = true;
+  io.KeyShift = input.shift;
+  ImGui::NewFrame();
+}
+
+}  // namespace netcube::gui
