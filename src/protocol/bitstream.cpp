@@ -5,7 +5,7 @@
 namespace netcube::protocol {
 
 // Most significant bit first, so the byte layout reads left to right as documented in PROTOCOL.md.
-// Both loops move whole runs of bits that fit in the current byte: at most five steps per value.
+// The writer moves whole runs of bits that fit in the current byte: at most five steps per value.
 
 BitWriter::BitWriter(std::span<std::uint8_t> buffer, std::size_t first_bit) noexcept
     : buffer_(buffer), bits_(first_bit) {
@@ -28,24 +28,6 @@ bool BitWriter::Bits(std::uint32_t value, int bits) noexcept {
     bits_ += static_cast<std::size_t>(take);
     left -= take;
   }
-  return true;
-}
-
-bool BitReader::Bits(std::uint32_t& value, int bits) noexcept {
-  if (bits < 0 || bits > 32) return false;
-  if (static_cast<std::size_t>(bits) > BitsRemaining()) return false;
-  std::uint64_t v = 0;
-  int left = bits;
-  while (left > 0) {
-    const std::uint8_t byte = data_[bits_ / 8];
-    const int avail = 8 - static_cast<int>(bits_ % 8);
-    const int take = std::min(avail, left);
-    const std::uint32_t chunk = (static_cast<std::uint32_t>(byte) >> (avail - take)) & ((1u << take) - 1u);
-    v = (v << take) | chunk;
-    bits_ += static_cast<std::size_t>(take);
-    left -= take;
-  }
-  value = static_cast<std::uint32_t>(v);
   return true;
 }
 

@@ -152,22 +152,28 @@ bool SerializeRunMoves(Stream& stream, int& moves) {
   return SerializeInt(stream, moves, 2, kMaxMovesPerTick);
 }
 
-// A replay's baseline cube: `0` when it made no Move, else `1`, its runs, and its turns (as a change's,
-// with n its Moves). A run is its Moves a tick, then `1` when it lasts to the delta's last tick or `0` and
-// its ticks, int[1, ticks left - 1]. Canonical: two runs in a row differ, and a cube that moved made a Move.
+// A replay's baseline cube: `0` when it made no Move; `10` when it made one at every tick and did not turn
+// (the usual); else `11`, its runs, and its turns (as a change's, with n its Moves). A run is its Moves a
+// tick, then `1` when it lasts to the delta's last tick or `0` and its ticks, int[1, ticks left - 1].
+// Canonical: two runs in a row differ, a cube that moved made a Move, and `11` is not the usual.
 // `run_budget` and `turn_budget` are what is left of the delta's kMaxDeltaRuns and kMaxDeltaTurns.
 template <class Stream>
 bool SerializeCubePath(Stream& stream, CubePath& path, int age, int& run_budget, int& turn_budget) {
   bool moved = !path.runs.empty();
   if (!SerializeBool(stream, moved)) return false;
-  if (!moved) {
-    if constexpr (Stream::kReading) {
-      path.runs.clear();
-      path.turns.clear();
-    }
-    return path.turns.empty();
+  if constexpr (Stream::kReading) {
+    path.runs.clear();
+    path.turns.clear();
   }
-  if constexpr (Stream::kReading) path.runs.clear();
+  if (!moved) return path.turns.empty();
+  const bool usual_path =
+      path.runs.size() == 1 && path.runs[0].moves == 1 && path.runs[0].ticks == age && path.turns.empty();
+  bool described = !usual_path;
+  if (!SerializeBool(stream, described)) return false;
+  if (!described) {
+    if constexpr (Stream::kReading) path.runs.push_back(MoveRun{age, 1});
+    return --run_budget >= 0;
+  }
   int left = age;
   int moves = 0;
   std::size_t k = 0;
@@ -193,6 +199,8 @@ bool SerializeCubePath(Stream& stream, CubePath& path, int age, int& run_budget,
   }
   if (k != path.runs.size() || moves == 0 || !SerializeTurns(stream, path.turns, moves, turn_budget))
     return false;
+  if (path.runs.size() == 1 && path.runs[0].moves == 1 && path.turns.empty())
+    return false;  // the usual: `10`
   return path.turns.empty() || path.turns.back().at < moves;
 }
 

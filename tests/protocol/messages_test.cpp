@@ -129,8 +129,8 @@ std::vector<SizedMessage> DocumentedSizes() {
       {"delta_at_rest", AtRest(), 6 + 32 + 8 + 1 + 4 + 4 + 9 + 3 + 9 + 1 + 16 + 6},
       {"replay_at_rest", ReplayAtRest(), 6 + 32 + 8 + 1 + 1 + 9 + 3 + 1 + 16 + 6},
       {"replay_walking", ReplayWalking(),
-       6 + 32 + 8 + 1 + 1 + 9 + (1 + 1 + 1 + 1) + (1 + (2 + 2) + (10 + 1) + (1 + 1) + (1 + 3 + 2 + 1)) + 1 +
-           16 + 6},
+       6 + 32 + 8 + 1 + 1 + 9 + (1 + 1) + (1 + 1 + (2 + 2) + (10 + 1) + (1 + 1) + (1 + 3 + 2 + 1)) + 1 + 16 +
+           6},
       {"delta_uneven", Uneven(),
        6 + 32 + 8 + 1 + 4 + 4 + 9 + (2 + 3 + 1 + 1) + (2 + 1 + 1 + 3 + 2 + 1 + 1) + 9 + 1 + 16 + 6},
       {"snapshot_ack", SnapshotAck{}, 6 + 16},
@@ -378,7 +378,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   replay.ack = 4;
   replay.input_lead = -1;
   const std::vector<std::uint8_t> replay_bytes = {0xEC, 0x00, 0x00, 0x12, 0xCC, 0x0B, 0x01, 0xFF,
-                                                  0x0B, 0xA8, 0x00, 0x1A, 0x00, 0x08, 0xF8};
+                                                  0x85, 0x68, 0x00, 0x1A, 0x00, 0x08, 0xF8};
   EXPECT_EQ(EncodeToVector(replay), replay_bytes);
   ASSERT_EQ(Decode(replay_bytes, decoded), DecodeError::kNone);
   ASSERT_TRUE(ApplyDelta(replay_baseline, std::get<DeltaSnapshot>(decoded), rebuilt));

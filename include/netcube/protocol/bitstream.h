@@ -42,7 +42,23 @@ class BitReader {
   static constexpr bool kReading = true;
   explicit BitReader(std::span<const std::uint8_t> data) noexcept : data_(data) {}
 
-  bool Bits(std::uint32_t& value, int bits) noexcept;
+  // Inline and byte-wise: a snapshot of 256 cubes reads some 1,500 fields, a client 60 of them a second.
+  bool Bits(std::uint32_t& value, int bits) noexcept {
+    if (bits < 0 || bits > 32 || static_cast<std::size_t>(bits) > BitsRemaining()) return false;
+    if (bits == 0) {
+      value = 0;
+      return true;
+    }
+    // The value lies in at most five bytes, most significant bit first.
+    const std::size_t first = bits_ / 8;
+    const std::size_t last = (bits_ + static_cast<std::size_t>(bits) - 1) / 8;
+    std::uint64_t window = 0;
+    for (std::size_t i = first; i <= last; ++i) window = (window << 8) | data_[i];
+    const auto below = static_cast<int>((last + 1) * 8 - bits_) - bits;  // window bits after the value
+    value = static_cast<std::uint32_t>((window >> below) & ((std::uint64_t{1} << bits) - 1u));
+    bits_ += static_cast<std::size_t>(bits);
+    return true;
+  }
   std::size_t BitsRead() const noexcept { return bits_; }
   std::size_t BitsRemaining() const noexcept { return data_.size() * 8 - bits_; }
   // Passes over the rest of the packet unread.
