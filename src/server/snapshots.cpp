@@ -115,6 +115,7 @@ void Snapshots::Prepare(std::uint64_t tick, const Players& players, const WorldH
   const std::vector<Player>& cube_owners = players.players();
   for (std::size_t i = 0; i < cube_owners.size(); ++i) generations_[i] = cube_owners[i].generation;
   AdvanceKept(tick, players);
+  started_this_tick_ = false;
   const std::vector<Client>& clients = players.clients();
   receivers_.clear();
   // Each client gets the newest kept baseline it holds, when that is fresh enough: no more than half its
@@ -199,12 +200,16 @@ bool Snapshots::PrepareOne(std::uint64_t tick, const Players& players, const Wor
     if (history.WorldOf(k.baseline, cubes, gens)) {
       if (!k.predicting && protocol::MakeReplay(tick, age, cubes, world, moves, delta_) && fits())
         return true;
-      if (!k.predicting) {
+      // A start predicts every cube from the baseline: one a tick, however many replays a change of
+      // cubes (or a player's skipped input) ends at once; the others' clients get the full snapshot.
+      if (!k.predicting && !started_this_tick_) {
         k.prediction.Start(k.baseline, cubes, gens, tick, world, world_gens, turns,
                            &counters_.delta_prediction_moves);
         k.predicting = true;
+        started_this_tick_ = true;
       }
-      if (protocol::MakeDelta(server_tick, world, world_gens, age, cubes, gens, delta_,
+      if (k.predicting &&
+          protocol::MakeDelta(server_tick, world, world_gens, age, cubes, gens, delta_,
                               &counters_.delta_prediction_moves, &turns, &k.prediction) &&
           fits()) {
         return true;

@@ -90,6 +90,7 @@ class Snapshots {
   // Per age (1..kHeldBaselines): how many clients due a snapshot, holding no fresh enough kept baseline,
   // told of the tick that old and would find it fresh enough.
   std::array<std::size_t, protocol::kHeldBaselines + 1> wanting_{};
+  bool started_this_tick_ = false;  // a kept baseline's predictions were started this tick
   // A snapshot's encodings, one per kept baseline given this tick (on a LAN nearly all share one) and the
   // full one: made inside the tick, handed to each client after it.
   std::vector<Receiver> receivers_;
