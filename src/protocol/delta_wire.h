@@ -156,7 +156,7 @@ bool SerializeRunMoves(Stream& stream, int& moves) {
 // (the usual); else `11`, its runs, and its turns (as a change's, with n its Moves). A run is its Moves a
 // tick, then `1` when it lasts to the delta's last tick or `0` and its ticks, int[1, ticks left - 1].
 // Canonical: two runs in a row differ, a cube that moved made a Move, and `11` is not the usual.
-// `run_budget` and `turn_budget` are what is left of the delta's kMaxDeltaRuns and kMaxDeltaTurns.
+// `run_budget` and `turn_budget` are what is left of the replay's kMaxDeltaRuns and kMaxReplayTurns.
 template <class Stream>
 bool SerializeCubePath(Stream& stream, CubePath& path, int age, int& run_budget, int& turn_budget) {
   bool moved = !path.runs.empty();

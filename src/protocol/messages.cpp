@@ -134,9 +134,9 @@ bool SerializeDeltaBody(Stream& stream, DeltaSnapshot& m) {
       !SerializeBool(stream, m.replay)) {
     return false;
   }
-  int turn_budget = kMaxDeltaTurns;
   if (m.replay) {
     int run_budget = kMaxDeltaRuns;
+    int turn_budget = kMaxReplayTurns;
     if constexpr (Stream::kWriting) {
       if (!m.baseline.empty() || !m.joined.empty()) return false;  // canonical: a replay names no fates
     } else {
@@ -162,6 +162,7 @@ bool SerializeDeltaBody(Stream& stream, DeltaSnapshot& m) {
       !SerializeInt(stream, m.velocity_order, 0, kMaxResidualOrder)) {
     return false;
   }
+  int turn_budget = kMaxDeltaTurns;
   std::size_t count = m.baseline.size();
   if (!SerializeInt(stream, count, 0, kMaxPlayers)) return false;
   if constexpr (Stream::kReading) m.baseline.resize(count);

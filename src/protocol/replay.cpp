@@ -69,7 +69,8 @@ bool MakeReplay(std::uint64_t tick, int age, std::span<const sim::PlayerCube> ba
   out.baseline.clear();
   out.joined.clear();
   out.paths.clear();
-  int turn_budget = kMaxDeltaTurns;
+  int turn_budget = kMaxReplayTurns;
+  int run_budget = kMaxDeltaRuns;
   for (std::size_t i = 0; i < baseline.size(); ++i) {
     if (baseline[i].id != world[i].id) return false;
     const sim::CubeState& base = baseline[i].state;
@@ -95,6 +96,8 @@ bool MakeReplay(std::uint64_t tick, int age, std::span<const sim::PlayerCube> ba
       moves += step.count;
     }
     if (moves == 0) path.runs.clear();
+    run_budget -= static_cast<int>(path.runs.size());
+    if (run_budget < 0) return false;
     // What the log says must end where the world is (a cheap check of the bookkeeping, not of the physics).
     const sim::CubeState& now = world[i].state;
     if (now.last_input != static_cast<sim::Seq>(base.last_input + moves) || now.buttons != held) return false;
@@ -138,7 +141,7 @@ bool ApplyReplay(std::span<const sim::PlayerCube> from, int from_ticks, const De
     }
     turns += path.turns.size();
     runs += path.runs.size();
-    if (turns > kMaxDeltaTurns || runs > kMaxDeltaRuns || (i > 0 && from[i].id <= from[i - 1].id))
+    if (turns > kMaxReplayTurns || runs > kMaxDeltaRuns || (i > 0 && from[i].id <= from[i - 1].id))
       return false;
     out.players.push_back(from[i]);
   }

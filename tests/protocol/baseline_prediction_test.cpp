@@ -16,19 +16,12 @@
 
 #include "netcube/protocol/messages.h"
 #include "netcube/sim/world.h"
+#include "sample_messages.h"
 
 namespace netcube::protocol {
 namespace {
 
-constexpr std::uint8_t kBotChoices[] = {0,
-                                        sim::kRight,
-                                        sim::kRight | sim::kDown,
-                                        sim::kDown,
-                                        sim::kDown | sim::kLeft,
-                                        sim::kLeft,
-                                        sim::kLeft | sim::kUp,
-                                        sim::kUp,
-                                        sim::kUp | sim::kRight};
+using testing::kBotChoices;
 constexpr int kCubes = 128;
 
 // The world, stepped a tick at a time, with its recent past and turns.

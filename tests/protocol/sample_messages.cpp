@@ -168,8 +168,8 @@ std::vector<NamedMessage> SampleMessages() {
     CubePath path;
     path.runs.push_back({kMaxDeltaAge - 1, kMaxMovesPerTick - 1});
     path.runs.push_back({1, kMaxMovesPerTick});
-    path.turns.push_back(
-        {(kMaxDeltaAge - 1) * (kMaxMovesPerTick - 1) + kMaxMovesPerTick - 1, kTurnChoices - 1});
+    const int moves = (kMaxDeltaAge - 1) * (kMaxMovesPerTick - 1) + kMaxMovesPerTick;
+    for (int k = 3; k >= 1; --k) path.turns.push_back({moves - k, kTurnChoices - 1});  // kMaxReplayTurns
     longest_replay.paths.push_back(path);
   }
   longest_replay.has_ack = true;

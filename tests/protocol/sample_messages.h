@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "netcube/protocol/messages.h"
+#include "netcube/sim/move.h"
 
 namespace netcube::protocol::testing {
 
@@ -21,6 +22,17 @@ Snapshot FullSnapshot();
 CubeDelta Changed(int moves, std::int32_t dx, std::int32_t dy, std::int32_t dvx, std::int32_t dvy);
 // Appends a turn to `choice` (ButtonsOfChoice) after `at` Moves.
 CubeDelta Turned(CubeDelta d, std::uint8_t choice, int at);
+
+// The keys `netcube-bot --script random` picks from: none, or one of the eight directions.
+inline constexpr std::uint8_t kBotChoices[] = {0,
+                                               sim::kRight,
+                                               sim::kRight | sim::kDown,
+                                               sim::kDown,
+                                               sim::kDown | sim::kLeft,
+                                               sim::kLeft,
+                                               sim::kLeft | sim::kUp,
+                                               sim::kUp,
+                                               sim::kUp | sim::kRight};
 
 // Encodes a message that must be valid; an empty result means it was not.
 std::vector<std::uint8_t> EncodeToVector(const Message& message);

@@ -246,7 +246,8 @@ struct MoveRun {
 inline constexpr int kMaxMovesPerTick = 3 * sim::kTicksPerSecond;
 inline constexpr int kMaxPathRuns = 16;
 inline constexpr int kMaxDeltaRuns = 512;
-inline constexpr int kMaxPathTurns = 16;  // a path's turns (the whole replay's: kMaxDeltaTurns)
+inline constexpr int kMaxPathTurns = 16;     // a path's turns
+inline constexpr int kMaxReplayTurns = 768;  // a whole replay's (a predicted delta's: kMaxDeltaTurns)
 // What one baseline cube did since the baseline: its Moves (no runs: none at all), the input sequence
 // numbers following its baseline last_input one by one, and its turns (Turn::at counts its Moves from the
 // baseline; every turn is at a Move, so at < the Moves made).

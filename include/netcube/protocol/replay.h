@@ -58,7 +58,7 @@ class MoveLog {
 // Builds `out` (its ack left as it is) as a replay delta: the world after `tick` (`world`) against
 // the baseline world `age` ticks older, from what `log` recorded of the ticks between. False when those
 // ticks cannot be replayed: not all recorded, other cubes or another collisions setting at some tick,
-// inputs not numbered on one by one, more runs or turns than a delta names.
+// inputs not numbered on one by one, more runs or turns than a path or a delta names.
 bool MakeReplay(std::uint64_t tick, int age, std::span<const sim::PlayerCube> baseline,
                 std::span<const sim::PlayerCube> world, const MoveLog& log, DeltaSnapshot& out) noexcept;
 
