@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -56,6 +57,31 @@ bool Separate(CubeState& a, CubeState& b) noexcept {
   return true;
 }
 
+// A set of indexes into the cubes in id order, walked in increasing order.
+class IndexSet {
+ public:
+  void Add(std::size_t i) noexcept { words_[i / 64] |= std::uint64_t{1} << (i % 64); }
+  bool Has(std::size_t i) const noexcept { return ((words_[i / 64] >> (i % 64)) & 1u) != 0; }
+  void AddFirst(std::size_t count) noexcept {
+    for (std::size_t i = 0; i < count; ++i) Add(i);
+  }
+  bool Empty() const noexcept {
+    return std::all_of(words_.begin(), words_.end(), [](std::uint64_t word) { return word == 0; });
+  }
+  // The smallest member not below `from`, or kIdCount when there is none.
+  std::size_t NextFrom(std::size_t from) const noexcept {
+    for (std::size_t w = from / 64; w < words_.size(); ++w) {
+      std::uint64_t word = words_[w];
+      if (w == from / 64) word &= ~std::uint64_t{0} << (from % 64);
+      if (word != 0) return w * 64 + static_cast<std::size_t>(std::countr_zero(word));
+    }
+    return kIdCount;
+  }
+
+ private:
+  std::array<std::uint64_t, kIdCount / 64> words_{};
+};
+
 // The broad phase: cube-sized cells over the arena. Two cubes overlap only when their centres are less than
 // a cube apart on both axes, so only cubes in the same or neighbouring cells can; a pass then looks at a
 // handful of neighbours per cube instead of every other cube.
@@ -68,8 +94,8 @@ class Grid {
   void Build(std::span<CubeState* const> cubes) noexcept {
     first_.fill(0);
     for (std::size_t i = 0; i < cubes.size(); ++i) {
-      column_[i] = static_cast<std::uint8_t>(std::clamp(cubes[i]->x / kCubeSize, 0, kGridColumns - 1));
-      row_[i] = static_cast<std::uint8_t>(std::clamp(cubes[i]->y / kCubeSize, 0, kGridRows - 1));
+      column_[i] = ColumnOf(*cubes[i]);
+      row_[i] = RowOf(*cubes[i]);
       ++first_[Cell(column_[i], row_[i]) + 1];
     }
     for (std::size_t c = 1; c < first_.size(); ++c)
@@ -80,22 +106,39 @@ class Grid {
       items_[next[Cell(column_[i], row_[i])]++] = static_cast<std::uint16_t>(i);
   }
 
+  // Files the cubes again after only `moved` have moved: a push rarely crosses into another cell, and the
+  // filing depends on nothing else.
+  void Refile(std::span<CubeState* const> cubes, const IndexSet& moved) noexcept {
+    for (std::size_t i = moved.NextFrom(0); i < cubes.size(); i = moved.NextFrom(i + 1)) {
+      if (column_[i] != ColumnOf(*cubes[i]) || row_[i] != RowOf(*cubes[i])) {
+        Build(cubes);
+        return;
+      }
+    }
+  }
+
   // Calls visit(j) for every cube j other than `i` in i's cell and the cells around it (as filed by Build).
+  // Cells are numbered row by row, so each row's three cells hold one run of `items_`.
   template <class Visit>
   void ForEachNearby(std::size_t i, Visit&& visit) const noexcept {
+    const int first_column = std::max(0, column_[i] - 1);
+    const int last_column = std::min(kGridColumns - 1, column_[i] + 1);
     for (int row = std::max(0, row_[i] - 1); row <= std::min(kGridRows - 1, row_[i] + 1); ++row) {
-      for (int column = std::max(0, column_[i] - 1); column <= std::min(kGridColumns - 1, column_[i] + 1);
-           ++column) {
-        const std::size_t cell = Cell(column, row);
-        for (std::size_t k = first_[cell]; k < first_[cell + 1]; ++k) {
-          if (items_[k] != i) visit(static_cast<std::size_t>(items_[k]));
-        }
+      const std::size_t end = first_[Cell(last_column, row) + 1];
+      for (std::size_t k = first_[Cell(first_column, row)]; k < end; ++k) {
+        if (items_[k] != i) visit(static_cast<std::size_t>(items_[k]));
       }
     }
   }
 
  private:
   static constexpr std::size_t kCells = static_cast<std::size_t>(kGridColumns) * kGridRows;
+  static std::uint8_t ColumnOf(const CubeState& cube) noexcept {
+    return static_cast<std::uint8_t>(std::clamp(cube.x / kCubeSize, 0, kGridColumns - 1));
+  }
+  static std::uint8_t RowOf(const CubeState& cube) noexcept {
+    return static_cast<std::uint8_t>(std::clamp(cube.y / kCubeSize, 0, kGridRows - 1));
+  }
   static std::size_t Cell(int column, int row) noexcept {
     return static_cast<std::size_t>(row * kGridColumns + column);
   }
@@ -109,19 +152,44 @@ class Grid {
 
 // One relaxation pass: every overlapping pair, found from the positions at the start of the pass, pushed
 // apart in id order. A push that makes a new overlap with a cube out of reach is found by the next pass.
-bool SeparatePass(std::span<CubeState* const> ordered, Grid& grid) noexcept {
-  grid.Build(ordered);
+//
+// Only a pair with a cube pushed since the previous pass began can overlap: any other pair was found
+// apart then (or was out of reach then and still is), and neither cube has moved since. So a pass looks
+// only at pairs with an `active` cube, the cubes pushed in the previous pass plus those this pass pushes
+// before reaching the pair, with the same result as looking at every pair at a fraction of the cost once
+// the first pass has cleared the ordinary contacts. On return `active` holds the cubes this pass pushed.
+bool SeparatePass(std::span<CubeState* const> ordered, const Grid& grid, IndexSet& active) noexcept {
+  // The cubes that may have a pair with an active cube: those and their neighbours.
+  IndexSet visit = active;
+  for (std::size_t d = active.NextFrom(0); d < ordered.size(); d = active.NextFrom(d + 1)) {
+    grid.ForEachNearby(d, [&](std::size_t j) { visit.Add(j); });
+  }
+  IndexSet pushed;
   std::array<std::size_t, kIdCount> later{};
-  bool any = false;
-  for (std::size_t i = 0; i < ordered.size(); ++i) {
+  for (std::size_t i = visit.NextFrom(0); i < ordered.size(); i = visit.NextFrom(i + 1)) {
     std::size_t count = 0;
     grid.ForEachNearby(i, [&](std::size_t j) {
       if (j > i) later[count++] = j;
     });
     std::sort(later.begin(), later.begin() + static_cast<std::ptrdiff_t>(count));
-    for (std::size_t k = 0; k < count; ++k) any |= Separate(*ordered[i], *ordered[later[k]]);
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::size_t j = later[k];
+      if (!active.Has(i) && !active.Has(j)) continue;
+      if (!Separate(*ordered[i], *ordered[j])) continue;
+      pushed.Add(i);
+      pushed.Add(j);
+      active.Add(i);
+      if (!active.Has(j)) {
+        active.Add(j);
+        grid.ForEachNearby(j, [&](std::size_t x) {
+          if (x > i) visit.Add(x);
+        });
+        visit.Add(j);
+      }
+    }
   }
-  return any;
+  active = pushed;
+  return !pushed.Empty();
 }
 
 // True when a cube centred at (x, y) would overlap `other`.
@@ -145,20 +213,27 @@ bool FindNearestFreeSpot(const CubeState& cube, std::span<CubeState* const> sett
     add_x(other->x - kCubeSize);
     add_x(other->x + kCubeSize);
   }
-  const auto by_distance = [&cube](std::int32_t a, std::int32_t b) {
+  // A heap hands out the candidates nearest first; the search usually stops after a few, so sorting them
+  // all would mostly be wasted.
+  const auto farther = [&cube](std::int32_t a, std::int32_t b) {
     const std::int32_t da = std::abs(a - cube.x);
     const std::int32_t db = std::abs(b - cube.x);
-    return da != db ? da < db : a < b;
+    return da != db ? da > db : a > b;
   };
-  std::sort(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(x_count), by_distance);
+  const auto heap_begin = xs.begin();
+  auto heap_end = xs.begin() + static_cast<std::ptrdiff_t>(x_count);
+  std::make_heap(heap_begin, heap_end, farther);
 
   std::array<const CubeState*, kIdCount> blockers{};  // the settled cubes a cube at this x could overlap
   std::int64_t best_cost = std::numeric_limits<std::int64_t>::max();
-  for (std::size_t i = 0; i < x_count; ++i) {
-    const std::int32_t x = xs[i];
+  std::int32_t previous_x = 0;
+  for (bool first = true; heap_end != heap_begin; first = false) {
+    std::pop_heap(heap_begin, heap_end, farther);
+    const std::int32_t x = *--heap_end;
     const std::int64_t cost_x = std::abs(x - cube.x);
     if (cost_x >= best_cost) break;  // every later x is at least as far
-    if (i > 0 && x == xs[i - 1]) continue;
+    if (!first && x == previous_x) continue;
+    previous_x = x;
     std::size_t blocker_count = 0;
     for (const CubeState* other : settled) {
       if (std::abs(x - other->x) < kCubeSize) blockers[blocker_count++] = other;
@@ -188,8 +263,7 @@ bool FindNearestFreeSpot(const CubeState& cube, std::span<CubeState* const> sett
 // before it steps to the nearest spot clear of all of them, and its velocity back toward where it was
 // stops. Cubes already clear do not move. The grid, filed before the first step, finds the neighbours
 // that have not moved; the few that have are checked from their own list.
-void Settle(std::span<CubeState* const> ordered, Grid& grid) noexcept {
-  grid.Build(ordered);
+void Settle(std::span<CubeState* const> ordered, const Grid& grid) noexcept {
   std::array<std::size_t, kIdCount> moved{};
   std::size_t moved_count = 0;
   for (std::size_t i = 1; i < ordered.size(); ++i) {
@@ -225,8 +299,12 @@ void ResolveOverlaps(std::span<PlayerCube> cubes) noexcept {
 
   const std::span<CubeState* const> cubes_by_id(ordered.data(), count);
   Grid grid;
+  grid.Build(cubes_by_id);
+  IndexSet active;  // the first pass looks at every pair
+  active.AddFirst(count);
   for (int pass = 0; pass < kMaxResolvePasses; ++pass) {
-    if (!SeparatePass(cubes_by_id, grid)) return;
+    if (!SeparatePass(cubes_by_id, grid, active)) return;
+    grid.Refile(cubes_by_id, active);
   }
   // Pairwise pushes share a pile-up against a wall ever more thinly and can stall a sub-unit short.
   Settle(cubes_by_id, grid);

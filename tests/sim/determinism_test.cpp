@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "netcube/sim/move.h"
+#include "netcube/sim/world.h"
 
 namespace netcube::sim {
 namespace {
@@ -96,6 +97,48 @@ TEST(Determinism, GoldenInputSequenceGivesTheRecordedStates) {
       << " vy=" << run.final_state.vy << " last_input=" << run.final_state.last_input
       << " buttons=" << int{run.final_state.buttons} << " held_since=" << run.final_state.held_since;
   EXPECT_EQ(run.chained_hash, kGoldenChainedHash) << std::hex << "0x" << run.chained_hash;
+}
+
+// The crowded golden run: 256 cubes steering at random in one arena with collisions, so that pushes chain,
+// relaxation runs out of passes and most ticks end in a settle. It pins ResolveOverlaps (PROTOCOL.md
+// section 2) as the chained hash pins Move: clients that replay deltas run it too, and any faster way of
+// resolving must give these states bit for bit.
+constexpr std::size_t kCrowdCubes = 256;
+constexpr int kCrowdTicks = 600;
+constexpr std::uint64_t kGoldenCrowdHash = 0x8182a7e8a37a360bull;
+
+std::uint64_t SimulateCrowd() {
+  SplitMix64 rng(0x63726f7764ull);  // "crowd"
+  std::vector<PlayerCube> cubes(kCrowdCubes);
+  std::vector<Input> held(kCrowdCubes);
+  std::vector<int> hold_left(kCrowdCubes, 0);
+  for (std::size_t i = 0; i < kCrowdCubes; ++i) {
+    cubes[i].id = static_cast<PlayerId>(i);
+    const std::uint64_t r = rng.Next();
+    cubes[i].state.x = kMinX + static_cast<std::int32_t>(r % static_cast<std::uint64_t>(kMaxX - kMinX + 1));
+    cubes[i].state.y =
+        kMinY + static_cast<std::int32_t>((r >> 32) % static_cast<std::uint64_t>(kMaxY - kMinY + 1));
+  }
+  std::uint64_t h = 0;
+  std::vector<PlayerStep> steps(kCrowdCubes);
+  for (int tick = 0; tick < kCrowdTicks; ++tick) {
+    for (std::size_t i = 0; i < kCrowdCubes; ++i) {
+      if (hold_left[i]-- <= 0) {
+        const std::uint64_t r = rng.Next();
+        held[i].buttons = static_cast<std::uint8_t>(r & kButtonMask);
+        hold_left[i] = static_cast<int>((r >> 8) % 60);
+      }
+      held[i].seq = static_cast<Seq>(tick + 1);
+      steps[i] = {&cubes[i], std::span<const Input>(&held[i], 1)};
+    }
+    StepWorld(cubes, steps, /*collisions=*/true);
+    for (const PlayerCube& cube : cubes) h = HashState(cube.state, h);
+  }
+  return h;
+}
+
+TEST(Determinism, CrowdedArenaGivesTheRecordedStates) {
+  EXPECT_EQ(SimulateCrowd(), kGoldenCrowdHash) << std::hex << "0x" << SimulateCrowd();
 }
 
 }  // namespace
