@@ -47,63 +47,95 @@ const MoveLog::Tick* MoveLog::Find(std::uint64_t tick) const noexcept {
   return slot.tick == tick ? &slot : nullptr;
 }
 
-bool MakeReplay(std::uint64_t tick, int age, std::span<const sim::PlayerCube> baseline,
-                std::span<const sim::PlayerCube> world, const MoveLog& log, DeltaSnapshot& out) noexcept {
-  if (age < 1 || age > kHeldBaselines || baseline.size() != world.size() || world.size() > kMaxPlayers) {
-    return false;
+bool ReplayBuilder::Start(std::uint64_t baseline_tick, std::span<const sim::PlayerCube> baseline,
+                          const MoveLog& log, DeltaSnapshot& out) noexcept {
+  const MoveLog::Tick* first = log.Find(baseline_tick);
+  good_ = first != nullptr && baseline.size() <= kMaxPlayers;
+  if (!good_) return false;
+  baseline_tick_ = reached_ = baseline_tick;
+  era_ = first->era;
+  count_ = baseline.size();
+  turn_budget_ = kMaxReplayTurns;
+  run_budget_ = kMaxDeltaRuns;
+  for (std::size_t i = 0; i < count_; ++i) {
+    const sim::CubeState& base = baseline[i].state;
+    cursors_[i] = Cursor{static_cast<sim::Seq>(base.last_input + 1), 0, 0, base.buttons};
+    ids_[i] = baseline[i].id;
   }
-  // The baseline's tick and every tick since: recorded, with the same cubes and setting throughout.
-  if (tick <= static_cast<std::uint64_t>(age)) return false;
-  const MoveLog::Tick* first = log.Find(tick - static_cast<std::uint64_t>(age));
-  if (first == nullptr) return false;
-  std::array<const MoveLog::Tick*, kHeldBaselines> ticks{};
-  for (int k = 1; k <= age; ++k) {
-    const MoveLog::Tick* step = log.Find(tick - static_cast<std::uint64_t>(age - k));
-    if (step == nullptr || step->era != first->era) return false;
-    ticks[static_cast<std::size_t>(k - 1)] = step;
-  }
-  out.server_tick = static_cast<std::uint32_t>(tick);
-  out.age = age;
   out.replay = true;
   out.collisions = first->collisions;
   out.baseline.clear();
   out.joined.clear();
   out.paths.clear();
-  int turn_budget = kMaxReplayTurns;
-  int run_budget = kMaxDeltaRuns;
-  for (std::size_t i = 0; i < baseline.size(); ++i) {
-    if (baseline[i].id != world[i].id) return false;
-    const sim::CubeState& base = baseline[i].state;
-    CubePath path;
-    int moves = 0;
-    std::uint8_t held = base.buttons;
-    for (int k = 0; k < age; ++k) {
-      const MoveLog::Step& step = ticks[static_cast<std::size_t>(k)]->cubes[i];
-      if (!step.plain) return false;
-      if (path.runs.empty() || path.runs.back().moves != step.count) {
-        if (!path.runs.push_back(MoveRun{0, step.count})) return false;
-      }
-      ++path.runs.back().ticks;
-      if (step.count == 0) continue;
-      if (step.first_seq != static_cast<sim::Seq>(base.last_input + 1 + moves)) return false;
-      for (std::size_t m = 0; m < std::min<std::size_t>(step.count, MoveLog::kLoggedButtons); ++m) {
-        if (step.buttons[m] == held) continue;
-        const int at = moves + static_cast<int>(m);
-        if (!path.turns.push_back(Turn{at, ChoiceOf(held, step.buttons[m])}) || --turn_budget < 0)
-          return false;
-        held = step.buttons[m];
-      }
-      moves += step.count;
+  for (std::size_t i = 0; i < count_; ++i) out.paths.push_back(CubePath{});
+  return true;
+}
+
+bool ReplayBuilder::Extend(std::uint64_t tick, const MoveLog& log, DeltaSnapshot& out) noexcept {
+  if (tick - baseline_tick_ > static_cast<std::uint64_t>(kHeldBaselines)) good_ = false;
+  for (std::uint64_t t = reached_ + 1; good_ && t <= tick; ++t) {
+    const MoveLog::Tick* step = log.Find(t);
+    good_ = step != nullptr && step->era == era_ && ExtendOne(*step, out);
+    reached_ = t;
+  }
+  return good_;
+}
+
+bool ReplayBuilder::ExtendOne(const MoveLog::Tick& tick, DeltaSnapshot& out) noexcept {
+  for (std::size_t i = 0; i < count_; ++i) {
+    const MoveLog::Step& step = tick.cubes[i];
+    Cursor& cursor = cursors_[i];
+    CubePath& path = out.paths[i];
+    if (!step.plain) return false;
+    if (step.count == 0 && cursor.moves == 0) {
+      ++cursor.idle_ticks;  // a path with no Move names no runs
+      continue;
     }
-    if (moves == 0) path.runs.clear();
-    run_budget -= static_cast<int>(path.runs.size());
-    if (run_budget < 0) return false;
-    // What the log says must end where the world is (a cheap check of the bookkeeping, not of the physics).
-    const sim::CubeState& now = world[i].state;
-    if (now.last_input != static_cast<sim::Seq>(base.last_input + moves) || now.buttons != held) return false;
-    if (!out.paths.push_back(path)) return false;
+    if (path.runs.empty() && cursor.idle_ticks > 0) {
+      if (!path.runs.push_back(MoveRun{cursor.idle_ticks, 0}) || --run_budget_ < 0) return false;
+    }
+    if (path.runs.empty() || path.runs.back().moves != step.count) {
+      if (!path.runs.push_back(MoveRun{0, step.count}) || --run_budget_ < 0) return false;
+    }
+    ++path.runs.back().ticks;
+    if (step.count == 0) continue;
+    if (step.first_seq != cursor.first_seq) return false;
+    for (std::size_t m = 0; m < std::min<std::size_t>(step.count, MoveLog::kLoggedButtons); ++m) {
+      if (step.buttons[m] == cursor.held) continue;
+      const int at = cursor.moves + static_cast<int>(m);
+      if (!path.turns.push_back(Turn{at, ChoiceOf(cursor.held, step.buttons[m])}) || --turn_budget_ < 0)
+        return false;
+      cursor.held = step.buttons[m];
+    }
+    cursor.moves += step.count;
+    cursor.first_seq = static_cast<sim::Seq>(cursor.first_seq + step.count);
   }
   return true;
+}
+
+bool ReplayBuilder::Finish(std::span<const sim::PlayerCube> world, DeltaSnapshot& out) noexcept {
+  if (!good_ || reached_ == baseline_tick_ || world.size() != count_) return false;
+  // What the log says must end where the world is (a cheap check of the bookkeeping, not of the physics).
+  for (std::size_t i = 0; i < count_; ++i) {
+    const sim::CubeState& now = world[i].state;
+    const Cursor& cursor = cursors_[i];
+    if (world[i].id != ids_[i] || now.last_input != static_cast<sim::Seq>(cursor.first_seq - 1) ||
+        now.buttons != cursor.held) {
+      good_ = false;
+      return false;
+    }
+  }
+  out.server_tick = static_cast<std::uint32_t>(reached_);
+  out.age = static_cast<int>(reached_ - baseline_tick_);
+  return true;
+}
+
+bool MakeReplay(std::uint64_t tick, int age, std::span<const sim::PlayerCube> baseline,
+                std::span<const sim::PlayerCube> world, const MoveLog& log, DeltaSnapshot& out) noexcept {
+  if (age < 1 || tick <= static_cast<std::uint64_t>(age)) return false;
+  ReplayBuilder builder;
+  return builder.Start(tick - static_cast<std::uint64_t>(age), baseline, log, out) &&
+         builder.Extend(tick, log, out) && builder.Finish(world, out);
 }
 
 bool ApplyReplay(std::span<const sim::PlayerCube> from, int from_ticks, const DeltaSnapshot& delta,

@@ -91,7 +91,7 @@ void Snapshots::AdvanceKept(std::uint64_t tick, const Players& players) {
 }
 
 std::optional<std::size_t> Snapshots::Keep(std::uint64_t tick, std::uint64_t seen,
-                                           const WorldHistory& history) {
+                                           const WorldHistory& history, const protocol::MoveLog& moves) {
   std::optional<std::size_t> slot;
   for (std::size_t k = 0; k < kept_.size(); ++k) {
     if (kept_[k].live && kept_[k].last_used == tick) continue;  // serves this tick
@@ -105,7 +105,8 @@ std::optional<std::size_t> Snapshots::Keep(std::uint64_t tick, std::uint64_t see
   kept.live = true;
   kept.baseline = seen;
   kept.last_used = tick;
-  kept.predicting = false;  // until a delta against it cannot replay
+  // Until a delta against it cannot replay.
+  kept.predicting = !kept.replay.Start(seen, cubes, moves, kept.replay_delta);
   return slot;
 }
 
@@ -155,7 +156,7 @@ void Snapshots::Prepare(std::uint64_t tick, const Players& players, const WorldH
       if (kept.live && kept.baseline == r.baseline) kept.last_used = tick;
     }
   }
-  if (wanted != kNoBaseline && Keep(tick, wanted, history)) {
+  if (wanted != kNoBaseline && Keep(tick, wanted, history, moves)) {
     for (Receiver& r : receivers_) {
       if (r.seen == kNoBaseline || r.seen < wanted) continue;
       const SnapshotFeed& feed = clients[r.client].feed;
@@ -193,12 +194,15 @@ bool Snapshots::PrepareOne(std::uint64_t tick, const Players& players, const Wor
   std::span<const std::uint32_t> gens;
   // A delta longer than the full snapshot (a world turned over since an old baseline) is not worth sending.
   const std::size_t full_bits = protocol::SnapshotWriter::FullSharedBits(world.size());
-  const auto fits = [&] { return writer.Prepare(delta_) && writer.shared_bits() <= full_bits; };
+  const auto fits = [&](const protocol::DeltaSnapshot& delta) {
+    return writer.Prepare(delta) && writer.shared_bits() <= full_bits;
+  };
   if (kept) {
     Kept& k = kept_[*kept];
     const int age = static_cast<int>(tick - k.baseline);
     if (history.WorldOf(k.baseline, cubes, gens)) {
-      if (!k.predicting && protocol::MakeReplay(tick, age, cubes, world, moves, delta_) && fits())
+      if (!k.predicting && k.replay.Extend(tick, moves, k.replay_delta) &&
+          k.replay.Finish(world, k.replay_delta) && fits(k.replay_delta))
         return true;
       // A start predicts every cube from the baseline: one a tick, however many replays a change of
       // cubes (or a player's skipped input) ends at once; the others' clients get the full snapshot.
@@ -211,7 +215,7 @@ bool Snapshots::PrepareOne(std::uint64_t tick, const Players& players, const Wor
       if (k.predicting &&
           protocol::MakeDelta(server_tick, world, world_gens, age, cubes, gens, delta_,
                               &counters_.delta_prediction_moves, &turns, &k.prediction) &&
-          fits()) {
+          fits(delta_)) {
         return true;
       }
     }

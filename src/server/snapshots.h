@@ -52,14 +52,16 @@ class Snapshots {
     friend bool operator<(const Receiver& a, const Receiver& b) noexcept { return a.baseline < b.baseline; }
   };
 
-  // A baseline given to clients: a delta against it replays the ticks since (protocol::MakeReplay), or,
-  // once the cubes have changed since it, is made from its predictions, kept from then on, with no Move
-  // run.
+  // A baseline given to clients: a delta against it replays the ticks since (its replay, extended by each
+  // tick's steps when it is given), or, once they cannot be replayed (the cubes changed, an input was
+  // skipped), is made from its predictions, kept from then on, with no Move run.
   struct Kept {
     bool live = false;
     std::uint64_t baseline = 0;
     std::uint64_t last_used = 0;  // the last tick a client was given it
     bool predicting = false;
+    protocol::ReplayBuilder replay;
+    protocol::DeltaSnapshot replay_delta;
     protocol::BaselinePrediction prediction;
   };
   // A kept baseline no client was given for this many ticks is let go: one unused costs its Moves for
@@ -79,7 +81,8 @@ class Snapshots {
   void AdvanceKept(std::uint64_t tick, const Players& players);
   // Keeps the baseline `seen` in a free slot or the one least recently used before this tick; its index,
   // or none when every slot serves this tick.
-  std::optional<std::size_t> Keep(std::uint64_t tick, std::uint64_t seen, const WorldHistory& history);
+  std::optional<std::size_t> Keep(std::uint64_t tick, std::uint64_t seen, const WorldHistory& history,
+                                  const protocol::MoveLog& moves);
   // Encodes `writer` for receivers of `kept` (none: the full snapshot); true for a delta.
   bool PrepareOne(std::uint64_t tick, const Players& players, const WorldHistory& history,
                   const protocol::TurnLog& turns, const protocol::MoveLog& moves,

@@ -107,6 +107,34 @@ TEST(Replay, RebuildsACrowdedWorldBitForBitFromTheBaselineOrAnyWorldSince) {
   }
 }
 
+TEST(Replay, ABuilderExtendedTickByTickMakesWhatOneMadeAtOnceDoes) {
+  const int ticks = kHeldBaselines;
+  const Ticks run = Play(11, 64, ticks, true);
+  ReplayBuilder builder;
+  DeltaSnapshot kept;
+  ASSERT_TRUE(builder.Start(Ticks::kFirstTick, run.worlds[0], run.log, kept));
+  EXPECT_FALSE(builder.Finish(run.worlds[0], kept));  // nothing to replay yet
+  for (int age = 1; age <= ticks; ++age) {
+    SCOPED_TRACE(age);
+    const std::uint64_t tick = Ticks::kFirstTick + static_cast<std::uint64_t>(age);
+    const std::vector<sim::PlayerCube>& world = run.worlds[static_cast<std::size_t>(age)];
+    ASSERT_TRUE(builder.Extend(tick, run.log, kept));
+    ASSERT_TRUE(builder.Finish(world, kept));
+    DeltaSnapshot at_once;
+    ASSERT_TRUE(MakeReplay(tick, age, run.worlds[0], world, run.log, at_once));
+    EXPECT_EQ(kept.server_tick, at_once.server_tick);
+    EXPECT_EQ(kept.age, at_once.age);
+    EXPECT_EQ(kept.collisions, at_once.collisions);
+    EXPECT_TRUE(kept.paths == at_once.paths);
+    Snapshot rebuilt;
+    ASSERT_TRUE(ApplyReplay(run.worlds[0], 0, kept, rebuilt));
+    ExpectSameWorld(rebuilt, world);
+  }
+  // Past the baselines a client holds it stops, for good.
+  EXPECT_FALSE(builder.Extend(Ticks::kFirstTick + ticks + 1, run.log, kept));
+  EXPECT_FALSE(builder.Finish(run.worlds.back(), kept));
+}
+
 TEST(Replay, IsNotMadeAcrossAChangeOfCubesOrSettingsOrAnUnloggedTick) {
   Ticks run = Play(3, 8, 10, true);
   const std::uint64_t now = Ticks::kFirstTick + 10;

@@ -1,7 +1,8 @@
 #pragma once
 // Replay deltas' two ends: the server's log of what every cube did at each tick (MoveLog), the delta that
-// says it since a baseline (MakeReplay), and the world the receiver rebuilds by running the server's step
-// again (ApplyReplay). Exact by construction: the same Moves from the same world, in the same step.
+// says it since a baseline (MakeReplay, or ReplayBuilder tick by tick), and the world the receiver rebuilds
+// by running the server's step again (ApplyReplay). Exact by construction: the same Moves from the same
+// world, in the same step.
 #include <array>
 #include <cstdint>
 #include <span>
@@ -24,9 +25,7 @@ class MoveLog {
               bool collisions) noexcept;
 
  private:
-  friend bool MakeReplay(std::uint64_t tick, int age, std::span<const sim::PlayerCube> baseline,
-                         std::span<const sim::PlayerCube> world, const MoveLog& log,
-                         DeltaSnapshot& out) noexcept;
+  friend class ReplayBuilder;
 
   // One cube's inputs in one tick: `count` of them, numbered on from `first_seq`, holding `buttons[k]`
   // (the last of these for the rest); `plain` false when they were not (a gap in the numbers, a change of
@@ -55,10 +54,47 @@ class MoveLog {
   std::array<std::pair<sim::PlayerId, std::uint32_t>, kMaxPlayers> members_{};
 };
 
+// A replay delta against one baseline, extended tick by tick: a server that encodes against a baseline at
+// every tick adds each tick's steps once (work: its cubes) instead of going over every tick since the
+// baseline again (its cubes times the age). The delta is written into the `out` the caller keeps with it.
+class ReplayBuilder {
+ public:
+  // Starts `out` (its ack left as it is) as the replay from `baseline`, the world after `baseline_tick`
+  // in increasing id order, with what `log` recorded of that tick. False when it cannot start (not
+  // recorded, too many cubes).
+  bool Start(std::uint64_t baseline_tick, std::span<const sim::PlayerCube> baseline, const MoveLog& log,
+             DeltaSnapshot& out) noexcept;
+  // Adds what `log` recorded of every tick after the last one added, up to `tick`. False, from then on,
+  // when they cannot be replayed: not all recorded, other cubes or another collisions setting, inputs not
+  // numbered on one by one, more runs or turns than a path or a delta names, older than kHeldBaselines.
+  bool Extend(std::uint64_t tick, const MoveLog& log, DeltaSnapshot& out) noexcept;
+  // Completes `out` as the delta of the world after the last tick added (`world`); false when the world
+  // does not end where the log says (other cubes, other last inputs or buttons).
+  bool Finish(std::span<const sim::PlayerCube> world, DeltaSnapshot& out) noexcept;
+
+ private:
+  struct Cursor {
+    sim::Seq first_seq = 0;  // the next input a Move must apply
+    int moves = 0;
+    int idle_ticks = 0;  // the ticks without a Move before the first Move: a run once one comes
+    std::uint8_t held = 0;
+  };
+  bool ExtendOne(const MoveLog::Tick& step, DeltaSnapshot& out) noexcept;
+
+  bool good_ = false;
+  std::uint64_t baseline_tick_ = 0;
+  std::uint64_t reached_ = 0;  // the last tick added
+  std::uint64_t era_ = 0;
+  std::size_t count_ = 0;
+  int turn_budget_ = 0;
+  int run_budget_ = 0;
+  std::array<Cursor, kMaxPlayers> cursors_{};
+  std::array<sim::PlayerId, kMaxPlayers> ids_{};
+};
+
 // Builds `out` (its ack left as it is) as a replay delta: the world after `tick` (`world`) against
 // the baseline world `age` ticks older, from what `log` recorded of the ticks between. False when those
-// ticks cannot be replayed: not all recorded, other cubes or another collisions setting at some tick,
-// inputs not numbered on one by one, more runs or turns than a path or a delta names.
+// ticks cannot be replayed (see ReplayBuilder).
 bool MakeReplay(std::uint64_t tick, int age, std::span<const sim::PlayerCube> baseline,
                 std::span<const sim::PlayerCube> world, const MoveLog& log, DeltaSnapshot& out) noexcept;
 
