@@ -67,6 +67,7 @@ struct Client::Impl {
   Micros challenged_at{0};
   double handshake_rtt_ms = 0.0;  // Challenge to Welcome: the first round trip known
   Micros last_view{0};
+  Micros last_remote_view{0};
   std::uint64_t packets_malformed = 0;
   Micros clock_step{0};  // added to every time the caller gives (StepClock)
 
@@ -88,7 +89,7 @@ struct Client::Impl {
     newest_tick = 0;
     told_tick.reset();
     baselines.Reset();
-    last_view = now;
+    last_view = last_remote_view = now;
     packets_malformed = 0;
     own.Reset();
     remotes.Reset();
@@ -304,10 +305,14 @@ struct Client::Impl {
       if (predicted && settings.reconciliation) own.AdoptPrediction(*predicted);
     }
     own.RefreshView(elapsed, settings);
+    // The remote cubes' views, the dearer part, as often as the config lets (ClientConfig::view_interval).
+    if (config.view_interval > Micros{0} && now - last_remote_view < config.view_interval) return;
+    const Micros remote_elapsed = std::max(Micros{0}, now - last_remote_view);
+    last_remote_view = now;
     if (state != ConnectionState::kConnected) return;
     clock.Observe(now);
     view_delay.SetSnapshotLoss(link.metrics().snapshot_unusable, link.loss_measured());
-    const double elapsed_ms = static_cast<double>(elapsed.count()) / 1000.0;
+    const double elapsed_ms = static_cast<double>(remote_elapsed.count()) / 1000.0;
     view_delay.Advance(now, elapsed_ms, clock, settings, remotes.dry());
     remotes.RefreshViews(elapsed_ms, view_delay, clock, settings);
     if (predicting && world.others_predicted()) {
