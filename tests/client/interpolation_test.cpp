@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "loopback_test.h"
 #include "netcube/client/input_script.h"
@@ -14,6 +15,34 @@ server::ServerConfig WithoutCollisions() {
   server::ServerConfig config;
   config.collisions = false;
   return config;
+}
+
+TEST(Interpolation, AViewIntervalRefreshesTheRemoteCubesAsADisplayWould) {
+  const auto rig = StartRig(WithoutCollisions());
+  Client& mover = AddPlayer(*rig, Named("mover", PresetSettings(Preset::kPredicted)));
+  ClientConfig observer_config = Named("observer", PresetSettings(Preset::kFull));
+  observer_config.view_interval = Micros(16'667);  // a 60 Hz display
+  Client& observer = AddPlayer(*rig, observer_config);
+  ASSERT_TRUE(rig->ConnectAll());
+  const sim::PlayerId id = *mover.player_id();
+  rig->SetButtons(0, Hold(sim::kRight, rig->now() + milliseconds(50), milliseconds(1500)));
+  rig->StepFor(milliseconds(500));
+  // A second of steady motion: the rig updates every client every millisecond, the observer draws the
+  // mover anew 60 times.
+  int refreshes = 0;
+  int updates = 0;
+  std::optional<double> last_x;
+  rig->StepFor(milliseconds(1000), [&] {
+    ++updates;
+    const RemoteView* r = FindRemote(observer, id);
+    ASSERT_NE(r, nullptr);
+    if (last_x && r->drawn.x != *last_x) ++refreshes;
+    last_x = r->drawn.x;
+  });
+  EXPECT_GE(updates, 990);
+  EXPECT_GE(refreshes, 58);
+  EXPECT_LE(refreshes, 61);
+  EXPECT_EQ(observer.metrics().interp_underruns, 0u);
 }
 
 TEST(Interpolation, RemoteCubeTrailsTheServerByTheDelayAndNeverJumpsBack) {
