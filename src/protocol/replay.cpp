@@ -28,7 +28,7 @@ void MoveLog::Record(std::uint64_t tick, std::span<const sim::PlayerCube> world,
     if (step.cube < world.data() || step.cube >= world.data() + world.size() || step.inputs.empty()) continue;
     Step& cube = slot.cubes[static_cast<std::size_t>(step.cube - world.data())];
     cube.count = static_cast<std::uint16_t>(std::min<std::size_t>(step.inputs.size(), kMaxMovesPerTick + 1));
-    cube.first_seq = step.inputs.front().seq;
+    cube.last_seq = step.inputs.back().seq;
     for (std::size_t k = 0; k < step.inputs.size(); ++k) {
       const std::uint8_t buttons = step.inputs[k].buttons;
       if (k < kLoggedButtons) {
@@ -36,7 +36,6 @@ void MoveLog::Record(std::uint64_t tick, std::span<const sim::PlayerCube> world,
       } else {
         cube.plain = cube.plain && buttons == cube.buttons[kLoggedButtons - 1];
       }
-      cube.plain = cube.plain && step.inputs[k].seq == static_cast<sim::Seq>(cube.first_seq + k);
     }
     cube.plain = cube.plain && cube.count <= kMaxMovesPerTick;
   }
@@ -59,7 +58,7 @@ bool ReplayBuilder::Start(std::uint64_t baseline_tick, std::span<const sim::Play
   run_budget_ = kMaxDeltaRuns;
   for (std::size_t i = 0; i < count_; ++i) {
     const sim::CubeState& base = baseline[i].state;
-    cursors_[i] = Cursor{static_cast<sim::Seq>(base.last_input + 1), 0, 0, base.buttons};
+    cursors_[i] = Cursor{base.last_input, 0, 0, base.buttons};
     ids_[i] = baseline[i].id;
   }
   out.replay = true;
@@ -99,7 +98,6 @@ bool ReplayBuilder::ExtendOne(const MoveLog::Tick& tick, DeltaSnapshot& out) noe
     }
     ++path.runs.back().ticks;
     if (step.count == 0) continue;
-    if (step.first_seq != cursor.first_seq) return false;
     for (std::size_t m = 0; m < std::min<std::size_t>(step.count, MoveLog::kLoggedButtons); ++m) {
       if (step.buttons[m] == cursor.held) continue;
       const int at = cursor.moves + static_cast<int>(m);
@@ -108,7 +106,7 @@ bool ReplayBuilder::ExtendOne(const MoveLog::Tick& tick, DeltaSnapshot& out) noe
       cursor.held = step.buttons[m];
     }
     cursor.moves += step.count;
-    cursor.first_seq = static_cast<sim::Seq>(cursor.first_seq + step.count);
+    cursor.last_seq = step.last_seq;
   }
   return true;
 }
@@ -119,8 +117,7 @@ bool ReplayBuilder::Finish(std::span<const sim::PlayerCube> world, DeltaSnapshot
   for (std::size_t i = 0; i < count_; ++i) {
     const sim::CubeState& now = world[i].state;
     const Cursor& cursor = cursors_[i];
-    if (world[i].id != ids_[i] || now.last_input != static_cast<sim::Seq>(cursor.first_seq - 1) ||
-        now.buttons != cursor.held) {
+    if (world[i].id != ids_[i] || now.last_input != cursor.last_seq || now.buttons != cursor.held) {
       good_ = false;
       return false;
     }

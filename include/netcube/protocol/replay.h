@@ -27,13 +27,14 @@ class MoveLog {
  private:
   friend class ReplayBuilder;
 
-  // One cube's inputs in one tick: `count` of them, numbered on from `first_seq`, holding `buttons[k]`
-  // (the last of these for the rest); `plain` false when they were not (a gap in the numbers, a change of
-  // buttons after the first kLoggedButtons inputs of the tick).
+  // One cube's inputs in one tick: `count` of them, the last numbered `last_seq`, holding `buttons[k]`
+  // (the last of these for the rest); `plain` false when they were not (a change of buttons after the
+  // first kLoggedButtons inputs of the tick, more than kMaxMovesPerTick). Input numbers may jump (inputs
+  // lost on the way): a Move's number changes nothing but the cube's bookkeeping, which snapshots omit.
   static constexpr std::size_t kLoggedButtons = 4;
   struct Step {
     std::uint16_t count = 0;
-    sim::Seq first_seq = 0;
+    sim::Seq last_seq = 0;
     std::array<std::uint8_t, kLoggedButtons> buttons{};
     bool plain = true;
   };
@@ -65,8 +66,9 @@ class ReplayBuilder {
   bool Start(std::uint64_t baseline_tick, std::span<const sim::PlayerCube> baseline, const MoveLog& log,
              DeltaSnapshot& out) noexcept;
   // Adds what `log` recorded of every tick after the last one added, up to `tick`. False, from then on,
-  // when they cannot be replayed: not all recorded, other cubes or another collisions setting, inputs not
-  // numbered on one by one, more runs or turns than a path or a delta names, older than kHeldBaselines.
+  // when they cannot be replayed: not all recorded, other cubes or another collisions setting, keys
+  // changed after a tick's first kLoggedButtons inputs, more runs or turns than a path or a delta names,
+  // older than kHeldBaselines.
   bool Extend(std::uint64_t tick, const MoveLog& log, DeltaSnapshot& out) noexcept;
   // Completes `out` as the delta of the world after the last tick added (`world`); false when the world
   // does not end where the log says (other cubes, other last inputs or buttons).
@@ -74,7 +76,7 @@ class ReplayBuilder {
 
  private:
   struct Cursor {
-    sim::Seq first_seq = 0;  // the next input a Move must apply
+    sim::Seq last_seq = 0;  // of the last input applied
     int moves = 0;
     int idle_ticks = 0;  // the ticks without a Move before the first Move: a run once one comes
     std::uint8_t held = 0;
