@@ -205,7 +205,7 @@ bool Snapshots::PrepareOne(std::uint64_t tick, const Players& players, const Wor
           k.replay.Finish(world, k.replay_delta) && fits(k.replay_delta))
         return true;
       // A start predicts every cube from the baseline: one a tick, however many replays a change of
-      // cubes (or a player's skipped input) ends at once; the others' clients get the full snapshot.
+      // cubes (or a path too uneven to name) ends at once; the others' clients get the full snapshot.
       if (!k.predicting && !started_this_tick_) {
         k.prediction.Start(k.baseline, cubes, gens, tick, world, world_gens, turns,
                            &counters_.delta_prediction_moves);
