@@ -65,8 +65,13 @@ bool ReplayBuilder::Start(std::uint64_t baseline_tick, std::span<const sim::Play
   out.collisions = first->collisions;
   out.baseline.clear();
   out.joined.clear();
-  out.paths.clear();
-  for (std::size_t i = 0; i < count_; ++i) out.paths.push_back(CubePath{});
+  // Emptied in place: a path holds hundreds of bytes, its emptiness two counts.
+  if (out.paths.size() > count_) out.paths.resize(count_);
+  for (CubePath& path : out.paths) {
+    path.runs.clear();
+    path.turns.clear();
+  }
+  out.paths.resize(count_);
   return true;
 }
 
