@@ -240,9 +240,10 @@ bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world
     return false;
   }
   if (predicted != nullptr &&
-      (predicted->tick() - predicted->baseline_tick() != static_cast<std::uint64_t>(age) ||
+      (static_cast<std::uint32_t>(predicted->tick()) != server_tick ||
+       predicted->tick() - predicted->baseline_tick() != static_cast<std::uint64_t>(age) ||
        predicted->size() != baseline.size())) {
-    predicted = nullptr;  // another baseline's
+    predicted = nullptr;  // another baseline's, or not advanced to this tick
   }
   out.server_tick = server_tick;
   out.age = age;

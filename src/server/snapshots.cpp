@@ -105,8 +105,10 @@ std::optional<std::size_t> Snapshots::Keep(std::uint64_t tick, std::uint64_t see
   kept.live = true;
   kept.baseline = seen;
   kept.last_used = tick;
-  // Until a delta against it cannot replay.
-  kept.predicting = !kept.replay.Start(seen, cubes, moves, kept.replay_delta);
+  // Predictions start only when a delta against it cannot replay (one whose tick the log lacks cannot:
+  // its replay refuses every Extend).
+  kept.predicting = false;
+  kept.replay.Start(seen, cubes, moves, kept.replay_delta);
   return slot;
 }
 
