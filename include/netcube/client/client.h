@@ -70,7 +70,7 @@ struct ClientConfig {
   // The least time between two refreshes of the remote cubes' views (their interpolation, smoothing and
   // view delay); the own cube's is refreshed at every Update. 0: every Update, as a window drawing a frame
   // per Update wants. A client drawing nothing but updated far more often (a bot's 1 ms loop) refreshes
-  // them as a display would instead: 127 remote cubes every millisecond was most of a bot's work.
+  // them as a display would instead: 127 remote cubes every millisecond was a third of a bot's work.
   Micros view_interval{0};
 };
 
