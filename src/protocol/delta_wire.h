@@ -70,7 +70,7 @@ bool SerializeChoice(Stream& stream, std::uint8_t& choice) {
 // A change's turns: `turned`, then each turn's choice and Move (int[first Move it may be, n]), each but the
 // last followed by `1` and the last by `0`; no such bit after the kMost-th turn (a change's kMaxTurns, a
 // path's kMaxPathTurns) or a turn at Move n.
-// `budget` is what is left of the delta's kMaxDeltaTurns.
+// `budget` is what is left of the delta's kMaxDeltaTurns (a replay path's: its kMaxPathTurns).
 template <class Stream, std::size_t kMost>
 bool SerializeTurns(Stream& stream, FixedVector<Turn, kMost>& turns, int moves, int& budget) {
   bool more = !turns.empty();
@@ -133,32 +133,50 @@ bool SerializeCubeDelta(Stream& stream, CubeDelta& d, int age, int position_orde
   return d.hold_x || d.hold_y || d.dx != 0 || d.dy != 0 || d.dvx != 0 || d.dvy != 0;
 }
 
-// A run's Moves a tick: `1` for one (the usual: a player's input a tick), `01` for none, else `00` and
-// int[2, kMaxMovesPerTick].
+// A departure's Moves a tick (never one: that is the usual): `1` for none, `01` for two, else `00` and
+// int[3, kMaxMovesPerTick].
 template <class Stream>
-bool SerializeRunMoves(Stream& stream, int& moves) {
-  bool one = moves == 1;
-  if (!SerializeBool(stream, one)) return false;
-  if (one) {
-    moves = 1;
-    return true;
+bool SerializeDepartureMoves(Stream& stream, int& moves) {
+  for (const int common : {0, 2}) {
+    bool is = moves == common;
+    if (!SerializeBool(stream, is)) return false;
+    if (is) {
+      moves = common;
+      return true;
+    }
   }
-  bool none = moves == 0;
-  if (!SerializeBool(stream, none)) return false;
-  if (none) {
-    moves = 0;
-    return true;
+  return SerializeInt(stream, moves, 3, kMaxMovesPerTick);
+}
+
+// Appends `run` to a path's runs (read) or checks it is the next one (written), keeping them canonical:
+// two runs in a row differ, and a tick of no Move then a tick of two is a late, not two departures.
+template <class Stream>
+bool NextRun(CubePath& path, std::size_t& k, const MoveRun& run, bool late_pair_allowed) {
+  if (run.ticks < 1) return false;
+  if (k > 0) {
+    const MoveRun& before = path.runs[k - 1];
+    if (before.moves == run.moves) return false;
+    if (!late_pair_allowed && before == MoveRun{1, 0} && run == MoveRun{1, 2}) return false;
   }
-  return SerializeInt(stream, moves, 2, kMaxMovesPerTick);
+  if constexpr (Stream::kReading) {
+    if (!path.runs.push_back(run)) return false;  // more runs than a path names
+  } else {
+    if (k >= path.runs.size() || !(path.runs[k] == run)) return false;
+  }
+  ++k;
+  return true;
 }
 
 // A replay's baseline cube: `0` when it made no Move; `10` when it made one at every tick and did not turn
-// (the usual); else `11`, its runs, and its turns (as a change's, with n its Moves). A run is its Moves a
-// tick, then `1` when it lasts to the delta's last tick or `0` and its ticks, int[1, ticks left - 1].
-// Canonical: two runs in a row differ, a cube that moved made a Move, and `11` is not the usual.
-// `run_budget` and `turn_budget` are what is left of the replay's kMaxDeltaRuns and kMaxReplayTurns.
+// (the usual); else `11`, its departures from one Move a tick, and its turns (as a change's, with n its
+// Moves). Each departure is `1`, the ticks of one Move before it (int[0, ticks left - 1]), then `1` for a
+// late (no Move at a tick, two at the next: an input that came a tick late) or `0`, its Moves a tick and
+// `1` for one tick or `0` and its ticks (int[2, ticks left]); `0` ends them, the ticks left making one
+// Move each. In memory the path is its runs: ticks with the same Moves a tick, ones included.
+// Canonical: two runs in a row differ, a late is not sent as two departures, a cube that moved made a
+// Move, and `11` is not the usual.
 template <class Stream>
-bool SerializeCubePath(Stream& stream, CubePath& path, int age, int& run_budget, int& turn_budget) {
+bool SerializeCubePath(Stream& stream, CubePath& path, int age) {
   bool moved = !path.runs.empty();
   if (!SerializeBool(stream, moved)) return false;
   if constexpr (Stream::kReading) {
@@ -172,31 +190,59 @@ bool SerializeCubePath(Stream& stream, CubePath& path, int age, int& run_budget,
   if (!SerializeBool(stream, described)) return false;
   if (!described) {
     if constexpr (Stream::kReading) path.runs.push_back(MoveRun{age, 1});
-    return --run_budget >= 0;
+    return true;
   }
   int left = age;
   int moves = 0;
-  std::size_t k = 0;
-  for (; left > 0; ++k) {
-    if (--run_budget < 0) return false;
-    if constexpr (Stream::kReading) {
-      if (!path.runs.push_back(MoveRun{})) return false;  // more runs than a path names
-    } else {
-      if (k >= path.runs.size()) return false;
+  std::size_t k = 0;  // runs done
+  while (true) {
+    int gap = 0;  // the ticks of one Move before the next departure
+    bool more = false;
+    if constexpr (Stream::kWriting) {
+      if (k < path.runs.size() && path.runs[k].moves == 1) gap = path.runs[k].ticks;
+      more = k + (gap > 0 ? 1 : 0) < path.runs.size();
     }
-    MoveRun& run = path.runs[k];
-    if (!SerializeRunMoves(stream, run.moves)) return false;
-    if (k > 0 && run.moves == path.runs[k - 1].moves) return false;
-    bool last = run.ticks == left;
-    if (!SerializeBool(stream, last)) return false;
-    if (last) {
-      run.ticks = left;
-    } else if (left < 2 || !SerializeInt(stream, run.ticks, 1, left - 1)) {
+    if (!SerializeBool(stream, more)) return false;
+    if (!more) {
+      if (left > 0 && !NextRun<Stream>(path, k, MoveRun{left, 1}, false)) return false;
+      moves += left;
+      break;
+    }
+    if (left < 1 || !SerializeInt(stream, gap, 0, left - 1)) return false;
+    if (gap > 0 && !NextRun<Stream>(path, k, MoveRun{gap, 1}, false)) return false;
+    left -= gap;
+    moves += gap;
+    bool late = false;
+    if constexpr (Stream::kWriting) {
+      late = k + 1 < path.runs.size() && path.runs[k] == MoveRun{1, 0} && path.runs[k + 1] == MoveRun{1, 2};
+    }
+    if (!SerializeBool(stream, late)) return false;
+    if (late) {
+      if (left < 2 || !NextRun<Stream>(path, k, MoveRun{1, 0}, false) ||
+          !NextRun<Stream>(path, k, MoveRun{1, 2}, true)) {
+        return false;
+      }
+      left -= 2;
+      moves += 2;
+      continue;
+    }
+    MoveRun run{1, 0};
+    if constexpr (Stream::kWriting) {
+      if (k >= path.runs.size()) return false;
+      run = path.runs[k];
+    }
+    bool one_tick = run.ticks == 1;
+    if (!SerializeDepartureMoves(stream, run.moves) || !SerializeBool(stream, one_tick)) return false;
+    if (one_tick) {
+      run.ticks = 1;
+    } else if (left < 2 || !SerializeInt(stream, run.ticks, 2, left)) {
       return false;
     }
+    if (run.ticks > left || !NextRun<Stream>(path, k, run, false)) return false;
     left -= run.ticks;
     moves += run.moves * run.ticks;
   }
+  int turn_budget = kMaxPathTurns;  // a path's turns are bounded by their own count alone
   if (k != path.runs.size() || moves == 0 || !SerializeTurns(stream, path.turns, moves, turn_budget))
     return false;
   if (path.runs.size() == 1 && path.runs[0].moves == 1 && path.turns.empty())

@@ -135,8 +135,6 @@ bool SerializeDeltaBody(Stream& stream, DeltaSnapshot& m) {
     return false;
   }
   if (m.replay) {
-    int run_budget = kMaxDeltaRuns;
-    int turn_budget = kMaxReplayTurns;
     if constexpr (Stream::kWriting) {
       if (!m.baseline.empty() || !m.joined.empty()) return false;  // canonical: a replay names no fates
     } else {
@@ -148,7 +146,7 @@ bool SerializeDeltaBody(Stream& stream, DeltaSnapshot& m) {
     if (!SerializeBool(stream, m.collisions) || !SerializeInt(stream, count, 0, kMaxPlayers)) return false;
     if constexpr (Stream::kReading) m.paths.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
-      if (!SerializeCubePath(stream, m.paths[i], m.age, run_budget, turn_budget)) return false;
+      if (!SerializeCubePath(stream, m.paths[i], m.age)) return false;
     }
     return true;
   }

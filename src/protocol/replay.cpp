@@ -54,8 +54,6 @@ bool ReplayBuilder::Start(std::uint64_t baseline_tick, std::span<const sim::Play
   baseline_tick_ = reached_ = baseline_tick;
   era_ = first->era;
   count_ = baseline.size();
-  turn_budget_ = kMaxReplayTurns;
-  run_budget_ = kMaxDeltaRuns;
   for (std::size_t i = 0; i < count_; ++i) {
     const sim::CubeState& base = baseline[i].state;
     cursors_[i] = Cursor{base.last_input, 0, 0, base.buttons};
@@ -96,18 +94,17 @@ bool ReplayBuilder::ExtendOne(const MoveLog::Tick& tick, DeltaSnapshot& out) noe
       continue;
     }
     if (path.runs.empty() && cursor.idle_ticks > 0) {
-      if (!path.runs.push_back(MoveRun{cursor.idle_ticks, 0}) || --run_budget_ < 0) return false;
+      if (!path.runs.push_back(MoveRun{cursor.idle_ticks, 0})) return false;
     }
     if (path.runs.empty() || path.runs.back().moves != step.count) {
-      if (!path.runs.push_back(MoveRun{0, step.count}) || --run_budget_ < 0) return false;
+      if (!path.runs.push_back(MoveRun{0, step.count})) return false;
     }
     ++path.runs.back().ticks;
     if (step.count == 0) continue;
     for (std::size_t m = 0; m < std::min<std::size_t>(step.count, MoveLog::kLoggedButtons); ++m) {
       if (step.buttons[m] == cursor.held) continue;
       const int at = cursor.moves + static_cast<int>(m);
-      if (!path.turns.push_back(Turn{at, ChoiceOf(cursor.held, step.buttons[m])}) || --turn_budget_ < 0)
-        return false;
+      if (!path.turns.push_back(Turn{at, ChoiceOf(cursor.held, step.buttons[m])})) return false;
       cursor.held = step.buttons[m];
     }
     cursor.moves += step.count;
@@ -153,8 +150,6 @@ bool ApplyReplay(std::span<const sim::PlayerCube> from, int from_ticks, const De
     std::size_t turn = 0;
   };
   std::array<Cursor, kMaxPlayers> cursors{};
-  std::size_t turns = 0;
-  std::size_t runs = 0;
   out.players.clear();
   for (std::size_t i = 0; i < from.size(); ++i) {
     const CubePath& path = delta.paths[i];
@@ -173,10 +168,7 @@ bool ApplyReplay(std::span<const sim::PlayerCube> from, int from_ticks, const De
       if (turn.at < first || turn.at >= moves || turn.choice >= kTurnChoices) return false;
       first = turn.at + 1;
     }
-    turns += path.turns.size();
-    runs += path.runs.size();
-    if (turns > kMaxReplayTurns || runs > kMaxDeltaRuns || (i > 0 && from[i].id <= from[i - 1].id))
-      return false;
+    if (i > 0 && from[i].id <= from[i - 1].id) return false;
     out.players.push_back(from[i]);
   }
   const auto tick_moves = [&delta](std::size_t i, Cursor& c) {

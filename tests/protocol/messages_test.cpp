@@ -129,8 +129,7 @@ std::vector<SizedMessage> DocumentedSizes() {
       {"delta_at_rest", AtRest(), 6 + 32 + 8 + 1 + 4 + 4 + 9 + 3 + 9 + 1 + 16 + 6},
       {"replay_at_rest", ReplayAtRest(), 6 + 32 + 8 + 1 + 1 + 9 + 3 + 1 + 16 + 6},
       {"replay_walking", ReplayWalking(),
-       6 + 32 + 8 + 1 + 1 + 9 + (1 + 1) + (1 + 1 + (2 + 2) + (10 + 1) + (1 + 1) + (1 + 3 + 2 + 1)) + 1 + 16 +
-           6},
+       6 + 32 + 8 + 1 + 1 + 9 + (1 + 1) + (1 + 1 + (1 + 2 + 1) + 1 + (1 + 3 + 2 + 1)) + 1 + 16 + 6},
       {"delta_uneven", Uneven(),
        6 + 32 + 8 + 1 + 4 + 4 + 9 + (2 + 3 + 1 + 1) + (2 + 1 + 1 + 3 + 2 + 1 + 1) + 9 + 1 + 16 + 6},
       {"snapshot_ack", SnapshotAck{}, 6 + 16},
@@ -150,7 +149,7 @@ TEST(Messages, EncodedSizesMatchTheDocumentedLayout) {
       EXPECT_EQ(MeasureBytes(message), 4076u);  // the largest valid message
     }
     if (name == "replay_longest") {
-      EXPECT_LE(MeasureBytes(message), kMaxPacketBytes);  // the largest replay
+      EXPECT_LE(MeasureBytes(message), kMaxPacketBytes);  // a replay near the packet's limit
     }
   }
 }
@@ -380,8 +379,8 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   replay.has_ack = true;
   replay.ack = 4;
   replay.input_lead = -1;
-  const std::vector<std::uint8_t> replay_bytes = {0xEC, 0x00, 0x00, 0x12, 0xCC, 0x0B, 0x01, 0xFF,
-                                                  0x85, 0x68, 0x00, 0x1A, 0x00, 0x08, 0xF8};
+  const std::vector<std::uint8_t> replay_bytes = {0xEC, 0x00, 0x00, 0x12, 0xCC, 0x0B, 0x01,
+                                                  0xEF, 0x0A, 0xE6, 0xC8, 0x00, 0x23, 0xE0};
   EXPECT_EQ(EncodeToVector(replay), replay_bytes);
   ASSERT_EQ(Decode(replay_bytes, decoded), DecodeError::kNone);
   ASSERT_TRUE(ApplyDelta(replay_baseline, std::get<DeltaSnapshot>(decoded), rebuilt));
@@ -399,7 +398,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   EXPECT_EQ(EncodeToVector(TagResult{1, 12, TagOutcome::kHit, 183, 0, true, 420}),
             (std::vector<std::uint8_t>{0xE8, 0x04, 0x31, 0x2D, 0xC0, 0x20, 0x34, 0x80}));
 
-  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x01, 0x4B, 0x06, 0x64, 0x98, 0x71, 0x40};
+  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x01, 0x6B, 0x06, 0x64, 0x98, 0x71, 0x40};
   request.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}), request);
   EXPECT_EQ(EncodeToVector(Challenge{0x0123456789ABCDEFull}),
@@ -789,6 +788,55 @@ TEST(Decode, SnapshotWithoutAckReadsAckAsZero) {
   EXPECT_EQ(s.ack, 0);
   EXPECT_EQ(s.server_tick, 9u);
   EXPECT_TRUE(s.players.empty());
+}
+
+// A replay of one player at age 3 whose path is `path`: its input came a tick late, then one Move.
+std::vector<std::uint8_t> ReplayOfOnePath(std::vector<std::pair<std::uint32_t, int>> path) {
+  std::vector<std::pair<std::uint32_t, int>> fields = {{59, 6}, {1000, 32}, {2, 8}, {1, 1}, {1, 1}, {1, 9}};
+  fields.insert(fields.end(), path.begin(), path.end());
+  fields.push_back({0, 1});  // no ack
+  return Pack(fields);
+}
+
+TEST(Decode, AReplayPathHasOneCoding) {
+  // moved, described; a departure after no gap (int[0, 2]) that is a late; no more; no turn.
+  EXPECT_EQ(DecodeBytes(ReplayOfOnePath({{1, 1}, {1, 1}, {1, 1}, {0, 2}, {1, 1}, {0, 1}, {0, 1}})),
+            DecodeError::kNone);
+  // The same ticks as two departures, none for one tick then two for one tick: that is a late.
+  EXPECT_EQ(DecodeBytes(ReplayOfOnePath({{1, 1},
+                                         {1, 1},
+                                         {1, 1},
+                                         {0, 2},
+                                         {0, 1},
+                                         {1, 1},
+                                         {1, 1},
+                                         {1, 1},
+                                         {0, 1},
+                                         {0, 1},
+                                         {1, 2},
+                                         {1, 1},
+                                         {0, 1},
+                                         {0, 1}})),
+            DecodeError::kMalformed);
+  // A late with one tick left (after a gap of 2).
+  EXPECT_EQ(DecodeBytes(ReplayOfOnePath({{1, 1}, {1, 1}, {1, 1}, {2, 2}, {1, 1}, {0, 1}, {0, 1}})),
+            DecodeError::kMalformed);
+  // Two departures of none in a row (one run of two ticks).
+  EXPECT_EQ(DecodeBytes(ReplayOfOnePath({{1, 1},
+                                         {1, 1},
+                                         {1, 1},
+                                         {0, 2},
+                                         {0, 1},
+                                         {1, 1},
+                                         {1, 1},
+                                         {1, 1},
+                                         {0, 1},
+                                         {0, 1},
+                                         {1, 1},
+                                         {1, 1},
+                                         {0, 1},
+                                         {0, 1}})),
+            DecodeError::kMalformed);
 }
 
 TEST(Decode, RejectsNonCanonicalAndOversizedChanges) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -13,7 +14,8 @@ namespace {
 
 // A server's ticks over a crowded corner of the arena: `players` cubes pushing each other, inputs
 // arriving a little unevenly (now and then none in a tick, or two, the second sometimes with other keys),
-// logged as the server logs them. worlds[k] is the world after tick first_tick + k.
+// logged as the server logs them. At each tick in `stalls` every player's input comes a tick late (a
+// stalled host: none that tick, two the next). worlds[k] is the world after tick first_tick + k.
 struct Ticks {
   static constexpr std::uint64_t kFirstTick = 1000;
   std::vector<std::vector<sim::PlayerCube>> worlds;
@@ -21,7 +23,8 @@ struct Ticks {
   MoveLog log;
 };
 
-Ticks Play(std::uint32_t seed, std::size_t players, int ticks, bool collisions) {
+Ticks Play(std::uint32_t seed, std::size_t players, int ticks, bool collisions,
+           const std::vector<int>& stalls = {}) {
   std::mt19937 rng(seed);
   Ticks run;
   std::vector<sim::PlayerCube> world;
@@ -31,7 +34,8 @@ Ticks Play(std::uint32_t seed, std::size_t players, int ticks, bool collisions) 
     s.y = sim::kMinY + static_cast<std::int32_t>(rng() % (10 * sim::kSubUnitsPerUnit));
     s.last_input = static_cast<sim::Seq>(rng());
     s.buttons = static_cast<std::uint8_t>(rng() % 16);
-    world.push_back({static_cast<sim::PlayerId>(3 * i + 1), s});
+    const std::size_t id = 3 * players <= 256 ? 3 * i + 1 : i;  // spread out where they fit
+    world.push_back({static_cast<sim::PlayerId>(id), s});
     run.generations.push_back(static_cast<std::uint32_t>(i));
   }
   sim::ResolveOverlaps(world);
@@ -44,7 +48,9 @@ Ticks Play(std::uint32_t seed, std::size_t players, int ticks, bool collisions) 
     for (std::size_t i = 0; i < players; ++i) {
       inputs[i].clear();
       const std::uint32_t roll = rng() % 128;
-      const int count = roll == 0 ? 0 : roll == 1 ? 2 : 1;
+      const bool stalled = std::find(stalls.begin(), stalls.end(), t) != stalls.end();
+      const bool after_stall = std::find(stalls.begin(), stalls.end(), t - 1) != stalls.end();
+      const int count = stalled ? 0 : after_stall ? 2 : roll == 0 ? 0 : roll == 1 ? 2 : 1;
       for (int k = 0; k < count; ++k) {
         if (rng() % 24 == 0) keys[i] = static_cast<std::uint8_t>(rng() % 16);
         const sim::Seq seq = static_cast<sim::Seq>(world[i].state.last_input + 1 + k);
@@ -170,6 +176,72 @@ TEST(Replay, IsNotMadeAcrossAChangeOfCubesOrSettingsOrAnUnloggedTick) {
   std::vector<sim::PlayerCube> other = moved;
   other[0].state.last_input = static_cast<sim::Seq>(other[0].state.last_input + 1);
   EXPECT_FALSE(MakeReplay(now + 4, 1, fewer, other, run.log, delta));
+}
+
+// Protocol 10 allowed a replay 512 runs in all: three stalls of the host of 128 players made 896, and every
+// kept baseline fell back to predicting. A replay is bounded by its paths and the packet now.
+TEST(Replay, HoldsWhenEveryPlayersInputsComeLateTogether) {
+  const Ticks run = Play(11, 128, 30, true, {6, 15, 24});
+  DeltaSnapshot delta;
+  ASSERT_TRUE(MakeReplay(Ticks::kFirstTick + 30, 30, run.worlds[0], run.worlds.back(), run.log, delta));
+  std::size_t runs = 0;
+  for (const CubePath& path : delta.paths) runs += path.runs.size();
+  EXPECT_GT(runs, 7u * 128u);
+  SnapshotWriter writer;
+  ASSERT_TRUE(writer.Prepare(delta));
+  // Sent: no longer than the full snapshot (protocol 10's coding took 12,153 bits, this one about 6,200).
+  EXPECT_LT(writer.shared_bits(), SnapshotWriter::FullSharedBits(128));
+  Message decoded;
+  ASSERT_EQ(Decode(testing::EncodeToVector(delta), decoded), DecodeError::kNone);
+  EXPECT_EQ(std::get<DeltaSnapshot>(decoded), delta);
+  Snapshot rebuilt;
+  ASSERT_TRUE(ApplyReplay(run.worlds[0], 0, std::get<DeltaSnapshot>(decoded), rebuilt));
+  ExpectSameWorld(rebuilt, run.worlds.back());
+}
+
+// Any path of canonical runs is written and read back the same, whatever its rhythm.
+TEST(Replay, EveryPathOfRunsIsReadBackAsWritten) {
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 2000; ++trial) {
+    DeltaSnapshot delta;
+    delta.replay = true;
+    delta.age = 1 + static_cast<int>(rng() % 64);
+    CubePath path;
+    int left = delta.age;
+    int moves = 0;
+    while (left > 0 && path.runs.size() + 1 < static_cast<std::size_t>(kMaxPathRuns)) {
+      const auto longest = static_cast<std::uint32_t>(std::min(left, rng() % 2 == 0 ? 2 : 8));
+      MoveRun run{1 + static_cast<int>(rng() % longest), static_cast<int>(rng() % 4)};
+      if (!path.runs.empty() && run.moves == path.runs.back().moves) continue;
+      path.runs.push_back(run);
+      left -= run.ticks;
+      moves += run.ticks * run.moves;
+    }
+    if (left > 0 || moves == 0) continue;
+    if (moves > 1 && rng() % 2 == 0) path.turns.push_back({moves - 1, 3});
+    delta.paths.push_back(path);
+    Message decoded;
+    ASSERT_EQ(Decode(testing::EncodeToVector(delta), decoded), DecodeError::kNone) << trial;
+    const bool usual = path.runs.size() == 1 && path.runs[0].moves == 1 && path.turns.empty();
+    EXPECT_EQ(std::get<DeltaSnapshot>(decoded).paths[0], path) << trial << (usual ? " (usual)" : "");
+  }
+}
+
+// A replay its paths allow but the packet does not is not written: the server sends the full snapshot.
+TEST(Replay, LongerThanAPacketIsNotWritten) {
+  DeltaSnapshot delta;
+  delta.replay = true;
+  delta.age = kMaxDeltaAge;
+  for (std::size_t i = 0; i < kMaxPlayers; ++i) {
+    CubePath path;
+    for (int r = 0; r < kMaxPathRuns; ++r) {
+      path.runs.push_back({r + 1 < kMaxPathRuns ? 1 : kMaxDeltaAge - (kMaxPathRuns - 1), r % 2 == 0 ? 3 : 4});
+    }
+    delta.paths.push_back(path);
+  }
+  SnapshotWriter writer;
+  EXPECT_FALSE(writer.Prepare(delta));
+  EXPECT_TRUE(writer.PacketFor(std::nullopt).empty());
 }
 
 TEST(Replay, RefusesPathsThatDoNotFitTheBaseline) {

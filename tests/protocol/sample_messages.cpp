@@ -160,7 +160,8 @@ std::vector<NamedMessage> SampleMessages() {
   replay.has_ack = true;
   replay.ack = 9;
   out.push_back({"replay_mixed", replay});
-  // Every cube of the largest world with the most runs and turns a replay may name, all at their longest.
+  // Every cube of the largest world with two runs and three turns, all at their longest: near the packet's
+  // limit (a replay has no count of its own; its paths' limits and the packet bound it).
   DeltaSnapshot longest_replay;
   longest_replay.age = kMaxDeltaAge;
   longest_replay.replay = true;
@@ -169,7 +170,7 @@ std::vector<NamedMessage> SampleMessages() {
     path.runs.push_back({kMaxDeltaAge - 1, kMaxMovesPerTick - 1});
     path.runs.push_back({1, kMaxMovesPerTick});
     const int moves = (kMaxDeltaAge - 1) * (kMaxMovesPerTick - 1) + kMaxMovesPerTick;
-    for (int k = 3; k >= 1; --k) path.turns.push_back({moves - k, kTurnChoices - 1});  // kMaxReplayTurns
+    for (int k = 3; k >= 1; --k) path.turns.push_back({moves - k, kTurnChoices - 1});
     longest_replay.paths.push_back(path);
   }
   longest_replay.has_ack = true;

@@ -19,7 +19,7 @@
 
 namespace netcube::protocol {
 
-inline constexpr std::uint16_t kProtocolVersion = 10;
+inline constexpr std::uint16_t kProtocolVersion = 11;
 // A snapshot's input_lead, int[kMinInputLead, kMaxInputLead] on the wire (6 bits); the server clamps to it.
 inline constexpr int kMinInputLead = -32;
 inline constexpr int kMaxInputLead = 31;
@@ -240,14 +240,14 @@ struct MoveRun {
   int moves = 1;  // a tick, [0, kMaxMovesPerTick]
   friend bool operator==(const MoveRun&, const MoveRun&) = default;
 };
-// The most inputs a server applies to one cube in one tick (its lowest tick rate, catching up), the most
-// runs one cube's path names (a cube that changes its rhythm more often is not replayed),
-// and the runs a whole replay names (so that the longest fits kMaxPacketBytes).
+// The most inputs a server applies to one cube in one tick (its lowest tick rate, catching up), and the
+// most runs and turns one cube's path names (a cube that changes its rhythm more often is not replayed).
+// A whole replay is bounded by these and by kMaxPacketBytes, not by a count of its own: when every
+// player's input comes late at once (a stalled host), every path gains runs together, and the replay must
+// still be sent (a server sends one only when it is no longer than the full snapshot).
 inline constexpr int kMaxMovesPerTick = 3 * sim::kTicksPerSecond;
 inline constexpr int kMaxPathRuns = 16;
-inline constexpr int kMaxDeltaRuns = 512;
-inline constexpr int kMaxPathTurns = 16;     // a path's turns
-inline constexpr int kMaxReplayTurns = 768;  // a whole replay's (a predicted delta's: kMaxDeltaTurns)
+inline constexpr int kMaxPathTurns = 16;
 // What one baseline cube did since the baseline: its Moves (no runs: none at all), the input sequence
 // numbers following its baseline last_input one by one, and its turns (Turn::at counts its Moves from the
 // baseline; every turn is at a Move, so at < the Moves made).

@@ -67,7 +67,7 @@ class ReplayBuilder {
              DeltaSnapshot& out) noexcept;
   // Adds what `log` recorded of every tick after the last one added, up to `tick`. False, from then on,
   // when they cannot be replayed: not all recorded, other cubes or another collisions setting, keys
-  // changed after a tick's first kLoggedButtons inputs, more runs or turns than a path or a delta names,
+  // changed after a tick's first kLoggedButtons inputs, more runs or turns than a path names,
   // older than kHeldBaselines.
   bool Extend(std::uint64_t tick, const MoveLog& log, DeltaSnapshot& out) noexcept;
   // Completes `out` as the delta of the world after the last tick added (`world`); false when the world
@@ -88,8 +88,6 @@ class ReplayBuilder {
   std::uint64_t reached_ = 0;  // the last tick added
   std::uint64_t era_ = 0;
   std::size_t count_ = 0;
-  int turn_budget_ = 0;
-  int run_budget_ = 0;
   std::array<Cursor, kMaxPlayers> cursors_{};
   std::array<sim::PlayerId, kMaxPlayers> ids_{};
 };
