@@ -203,12 +203,15 @@ bool Snapshots::PrepareOne(std::uint64_t tick, const Players& players, const Wor
     Kept& k = kept_[*kept];
     const int age = static_cast<int>(tick - k.baseline);
     if (history.WorldOf(k.baseline, cubes, gens)) {
-      if (!k.predicting && k.replay.Extend(tick, moves, k.replay_delta) &&
-          k.replay.Finish(world, k.replay_delta) && fits(k.replay_delta))
-        return true;
-      // A start predicts every cube from the baseline: one a tick, however many replays a change of
-      // cubes (or a path too uneven to name) ends at once; the others' clients get the full snapshot.
-      if (!k.predicting && !started_this_tick_) {
+      const bool replayed = !k.predicting && k.replay.Extend(tick, moves, k.replay_delta) &&
+                            k.replay.Finish(world, k.replay_delta);
+      if (replayed && fits(k.replay_delta)) return true;
+      // A replay longer than the full snapshot says inputs came in bursts (a client's host fell behind):
+      // its clients get the full snapshot, whose acks bring a fresh baseline; predicting would cost Moves
+      // every tick and rarely say such bursts in fewer bits. A start predicts every cube from the baseline:
+      // one a tick, however many replays a change of cubes (or a path too uneven to name) ends at once;
+      // the others' clients get the full snapshot.
+      if (!replayed && !k.predicting && !started_this_tick_) {
         k.prediction.Start(k.baseline, cubes, gens, tick, world, world_gens, turns,
                            &counters_.delta_prediction_moves);
         k.predicting = true;

@@ -53,8 +53,8 @@ class Snapshots {
   };
 
   // A baseline given to clients: a delta against it replays the ticks since (its replay, extended by each
-  // tick's steps when it is given), or, once they cannot be replayed (the cubes changed, an input was
-  // skipped), is made from its predictions, kept from then on, with no Move run.
+  // tick's steps when it is given), or, once they cannot be replayed (the cubes changed, keys changed
+  // too often within a tick), is made from its predictions, kept from then on, with no Move run.
   struct Kept {
     bool live = false;
     std::uint64_t baseline = 0;
