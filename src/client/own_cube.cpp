@@ -53,8 +53,13 @@ void OwnCube::Sample(Micros now, std::uint8_t held, int input_rate, int redundan
 void OwnCube::TakeSample(std::uint8_t buttons, int redundancy, const Send& send) {
   // Inputs start once a snapshot has shown the client its cube: predicting from nothing is pointless.
   if (!present_) return;
-  // No key on a cube at rest changes nothing, on either side: skipping it lets the queue drain.
-  const bool no_op = buttons == 0 && predicted_.vx == 0 && predicted_.vy == 0;
+  // No key on a cube at rest changes nothing, on either side: skipping it lets the queue drain. But an
+  // input the server dropped for good (its queue was full: a burst after a stall) is never acknowledged
+  // itself; after a second of such samples with inputs still pending, one no-key input is sent, whose
+  // ack clears them (the server applies it on its own state, which the prediction then follows).
+  bool no_op = buttons == 0 && predicted_.vx == 0 && predicted_.vy == 0;
+  if (no_op && !pending_.empty() && ++unacknowledged_idle_samples_ >= kAckPatienceSamples) no_op = false;
+  if (!no_op) unacknowledged_idle_samples_ = 0;
   if (no_op) stream_broken_ = true;
   if (!no_op) {
     if (std::exchange(stream_broken_, false)) stream_start_ = next_seq_;
@@ -95,7 +100,7 @@ bool OwnCube::OnServerState(const sim::CubeState& server, bool has_ack, sim::Seq
       last_check_ = PredictionCheck{ack, entry->predicted, server_state_,
                                     sim::SamePhysics(entry->predicted, server_state_)};
     }
-    pending_.Acknowledge(ack);
+    if (pending_.Acknowledge(ack) > 0) unacknowledged_idle_samples_ = 0;
     // Inputs are numbered from 0 without gaps, so an ack covers every input up to it: counted from the
     // ack itself, not from the queue (which may have lost track of some).
     constexpr sim::Seq kBeforeFirst = 0xFFFF;

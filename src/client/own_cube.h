@@ -76,6 +76,9 @@ class OwnCube {
   // The first input after the last skipped sample: leads about inputs before it describe an old stream.
   sim::Seq stream_start_ = 0;
   bool stream_broken_ = true;
+  // Samples skipped at rest while inputs waited for an ack; at kAckPatienceSamples one is sent instead.
+  static constexpr int kAckPatienceSamples = sim::kTicksPerSecond;
+  int unacknowledged_idle_samples_ = 0;
   CorrectionSmoother smoother_;
   Vec2 last_correction_;
   std::optional<PredictionCheck> last_check_;
