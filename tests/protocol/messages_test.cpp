@@ -790,53 +790,36 @@ TEST(Decode, SnapshotWithoutAckReadsAckAsZero) {
   EXPECT_TRUE(s.players.empty());
 }
 
-// A replay of one player at age 3 whose path is `path`: its input came a tick late, then one Move.
-std::vector<std::uint8_t> ReplayOfOnePath(std::vector<std::pair<std::uint32_t, int>> path) {
-  std::vector<std::pair<std::uint32_t, int>> fields = {{59, 6}, {1000, 32}, {2, 8}, {1, 1}, {1, 1}, {1, 9}};
-  fields.insert(fields.end(), path.begin(), path.end());
-  fields.push_back({0, 1});  // no ack
+using Fields = std::vector<std::pair<std::uint32_t, int>>;
+
+// A replay of one player at age 3 that moved and is described by `departures`, then no more, no turn, no ack.
+std::vector<std::uint8_t> ReplayOfOnePath(const Fields& departures) {
+  Fields fields = {{59, 6}, {1000, 32}, {2, 8}, {1, 1}, {1, 1}, {1, 9}, {1, 1}, {1, 1}};
+  fields.insert(fields.end(), departures.begin(), departures.end());
+  fields.insert(fields.end(), {{0, 1}, {0, 1}, {0, 1}});
   return Pack(fields);
 }
 
+Fields Concat(Fields a, const Fields& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
 TEST(Decode, AReplayPathHasOneCoding) {
-  // moved, described; a departure after no gap (int[0, 2]) that is a late; no more; no turn.
-  EXPECT_EQ(DecodeBytes(ReplayOfOnePath({{1, 1}, {1, 1}, {1, 1}, {0, 2}, {1, 1}, {0, 1}, {0, 1}})),
-            DecodeError::kNone);
+  // Each departure: more, its gap (int[0, ticks left - 1]), late, then its Moves and `1` for one tick.
+  const Fields late = {{1, 1}, {0, 2}, {1, 1}};
+  const Fields none_first = {{1, 1}, {0, 2}, {0, 1}, {1, 1}, {1, 1}};
+  const Fields two_next = {{1, 1}, {0, 1}, {0, 1}, {1, 2}, {1, 1}};
+  const Fields none_next = {{1, 1}, {0, 1}, {0, 1}, {1, 1}, {1, 1}};
+  EXPECT_EQ(DecodeBytes(ReplayOfOnePath(late)), DecodeError::kNone);
+  const Fields three_next = {{1, 1}, {0, 1}, {0, 1}, {0, 2}, {0, 8}, {1, 1}};  // `00`, 3 in int[3, 180]
+  EXPECT_EQ(DecodeBytes(ReplayOfOnePath(Concat(none_first, three_next))), DecodeError::kNone);
   // The same ticks as two departures, none for one tick then two for one tick: that is a late.
-  EXPECT_EQ(DecodeBytes(ReplayOfOnePath({{1, 1},
-                                         {1, 1},
-                                         {1, 1},
-                                         {0, 2},
-                                         {0, 1},
-                                         {1, 1},
-                                         {1, 1},
-                                         {1, 1},
-                                         {0, 1},
-                                         {0, 1},
-                                         {1, 2},
-                                         {1, 1},
-                                         {0, 1},
-                                         {0, 1}})),
-            DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(ReplayOfOnePath(Concat(none_first, two_next))), DecodeError::kMalformed);
   // A late with one tick left (after a gap of 2).
-  EXPECT_EQ(DecodeBytes(ReplayOfOnePath({{1, 1}, {1, 1}, {1, 1}, {2, 2}, {1, 1}, {0, 1}, {0, 1}})),
-            DecodeError::kMalformed);
-  // Two departures of none in a row (one run of two ticks).
-  EXPECT_EQ(DecodeBytes(ReplayOfOnePath({{1, 1},
-                                         {1, 1},
-                                         {1, 1},
-                                         {0, 2},
-                                         {0, 1},
-                                         {1, 1},
-                                         {1, 1},
-                                         {1, 1},
-                                         {0, 1},
-                                         {0, 1},
-                                         {1, 1},
-                                         {1, 1},
-                                         {0, 1},
-                                         {0, 1}})),
-            DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(ReplayOfOnePath({{1, 1}, {2, 2}, {1, 1}})), DecodeError::kMalformed);
+  // Two departures of none in a row: one run of two ticks.
+  EXPECT_EQ(DecodeBytes(ReplayOfOnePath(Concat(none_first, none_next))), DecodeError::kMalformed);
 }
 
 TEST(Decode, RejectsNonCanonicalAndOversizedChanges) {
