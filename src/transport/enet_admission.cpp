@@ -86,41 +86,38 @@ bool EnetEndpoint::Unproven(const ENetPeer& peer) const {
 // A connection request is about to reach ENet. If it will find every slot taken, and ENet would take it
 // otherwise (the address is under its limit; not a resend of a handshake already under way), an unproven
 // connection makes room: of the address holding the most unproven slots, so a crowd from a few addresses
-// pays first and an honest client's one handshake last; of those, the oldest.
+// pays first and an honest client's one handshake last; of those, the oldest. The candidates come from the
+// room plan, made again only when a slot holds what it does not expect.
 void EnetEndpoint::MakeRoomFor(const ENetAddress& from, enet_uint32 connect_id) {
   std::size_t from_address = 0;
+  bool plan_holds = room_plan_.MadeIn(service_count_);
   for (std::size_t i = 0; i < host_->peerCount; ++i) {
     const ENetPeer& peer = host_->peers[i];
     if (peer.state == ENET_PEER_STATE_DISCONNECTED) return;  // a free slot: nothing to do
+    plan_holds = plan_holds && room_plan_.Holds(i, peer);
     if (peer.state == ENET_PEER_STATE_CONNECTING || peer.address.host != from.host) continue;
     if (peer.address.port == from.port && peer.connectID == connect_id) return;
     ++from_address;
   }
   if (from_address >= host_->duplicatePeers) return;
-  unproven_per_address_.Clear(host_->peerCount);
-  unproven_.clear();
-  for (std::size_t i = 0; i < host_->peerCount; ++i) {
-    if (!Unproven(host_->peers[i])) continue;
-    unproven_.push_back(&host_->peers[i]);
-    ++unproven_per_address_[host_->peers[i].address.host];
+  if (!plan_holds) MakeRoomPlan();
+  if (const std::optional<std::size_t> victim =
+          room_plan_.TakeVictim(from.host, connect_id, servicing_now_)) {
+    Evict(host_->peers[*victim]);
   }
-  ENetPeer* victim = nullptr;
-  std::size_t victim_crowd = 0;
-  Micros victim_since{0};
-  for (ENetPeer* candidate : unproven_) {
-    const ENetPeer& peer = *candidate;
-    const std::size_t crowd = unproven_per_address_[peer.address.host];
-    const auto i = static_cast<std::size_t>(candidate - host_->peers);
+}
+
+void EnetEndpoint::MakeRoomPlan() {
+  room_plan_.Begin(host_->peerCount, service_count_);
+  for (std::size_t i = 0; i < host_->peerCount; ++i) {
+    const ENetPeer& peer = host_->peers[i];
+    room_plan_.Occupied(i, peer.connectID);
+    if (!Unproven(peer)) continue;
     // A connection taken during this Service is not watched yet: the newest.
     const Micros since =
         slots_[i] && slots_[i]->connect_id == peer.connectID ? slots_[i]->since : servicing_now_;
-    if (victim == nullptr || crowd > victim_crowd || (crowd == victim_crowd && since < victim_since)) {
-      victim = candidate;
-      victim_crowd = crowd;
-      victim_since = since;
-    }
+    room_plan_.AddUnproven(peer.address.host, i, since);
   }
-  if (victim != nullptr) Evict(*victim);
 }
 
 void EnetEndpoint::Evict(ENetPeer& peer) {

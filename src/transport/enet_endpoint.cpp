@@ -228,6 +228,7 @@ void EnetEndpoint::Service(Micros now, std::vector<Event>& events) {
 void EnetEndpoint::PumpEnet(Micros now, std::vector<Event>& events) {
   servicing_ = this;
   servicing_now_ = now;
+  ++service_count_;
   ENetEvent event;
   for (int errors = 0, full_reads = 0;;) {
     datagrams_read_ = 0;

@@ -6,8 +6,6 @@
 // ENet put it.
 #include <enet/enet.h>
 
-#include <algorithm>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -20,6 +18,7 @@
 #include "datagram_filter.h"
 #include "enet_buffers.h"
 #include "netcube/transport/endpoint.h"
+#include "room_plan.h"
 
 namespace netcube::transport {
 
@@ -34,43 +33,6 @@ inline void* ToUserData(PeerId id) { return reinterpret_cast<void*>(static_cast<
 inline PeerId FromUserData(const ENetPeer* peer) {
   return static_cast<PeerId>(reinterpret_cast<std::uintptr_t>(peer->data));
 }
-
-// Counts per IPv4 address (as ENet keeps it) with no allocation once warm, for MakeRoomFor, which counts
-// every slot for each connection request while a flood fills the table: open addressing in a power-of-two
-// table of at least twice the keys, emptied by a generation stamp.
-class AddressCounts {
- public:
-  void Clear(std::size_t max_keys) {
-    const std::size_t size = std::bit_ceil(std::max<std::size_t>(2 * max_keys, 16));
-    if (entries_.size() != size) {
-      entries_.assign(size, Entry{});
-      shift_ = 32 - std::countr_zero(size);
-    }
-    ++generation_;
-  }
-  std::size_t& operator[](enet_uint32 host) {
-    const std::size_t mask = entries_.size() - 1;
-    // Multiplicative hashing, high bits: the address's every byte counts (its last octet is its high byte).
-    for (std::size_t i = static_cast<std::uint32_t>(host * 0x9E3779B1U) >> shift_;; i = (i + 1) & mask) {
-      Entry& entry = entries_[i];
-      if (entry.generation != generation_) {
-        entry = {host, generation_, 0};
-        return entry.count;
-      }
-      if (entry.host == host) return entry.count;
-    }
-  }
-
- private:
-  struct Entry {
-    enet_uint32 host = 0;
-    std::uint64_t generation = 0;
-    std::size_t count = 0;
-  };
-  std::vector<Entry> entries_;
-  int shift_ = 32;
-  std::uint64_t generation_ = 0;
-};
 
 class EnetEndpoint final : public Endpoint {
  public:
@@ -124,6 +86,7 @@ class EnetEndpoint final : public Endpoint {
   void SayGoodbyesOnce();
   bool Unproven(const ENetPeer& peer) const;
   void MakeRoomFor(const ENetAddress& from, enet_uint32 connect_id);
+  void MakeRoomPlan();
   void Evict(ENetPeer& peer);
   void WatchSlots(Micros now);
   static int Intercept(ENetHost* enet, ENetEvent* event);  // 1 consumes (drops) the datagram
@@ -143,11 +106,10 @@ class EnetEndpoint final : public Endpoint {
   std::vector<std::optional<SlotOccupant>> slots_;
   // Peers disconnected by DisconnectUnproven whose goodbye waits for the acknowledgement of what was queued.
   std::vector<PeerId> goodbyes_once_;
-  // MakeRoomFor's work space, kept for reuse.
-  AddressCounts unproven_per_address_;
-  std::vector<ENetPeer*> unproven_;
-  Micros servicing_now_{0};  // the time of the Service under way, for the intercept
-  int datagrams_read_ = 0;   // by the enet_host_service call under way, as the intercept saw them
+  RoomPlan room_plan_;
+  Micros servicing_now_{0};          // the time of the Service under way, for the intercept
+  std::uint64_t service_count_ = 0;  // Services begun: the room plan's age
+  int datagrams_read_ = 0;           // by the enet_host_service call under way, as the intercept saw them
   FilterLimits filter_;
 
   // The endpoint whose ENet host this thread is servicing: ENet's intercept callback has no user pointer.

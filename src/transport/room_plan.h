@@ -1,0 +1,124 @@
+#pragma once
+// MakeRoomFor's picture of a full peer table (enet_admission.cpp): per address, its unproven connections
+// oldest first, and what each slot held when the picture was made. A CONNECT flood fills the table, and
+// every further request must evict: the picture is made once per Service and kept as requests evict and
+// take slots, so a request costs one check of the slots, not a recount of them all.
+#include <enet/enet.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "netcube/transport/endpoint.h"
+
+namespace netcube::transport {
+
+class RoomPlan {
+ public:
+  // Starts a picture of `slot_count` slots, made during Service number `service` (from 1).
+  void Begin(std::size_t slot_count, std::uint64_t service) {
+    service_ = service;
+    expected_.assign(slot_count, std::nullopt);
+    for (std::size_t i = 0; i < used_queues_; ++i) queues_[i].Clear();
+    used_queues_ = 0;
+    const std::size_t size = std::bit_ceil(std::max<std::size_t>(2 * slot_count, 16));
+    if (index_.size() != size) {
+      index_.assign(size, IndexEntry{});
+      shift_ = 32 - std::countr_zero(size);
+    }
+    ++generation_;
+  }
+  // The connection in `slot` when the picture was made; and whether it is unproven (a candidate), since when.
+  void Occupied(std::size_t slot, enet_uint32 connect_id) { expected_[slot] = connect_id; }
+  void AddUnproven(enet_uint32 host, std::size_t slot, Micros since) { QueueOf(host).Insert({since, slot}); }
+  // The picture is of this Service, and the slot holds what it says.
+  bool MadeIn(std::uint64_t service) const { return service_ == service; }
+  bool Holds(std::size_t slot, const ENetPeer& peer) const {
+    return expected_[slot] && peer.state != ENET_PEER_STATE_DISCONNECTED &&
+           peer.connectID == *expected_[slot];
+  }
+
+  // The slot to reset: the oldest unproven connection of the address holding the most (ties: the oldest,
+  // then the lowest slot). Taken out of the picture, which expects the request it makes room for to take it.
+  std::optional<std::size_t> TakeVictim(enet_uint32 new_host, enet_uint32 new_connect_id, Micros now) {
+    Queue* victim = nullptr;
+    for (std::size_t i = 0; i < used_queues_; ++i) {
+      Queue& queue = queues_[i];
+      if (queue.empty()) continue;
+      if (victim == nullptr || queue.size() > victim->size() ||
+          (queue.size() == victim->size() && queue.front() < victim->front())) {
+        victim = &queue;
+      }
+    }
+    if (victim == nullptr) return std::nullopt;
+    const std::size_t slot = victim->PopFront().slot;
+    expected_[slot] = new_connect_id;  // ENet gives a request the first free slot: the only one
+    QueueOf(new_host).Insert({now, slot});
+    if (2 * used_queues_ >= index_.size()) service_ = 0;  // the index half full: made again next time
+    return slot;
+  }
+
+ private:
+  struct Candidate {
+    Micros since{0};
+    std::size_t slot = 0;
+    bool operator<(const Candidate& other) const {
+      return since != other.since ? since < other.since : slot < other.slot;
+    }
+  };
+  // One address's candidates, oldest first; taken from the front.
+  class Queue {
+   public:
+    void Clear() {
+      candidates_.clear();
+      head_ = 0;
+    }
+    bool empty() const { return head_ == candidates_.size(); }
+    std::size_t size() const { return candidates_.size() - head_; }
+    const Candidate& front() const { return candidates_[head_]; }
+    Candidate PopFront() { return candidates_[head_++]; }
+    void Insert(const Candidate& candidate) {
+      candidates_.insert(std::upper_bound(candidates_.begin() + static_cast<std::ptrdiff_t>(head_),
+                                          candidates_.end(), candidate),
+                         candidate);
+    }
+
+   private:
+    std::vector<Candidate> candidates_;
+    std::size_t head_ = 0;
+  };
+  struct IndexEntry {
+    enet_uint32 host = 0;
+    std::uint64_t generation = 0;
+    std::size_t queue = 0;
+  };
+
+  // Open addressing in a power-of-two table of at least twice the slots, emptied by a generation stamp: no
+  // allocation once warm. Multiplicative hashing, high bits: every byte of the address counts (its last
+  // octet is its high byte).
+  Queue& QueueOf(enet_uint32 host) {
+    const std::size_t mask = index_.size() - 1;
+    for (std::size_t i = static_cast<std::uint32_t>(host * 0x9E3779B1U) >> shift_;; i = (i + 1) & mask) {
+      IndexEntry& entry = index_[i];
+      if (entry.generation != generation_) {
+        if (used_queues_ == queues_.size()) queues_.emplace_back();
+        entry = {host, generation_, used_queues_++};
+        return queues_[entry.queue];
+      }
+      if (entry.host == host) return queues_[entry.queue];
+    }
+  }
+
+  std::uint64_t service_ = 0;
+  std::vector<std::optional<enet_uint32>> expected_;
+  std::vector<Queue> queues_;
+  std::size_t used_queues_ = 0;
+  std::vector<IndexEntry> index_;
+  int shift_ = 32;
+  std::uint64_t generation_ = 0;
+};
+
+}  // namespace netcube::transport
