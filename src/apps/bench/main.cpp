@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   int key_trials = 5;
   int fixed_delay_ms = netcube::client::Settings{}.interp_delay_ms;
   std::string tick_clock = "cpu";
+  std::string scale_time = "real";
   std::string scale_collisions = "on";
   std::string bot_path = DefaultBotPath();
   std::string json_path;
@@ -96,11 +97,10 @@ int main(int argc, char** argv) {
       ->check(netcube::apps::FiniteRange(0.0, 1.0))
       ->capture_default_str();
   app.add_option("--scale-links", scale_links,
-                 "Scale: the bots' links, each measured in the same run: lan (every bot), mixed (the bots "
-                 "spread over one "
-                 "process per --mixed-profiles profile), comma-separated")
+                 "Scale: the bots' links, each measured in the same run: lan (every bot, no added latency), "
+                 "mixed (the bots spread over one group per --mixed-profiles profile), or a profile's name "
+                 "(every bot on it), comma-separated")
       ->delimiter(',')
-      ->check(CLI::IsMember({"lan", "mixed"}))
       ->capture_default_str();
   app.add_option("--mixed-profiles", mixed_profiles,
                  "Scale: the profiles of a mixed run, from assets/link_profiles.json, comma-separated")
@@ -133,6 +133,12 @@ int main(int argc, char** argv) {
                  "Scale: time server ticks by the thread's cpu time or the wall clock")
       ->check(CLI::IsMember({"cpu", "wall"}))
       ->capture_default_str();
+  app.add_option("--scale-time", scale_time,
+                 "Scale: real (the bots in netcube-bot processes over UDP, on the wall clock) or virtual (in "
+                 "this process over the in-memory network, 1 ms steps of a virtual clock: no bot is late for "
+                 "want of a core; ticks timed by the server thread's cpu time)")
+      ->check(CLI::IsMember({"real", "virtual"}))
+      ->capture_default_str();
   app.add_option("--scale-collisions", scale_collisions, "Scale: the server's collisions, on or off")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
@@ -142,7 +148,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--transport", transport,
                  "Profiles and tagging (the virtual-clock scenarios): memory (an in-process hub, no socket) "
-                 "or udp (ENet over loopback); scale and bandwidth always use UDP")
+                 "or udp (ENet over loopback); bandwidth always uses UDP, scale unless --scale-time virtual")
       ->check(CLI::IsMember({"memory", "udp"}))
       ->capture_default_str();
   app.add_option("--json", json_path, "Write every figure to this file");
@@ -155,6 +161,11 @@ int main(int argc, char** argv) {
   app.add_option("--journal-out", journal_out,
                  "Profiles, one run: save the journal to this file, for netcube-client --open-journal");
   CLI11_PARSE(app, argc, argv);
+  if (scale_time == "virtual" && tick_clock == "wall") {
+    std::cerr << "netcube-bench: --tick-clock wall cannot time the server on --scale-time virtual (the "
+                 "players run on its thread): leave --tick-clock cpu\n";
+    return 2;
+  }
   if ((!explain.empty() || !journal_out.empty()) && (scenario != "profiles" || profile_names.size() != 1 ||
                                                      encodings.size() != 1 || input_buffers.size() != 1)) {
     std::cerr
@@ -167,7 +178,8 @@ int main(int argc, char** argv) {
   const std::string profiles_path = netcube::apps::LinkProfilesPath();
   std::string profiles_error;
   const bool needs_profiles =
-      scenario != "scale" || std::find(scale_links.begin(), scale_links.end(), "mixed") != scale_links.end();
+      scenario != "scale" ||
+      std::any_of(scale_links.begin(), scale_links.end(), [](const std::string& l) { return l != "lan"; });
   const std::vector<netcube::transport::LinkProfile> known =
       needs_profiles ? netcube::apps::LoadLinkProfiles(profiles_path, &profiles_error)
                      : std::vector<netcube::transport::LinkProfile>{};
@@ -215,6 +227,13 @@ int main(int argc, char** argv) {
         mixed.push_back(*profile);
       }
     }
+    std::vector<netcube::transport::LinkProfile> single;  // the links named by a profile
+    for (const std::string& links : scale_links) {
+      if (links == "lan" || links == "mixed") continue;
+      const std::optional<netcube::transport::LinkProfile> profile = find_profile(links);
+      if (!profile) return 2;
+      single.push_back(*profile);
+    }
     const auto scale_run = [&](int n, int rate, int redundancy, const std::string& encoding, double idle,
                                const std::string& links, std::vector<bench::ScaleResult>& out) {
       bench::ScaleSettings s = base;
@@ -223,9 +242,15 @@ int main(int argc, char** argv) {
       s.redundancy = redundancy;
       s.delta_snapshots = encoding == "delta";
       s.idle_fraction = idle;
+      s.virtual_time = scale_time == "virtual";
       if (links == "mixed") {
         s.link_name = "mixed";
         s.mixed_links = mixed;
+      }
+      for (const netcube::transport::LinkProfile& profile : single) {
+        if (profile.name != links) continue;
+        s.link_name = profile.name;
+        s.link = profile.settings;
       }
       run("scale", s, out);
     };

@@ -61,15 +61,16 @@ void PrintScaleRow(const ScaleResult& r) {
   const ScaleSettings& s = r.settings;
   std::printf(
       "%4d %4d %3d %-5s %-5s %3.0f%% | %6.0f %6.0f %6.0f | %5.0f %5.0f | %7.1f %5.2f | %6.1f %9.0f %9.0f "
-      "%7.0f %9.0f %7.0f | %6llu %4llu %7.1f | %4llu %4.0f%% %4.0f%% %6.0f %-4s\n",
+      "%7.0f %9.0f %7.0f | %6llu %4llu %7.1f | %4llu %5llu %4.0f%% %4.0f%% %6.0f %-4s\n",
       s.clients, s.snapshot_rate, s.redundancy, s.link_name.substr(0, 5).c_str(),
       s.delta_snapshots ? "delta" : "full", s.idle_fraction * 100, r.tick_p50_us, r.tick_p99_us,
       r.tick_max_us, r.network_p50_us, r.network_p99_us, r.snapshot_bytes, r.bytes_per_cube,
       r.snapshots_per_s, r.snapshot_bytes_per_s, r.down_bytes_per_s, r.up_bytes_per_s,
       r.wire_down_bytes_per_s, r.wire_up_bytes_per_s, static_cast<unsigned long long>(r.corrections),
       static_cast<unsigned long long>(r.inputs_lost + r.inputs_dropped_rate_limit), r.rtt_ms_mean,
-      static_cast<unsigned long long>(r.ticks_skipped), r.delta_share * 100, r.deltas_declined_share * 100,
-      r.prediction_moves_per_tick, r.bots_problem.empty() ? (r.all_final_match ? "yes" : "no") : "?");
+      static_cast<unsigned long long>(r.ticks_skipped), static_cast<unsigned long long>(r.dry_ticks),
+      r.delta_share * 100, r.deltas_declined_share * 100, r.prediction_moves_per_tick,
+      r.bots_problem.empty() ? (r.all_final_match ? "yes" : "no") : "?");
   if (!r.bots_problem.empty()) std::printf("      (bot figures missing: %s)\n", r.bots_problem.c_str());
 }
 
@@ -114,28 +115,32 @@ void PrintScale(const std::vector<ScaleResult>& runs, const std::vector<ScaleRes
   if (runs.empty()) return;
   const ScaleSettings& s = runs.front().settings;
   std::printf(
-      "\n== scale: the server in this process; N netcube-bot players in child processes on loopback, random\n"
-      "   input; link lan: no added latency; mixed: the bots spread over one process per profile "
-      "(--mixed-profiles);\n"
-      "   decl. = snapshots sent full for want of a shared baseline; Moves/t = the deltas' prediction work a "
-      "tick;\n"
+      "\n== scale: the server in this process; %s, random\n"
+      "   input; link lan: no added latency; mixed: the bots spread over one group per profile "
+      "(--mixed-profiles); else a profile's name;\n"
+      "   dry = a moving cube's ticks without its input, in the window; decl. = snapshots sent full for want "
+      "of\n"
+      "   a shared baseline; Moves/t = the deltas' prediction work a tick;\n"
       "   sync = every bot's final state equal to the server's; collisions %s; tick %d Hz; measured over a "
       "%.0f s window after all joined;\n"
       "   tick = simulation, tags and the snapshot's encoding; net = servicing the network and handing each\n"
       "   client its snapshot, per tick; both the server's own measurements (work_clock = %s)\n",
+      s.virtual_time ? "N players in this process on the in-memory network, on a virtual clock (1 ms steps)"
+                     : "N netcube-bot players in child processes on loopback",
       s.collisions ? "on" : "off", s.tick_rate, s.window_s,
-      s.cpu_tick_clock ? "the server thread's CPU time" : "the wall clock");
+      s.cpu_tick_clock || s.virtual_time ? "the server thread's CPU time" : "the wall clock");
   std::printf(
       "   N snap red link  enc  idle | tick us: p50    p99    max | net us p50   p99 |  snap B  B/cube | per "
       "client per second: snaps  snap B"
-      "    down B      up B  wire down  wire up | corr   lost  rtt ms | skip delta decl. Moves/t sync\n");
+      "    down B      up B  wire down  wire up | corr   lost  rtt ms | skip   dry delta decl. Moves/t "
+      "sync\n");
   for (const ScaleResult& r : runs) PrintScaleRow(r);
   if (!baselines.empty()) {
     std::printf("   baseline runs, redundancy 1:\n");
     for (const ScaleResult& r : baselines) PrintScaleRow(r);
     for (const ScaleResult& b : baselines) {
       for (const ScaleResult& r : runs) {
-        if (r.settings.clients != b.settings.clients ||
+        if (r.settings.clients != b.settings.clients || r.settings.link_name != b.settings.link_name ||
             r.settings.snapshot_rate != b.settings.snapshot_rate ||
             r.settings.delta_snapshots != b.settings.delta_snapshots ||
             r.settings.idle_fraction != b.settings.idle_fraction) {

@@ -5,14 +5,20 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "bot_process.h"
+#include "bot_report_json.h"
 #include "clock.h"
+#include "netcube/client/bot.h"
 #include "netcube/protocol/messages.h"
 #include "netcube/server/server.h"
+#include "netcube/transport/network.h"
 
 namespace netcube::bench {
 namespace {
@@ -61,10 +67,220 @@ void Shutdown(server::Server& server) {
   }
 }
 
+// The players of a run: those who play at random and those who stand still, each split evenly over the
+// links (one group per link of a mixed run), the first links taking one more while the remainder lasts.
+struct BotGroup {
+  int count = 0;
+  std::string script;
+  transport::LinkSettings link;
+  std::string name;
+  std::uint64_t seed = 0;
+};
+
+std::vector<BotGroup> BotGroups(const ScaleSettings& settings) {
+  const int idle = static_cast<int>(std::lround(settings.idle_fraction * settings.clients));
+  const std::vector<transport::LinkProfile> links =
+      settings.mixed_links.empty()
+          ? std::vector<transport::LinkProfile>{{settings.link_name, "", settings.link}}
+          : settings.mixed_links;
+  std::vector<BotGroup> groups;
+  for (const auto& [players, script] :
+       {std::pair{settings.clients - idle, "random"}, std::pair{idle, "idle"}}) {
+    for (std::size_t l = 0; l < links.size(); ++l) {
+      const int count = players / static_cast<int>(links.size()) +
+                        (static_cast<int>(l) < players % static_cast<int>(links.size()) ? 1 : 0);
+      if (count == 0) continue;
+      std::string name = links.size() == 1 ? std::string(script) : std::string(script) + "-" + links[l].name;
+      groups.push_back({count, script, links[l].settings, name.substr(0, 10), settings.seed + l});
+    }
+  }
+  return groups;
+}
+
+// The players' clock, and where their CPU time goes: real time, the players in netcube-bot processes over
+// UDP; or virtual time, the players in this process over the in-memory network, everyone stepped 1 ms at a
+// time, so that no player is ever late for want of a core (as if each had its own machine).
+class Players {
+ public:
+  virtual ~Players() = default;
+  virtual Micros Now() const = 0;
+  // Updates the server (and, on virtual time, every player) to the next moment worth waking for.
+  virtual void Step(server::Server& server) = 0;
+  virtual bool AnyExited() = 0;
+  virtual bool AllExited() = 0;
+  // Ends what still runs; the reports of those that succeeded, and what went wrong with the others.
+  virtual std::vector<nlohmann::json> Finish(std::string* problem) = 0;
+  virtual std::string LogTails() = 0;
+};
+
+class BotProcesses final : public Players {
+ public:
+  static std::unique_ptr<BotProcesses> Spawn(const ScaleSettings& settings, std::uint16_t port, double play_s,
+                                             std::string* error) {
+    auto players = std::make_unique<BotProcesses>();
+    const std::string work_prefix =
+        (std::filesystem::temp_directory_path() / ("netcube-bench-" + std::to_string(getpid()) + "-scale"))
+            .string();
+    // At the snapshot rate the scenario sets (a bot asking for its own would change what is measured).
+    for (const BotGroup& group : BotGroups(settings)) {
+      std::optional<BotProcess> process = BotProcess::Spawn(settings.bot_path,
+                                                            {"--connect",
+                                                             "127.0.0.1:" + std::to_string(port),
+                                                             "--count",
+                                                             std::to_string(group.count),
+                                                             "--duration",
+                                                             std::to_string(play_s),
+                                                             "--redundancy",
+                                                             std::to_string(settings.redundancy),
+                                                             "--adaptive-snapshot-rate",
+                                                             "off",
+                                                             "--script",
+                                                             group.script,
+                                                             "--seed",
+                                                             std::to_string(group.seed),
+                                                             "--name",
+                                                             group.name,
+                                                             "--settle-timeout",
+                                                             std::to_string(kSettleTimeoutS),
+                                                             "--tag-interval-ms",
+                                                             std::to_string(settings.tag_interval_ms),
+                                                             "--latency-ms",
+                                                             std::to_string(group.link.latency_ms),
+                                                             "--jitter-ms",
+                                                             std::to_string(group.link.jitter_ms),
+                                                             "--loss",
+                                                             std::to_string(group.link.loss),
+                                                             "--duplicate",
+                                                             std::to_string(group.link.duplicate)},
+                                                            work_prefix + "-" + group.name, error);
+      if (!process) return nullptr;
+      players->bots_.push_back(std::move(*process));
+    }
+    return players;
+  }
+
+  Micros Now() const override { return WallNow(); }
+  void Step(server::Server& server) override {
+    server.Update(WallNow());
+    SleepUntil(server.next_wakeup());
+  }
+  bool AnyExited() override {
+    return std::any_of(bots_.begin(), bots_.end(), [](BotProcess& b) { return b.Exited(); });
+  }
+  bool AllExited() override {
+    return std::all_of(bots_.begin(), bots_.end(), [](BotProcess& b) { return b.Exited(); });
+  }
+  std::vector<nlohmann::json> Finish(std::string* problem) override {
+    std::vector<nlohmann::json> reports;
+    for (BotProcess& b : bots_) {
+      if (!b.Exited()) {
+        b.Kill();
+        *problem = "netcube-bot did not finish in time";
+      } else if (!b.Succeeded()) {
+        *problem = "netcube-bot failed after the window: " + b.LogTail(1);
+      } else if (std::optional<nlohmann::json> report = b.ReadReport(problem)) {
+        reports.push_back(std::move(*report));
+      }
+    }
+    return reports;
+  }
+  std::string LogTails() override {
+    std::string tails;
+    for (BotProcess& b : bots_) {
+      b.Kill();
+      tails += "\n" + b.LogTail(5);
+    }
+    return tails;
+  }
+
+ private:
+  std::vector<BotProcess> bots_;
+};
+
+class VirtualPlayers final : public Players {
+ public:
+  static std::unique_ptr<VirtualPlayers> Start(const ScaleSettings& settings,
+                                               std::shared_ptr<transport::Network> network,
+                                               std::uint16_t port, double play_s, std::string* error) {
+    auto players = std::make_unique<VirtualPlayers>();
+    for (const BotGroup& group : BotGroups(settings)) {
+      client::BotConfig config;
+      config.network = network;
+      config.port = port;
+      config.count = group.count;
+      config.duration_s = play_s;
+      // As netcube-bot runs them: every technique on, 60 views a second, at the scenario's snapshot rate.
+      config.settings = client::PresetSettings(client::Preset::kFull);
+      config.settings.redundancy = settings.redundancy;
+      config.settings.adaptive_snapshot_rate = false;
+      config.view_interval = Micros(1'000'000 / 60);
+      config.link = group.link;
+      config.seed = group.seed;
+      const std::optional<client::InputScript> script = client::InputScript::Parse(group.script, error);
+      if (!script) return nullptr;
+      config.script = *script;
+      config.name_prefix = group.name;
+      config.settle_timeout_s = kSettleTimeoutS;
+      config.tag_interval_ms = settings.tag_interval_ms;
+      std::unique_ptr<client::BotRun> run = client::BotRun::Start(config, players->now_, error);
+      if (!run) return nullptr;
+      players->runs_.push_back(std::move(run));
+      players->running_.push_back(true);
+    }
+    return players;
+  }
+
+  Micros Now() const override { return now_; }
+  void Step(server::Server& server) override {
+    now_ += kVirtualStep;
+    server.Update(now_);
+    for (std::size_t i = 0; i < runs_.size(); ++i) {
+      if (running_[i]) running_[i] = runs_[i]->Update(now_);
+    }
+  }
+  // A run is over once its players settled after their script, or one failed (a refusal, a lost link).
+  bool AnyExited() override {
+    return std::any_of(runs_.begin(), runs_.end(),
+                       [](const auto& run) { return run->failure().has_value(); });
+  }
+  bool AllExited() override {
+    return std::none_of(running_.begin(), running_.end(), [](bool r) { return r; });
+  }
+  std::vector<nlohmann::json> Finish(std::string* problem) override {
+    std::vector<nlohmann::json> reports;
+    for (std::size_t i = 0; i < runs_.size(); ++i) {
+      if (running_[i]) {
+        *problem = "the players did not finish in time";
+      } else if (runs_[i]->failure()) {
+        *problem = "the players failed after the window: " + *runs_[i]->failure();
+      } else {
+        reports.push_back(nlohmann::json::parse(apps::BotReportJson(runs_[i]->Report())));
+      }
+    }
+    return reports;
+  }
+  std::string LogTails() override {
+    std::string tails;
+    for (const auto& run : runs_) {
+      if (run->failure()) tails += "\n" + *run->failure();
+    }
+    return tails;
+  }
+
+ private:
+  static constexpr Micros kVirtualStep{1000};  // as netcube-bot's loop, without its sleeps
+  Micros now_{0};
+  std::vector<std::unique_ptr<client::BotRun>> runs_;
+  std::vector<bool> running_;
+};
+
 }  // namespace
 
 std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* error) {
+  const std::shared_ptr<transport::Network> network = transport::MakeNetwork(
+      settings.virtual_time ? transport::NetworkKind::kMemory : transport::NetworkKind::kUdp);
   server::ServerConfig config;
+  config.network = network;
   config.bind_address = "127.0.0.1";
   config.port = 0;
   config.tick_rate = settings.tick_rate;
@@ -75,103 +291,40 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   config.lag_compensation = settings.lag_compensation;
   config.snapshot_encoding =
       settings.delta_snapshots ? server::SnapshotEncoding::kDelta : server::SnapshotEncoding::kFull;
-  config.work_clock =
-      settings.cpu_tick_clock ? std::function<Micros()>(ThreadCpuNow) : std::function<Micros()>(WallNow);
-  std::unique_ptr<server::Server> server = server::Server::Create(config, WallNow(), error);
+  // On virtual time only the server's own CPU time measures its work: the players run on this thread too.
+  config.work_clock = settings.cpu_tick_clock || settings.virtual_time ? std::function<Micros()>(ThreadCpuNow)
+                                                                       : std::function<Micros()>(WallNow);
+  const Micros start_time = settings.virtual_time ? Micros{0} : WallNow();
+  std::unique_ptr<server::Server> server = server::Server::Create(config, start_time, error);
   if (!server) return std::nullopt;
 
   const double play_s = ToSeconds(kWarmup) + settings.window_s + kPlayMarginS;
-  const std::string work_prefix =
-      (std::filesystem::temp_directory_path() / ("netcube-bench-" + std::to_string(getpid()) + "-scale"))
-          .string();
-  // The players who play at random, and those who stand still, each in their own netcube-bot process
-  // (one per link of a mixed run), at the snapshot rate the scenario sets (a bot asking for its own would
-  // change what is measured).
-  const int idle = static_cast<int>(std::lround(settings.idle_fraction * settings.clients));
-  const std::vector<transport::LinkProfile> links =
-      settings.mixed_links.empty()
-          ? std::vector<transport::LinkProfile>{{settings.link_name, "", settings.link}}
-          : settings.mixed_links;
-  std::vector<BotProcess> bots;
-  for (const auto& [players, script] :
-       {std::pair{settings.clients - idle, "random"}, std::pair{idle, "idle"}}) {
-    for (std::size_t l = 0; l < links.size(); ++l) {
-      // An even share of the group, the first links taking one more while the remainder lasts.
-      const int count = players / static_cast<int>(links.size()) +
-                        (static_cast<int>(l) < players % static_cast<int>(links.size()) ? 1 : 0);
-      if (count == 0) continue;
-      const transport::LinkSettings& link = links[l].settings;
-      const std::string name =
-          links.size() == 1 ? std::string(script) : std::string(script) + "-" + links[l].name;
-      std::optional<BotProcess> group = BotProcess::Spawn(settings.bot_path,
-                                                          {"--connect",
-                                                           "127.0.0.1:" + std::to_string(server->port()),
-                                                           "--count",
-                                                           std::to_string(count),
-                                                           "--duration",
-                                                           std::to_string(play_s),
-                                                           "--redundancy",
-                                                           std::to_string(settings.redundancy),
-                                                           "--adaptive-snapshot-rate",
-                                                           "off",
-                                                           "--script",
-                                                           script,
-                                                           "--seed",
-                                                           std::to_string(settings.seed + l),
-                                                           "--name",
-                                                           name.substr(0, 10),
-                                                           "--settle-timeout",
-                                                           std::to_string(kSettleTimeoutS),
-                                                           "--tag-interval-ms",
-                                                           std::to_string(settings.tag_interval_ms),
-                                                           "--latency-ms",
-                                                           std::to_string(link.latency_ms),
-                                                           "--jitter-ms",
-                                                           std::to_string(link.jitter_ms),
-                                                           "--loss",
-                                                           std::to_string(link.loss),
-                                                           "--duplicate",
-                                                           std::to_string(link.duplicate)},
-                                                          work_prefix + "-" + name, error);
-      if (!group) return std::nullopt;
-      bots.push_back(std::move(*group));
-    }
+  std::unique_ptr<Players> players;
+  if (settings.virtual_time) {
+    players = VirtualPlayers::Start(settings, network, server->port(), play_s, error);
+  } else {
+    players = BotProcesses::Spawn(settings, server->port(), play_s, error);
   }
-  const auto any_exited = [&bots] {
-    return std::any_of(bots.begin(), bots.end(), [](BotProcess& b) { return b.Exited(); });
-  };
-  const auto all_exited = [&bots] {
-    return std::all_of(bots.begin(), bots.end(), [](BotProcess& b) { return b.Exited(); });
-  };
+  if (!players) return std::nullopt;
 
   const auto fail = [&](const std::string& why) {
-    *error = why;
-    for (BotProcess& b : bots) {
-      b.Kill();
-      *error += "\n" + b.LogTail(5);
-    }
-    Shutdown(*server);
+    *error = why + players->LogTails();
+    if (!settings.virtual_time) Shutdown(*server);
     return std::nullopt;
   };
 
   // Everyone joins, a warm-up, the window.
-  const Micros join_deadline = WallNow() + kJoinTimeout;
+  const Micros join_deadline = players->Now() + kJoinTimeout;
   while (server->clients().size() < static_cast<std::size_t>(settings.clients)) {
-    server->Update(WallNow());
-    if (any_exited()) return fail("netcube-bot exited before every player joined");
-    if (WallNow() > join_deadline) return fail("the players did not all join within 30 s");
-    SleepUntil(server->next_wakeup());
+    players->Step(*server);
+    if (players->AnyExited()) return fail("the players stopped before every one joined");
+    if (players->Now() > join_deadline) return fail("the players did not all join within 30 s");
   }
-  for (const Micros end = WallNow() + kWarmup; WallNow() < end;) {
-    server->Update(WallNow());
-    SleepUntil(server->next_wakeup());
-  }
-  const Totals start = TakeTotals(*server, WallNow());
-  for (const Micros end = start.at + Seconds(settings.window_s); WallNow() < end;) {
-    server->Update(WallNow());
-    SleepUntil(server->next_wakeup());
-  }
-  const Totals end = TakeTotals(*server, WallNow());
+  for (const Micros end = players->Now() + kWarmup; players->Now() < end;) players->Step(*server);
+  const Totals start = TakeTotals(*server, players->Now());
+  for (const Micros end = start.at + Seconds(settings.window_s); players->Now() < end;)
+    players->Step(*server);
+  const Totals end = TakeTotals(*server, players->Now());
   if (end.stats.clients != static_cast<std::size_t>(settings.clients)) {
     return fail("players left during the measurement window");
   }
@@ -179,25 +332,12 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   // The bots finish their script, settle and report. Their figures are secondary: if they fail now, the
   // window's server figures still stand and the failure is reported with them.
   std::string bots_problem;
-  std::vector<nlohmann::json> reports;
-  const Micros exit_deadline = WallNow() + Seconds(kPlayMarginS + kSettleTimeoutS) + kExitGrace;
-  while (!all_exited() && WallNow() < exit_deadline) {
-    server->Update(WallNow());
-    SleepUntil(server->next_wakeup());
-  }
-  for (BotProcess& b : bots) {
-    if (!b.Exited()) {
-      b.Kill();
-      bots_problem = "netcube-bot did not finish in time";
-    } else if (!b.Succeeded()) {
-      bots_problem = "netcube-bot failed after the window: " + b.LogTail(1);
-    } else if (std::optional<nlohmann::json> report = b.ReadReport(&bots_problem)) {
-      reports.push_back(std::move(*report));
-    }
-  }
+  const Micros exit_deadline = players->Now() + Seconds(kPlayMarginS + kSettleTimeoutS) + kExitGrace;
+  while (!players->AllExited() && players->Now() < exit_deadline) players->Step(*server);
+  const std::vector<nlohmann::json> reports = players->Finish(&bots_problem);
   while (!bots_problem.empty() && bots_problem.back() == '\n') bots_problem.pop_back();
   const server::ServerStats final_stats = server->stats();  // inputs of the whole run, settling included
-  Shutdown(*server);
+  if (!settings.virtual_time) Shutdown(*server);
 
   ScaleResult r;
   r.settings = settings;
@@ -241,6 +381,7 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   r.up_bytes_per_s = per_client_second(end.bytes_received, start.bytes_received);
   r.wire_down_bytes_per_s = per_client_second(end.stats.wire_bytes_sent, start.stats.wire_bytes_sent);
   r.wire_up_bytes_per_s = per_client_second(end.stats.wire_bytes_received, start.stats.wire_bytes_received);
+  r.dry_ticks = end.stats.inputs.dry_ticks - start.stats.inputs.dry_ticks;
   r.inputs_lost = final_stats.inputs.lost;
   r.inputs_dropped_rate_limit = final_stats.inputs.dropped_rate_limit;
   r.bots_problem = bots_problem;
@@ -265,7 +406,8 @@ void to_json(nlohmann::json& j, const ScaleResult& r) {
          {"redundancy", s.redundancy},
          {"collisions", s.collisions},
          {"window_s", s.window_s},
-         {"tick_clock", s.cpu_tick_clock ? "thread_cpu" : "wall"},
+         {"tick_clock", s.cpu_tick_clock || s.virtual_time ? "thread_cpu" : "wall"},
+         {"time", s.virtual_time ? "virtual" : "real"},
          {"tag_interval_ms", s.tag_interval_ms},
          {"lag_compensation", s.lag_compensation},
          {"snapshot_encoding", s.delta_snapshots ? "delta" : "full"},
@@ -295,6 +437,7 @@ void to_json(nlohmann::json& j, const ScaleResult& r) {
        {"rtt_ms_mean", r.rtt_ms_mean},
        {"inputs_lost", r.inputs_lost},
        {"inputs_dropped_rate_limit", r.inputs_dropped_rate_limit},
+       {"dry_ticks", r.dry_ticks},
        {"all_final_match", r.all_final_match},
        {"bots_problem", r.bots_problem}};
 }

@@ -1,6 +1,7 @@
 #pragma once
-// The scale scenario: one server in this process, N netcube-bot players in a child process on loopback,
-// random input, measured over a steady window once everyone has joined.
+// The scale scenario: one server in this process, N players with random input, measured over a steady
+// window once everyone has joined. The players run in netcube-bot child processes over loopback UDP on the
+// wall clock, or (virtual_time) in this process over the in-memory network on a virtual clock.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -32,6 +33,10 @@ struct ScaleSettings {
   std::vector<transport::LinkProfile> mixed_links;
   std::string bot_path;
   std::uint64_t seed = 1;
+  // The players in this process over the in-memory network, everyone stepped 1 ms at a time on a virtual
+  // clock: no player is ever late for want of a core, as if each had its own machine, and the server's
+  // ticks are timed by its thread's CPU time (cpu_tick_clock is implied).
+  bool virtual_time = false;
 };
 
 struct ScaleResult {
@@ -66,6 +71,8 @@ struct ScaleResult {
   double rtt_ms_mean = 0.0;
   std::uint64_t inputs_lost = 0;
   std::uint64_t inputs_dropped_rate_limit = 0;
+  std::uint64_t dry_ticks =
+      0;  // in the window: a moving cube's tick without its input (server::InputCounters)
   bool all_final_match = false;  // with collisions on, a push can make the last prediction check differ
   std::string bots_problem;
 };

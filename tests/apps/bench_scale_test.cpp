@@ -1,0 +1,59 @@
+// netcube-bench's scale scenario on virtual time, as a child process: the players in the bench's own process
+// on the in-memory network, stepped 1 ms at a time, so that the full and delta runs play the same game.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "support/command.h"
+
+namespace netcube::apps {
+namespace {
+
+TEST(BenchScale, OnVirtualTimeFullAndDeltaPlayTheSameGameInSync) {
+  const std::string json =
+      (std::filesystem::temp_directory_path() / "netcube-bench-scale-test.json").string();
+  const testing::CommandResult run =
+      testing::RunCommand(std::string(NETCUBE_BENCH_EXE) +
+                          " --scenario scale --scale-time virtual --clients 8 --snapshot-rates 60 --seconds 1"
+                          " --scale-links cross-continent --json " +
+                          json);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  std::ifstream file(json);
+  const nlohmann::json figures = nlohmann::json::parse(file);
+  std::remove(json.c_str());
+  const nlohmann::json& runs = figures.at("scale");
+  ASSERT_EQ(runs.size(), 2u) << run.output;
+  const nlohmann::json& full = runs[0];
+  const nlohmann::json& delta = runs[1];
+  EXPECT_EQ(full.at("settings").at("snapshot_encoding"), "full");
+  EXPECT_EQ(delta.at("settings").at("snapshot_encoding"), "delta");
+  for (const nlohmann::json* r : {&full, &delta}) {
+    EXPECT_EQ(r->at("settings").at("time"), "virtual");
+    EXPECT_EQ(r->at("settings").at("link"), "cross-continent");
+    EXPECT_EQ(r->at("bots_problem"), "");
+    EXPECT_TRUE(r->at("all_final_match").get<bool>());
+    EXPECT_EQ(r->at("ticks_skipped"), 0);
+    EXPECT_GT(r->at("rtt_ms_mean").get<double>(), 200.0);  // the profile's round trip, not loopback's
+  }
+  // No player waits for a core: the inputs arrive when the network brings them, whatever the encoding.
+  EXPECT_EQ(delta.at("dry_ticks"), full.at("dry_ticks"));
+  EXPECT_EQ(delta.at("corrections"), full.at("corrections"));
+  EXPECT_GT(delta.at("delta_share").get<double>(), 0.9);
+  EXPECT_LT(delta.at("snapshot_bytes").get<double>(), full.at("snapshot_bytes").get<double>());
+}
+
+TEST(BenchScale, ALinkThatIsNoProfileOrAWallClockOnVirtualTimeIsOneLineOfError) {
+  for (const char* args :
+       {"--scenario scale --scale-links moon", "--scenario scale --scale-time virtual --tick-clock wall"}) {
+    const testing::CommandResult run = testing::RunCommand(std::string(NETCUBE_BENCH_EXE) + " " + args);
+    EXPECT_NE(run.exit_code, 0) << args;
+    EXPECT_NE(run.output.find("netcube-bench: "), std::string::npos) << run.output;
+  }
+}
+
+}  // namespace
+}  // namespace netcube::apps
