@@ -375,6 +375,8 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
     r.prediction_moves_per_tick =
         static_cast<double>(end.stats.delta_prediction_moves - start.stats.delta_prediction_moves) /
         static_cast<double>(end.stats.ticks - start.stats.ticks);
+    r.encodes_per_tick = static_cast<double>(end.stats.snapshot_encodes - start.stats.snapshot_encodes) /
+                         static_cast<double>(end.stats.ticks - start.stats.ticks);
   }
   r.snapshot_bytes_per_s = per_client_second(end.stats.snapshot_bytes_sent, start.stats.snapshot_bytes_sent);
   r.down_bytes_per_s = per_client_second(end.bytes_sent, start.bytes_sent);
@@ -430,6 +432,7 @@ void to_json(nlohmann::json& j, const ScaleResult& r) {
        {"delta_share", r.delta_share},
        {"delta_age_ticks", r.delta_age_ticks},
        {"prediction_moves_per_tick", r.prediction_moves_per_tick},
+       {"encodes_per_tick", r.encodes_per_tick},
        {"deltas_declined_share", r.deltas_declined_share},
        {"cube_bits_per_snapshot", r.cube_bits},
        {"bytes_per_cube_per_snapshot", r.bytes_per_cube},
