@@ -53,8 +53,9 @@ else
   echo "systemd-analyze is not installed (Debian package systemd): the unit was not verified"
 fi
 
-# A bot against an installed server, on a port of this run's own.
-port=$((20000 + ($$ * 7) % 30000))
+# A bot against an installed server, on a port of this run's own, below Linux's ephemeral ports (32768
+# and up: a socket bound to port 0 elsewhere cannot hold it).
+port=$((20000 + ($$ * 7) % 12000))
 "$root/bin/netcube-server" --port "$port" --discovery off --duration 20 --stats-json "$work/stats.json" \
   --stats-interval 0.2 >"$work/server.log" 2>&1 &
 server_pid=$!
