@@ -133,7 +133,7 @@ void PrintScale(const std::vector<ScaleResult>& runs, const std::vector<ScaleRes
       s.virtual_time ? "N players in this process on the in-memory network, on a virtual clock (1 ms steps)"
                      : "N netcube-bot players in child processes on loopback",
       s.collisions ? "on" : "off", s.tick_rate, s.window_s,
-      s.cpu_tick_clock || s.virtual_time ? "the server thread's CPU time" : "the wall clock");
+      s.cpu_tick_clock ? "the server thread's CPU time" : "the wall clock");
   std::printf(
       "   N snap red link  enc  idle | tick us: p50    p99    max | net us p50   p99 |  snap B  B/cube | per "
       "client per second: snaps  snap B"

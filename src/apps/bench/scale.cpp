@@ -292,8 +292,12 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   config.snapshot_encoding =
       settings.delta_snapshots ? server::SnapshotEncoding::kDelta : server::SnapshotEncoding::kFull;
   // On virtual time only the server's own CPU time measures its work: the players run on this thread too.
-  config.work_clock = settings.cpu_tick_clock || settings.virtual_time ? std::function<Micros()>(ThreadCpuNow)
-                                                                       : std::function<Micros()>(WallNow);
+  if (settings.virtual_time && !settings.cpu_tick_clock) {
+    *error = "virtual time needs the server thread's CPU clock";
+    return std::nullopt;
+  }
+  config.work_clock =
+      settings.cpu_tick_clock ? std::function<Micros()>(ThreadCpuNow) : std::function<Micros()>(WallNow);
   const Micros start_time = settings.virtual_time ? Micros{0} : WallNow();
   std::unique_ptr<server::Server> server = server::Server::Create(config, start_time, error);
   if (!server) return std::nullopt;
@@ -408,7 +412,7 @@ void to_json(nlohmann::json& j, const ScaleResult& r) {
          {"redundancy", s.redundancy},
          {"collisions", s.collisions},
          {"window_s", s.window_s},
-         {"tick_clock", s.cpu_tick_clock || s.virtual_time ? "thread_cpu" : "wall"},
+         {"tick_clock", s.cpu_tick_clock ? "thread_cpu" : "wall"},
          {"time", s.virtual_time ? "virtual" : "real"},
          {"tag_interval_ms", s.tag_interval_ms},
          {"lag_compensation", s.lag_compensation},

@@ -35,7 +35,7 @@ struct ScaleSettings {
   std::uint64_t seed = 1;
   // The players in this process over the in-memory network, everyone stepped 1 ms at a time on a virtual
   // clock: no player is ever late for want of a core, as if each had its own machine, and the server's
-  // ticks are timed by its thread's CPU time (cpu_tick_clock is implied).
+  // ticks are timed by its thread's CPU time (cpu_tick_clock must be set).
   bool virtual_time = false;
 };
 
