@@ -6,6 +6,7 @@
 #include "baselines.h"
 #include "link_stats.h"
 #include "netcube/client/server_clock.h"
+#include "netcube/protocol/recent_ticks.h"
 #include "netcube/protocol/rules.h"
 #include "own_cube.h"
 #include "rate_chooser.h"
@@ -59,8 +60,12 @@ struct Client::Impl {
 
   bool have_snapshot = false;
   Tick newest_tick = 0;
-  Micros last_snapshot_at{0};     // when the newest distinct snapshot arrived (or the Welcome, before one)
-  std::optional<Tick> told_tick;  // the newest snapshot tick the server has been told of (input or ack)
+  Micros last_snapshot_at{0};  // when the newest distinct snapshot arrived (or the Welcome, before one)
+  // The snapshots received the server has not been told of (the seen tick of inputs and acks). The server
+  // encodes a delta once per baseline and hands it to every client that told of that tick; telling only the
+  // newest at each send leaves a gap whenever two snapshots arrive between sends (under cross-continent
+  // jitter, 40% of the ticks). A send with no newer snapshot to tell tells the newest gap instead.
+  protocol::RecentTicks untold;
   Baselines baselines;
   ServerClock clock;
   SnapshotRateChooser snapshot_rate;
@@ -87,7 +92,7 @@ struct Client::Impl {
     last_heard = now;
     have_snapshot = false;
     newest_tick = 0;
-    told_tick.reset();
+    untold = {};
     baselines.Reset();
     last_view = last_remote_view = now;
     packets_malformed = 0;
@@ -226,6 +231,7 @@ struct Client::Impl {
     last_snapshot_at = now;
     link.OnEncoding(delta);
     baselines.Store(tick, snapshot.players.span());
+    untold.Insert(static_cast<std::uint64_t>(tick));
     if (have_snapshot && tick < newest_tick) {
       // Overtaken by a newer one, but its states can still fill the interpolation buffers.
       for (const sim::PlayerCube& player : snapshot.players) {
@@ -265,12 +271,12 @@ struct Client::Impl {
 
   // ---- the step ------------------------------------------------------------------------------------
 
-  // The server encodes deltas against the newest snapshot it knows this client holds. Inputs carry it;
-  // while none are pending (none will be sent), a SnapshotAck does, once per new snapshot.
+  // The server encodes deltas against a snapshot it knows this client holds. Inputs tell it; while none
+  // are pending (none will be sent), a SnapshotAck does, once per snapshot.
   void AcknowledgeSnapshots(Micros now) {
-    if (state != ConnectionState::kConnected || !have_snapshot || told_tick == newest_tick) return;
-    if (!own.pending().empty()) return;
-    if (Send(now, protocol::SnapshotAck{static_cast<std::uint16_t>(newest_tick)})) told_tick = newest_tick;
+    if (state != ConnectionState::kConnected || !have_snapshot || !own.pending().empty()) return;
+    const std::optional<std::uint64_t> seen = untold.NewestHeld();
+    if (seen && Send(now, protocol::SnapshotAck{static_cast<std::uint16_t>(*seen)})) untold.Erase(*seen);
   }
 
   // Asks the server for another snapshot rate when the link calls for one (rate_chooser.h).
@@ -338,9 +344,11 @@ struct Client::Impl {
                    [this, now](const protocol::InputMessage& message) {
                      tagging.OnInputSampled(message.inputs.back().seq, now);
                      protocol::InputMessage with_seen = message;
-                     with_seen.seen_tick = static_cast<std::uint16_t>(newest_tick);
+                     const std::uint64_t seen =
+                         untold.NewestHeld().value_or(static_cast<std::uint64_t>(newest_tick));
+                     with_seen.seen_tick = static_cast<std::uint16_t>(seen);
                      if (!Send(now, with_seen)) return false;
-                     told_tick = newest_tick;
+                     untold.Erase(seen);
                      return true;
                    });
         if (const std::optional<protocol::TimeEcho> echo = link.EchoDue(now)) Send(now, *echo);

@@ -3,7 +3,6 @@
 // players among them (a player is the role of a client that controls a cube), with the world of their
 // cubes. A client without a player would be a spectator: the data has its place, the protocol does not
 // offer it yet. Who joins and leaves is told to every client through the Outbox the caller hands in.
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "input_queue.h"
+#include "netcube/protocol/recent_ticks.h"
 #include "netcube/server/server.h"
 #include "outbox.h"
 
@@ -39,16 +39,13 @@ struct Player {
 
 // What the snapshots room keeps of each client it feeds.
 struct SnapshotFeed {
-  // The newest snapshot tick the client says it holds: the baseline of its next delta.
-  std::optional<std::uint64_t> seen_tick;
-  // The ticks of the snapshots sent to it, slot tick % kMaxDeltaAge (0: none; ticks start at 1). A client
-  // may only name one of these as its baseline, and may be given a delta against an older one of them
-  // it still holds (protocol::kHeldBaselines).
-  std::array<std::uint64_t, protocol::kMaxDeltaAge> sent_ticks{};
-  // The ticks it told of (the same slots): it held each when it told, and keeps it for
-  // protocol::kHeldBaselines snapshots more, so a delta may be made against any of those (a snapshot sent
-  // may have been lost, one told of was not).
-  std::array<std::uint64_t, protocol::kMaxDeltaAge> told_ticks{};
+  // The ticks of the recent snapshots sent to it. A client may only name one of these as its baseline
+  // (an older one would be too old for a delta: protocol::kHeldBaselines).
+  protocol::RecentTicks sent;
+  // The ticks it told of: it held each when it told, and keeps it for protocol::kHeldBaselines snapshots
+  // more, so a delta may be made against any of those (a snapshot sent may have been lost, one told of was
+  // not). A feed is a few words: the snapshots room goes over every client's each tick.
+  protocol::RecentTicks told;
   // The snapshot rate the client asked for (SnapshotRate; it gets the tick rate at most), 0 while it takes
   // the server's. Its own credit, as the server's; due: it gets this tick's snapshot.
   int rate = 0;

@@ -10,6 +10,7 @@ namespace netcube::server {
 
 Snapshots::Snapshots() : kept_(kMaxDeltaEncodes) {
   receivers_.reserve(protocol::kMaxPlayers);
+  given_.reserve(kMaxDeltaEncodes);
   writers_.reserve(kMaxDeltaEncodes + 1);  // address space only until encodings need it
 }
 
@@ -21,9 +22,8 @@ int Snapshots::RateOf(const SnapshotFeed& feed, const ServerConfig& config, int 
 void Snapshots::OnSeen(SnapshotFeed& feed, std::uint64_t tick, std::uint16_t seen_tick) noexcept {
   // A claim of a tick the client never received only spoils its own next delta, which it drops.
   const std::uint64_t seen = protocol::WidenSeenTick(seen_tick, tick);
-  if (feed.sent_ticks[seen % feed.sent_ticks.size()] != seen) return;  // never sent: a lie or a stale one
-  feed.told_ticks[seen % feed.told_ticks.size()] = seen;
-  if (!feed.seen_tick || seen > *feed.seen_tick) feed.seen_tick = seen;
+  if (!feed.sent.Contains(seen)) return;  // never sent: a lie or a stale one
+  feed.told.Insert(seen);
 }
 
 void Snapshots::OnTickRate(int tick_rate, std::vector<Client>& clients) noexcept {
@@ -50,19 +50,18 @@ bool Snapshots::MarkDue(std::vector<Client>& clients, const ServerConfig& config
 
 std::uint64_t Snapshots::SeenBaseline(const SnapshotFeed& feed, std::uint64_t tick,
                                       const WorldHistory& history, SnapshotEncoding encoding) {
-  if (encoding != SnapshotEncoding::kDelta || !feed.seen_tick) return kNoBaseline;
+  const std::optional<std::uint64_t> seen = feed.told.newest();
+  if (encoding != SnapshotEncoding::kDelta || !seen) return kNoBaseline;
   // Older than a client must hold, it is a long loss's, or a lie: a full snapshot costs no more.
-  const std::uint64_t age = tick - *feed.seen_tick;
+  const std::uint64_t age = tick - *seen;
   std::span<const sim::PlayerCube> cubes;
   std::span<const std::uint32_t> gens;
-  if (age < 1 || age > protocol::kHeldBaselines || !history.WorldOf(*feed.seen_tick, cubes, gens))
-    return kNoBaseline;
-  return *feed.seen_tick;
+  if (age < 1 || age > protocol::kHeldBaselines || !history.WorldOf(*seen, cubes, gens)) return kNoBaseline;
+  return *seen;
 }
 
 bool Snapshots::Told(const SnapshotFeed& feed, std::uint64_t tick, std::uint64_t baseline) noexcept {
-  return feed.told_ticks[baseline % feed.told_ticks.size()] == baseline &&
-         tick - baseline <= protocol::kHeldBaselines;
+  return feed.told.Contains(baseline) && tick - baseline <= protocol::kHeldBaselines;
 }
 
 std::optional<std::size_t> Snapshots::NewestHeld(const SnapshotFeed& feed, std::uint64_t tick,
@@ -112,6 +111,81 @@ std::optional<std::size_t> Snapshots::Keep(std::uint64_t tick, std::uint64_t see
   return slot;
 }
 
+void Snapshots::GiveKept(std::uint64_t tick, std::size_t cubes, const std::vector<Client>& clients) {
+  // Each client takes the newest kept baseline it holds while the tick's encodes are cheap (a few cubes
+  // each); beyond that, as few are given as keep every client's fresh (stabbing intervals): going from the
+  // client that told of the oldest tick, each takes its newest one if given already, else the newest given
+  // one fresh enough for it, else its newest.
+  const std::size_t cheap_encodes =
+      std::max<std::size_t>(1, kCheapEncodeCubes / std::max<std::size_t>(cubes, 1));
+  std::sort(receivers_.begin(), receivers_.end(),
+            [](const Receiver& a, const Receiver& b) { return a.seen < b.seen; });
+  given_.clear();
+  wanting_.fill(0);
+  for (Receiver& r : receivers_) {
+    if (r.seen == kNoBaseline) break;  // sorted last
+    const SnapshotFeed& feed = clients[r.client].feed;
+    const std::optional<std::size_t> newest = NewestHeld(feed, tick, r.seen);
+    const bool newest_given =
+        newest && std::find(given_.begin(), given_.end(), kept_[*newest].baseline) != given_.end();
+    if (newest && !newest_given && given_.size() >= cheap_encodes) {
+      for (const std::uint64_t b : given_) {
+        if (b <= r.seen && r.seen - b <= Slack(tick, r.seen) &&
+            (r.baseline == kNoBaseline || b > r.baseline) && Told(feed, tick, b)) {
+          r.baseline = b;
+        }
+      }
+    }
+    if (newest && r.baseline == kNoBaseline) {
+      r.baseline = kept_[*newest].baseline;
+      kept_[*newest].last_used = tick;
+      if (!newest_given) given_.push_back(r.baseline);
+    }
+    // One with none fresh enough wants one kept: any tick it told of that would be.
+    if (!Fresh(tick, r)) {
+      for (std::uint64_t age = tick - r.seen; age <= LastFreshAge(tick, r.seen) && age < tick; ++age) {
+        if (Told(feed, tick, tick - age)) ++wanting_[age];
+      }
+    }
+  }
+}
+
+std::uint64_t Snapshots::WantedStart(std::uint64_t tick, std::size_t cubes,
+                                     const std::vector<Client>& clients) {
+  // Of the ticks that most of the clients wanting one told of (so clients of every lag take turns, and
+  // none that tells of old snapshots, honestly or not, crowds out the others), the newest.
+  std::size_t most = 0;
+  std::size_t newest = 0;
+  for (std::size_t age = 1; age < wanting_.size(); ++age) {
+    if (wanting_[age] > most) {
+      most = wanting_[age];
+      newest = age;
+    }
+  }
+  if (most == 0) return kNoBaseline;
+  // A start replays every cube through the ticks since the baseline, and adds an encode a tick for as long
+  // as it is given. A dear one is the tick that will serve the clients longest (each that holds it counts
+  // the ticks it stays fresh enough for that client), and must serve a client a tick replayed, or a
+  // quarter of those due: the others keep an older baseline a few ticks more (a few more bytes), until
+  // enough of them want one.
+  if (newest * cubes <= kCheapStartCubeTicks) return tick - newest;
+  service_.fill(0);
+  for (const Receiver& r : receivers_) {
+    if (r.seen == kNoBaseline) break;  // sorted last
+    const SnapshotFeed& feed = clients[r.client].feed;
+    const std::uint64_t last = LastFreshAge(tick, r.seen);
+    for (std::uint64_t age = tick - r.seen; age <= last && age < tick; ++age) {
+      if (wanting_[age] == most && Told(feed, tick, tick - age)) service_[age] += last - age + 1;
+    }
+  }
+  std::size_t best = newest;
+  for (std::size_t age = newest + 1; age < wanting_.size(); ++age) {
+    if (wanting_[age] == most && service_[age] > service_[best]) best = age;
+  }
+  const std::size_t enough = std::min<std::size_t>((receivers_.size() + 3) / 4, best);
+  return most >= enough ? tick - best : kNoBaseline;
+}
+
 void Snapshots::Prepare(std::uint64_t tick, const Players& players, const WorldHistory& history,
                         const protocol::TurnLog& turns, const protocol::MoveLog& moves,
                         SnapshotEncoding encoding) {
@@ -121,50 +195,18 @@ void Snapshots::Prepare(std::uint64_t tick, const Players& players, const WorldH
   started_this_tick_ = false;
   const std::vector<Client>& clients = players.clients();
   receivers_.clear();
-  // Each client gets the newest kept baseline it holds, when that is fresh enough: no more than half its
-  // own lag older than the newest it told of (a baseline's age then stays within 1.5 times the lag). The
-  // others want one kept: of the ticks that would be fresh enough for them, the one that most of them told
-  // of is kept this tick (the newest on a tie), so clients of every lag take turns, and none that tells of
-  // old snapshots, honestly or not, crowds out the others. At most that one: a tick's work is its kept
-  // baselines' Moves, one start, and an encode per kept baseline given.
-  wanting_.fill(0);
   for (std::size_t i = 0; i < clients.size(); ++i) {
     const SnapshotFeed& feed = clients[i].feed;
-    if (!feed.due) continue;
-    Receiver r{kNoBaseline, i, 0, SeenBaseline(feed, tick, history, encoding)};
-    if (r.seen != kNoBaseline) {
-      const std::optional<std::size_t> k = NewestHeld(feed, tick, r.seen);
-      if (k) r.baseline = kept_[*k].baseline;
-      const std::uint64_t slack = std::max<std::uint64_t>(tick - r.seen, 2) / 2;  // in ticks
-      if (!k || r.seen - r.baseline > slack) {
-        const std::uint64_t lag = tick - r.seen;
-        for (std::uint64_t age = lag; age <= lag + slack && age < wanting_.size() && age < tick; ++age) {
-          if (Told(feed, tick, tick - age)) ++wanting_[age];
-        }
-      }
-    }
-    receivers_.push_back(r);
+    if (feed.due)
+      receivers_.push_back(Receiver{kNoBaseline, i, 0, SeenBaseline(feed, tick, history, encoding)});
   }
-  std::uint64_t wanted = kNoBaseline;
-  std::size_t most = 0;
-  for (std::size_t age = 1; age < wanting_.size(); ++age) {
-    if (wanting_[age] > most) {
-      most = wanting_[age];
-      wanted = tick - age;
-    }
-  }
-  for (const Receiver& r : receivers_) {
-    for (Kept& kept : kept_) {
-      if (kept.live && kept.baseline == r.baseline) kept.last_used = tick;
-    }
-  }
+  GiveKept(tick, players.world().size(), clients);
+  const std::uint64_t wanted = WantedStart(tick, players.world().size(), clients);
   if (wanted != kNoBaseline && Keep(tick, wanted, history, moves)) {
     for (Receiver& r : receivers_) {
       if (r.seen == kNoBaseline || r.seen < wanted) continue;
-      const SnapshotFeed& feed = clients[r.client].feed;
-      if ((r.baseline == kNoBaseline || r.baseline < wanted) && Told(feed, tick, wanted)) {
+      if ((r.baseline == kNoBaseline || r.baseline < wanted) && Told(clients[r.client].feed, tick, wanted))
         r.baseline = wanted;
-      }
     }
   }
   std::sort(receivers_.begin(), receivers_.end());
@@ -245,7 +287,7 @@ void Snapshots::Send(Micros now, std::uint64_t tick, Players& players, Outbox& o
     const auto packet = writers_[receiver.group].PacketFor(ack);
     if (packet.empty()) continue;
     outbox.SendPacket(now, client.peer, &client.bytes_sent, kChannel, packet);
-    client.feed.sent_ticks[tick % client.feed.sent_ticks.size()] = tick;
+    client.feed.sent.Insert(tick);
     counters_.snapshot_bytes_sent += packet.size();
     counters_.snapshot_cube_bits += writers_[receiver.group].cube_bits();
     if (group_is_delta_[receiver.group]) {

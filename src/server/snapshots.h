@@ -3,6 +3,7 @@
 // one each asked for), the baselines they say they hold, the few baselines whose predictions it keeps from
 // tick to tick (protocol::BaselinePrediction), and each kept baseline's delta made once (or the full
 // world), then handed to each receiver with its own ack through the Outbox.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -68,15 +69,37 @@ class Snapshots {
   // nothing, and a client that comes back later (at 10 snapshots a second, every 6 ticks at 60) is kept a
   // new one, no dearer than one encode against its baseline.
   static constexpr std::uint64_t kIdleTicks = 3;
+  // The cubes a tick's delta encodes may go over before clients share them at the cost of a few bytes:
+  // every client its newest baseline in a small game, two encodes of a 128-cube world.
+  static constexpr std::size_t kCheapEncodeCubes = 256;
+  // The cube-ticks a start may replay before it must serve enough clients: any start in a small game or on
+  // a LAN, one 8 ticks old in a 128-cube world.
+  static constexpr std::size_t kCheapStartCubeTicks = 1024;
 
   // The newest snapshot `feed`'s client holds that a delta may start from: the one it told of, if held.
   static std::uint64_t SeenBaseline(const SnapshotFeed& feed, std::uint64_t tick, const WorldHistory& history,
                                     SnapshotEncoding encoding);
+  // A client's kept baseline is fresh enough when it is no more than half its own lag older than the
+  // newest snapshot it told of (`seen`): a baseline's age then stays within 1.5 times the lag.
+  static std::uint64_t Slack(std::uint64_t tick, std::uint64_t seen) noexcept {
+    return std::max<std::uint64_t>(tick - seen, 2) / 2;
+  }
+  static std::uint64_t LastFreshAge(std::uint64_t tick, std::uint64_t seen) noexcept {
+    return std::min<std::uint64_t>(tick - seen + Slack(tick, seen), protocol::kHeldBaselines);
+  }
+  static bool Fresh(std::uint64_t tick, const Receiver& r) noexcept {
+    return r.baseline != kNoBaseline && r.seen - r.baseline <= Slack(tick, r.seen);
+  }
   // The client told of `baseline` recently enough to hold it still.
   static bool Told(const SnapshotFeed& feed, std::uint64_t tick, std::uint64_t baseline) noexcept;
   // The newest kept baseline the client holds no newer than `seen`, or none.
   std::optional<std::size_t> NewestHeld(const SnapshotFeed& feed, std::uint64_t tick,
                                         std::uint64_t seen) const noexcept;
+  // Gives each receiver (due a snapshot) a kept baseline it holds, as few as keep them fresh, and counts in
+  // wanting_ the ticks that those without a fresh one would take.
+  void GiveKept(std::uint64_t tick, std::size_t cubes, const std::vector<Client>& clients);
+  // The baseline to start keeping this tick, or kNoBaseline.
+  std::uint64_t WantedStart(std::uint64_t tick, std::size_t cubes, const std::vector<Client>& clients);
   // Advances the kept baselines to `tick`, letting go of those unused or too old.
   void AdvanceKept(std::uint64_t tick, const Players& players);
   // Keeps the baseline `seen` in a free slot or the one least recently used before this tick; its index,
@@ -93,6 +116,10 @@ class Snapshots {
   // Per age (1..kHeldBaselines): how many clients due a snapshot, holding no fresh enough kept baseline,
   // told of the tick that old and would find it fresh enough.
   std::array<std::size_t, protocol::kHeldBaselines + 1> wanting_{};
+  std::vector<std::uint64_t> given_;  // the kept baselines given this tick, at most kept_.size()
+  // Per age: how long a kept baseline of that age would serve the clients due a snapshot (the ticks it
+  // would stay fresh enough for each that holds it, summed).
+  std::array<std::uint64_t, protocol::kHeldBaselines + 1> service_{};
   bool started_this_tick_ = false;  // a kept baseline's predictions were started this tick
   // A snapshot's encodings, one per kept baseline given this tick (on a LAN nearly all share one) and the
   // full one: made inside the tick, handed to each client after it.

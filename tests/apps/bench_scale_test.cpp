@@ -46,6 +46,31 @@ TEST(BenchScale, OnVirtualTimeFullAndDeltaPlayTheSameGameInSync) {
   EXPECT_LT(delta.at("snapshot_bytes").get<double>(), full.at("snapshot_bytes").get<double>());
 }
 
+// 128 players under cross-continent: their acks spread over several ticks (jitter), yet the server encodes
+// about two deltas a tick (it encoded four when each player was given the newest baseline it held, and the
+// players told only their newest snapshot at each send), for a little over 2 bytes a moving cube.
+TEST(BenchScale, ManyPlayersOnJitteryLinksShareAboutTwoEncodesATick) {
+  const std::string json =
+      (std::filesystem::temp_directory_path() / "netcube-bench-scale-share-test.json").string();
+  const testing::CommandResult run = testing::RunCommand(
+      std::string(NETCUBE_BENCH_EXE) +
+      " --scenario scale --scale-time virtual --clients 128 --snapshot-rates 60 --seconds 1"
+      " --scale-links cross-continent --snapshot-encodings delta --json " +
+      json);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  std::ifstream file(json);
+  const nlohmann::json figures = nlohmann::json::parse(file);
+  std::remove(json.c_str());
+  const nlohmann::json& delta = figures.at("scale").at(0);
+  EXPECT_EQ(delta.at("settings").at("link"), "cross-continent");
+  EXPECT_EQ(delta.at("bots_problem"), "");
+  EXPECT_TRUE(delta.at("all_final_match").get<bool>());
+  EXPECT_EQ(delta.at("ticks_skipped"), 0);
+  EXPECT_EQ(delta.at("delta_share").get<double>(), 1.0);
+  EXPECT_LE(delta.at("encodes_per_tick").get<double>(), 2.5);
+  EXPECT_LE(delta.at("bytes_per_cube_per_snapshot").get<double>(), 2.5);
+}
+
 TEST(BenchScale, ALinkThatIsNoProfileOrAWallClockOnVirtualTimeIsOneLineOfError) {
   for (const char* args :
        {"--scenario scale --scale-links moon", "--scenario scale --scale-time virtual --tick-clock wall"}) {
