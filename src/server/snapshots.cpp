@@ -168,7 +168,7 @@ std::uint64_t Snapshots::WantedStart(std::uint64_t tick, std::size_t cubes,
   // the ticks it stays fresh enough for that client), and must serve a client a tick replayed, or a
   // quarter of those due: the others keep an older baseline a few ticks more (a few more bytes), until
   // enough of them want one.
-  if (newest * cubes <= kCheapStartCubeTicks) return tick - newest;
+  if (cubes < kBigWorldCubes || newest * cubes <= kCheapStartCubeTicks) return tick - newest;
   service_.fill(0);
   for (const Receiver& r : receivers_) {
     if (r.seen == kNoBaseline) break;  // sorted last

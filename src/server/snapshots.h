@@ -72,9 +72,11 @@ class Snapshots {
   // The cubes a tick's delta encodes may go over before clients share them at the cost of a few bytes:
   // every client its newest baseline in a small game, two encodes of a 128-cube world.
   static constexpr std::size_t kCheapEncodeCubes = 256;
-  // The cube-ticks a start may replay before it must serve enough clients: any start in a small game or on
-  // a LAN, one 8 ticks old in a 128-cube world.
+  // The cube-ticks a start may replay before it must serve enough clients (one 8 ticks old in a 128-cube
+  // world), in a world of at least kBigWorldCubes: in a smaller one every start is cheap, whatever its age
+  // (a 25-cube game on a one-second round trip starts baselines 64 ticks old).
   static constexpr std::size_t kCheapStartCubeTicks = 1024;
+  static constexpr std::size_t kBigWorldCubes = 64;
 
   // The newest snapshot `feed`'s client holds that a delta may start from: the one it told of, if held.
   static std::uint64_t SeenBaseline(const SnapshotFeed& feed, std::uint64_t tick, const WorldHistory& history,
