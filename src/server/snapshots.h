@@ -32,8 +32,9 @@ class Snapshots {
 
   // Advances the snapshot credits; false if no client gets a snapshot this tick.
   bool MarkDue(std::vector<Client>& clients, const ServerConfig& config, int tick_rate) noexcept;
-  // Gives each client due a snapshot the newest kept baseline it holds, keeping one more when some hold
-  // none fresh enough, and encodes each kept baseline's delta of the world after `tick` once.
+  // Gives each client due a snapshot a kept baseline it holds (its newest, or one shared with others when
+  // encodes are dear), keeping one more when some hold none fresh enough, and encodes each kept
+  // baseline's delta of the world after `tick` once.
   void Prepare(std::uint64_t tick, const Players& players, const WorldHistory& history,
                const protocol::TurnLog& turns, const protocol::MoveLog& moves, SnapshotEncoding encoding);
   // The snapshots Prepare encoded, each with its receiver's ack.
