@@ -73,6 +73,70 @@ bool ReplayBuilder::Start(std::uint64_t baseline_tick, std::span<const sim::Play
   return true;
 }
 
+bool ReplayBuilder::StartFrom(const ReplayBuilder& older, const DeltaSnapshot& older_out,
+                              std::uint64_t baseline_tick, std::span<const sim::PlayerCube> baseline,
+                              DeltaSnapshot& out) noexcept {
+  if (&older == this || &older_out == &out || !older.good_ || older.baseline_tick_ >= baseline_tick ||
+      older.reached_ < baseline_tick || baseline.size() != older.count_ ||
+      older_out.paths.size() != older.count_) {
+    return false;
+  }
+  for (std::size_t i = 0; i < older.count_; ++i) {
+    if (baseline[i].id != older.ids_[i]) return false;
+  }
+  good_ = true;
+  baseline_tick_ = baseline_tick;
+  reached_ = older.reached_;
+  era_ = older.era_;
+  count_ = older.count_;
+  const int skipped = static_cast<int>(baseline_tick - older.baseline_tick_);  // ticks the tails leave out
+  const int since = static_cast<int>(reached_ - baseline_tick);
+  out.replay = true;
+  out.collisions = older_out.collisions;
+  out.baseline.clear();
+  out.joined.clear();
+  if (out.paths.size() > count_) out.paths.resize(count_);
+  for (CubePath& path : out.paths) {
+    path.runs.clear();
+    path.turns.clear();
+  }
+  out.paths.resize(count_);
+  for (std::size_t i = 0; i < count_; ++i) {
+    const CubePath& from = older_out.paths[i];
+    CubePath& path = out.paths[i];
+    ids_[i] = baseline[i].id;
+    // The runs past the skipped ticks, the first cut where they end, and the Moves made before.
+    int skip = skipped;
+    int moves_before = 0;
+    std::size_t r = 0;
+    for (; r < from.runs.size() && from.runs[r].ticks <= skip; ++r) {
+      skip -= from.runs[r].ticks;
+      moves_before += from.runs[r].ticks * from.runs[r].moves;
+    }
+    if (r < from.runs.size()) moves_before += skip * from.runs[r].moves;
+    int moves = 0;
+    for (std::size_t k = r; k < from.runs.size(); ++k) {
+      MoveRun run = from.runs[k];
+      if (k == r) run.ticks -= skip;
+      path.runs.push_back(run);
+      moves += run.ticks * run.moves;
+    }
+    const sim::CubeState& base = baseline[i].state;
+    if (moves == 0) {
+      // No Move since the baseline: Start's cursor, every tick since idle.
+      path.runs.clear();
+      cursors_[i] = Cursor{base.last_input, 0, since, base.buttons};
+      continue;
+    }
+    for (const Turn& turn : from.turns) {
+      if (turn.at >= moves_before) path.turns.push_back(Turn{turn.at - moves_before, turn.choice});
+    }
+    const Cursor& end = older.cursors_[i];  // where both paths end
+    cursors_[i] = Cursor{end.last_seq, moves, path.runs[0].moves == 0 ? path.runs[0].ticks : 0, end.held};
+  }
+  return true;
+}
+
 bool ReplayBuilder::Extend(std::uint64_t tick, const MoveLog& log, DeltaSnapshot& out) noexcept {
   if (tick - baseline_tick_ > static_cast<std::uint64_t>(kHeldBaselines)) good_ = false;
   for (std::uint64_t t = reached_ + 1; good_ && t <= tick; ++t) {

@@ -107,7 +107,18 @@ std::optional<std::size_t> Snapshots::Keep(std::uint64_t tick, std::uint64_t see
   // Predictions start only when a delta against it cannot replay (one whose tick the log lacks cannot:
   // its replay refuses every Extend).
   kept.predicting = false;
-  kept.replay.Start(seen, cubes, moves, kept.replay_delta);
+  // The newest older replay kept gives its paths' tails when it reached `seen`: no tick replayed again.
+  const Kept* older = nullptr;
+  for (const Kept& other : kept_) {
+    if (&other != &kept && other.live && !other.predicting && other.baseline < seen &&
+        (older == nullptr || other.baseline > older->baseline)) {
+      older = &other;
+    }
+  }
+  if (older == nullptr ||
+      !kept.replay.StartFrom(older->replay, older->replay_delta, seen, cubes, kept.replay_delta)) {
+    kept.replay.Start(seen, cubes, moves, kept.replay_delta);
+  }
   return slot;
 }
 

@@ -15,7 +15,8 @@ namespace {
 // A server's ticks over a crowded corner of the arena: `players` cubes pushing each other, inputs
 // arriving a little unevenly (now and then none in a tick, or two, the second sometimes with other keys),
 // logged as the server logs them. At each tick in `stalls` every player's input comes a tick late (a
-// stalled host: none that tick, two the next). worlds[k] is the world after tick first_tick + k.
+// stalled host: none that tick, two the next). With `resting`, each player also rests (sends nothing) for
+// spells of a few ticks. worlds[k] is the world after tick first_tick + k.
 struct Ticks {
   static constexpr std::uint64_t kFirstTick = 1000;
   std::vector<std::vector<sim::PlayerCube>> worlds;
@@ -24,7 +25,7 @@ struct Ticks {
 };
 
 Ticks Play(std::uint32_t seed, std::size_t players, int ticks, bool collisions,
-           const std::vector<int>& stalls = {}) {
+           const std::vector<int>& stalls = {}, bool resting = false) {
   std::mt19937 rng(seed);
   Ticks run;
   std::vector<sim::PlayerCube> world;
@@ -50,7 +51,8 @@ Ticks Play(std::uint32_t seed, std::size_t players, int ticks, bool collisions,
       const std::uint32_t roll = rng() % 128;
       const bool stalled = std::find(stalls.begin(), stalls.end(), t) != stalls.end();
       const bool after_stall = std::find(stalls.begin(), stalls.end(), t - 1) != stalls.end();
-      const int count = stalled ? 0 : after_stall ? 2 : roll == 0 ? 0 : roll == 1 ? 2 : 1;
+      const bool rests = resting && (static_cast<std::size_t>(t / 6) + i) % 4 == 0;
+      const int count = stalled || rests ? 0 : after_stall ? 2 : roll == 0 ? 0 : roll == 1 ? 2 : 1;
       for (int k = 0; k < count; ++k) {
         if (rng() % 24 == 0) keys[i] = static_cast<std::uint8_t>(rng() % 16);
         const sim::Seq seq = static_cast<sim::Seq>(world[i].state.last_input + 1 + k);
@@ -139,6 +141,52 @@ TEST(Replay, ABuilderExtendedTickByTickMakesWhatOneMadeAtOnceDoes) {
   // Past the baselines a client holds it stops, for good.
   EXPECT_FALSE(builder.Extend(Ticks::kFirstTick + ticks + 1, run.log, kept));
   EXPECT_FALSE(builder.Finish(run.worlds.back(), kept));
+}
+
+TEST(Replay, AStartFromAnOlderReplayMakesWhatAStartOfItsOwnDoes) {
+  constexpr int kReached = 30;
+  constexpr int kTicks = 40;
+  for (const bool resting : {false, true}) {
+    SCOPED_TRACE(resting);
+    const Ticks run = Play(17, 32, kTicks, true, {12}, resting);
+    const auto tick_at = [](int k) { return Ticks::kFirstTick + static_cast<std::uint64_t>(k); };
+    ReplayBuilder older;
+    DeltaSnapshot older_out;
+    ASSERT_TRUE(older.Start(tick_at(0), run.worlds[0], run.log, older_out));
+    ASSERT_TRUE(older.Extend(tick_at(kReached), run.log, older_out));
+    for (int b = 1; b <= kReached; ++b) {
+      SCOPED_TRACE(b);
+      const std::vector<sim::PlayerCube>& baseline = run.worlds[static_cast<std::size_t>(b)];
+      ReplayBuilder carved;
+      DeltaSnapshot carved_out;
+      ASSERT_TRUE(carved.StartFrom(older, older_out, tick_at(b), baseline, carved_out));
+      ReplayBuilder own;
+      DeltaSnapshot own_out;
+      ASSERT_TRUE(own.Start(tick_at(b), baseline, run.log, own_out));
+      ASSERT_TRUE(own.Extend(tick_at(kReached), run.log, own_out));
+      EXPECT_TRUE(carved_out.paths == own_out.paths);
+      // Their cursors agree too: extended further, both make the same delta, which rebuilds the world.
+      ASSERT_TRUE(carved.Extend(tick_at(kTicks), run.log, carved_out));
+      ASSERT_TRUE(own.Extend(tick_at(kTicks), run.log, own_out));
+      ASSERT_TRUE(own.Finish(run.worlds.back(), own_out));
+      ASSERT_TRUE(carved.Finish(run.worlds.back(), carved_out));
+      EXPECT_EQ(carved_out.age, own_out.age);
+      EXPECT_EQ(carved_out.collisions, own_out.collisions);
+      EXPECT_TRUE(carved_out.paths == own_out.paths);
+      Snapshot rebuilt;
+      ASSERT_TRUE(ApplyReplay(baseline, 0, carved_out, rebuilt));
+      ExpectSameWorld(rebuilt, run.worlds.back());
+    }
+    // It gives only what it made: not past where it reached, not its own baseline or older, not to itself.
+    ReplayBuilder other;
+    DeltaSnapshot other_out;
+    EXPECT_FALSE(other.StartFrom(older, older_out, tick_at(kReached + 1), run.worlds[kReached + 1], other_out));
+    EXPECT_FALSE(other.StartFrom(older, older_out, tick_at(0), run.worlds[0], other_out));
+    EXPECT_FALSE(older.StartFrom(older, older_out, tick_at(5), run.worlds[5], other_out));
+    std::vector<sim::PlayerCube> fewer = run.worlds[5];
+    fewer.pop_back();
+    EXPECT_FALSE(other.StartFrom(older, older_out, tick_at(5), fewer, other_out));
+  }
 }
 
 TEST(Replay, IsNotMadeAcrossAChangeOfCubesOrSettingsOrAnUnloggedTick) {

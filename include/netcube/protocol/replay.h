@@ -65,6 +65,13 @@ class ReplayBuilder {
   // recorded, too many cubes).
   bool Start(std::uint64_t baseline_tick, std::span<const sim::PlayerCube> baseline, const MoveLog& log,
              DeltaSnapshot& out) noexcept;
+  // Starts as Start does and extends as far as `older` reached, from what `older` made (in `older_out`):
+  // a builder on an earlier baseline, extended past `baseline_tick`. Each path is the tail of the older
+  // one, so no tick is replayed again: the work is the paths' runs and turns, not the cubes times the
+  // ticks. False (and nothing started) when `older` cannot give it: not extended that far, gone bad,
+  // other cubes, or this builder itself.
+  bool StartFrom(const ReplayBuilder& older, const DeltaSnapshot& older_out, std::uint64_t baseline_tick,
+                 std::span<const sim::PlayerCube> baseline, DeltaSnapshot& out) noexcept;
   // Adds what `log` recorded of every tick after the last one added, up to `tick`. False, from then on,
   // when they cannot be replayed: not all recorded, other cubes or another collisions setting, keys
   // changed after a tick's first kLoggedButtons inputs, more runs or turns than a path names,
