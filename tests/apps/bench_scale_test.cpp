@@ -1,5 +1,6 @@
 // netcube-bench's scale scenario on virtual time, as a child process: the players in the bench's own process
-// on the in-memory network, stepped 1 ms at a time, so that the full and delta runs play the same game.
+// on the in-memory network, stepped 1 ms at a time, so that the full and delta runs (side by side) play the
+// same game.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -49,6 +50,23 @@ TEST(BenchScale, OnVirtualTimeFullAndDeltaPlayTheSameGameInSync) {
   EXPECT_EQ(delta.at("corrections"), full.at("corrections"));
   EXPECT_GT(delta.at("delta_share").get<double>(), 0.9);
   EXPECT_LT(delta.at("snapshot_bytes").get<double>(), full.at("snapshot_bytes").get<double>());
+}
+
+// Run side by side (to time their ticks on the same machine at the same moments), the full and delta runs
+// play exactly the games each plays alone: nothing passes between them but the processor.
+TEST(BenchScale, RunsSideBySidePlayWhatEachPlaysAlone) {
+  const std::string args = "--clients 8 --snapshot-rates 60 --seconds 1 --scale-links cross-continent";
+  const nlohmann::json both = RunScale(args);
+  ASSERT_EQ(both.size(), 2u);
+  for (std::size_t k = 0; k < both.size(); ++k) {
+    const nlohmann::json alone = RunScale(args + " --snapshot-encodings " +
+                                          both[k].at("settings").at("snapshot_encoding").get<std::string>());
+    ASSERT_EQ(alone.size(), 1u);
+    for (const char* figure : {"snapshot_bytes", "corrections", "dry_ticks", "ticks", "delta_age_ticks",
+                               "encodes_per_tick", "per_client_per_s", "all_final_match"}) {
+      EXPECT_EQ(both[k].at(figure), alone[0].at(figure)) << figure;
+    }
+  }
 }
 
 // 128 players under cross-continent: their acks spread over several ticks (jitter), yet the server encodes

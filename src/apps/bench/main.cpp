@@ -204,16 +204,24 @@ int main(int argc, char** argv) {
   base.collisions = scale_collisions == "on";
   base.bot_path = bot_path;
   base.seed = seed;
-  const auto run = [](const char* what, const bench::ScaleSettings& s, std::vector<bench::ScaleResult>& out) {
+  // Several settings (virtual time only) run side by side.
+  const auto run_side_by_side = [](const char* what, const std::vector<bench::ScaleSettings>& runs,
+                                   std::vector<bench::ScaleResult>& out) {
     std::string error;
-    std::fprintf(stderr, "%s: %d clients (%.0f%% idle), %s, %d Hz %s snapshots, redundancy %d ...\n", what,
-                 s.clients, s.idle_fraction * 100, s.link_name.c_str(), s.snapshot_rate,
-                 s.delta_snapshots ? "delta" : "full", s.redundancy);
-    if (std::optional<bench::ScaleResult> r = bench::RunScale(s, &error)) {
-      out.push_back(*r);
-    } else {
-      std::fprintf(stderr, "%s run failed: %s\n", what, error.c_str());
-    }
+    std::string names;  // of the encodings
+    for (const bench::ScaleSettings& s : runs)
+      names += (names.empty() ? "" : " and ") + std::string(s.delta_snapshots ? "delta" : "full");
+    const bench::ScaleSettings& s = runs.front();
+    std::fprintf(stderr, "%s: %d clients (%.0f%% idle), %s, %d Hz %s snapshots%s, redundancy %d ...\n", what,
+                 s.clients, s.idle_fraction * 100, s.link_name.c_str(), s.snapshot_rate, names.c_str(),
+                 runs.size() > 1 ? " side by side" : "", s.redundancy);
+    const std::vector<bench::ScaleResult> results = bench::RunScale(runs, &error);
+    if (results.empty()) std::fprintf(stderr, "%s run failed: %s\n", what, error.c_str());
+    out.insert(out.end(), results.begin(), results.end());
+  };
+  const auto run = [&run_side_by_side](const char* what, const bench::ScaleSettings& s,
+                                       std::vector<bench::ScaleResult>& out) {
+    run_side_by_side(what, {s}, out);
   };
 
   std::vector<bench::ScaleResult> scale;
@@ -234,40 +242,48 @@ int main(int argc, char** argv) {
       if (!profile) return 2;
       single.push_back(*profile);
     }
-    const auto scale_run = [&](int n, int rate, int redundancy, const std::string& encoding, double idle,
-                               const std::string& links, std::vector<bench::ScaleResult>& out) {
-      bench::ScaleSettings s = base;
-      s.clients = n;
-      s.snapshot_rate = rate;
-      s.redundancy = redundancy;
-      s.delta_snapshots = encoding == "delta";
-      s.idle_fraction = idle;
-      s.virtual_time = scale_time == "virtual";
-      if (links == "mixed") {
-        s.link_name = "mixed";
-        s.mixed_links = mixed;
+    // The encodings of one setting: on virtual time side by side, so that their ticks are timed on the same
+    // machine at the same moments; on real time one after the other (the bots would share the cores).
+    const auto scale_run = [&](int n, int rate, int redundancy, const std::vector<std::string>& run_encodings,
+                               double idle, const std::string& links, std::vector<bench::ScaleResult>& out) {
+      std::vector<bench::ScaleSettings> runs;
+      for (const std::string& encoding : run_encodings) {
+        bench::ScaleSettings s = base;
+        s.clients = n;
+        s.snapshot_rate = rate;
+        s.redundancy = redundancy;
+        s.delta_snapshots = encoding == "delta";
+        s.idle_fraction = idle;
+        s.virtual_time = scale_time == "virtual";
+        if (links == "mixed") {
+          s.link_name = "mixed";
+          s.mixed_links = mixed;
+        }
+        for (const netcube::transport::LinkProfile& profile : single) {
+          if (profile.name != links) continue;
+          s.link_name = profile.name;
+          s.link = profile.settings;
+        }
+        runs.push_back(s);
       }
-      for (const netcube::transport::LinkProfile& profile : single) {
-        if (profile.name != links) continue;
-        s.link_name = profile.name;
-        s.link = profile.settings;
+      if (scale_time == "virtual") {
+        run_side_by_side("scale", runs, out);
+      } else {
+        for (const bench::ScaleSettings& s : runs) run("scale", s, out);
       }
-      run("scale", s, out);
     };
     for (const int rate : snapshot_rates) {
       for (const int n : clients) {
         for (const double idle : idle_fractions) {
           for (const std::string& links : scale_links) {
-            for (const std::string& encoding : encodings) {
-              scale_run(n, rate, base.redundancy, encoding, idle, links, scale);
-            }
+            scale_run(n, rate, base.redundancy, encodings, idle, links, scale);
           }
         }
       }
     }
     // The redundancy baseline at the first snapshot rate.
     for (const int n : clients) {
-      scale_run(n, snapshot_rates.front(), 1, encodings.back(), idle_fractions.front(), "lan",
+      scale_run(n, snapshot_rates.front(), 1, {encodings.back()}, idle_fractions.front(), "lan",
                 scale_baselines);
     }
     bench::PrintScale(scale, scale_baselines);

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <thread>
 #include <utility>
@@ -276,7 +277,21 @@ class VirtualPlayers final : public Players {
 
 }  // namespace
 
-std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* error) {
+namespace {
+
+// One server and its players, in a run of one or several side by side.
+struct ServerRun {
+  ScaleSettings settings;
+  std::unique_ptr<server::Server> server;
+  std::unique_ptr<Players> players;
+  Totals start;
+  Totals end;
+  std::string bots_problem;
+  std::vector<nlohmann::json> reports;
+  server::ServerStats final_stats;
+};
+
+std::optional<ServerRun> StartRun(const ScaleSettings& settings, std::string* error) {
   const std::shared_ptr<transport::Network> network = transport::MakeNetwork(
       settings.virtual_time ? transport::NetworkKind::kMemory : transport::NetworkKind::kUdp);
   server::ServerConfig config;
@@ -299,50 +314,26 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   config.work_clock =
       settings.cpu_tick_clock ? std::function<Micros()>(ThreadCpuNow) : std::function<Micros()>(WallNow);
   const Micros start_time = settings.virtual_time ? Micros{0} : WallNow();
-  std::unique_ptr<server::Server> server = server::Server::Create(config, start_time, error);
-  if (!server) return std::nullopt;
-
+  ServerRun run;
+  run.settings = settings;
+  run.server = server::Server::Create(config, start_time, error);
+  if (!run.server) return std::nullopt;
   const double play_s = ToSeconds(kWarmup) + settings.window_s + kPlayMarginS;
-  std::unique_ptr<Players> players;
   if (settings.virtual_time) {
-    players = VirtualPlayers::Start(settings, network, server->port(), play_s, error);
+    run.players = VirtualPlayers::Start(settings, network, run.server->port(), play_s, error);
   } else {
-    players = BotProcesses::Spawn(settings, server->port(), play_s, error);
+    run.players = BotProcesses::Spawn(settings, run.server->port(), play_s, error);
   }
-  if (!players) return std::nullopt;
+  if (!run.players) return std::nullopt;
+  return run;
+}
 
-  const auto fail = [&](const std::string& why) {
-    *error = why + players->LogTails();
-    if (!settings.virtual_time) Shutdown(*server);
-    return std::nullopt;
-  };
-
-  // Everyone joins, a warm-up, the window.
-  const Micros join_deadline = players->Now() + kJoinTimeout;
-  while (server->clients().size() < static_cast<std::size_t>(settings.clients)) {
-    players->Step(*server);
-    if (players->AnyExited()) return fail("the players stopped before every one joined");
-    if (players->Now() > join_deadline) return fail("the players did not all join within 30 s");
-  }
-  for (const Micros end = players->Now() + kWarmup; players->Now() < end;) players->Step(*server);
-  const Totals start = TakeTotals(*server, players->Now());
-  for (const Micros end = start.at + Seconds(settings.window_s); players->Now() < end;)
-    players->Step(*server);
-  const Totals end = TakeTotals(*server, players->Now());
-  if (end.stats.clients != static_cast<std::size_t>(settings.clients)) {
-    return fail("players left during the measurement window");
-  }
-
-  // The bots finish their script, settle and report. Their figures are secondary: if they fail now, the
-  // window's server figures still stand and the failure is reported with them.
-  std::string bots_problem;
-  const Micros exit_deadline = players->Now() + Seconds(kPlayMarginS + kSettleTimeoutS) + kExitGrace;
-  while (!players->AllExited() && players->Now() < exit_deadline) players->Step(*server);
-  const std::vector<nlohmann::json> reports = players->Finish(&bots_problem);
-  while (!bots_problem.empty() && bots_problem.back() == '\n') bots_problem.pop_back();
-  const server::ServerStats final_stats = server->stats();  // inputs of the whole run, settling included
-  if (!settings.virtual_time) Shutdown(*server);
-
+ScaleResult ResultOf(const ServerRun& run) {
+  const ScaleSettings& settings = run.settings;
+  const Totals& start = run.start;
+  const Totals& end = run.end;
+  const server::ServerStats& final_stats = run.final_stats;  // inputs of the whole run, settling included
+  const std::vector<nlohmann::json>& reports = run.reports;
   ScaleResult r;
   r.settings = settings;
   const server::TickDurations& ticks = end.stats.tick_durations;
@@ -390,8 +381,8 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
   r.dry_ticks = end.stats.inputs.dry_ticks - start.stats.inputs.dry_ticks;
   r.inputs_lost = final_stats.inputs.lost;
   r.inputs_dropped_rate_limit = final_stats.inputs.dropped_rate_limit;
-  r.bots_problem = bots_problem;
-  if (bots_problem.empty()) {
+  r.bots_problem = run.bots_problem;
+  if (run.bots_problem.empty()) {
     r.all_final_match = true;
     for (const nlohmann::json& report : reports) {
       const nlohmann::json& totals = report.at("totals");
@@ -401,6 +392,87 @@ std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* 
     }
   }
   return r;
+}
+
+
+}  // namespace
+
+std::vector<ScaleResult> RunScale(std::span<const ScaleSettings> settings, std::string* error) {
+  if (settings.size() > 1 && std::any_of(settings.begin(), settings.end(),
+                                         [](const ScaleSettings& s) { return !s.virtual_time; })) {
+    *error = "only runs on virtual time can run side by side";
+    return {};
+  }
+  std::vector<ServerRun> runs;
+  for (const ScaleSettings& s : settings) {
+    std::optional<ServerRun> run = StartRun(s, error);
+    if (!run) return {};
+    runs.push_back(std::move(*run));
+  }
+  // Side by side, every server and its players step in turn, 1 ms of virtual time each: their ticks meet
+  // the same machine (its caches, its interruptions) at the same moments. Each goes first at as many ticks
+  // (one tick period after another): the one stepped first pays for what the others' players left in the
+  // caches.
+  const auto now = [&runs] { return runs.front().players->Now(); };
+  const std::int64_t tick_period_us = 1'000'000 / std::max(1, runs.front().settings.tick_rate);
+  const auto step = [&runs, &now, tick_period_us] {
+    const auto first = static_cast<std::size_t>(now().count() / tick_period_us) % runs.size();
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+      ServerRun& run = runs[(first + k) % runs.size()];
+      run.players->Step(*run.server);
+    }
+  };
+  const auto fail = [&](const std::string& why) {
+    *error = why;
+    for (ServerRun& run : runs) {
+      *error += run.players->LogTails();
+      if (!run.settings.virtual_time) Shutdown(*run.server);
+    }
+    return std::vector<ScaleResult>{};
+  };
+  const auto all_joined = [&runs] {
+    return std::all_of(runs.begin(), runs.end(), [](const ServerRun& run) {
+      return run.server->clients().size() >= static_cast<std::size_t>(run.settings.clients);
+    });
+  };
+  const auto any_exited = [&runs] {
+    return std::any_of(runs.begin(), runs.end(), [](ServerRun& run) { return run.players->AnyExited(); });
+  };
+  const auto all_exited = [&runs] {
+    return std::all_of(runs.begin(), runs.end(), [](ServerRun& run) { return run.players->AllExited(); });
+  };
+
+  // Everyone joins, a warm-up, the window.
+  const Micros join_deadline = now() + kJoinTimeout;
+  while (!all_joined()) {
+    step();
+    if (any_exited()) return fail("the players stopped before every one joined");
+    if (now() > join_deadline) return fail("the players did not all join within 30 s");
+  }
+  for (const Micros end = now() + kWarmup; now() < end;) step();
+  for (ServerRun& run : runs) run.start = TakeTotals(*run.server, run.players->Now());
+  const double window_s = runs.front().settings.window_s;
+  for (const Micros end = now() + Seconds(window_s); now() < end;) step();
+  for (ServerRun& run : runs) {
+    run.end = TakeTotals(*run.server, run.players->Now());
+    if (run.end.stats.clients != static_cast<std::size_t>(run.settings.clients)) {
+      return fail("players left during the measurement window");
+    }
+  }
+
+  // The bots finish their script, settle and report. Their figures are secondary: if they fail now, the
+  // window's server figures still stand and the failure is reported with them.
+  const Micros exit_deadline = now() + Seconds(kPlayMarginS + kSettleTimeoutS) + kExitGrace;
+  while (!all_exited() && now() < exit_deadline) step();
+  std::vector<ScaleResult> results;
+  for (ServerRun& run : runs) {
+    run.reports = run.players->Finish(&run.bots_problem);
+    while (!run.bots_problem.empty() && run.bots_problem.back() == '\n') run.bots_problem.pop_back();
+    run.final_stats = run.server->stats();
+    if (!run.settings.virtual_time) Shutdown(*run.server);
+    results.push_back(ResultOf(run));
+  }
+  return results;
 }
 
 void to_json(nlohmann::json& j, const ScaleResult& r) {

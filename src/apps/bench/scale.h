@@ -1,10 +1,11 @@
 #pragma once
-// The scale scenario: one server in this process, N players with random input, measured over a steady
+// The scale scenario: a server in this process, N players with random input, measured over a steady
 // window once everyone has joined. The players run in netcube-bot child processes over loopback UDP on the
 // wall clock, or (virtual_time) in this process over the in-memory network on a virtual clock.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -78,8 +79,11 @@ struct ScaleResult {
   std::string bots_problem;
 };
 
-// nullopt with `error` set when the window could not be measured (the players did not all join, or left).
-std::optional<ScaleResult> RunScale(const ScaleSettings& settings, std::string* error);
+// One result per run, in order; none, with `error` set, when the window could not be measured (the players
+// did not all join, or left). Several runs (virtual time only) run side by side: each server with its own
+// players and in-memory network, all stepped in turn, so that what they are compared on (tick times above
+// all) meets the same machine at the same moments.
+std::vector<ScaleResult> RunScale(std::span<const ScaleSettings> settings, std::string* error);
 
 void to_json(nlohmann::json& j, const ScaleResult& r);
 
