@@ -59,8 +59,13 @@ bool ReplayBuilder::Start(std::uint64_t baseline_tick, std::span<const sim::Play
     cursors_[i] = Cursor{base.last_input, 0, 0, base.buttons};
     ids_[i] = baseline[i].id;
   }
+  StartPaths(first->collisions, out);
+  return true;
+}
+
+void ReplayBuilder::StartPaths(bool collisions, DeltaSnapshot& out) const noexcept {
   out.replay = true;
-  out.collisions = first->collisions;
+  out.collisions = collisions;
   out.baseline.clear();
   out.joined.clear();
   // Emptied in place: a path holds hundreds of bytes, its emptiness two counts.
@@ -70,7 +75,6 @@ bool ReplayBuilder::Start(std::uint64_t baseline_tick, std::span<const sim::Play
     path.turns.clear();
   }
   out.paths.resize(count_);
-  return true;
 }
 
 bool ReplayBuilder::StartFrom(const ReplayBuilder& older, const DeltaSnapshot& older_out,
@@ -91,16 +95,7 @@ bool ReplayBuilder::StartFrom(const ReplayBuilder& older, const DeltaSnapshot& o
   count_ = older.count_;
   const int skipped = static_cast<int>(baseline_tick - older.baseline_tick_);  // ticks the tails leave out
   const int since = static_cast<int>(reached_ - baseline_tick);
-  out.replay = true;
-  out.collisions = older_out.collisions;
-  out.baseline.clear();
-  out.joined.clear();
-  if (out.paths.size() > count_) out.paths.resize(count_);
-  for (CubePath& path : out.paths) {
-    path.runs.clear();
-    path.turns.clear();
-  }
-  out.paths.resize(count_);
+  StartPaths(older_out.collisions, out);
   for (std::size_t i = 0; i < count_; ++i) {
     const CubePath& from = older_out.paths[i];
     CubePath& path = out.paths[i];

@@ -89,6 +89,8 @@ class ReplayBuilder {
     std::uint8_t held = 0;
   };
   bool ExtendOne(const MoveLog::Tick& step, DeltaSnapshot& out) noexcept;
+  // Makes `out` a replay of count_ paths, each empty.
+  void StartPaths(bool collisions, DeltaSnapshot& out) const noexcept;
 
   bool good_ = false;
   std::uint64_t baseline_tick_ = 0;
