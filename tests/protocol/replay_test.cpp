@@ -180,7 +180,8 @@ TEST(Replay, AStartFromAnOlderReplayMakesWhatAStartOfItsOwnDoes) {
     // It gives only what it made: not past where it reached, not its own baseline or older, not to itself.
     ReplayBuilder other;
     DeltaSnapshot other_out;
-    EXPECT_FALSE(other.StartFrom(older, older_out, tick_at(kReached + 1), run.worlds[kReached + 1], other_out));
+    EXPECT_FALSE(
+        other.StartFrom(older, older_out, tick_at(kReached + 1), run.worlds[kReached + 1], other_out));
     EXPECT_FALSE(other.StartFrom(older, older_out, tick_at(0), run.worlds[0], other_out));
     EXPECT_FALSE(older.StartFrom(older, older_out, tick_at(5), run.worlds[5], other_out));
     std::vector<sim::PlayerCube> fewer = run.worlds[5];

@@ -130,9 +130,11 @@ void PrintScale(const std::vector<ScaleResult>& runs, const std::vector<ScaleRes
       "%.0f s window after all joined;\n"
       "   tick = simulation, tags and the snapshot's encoding; net = servicing the network and handing each\n"
       "   client its snapshot, per tick; both the server's own measurements (work_clock = %s)\n",
-      s.virtual_time ? "N players in this process on the in-memory network, on a virtual clock (1 ms steps);\n"
-                       "   the encodings of one setting side by side, stepped in turn, their ticks timed at the same moments"
-                     : "N netcube-bot players in child processes on loopback",
+      s.virtual_time
+          ? "N players in this process on the in-memory network, on a virtual clock (1 ms steps);\n"
+            "   the encodings of one setting side by side, stepped in turn, their ticks timed at the same "
+            "moments"
+          : "N netcube-bot players in child processes on loopback",
       s.collisions ? "on" : "off", s.tick_rate, s.window_s,
       s.cpu_tick_clock ? "the server thread's CPU time" : "the wall clock");
   std::printf(

@@ -394,12 +394,11 @@ ScaleResult ResultOf(const ServerRun& run) {
   return r;
 }
 
-
 }  // namespace
 
 std::vector<ScaleResult> RunScale(std::span<const ScaleSettings> settings, std::string* error) {
-  if (settings.size() > 1 && std::any_of(settings.begin(), settings.end(),
-                                         [](const ScaleSettings& s) { return !s.virtual_time; })) {
+  if (settings.size() > 1 &&
+      std::any_of(settings.begin(), settings.end(), [](const ScaleSettings& s) { return !s.virtual_time; })) {
     *error = "only runs on virtual time can run side by side";
     return {};
   }
