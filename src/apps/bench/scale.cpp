@@ -275,10 +275,6 @@ class VirtualPlayers final : public Players {
   std::vector<bool> running_;
 };
 
-}  // namespace
-
-namespace {
-
 // One server and its players, in a run of one or several side by side.
 struct ServerRun {
   ScaleSettings settings;
