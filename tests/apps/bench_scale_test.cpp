@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -17,8 +16,7 @@ namespace {
 // The scale runs of `netcube-bench --scenario scale --scale-time virtual ARGS --json FILE` (none when the
 // bench fails, which fails the test).
 nlohmann::json RunScale(const std::string& args) {
-  const std::string json =
-      (std::filesystem::temp_directory_path() / "netcube-bench-scale-test.json").string();
+  const std::string json = testing::UniqueTempPath("netcube-bench-scale-test", ".json").string();
   const testing::CommandResult run = testing::RunCommand(
       std::string(NETCUBE_BENCH_EXE) + " --scenario scale --scale-time virtual " + args + " --json " + json);
   EXPECT_EQ(run.exit_code, 0) << run.output;

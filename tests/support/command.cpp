@@ -11,11 +11,14 @@
 
 namespace netcube::testing {
 
-CommandResult RunCommand(const std::string& command) {
+std::filesystem::path UniqueTempPath(const std::string& stem, const std::string& extension) {
   static std::atomic<int> next_file{0};
-  const std::filesystem::path out =
-      std::filesystem::temp_directory_path() /
-      ("netcube-command-" + std::to_string(::getpid()) + "-" + std::to_string(next_file++) + ".txt");
+  return std::filesystem::temp_directory_path() /
+         (stem + "-" + std::to_string(::getpid()) + "-" + std::to_string(next_file++) + extension);
+}
+
+CommandResult RunCommand(const std::string& command) {
+  const std::filesystem::path out = UniqueTempPath("netcube-command", ".txt");
   const int status = std::system((command + " > '" + out.string() + "' 2>&1").c_str());
   CommandResult result;
   result.exit_code = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;

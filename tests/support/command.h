@@ -1,6 +1,7 @@
 #pragma once
 // Runs one of the project's executables through the shell, for tests of the thin mains: exit code and
 // everything it printed.
+#include <filesystem>
 #include <string>
 
 namespace netcube::testing {
@@ -9,6 +10,10 @@ struct CommandResult {
   int exit_code = -1;  // -1: killed by a signal or not run
   std::string output;  // stdout and stderr together
 };
+
+// A path in the temporary directory that no other test, process or call uses: "<stem>-<pid>-<n><extension>"
+// (ctest runs tests in parallel, each its own process, and a test may run several commands).
+std::filesystem::path UniqueTempPath(const std::string& stem, const std::string& extension);
 
 // `command` is a shell command line (quoting is the caller's); it runs to its end.
 CommandResult RunCommand(const std::string& command);
