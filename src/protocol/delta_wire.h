@@ -67,12 +67,26 @@ bool SerializeChoice(Stream& stream, std::uint8_t& choice) {
   return true;
 }
 
+// A writer's record of how long a code stays the same as ticks pass: an int[lo, hi] field whose hi grows
+// by one a tick keeps its width, and so its bits, for TicksKeepingWidth(lo, hi) more ticks.
+constexpr int TicksKeepingWidth(std::int64_t lo, std::int64_t hi) noexcept {
+  return static_cast<int>((std::int64_t{1} << BitsRequired(lo, hi)) - (hi - lo));
+}
+template <class Stream>
+void KeepWidth(int* widths_kept, std::int64_t lo, std::int64_t hi) noexcept {
+  if constexpr (Stream::kWriting) {
+    if (widths_kept != nullptr) *widths_kept = std::min(*widths_kept, TicksKeepingWidth(lo, hi));
+  }
+}
+
 // A change's turns: `turned`, then each turn's choice and Move (int[first Move it may be, n]), each but the
 // last followed by `1` and the last by `0`; no such bit after the kMost-th turn (a change's kMaxTurns, a
 // path's kMaxPathTurns) or a turn at Move n.
 // `budget` is what is left of the delta's kMaxDeltaTurns (a replay path's: its kMaxPathTurns).
+// `widths_kept`, when given to a writer, is lowered as for a path (see SerializeCubePath), n growing.
 template <class Stream, std::size_t kMost>
-bool SerializeTurns(Stream& stream, FixedVector<Turn, kMost>& turns, int moves, int& budget) {
+bool SerializeTurns(Stream& stream, FixedVector<Turn, kMost>& turns, int moves, int& budget,
+                    int* widths_kept = nullptr) {
   bool more = !turns.empty();
   if (!SerializeBool(stream, more)) return false;
   if constexpr (Stream::kReading) turns.clear();
@@ -82,6 +96,7 @@ bool SerializeTurns(Stream& stream, FixedVector<Turn, kMost>& turns, int moves, 
     if constexpr (Stream::kReading) turns.push_back(Turn{});
     Turn& turn = turns[k];
     if (!SerializeChoice(stream, turn.choice) || !SerializeInt(stream, turn.at, first, moves)) return false;
+    KeepWidth<Stream>(widths_kept, first, moves);
     first = turn.at + 1;
     if (k + 1 == kMost || turn.at == moves) {
       if constexpr (Stream::kWriting) {
@@ -175,8 +190,11 @@ bool NextRun(CubePath& path, std::size_t& k, const MoveRun& run, bool late_pair_
 // Move each. In memory the path is its runs: ticks with the same Moves a tick, ones included.
 // Canonical: two runs in a row differ, a late is not sent as two departures, a cube that moved made a
 // Move, and `11` is not the usual.
+// `widths_kept`, when given to a writer, is lowered to the ticks this code stays as written while the path
+// only grows by ticks of one Move at its end (or of none, when it names no Move): the fields whose range
+// grows with the age keep their widths that long, and nothing else changes.
 template <class Stream>
-bool SerializeCubePath(Stream& stream, CubePath& path, int age) {
+bool SerializeCubePath(Stream& stream, CubePath& path, int age, int* widths_kept = nullptr) {
   bool moved = !path.runs.empty();
   if (!SerializeBool(stream, moved)) return false;
   if constexpr (Stream::kReading) {
@@ -209,6 +227,7 @@ bool SerializeCubePath(Stream& stream, CubePath& path, int age) {
       break;
     }
     if (left < 1 || !SerializeInt(stream, gap, 0, left - 1)) return false;
+    KeepWidth<Stream>(widths_kept, 0, left - 1);
     if (gap > 0 && !NextRun<Stream>(path, k, MoveRun{gap, 1}, false)) return false;
     left -= gap;
     moves += gap;
@@ -237,13 +256,16 @@ bool SerializeCubePath(Stream& stream, CubePath& path, int age) {
       run.ticks = 1;
     } else if (left < 2 || !SerializeInt(stream, run.ticks, 2, left)) {
       return false;
+    } else {
+      KeepWidth<Stream>(widths_kept, 2, left);
     }
     if (run.ticks > left || !NextRun<Stream>(path, k, run, false)) return false;
     left -= run.ticks;
     moves += run.moves * run.ticks;
   }
   int turn_budget = kMaxPathTurns;  // a path's turns are bounded by their own count alone
-  if (k != path.runs.size() || moves == 0 || !SerializeTurns(stream, path.turns, moves, turn_budget))
+  if (k != path.runs.size() || moves == 0 ||
+      !SerializeTurns(stream, path.turns, moves, turn_budget, widths_kept))
     return false;
   if (path.runs.size() == 1 && path.runs[0].moves == 1 && path.turns.empty())
     return false;  // the usual: `10`

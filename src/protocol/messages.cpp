@@ -126,25 +126,37 @@ bool SerializeWorld(Stream& stream, std::uint32_t& server_tick, Players& players
   return SerializeUnsigned(stream, server_tick) && SerializePlayers(stream, players);
 }
 
+// A delta's tick, age and kind.
+template <class Stream>
+bool SerializeDeltaHead(Stream& stream, DeltaSnapshot& m) {
+  return SerializeUnsigned(stream, m.server_tick) && SerializeInt(stream, m.age, 1, kMaxDeltaAge) &&
+         SerializeBool(stream, m.replay);
+}
+
+// A replay's part before its paths: its collisions bit and how many paths follow (its count, read).
+template <class Stream>
+bool SerializeReplayHead(Stream& stream, DeltaSnapshot& m, std::size_t& count) {
+  if constexpr (Stream::kWriting) {
+    if (!m.baseline.empty() || !m.joined.empty()) return false;  // canonical: a replay names no fates
+  } else {
+    m.baseline.clear();
+    m.joined.clear();
+    m.position_order = m.velocity_order = 0;
+  }
+  count = m.paths.size();
+  if (!SerializeBool(stream, m.collisions) || !SerializeInt(stream, count, 0, kMaxPlayers)) return false;
+  if constexpr (Stream::kReading) m.paths.resize(count);
+  return true;
+}
+
 // The shared part of a delta: tick, age, then a replay's collisions bit and one path per baseline cube,
 // or a prediction's residual orders, one fate per baseline cube and the joined cubes.
 template <class Stream>
 bool SerializeDeltaBody(Stream& stream, DeltaSnapshot& m) {
-  if (!SerializeUnsigned(stream, m.server_tick) || !SerializeInt(stream, m.age, 1, kMaxDeltaAge) ||
-      !SerializeBool(stream, m.replay)) {
-    return false;
-  }
+  if (!SerializeDeltaHead(stream, m)) return false;
   if (m.replay) {
-    if constexpr (Stream::kWriting) {
-      if (!m.baseline.empty() || !m.joined.empty()) return false;  // canonical: a replay names no fates
-    } else {
-      m.baseline.clear();
-      m.joined.clear();
-      m.position_order = m.velocity_order = 0;
-    }
-    std::size_t count = m.paths.size();
-    if (!SerializeBool(stream, m.collisions) || !SerializeInt(stream, count, 0, kMaxPlayers)) return false;
-    if constexpr (Stream::kReading) m.paths.resize(count);
+    std::size_t count = 0;
+    if (!SerializeReplayHead(stream, m, count)) return false;
     for (std::size_t i = 0; i < count; ++i) {
       if (!SerializeCubePath(stream, m.paths[i], m.age)) return false;
     }
@@ -446,6 +458,63 @@ bool SnapshotWriter::Prepare(const DeltaSnapshot& delta) noexcept {
   }
   shared_bits_ = writer.BitsWritten();
   cube_bits_ = shared_bits_ - (delta.replay ? SharedParts().replay_header : SharedParts().delta_header);
+  return true;
+}
+
+bool SnapshotWriter::Prepare(const DeltaSnapshot& delta, ReplayCodes& codes) noexcept {
+  if (!delta.replay) {
+    codes.Forget();
+    return Prepare(delta);
+  }
+  auto& m = const_cast<DeltaSnapshot&>(delta);
+  const auto baseline = delta.server_tick - static_cast<std::uint32_t>(delta.age);
+  const bool same_replay = codes.held_ && codes.baseline_ == baseline && codes.age_ <= delta.age &&
+                           codes.count_ == delta.paths.size();
+  codes.held_ = false;  // until this encode is whole
+  codes.copied_ = 0;
+  shared_bits_ = cube_bits_ = 0;
+  BitWriter writer(buffer_);
+  std::size_t count = 0;
+  if (!SerializeType(writer, MessageType::kDeltaSnapshot) || !SerializeDeltaHead(writer, m) ||
+      !SerializeReplayHead(writer, m, count)) {
+    return false;
+  }
+  // Paths whose codes hold follow one another in the last encode too: each such stretch is copied at once.
+  std::size_t copy_from = 0;
+  std::size_t copy_bits = 0;
+  const auto copy = [&] {
+    const bool copied = writer.Copy(codes.bytes_, copy_from, copy_bits);
+    copy_bits = 0;
+    return copied;
+  };
+  for (std::size_t i = 0; i < count; ++i) {
+    const CubePath& path = delta.paths[i];
+    ReplayCodes::PathCode& code = codes.paths_[i];
+    const std::size_t at = writer.BitsWritten() + copy_bits;
+    if (same_replay && delta.age < code.until_age && code.runs == path.runs.size() &&
+        code.turns == path.turns.size() && (path.runs.empty() || path.runs.back().moves == 1)) {
+      if (copy_bits == 0) copy_from = code.first_bit;
+      copy_bits += code.bits;
+      ++codes.copied_;
+      code.first_bit = static_cast<std::uint32_t>(at);
+      continue;
+    }
+    if (copy_bits > 0 && !copy()) return false;
+    int widths_kept = kMaxDeltaAge;  // longer than any replay lasts
+    if (!SerializeCubePath(writer, m.paths[i], delta.age, &widths_kept)) return false;
+    code = ReplayCodes::PathCode{static_cast<std::uint32_t>(at),
+                                 static_cast<std::uint16_t>(writer.BitsWritten() - at),
+                                 static_cast<std::uint8_t>(path.runs.size()),
+                                 static_cast<std::uint8_t>(path.turns.size()), delta.age + widths_kept};
+  }
+  if (copy_bits > 0 && !copy()) return false;
+  shared_bits_ = writer.BitsWritten();
+  cube_bits_ = shared_bits_ - SharedParts().replay_header;
+  std::copy_n(buffer_.begin(), writer.BytesWritten(), codes.bytes_.begin());
+  codes.held_ = true;
+  codes.baseline_ = baseline;
+  codes.age_ = delta.age;
+  codes.count_ = count;
   return true;
 }
 

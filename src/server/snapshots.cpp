@@ -60,17 +60,17 @@ std::uint64_t Snapshots::SeenBaseline(const SnapshotFeed& feed, std::uint64_t ti
   return *seen;
 }
 
-bool Snapshots::Told(const SnapshotFeed& feed, std::uint64_t tick, std::uint64_t baseline) noexcept {
-  return feed.told.Contains(baseline) && tick - baseline <= protocol::kHeldBaselines;
+bool Snapshots::Told(const protocol::RecentTicks& told, std::uint64_t tick, std::uint64_t baseline) noexcept {
+  return told.Contains(baseline) && tick - baseline <= protocol::kHeldBaselines;
 }
 
-std::optional<std::size_t> Snapshots::NewestHeld(const SnapshotFeed& feed, std::uint64_t tick,
+std::optional<std::size_t> Snapshots::NewestHeld(const protocol::RecentTicks& told, std::uint64_t tick,
                                                  std::uint64_t seen) const noexcept {
   std::optional<std::size_t> newest;
   for (std::size_t k = 0; k < kept_.size(); ++k) {
     if (!kept_[k].live) continue;
     const std::uint64_t b = kept_[k].baseline;
-    const bool held = b <= seen && Told(feed, tick, b);
+    const bool held = b <= seen && Told(told, tick, b);
     if (held && (!newest || b > kept_[*newest].baseline)) newest = k;
   }
   return newest;
@@ -119,10 +119,11 @@ std::optional<std::size_t> Snapshots::Keep(std::uint64_t tick, std::uint64_t see
       !kept.replay.StartFrom(older->replay, older->replay_delta, seen, cubes, kept.replay_delta)) {
     kept.replay.Start(seen, cubes, moves, kept.replay_delta);
   }
+  kept.replay_codes.Forget();
   return slot;
 }
 
-void Snapshots::GiveKept(std::uint64_t tick, std::size_t cubes, const std::vector<Client>& clients) {
+void Snapshots::GiveKept(std::uint64_t tick, std::size_t cubes) {
   // Each client takes the newest kept baseline it holds while the tick's encodes are cheap (a few cubes
   // each); beyond that, as few are given as keep every client's fresh (stabbing intervals): going from the
   // client that told of the oldest tick, each takes its newest one if given already, else the newest given
@@ -135,14 +136,13 @@ void Snapshots::GiveKept(std::uint64_t tick, std::size_t cubes, const std::vecto
   wanting_.fill(0);
   for (Receiver& r : receivers_) {
     if (r.seen == kNoBaseline) break;  // sorted last
-    const SnapshotFeed& feed = clients[r.client].feed;
-    const std::optional<std::size_t> newest = NewestHeld(feed, tick, r.seen);
+    const std::optional<std::size_t> newest = NewestHeld(r.told, tick, r.seen);
     const bool newest_given =
         newest && std::find(given_.begin(), given_.end(), kept_[*newest].baseline) != given_.end();
     if (newest && !newest_given && given_.size() >= cheap_encodes) {
       for (const std::uint64_t b : given_) {
         if (b <= r.seen && r.seen - b <= Slack(tick, r.seen) &&
-            (r.baseline == kNoBaseline || b > r.baseline) && Told(feed, tick, b)) {
+            (r.baseline == kNoBaseline || b > r.baseline) && Told(r.told, tick, b)) {
           r.baseline = b;
         }
       }
@@ -155,14 +155,13 @@ void Snapshots::GiveKept(std::uint64_t tick, std::size_t cubes, const std::vecto
     // One with none fresh enough wants one kept: any tick it told of that would be.
     if (!Fresh(tick, r)) {
       for (std::uint64_t age = tick - r.seen; age <= LastFreshAge(tick, r.seen) && age < tick; ++age) {
-        if (Told(feed, tick, tick - age)) ++wanting_[age];
+        if (Told(r.told, tick, tick - age)) ++wanting_[age];
       }
     }
   }
 }
 
-std::uint64_t Snapshots::WantedStart(std::uint64_t tick, std::size_t cubes,
-                                     const std::vector<Client>& clients) {
+std::uint64_t Snapshots::WantedStart(std::uint64_t tick, std::size_t cubes) {
   // Of the ticks that most of the clients wanting one told of (so clients of every lag take turns, and
   // none that tells of old snapshots, honestly or not, crowds out the others), the newest.
   std::size_t most = 0;
@@ -183,10 +182,9 @@ std::uint64_t Snapshots::WantedStart(std::uint64_t tick, std::size_t cubes,
   service_.fill(0);
   for (const Receiver& r : receivers_) {
     if (r.seen == kNoBaseline) break;  // sorted last
-    const SnapshotFeed& feed = clients[r.client].feed;
     const std::uint64_t last = LastFreshAge(tick, r.seen);
     for (std::uint64_t age = tick - r.seen; age <= last && age < tick; ++age) {
-      if (wanting_[age] == most && Told(feed, tick, tick - age)) service_[age] += last - age + 1;
+      if (wanting_[age] == most && Told(r.told, tick, tick - age)) service_[age] += last - age + 1;
     }
   }
   std::size_t best = newest;
@@ -209,14 +207,15 @@ void Snapshots::Prepare(std::uint64_t tick, const Players& players, const WorldH
   for (std::size_t i = 0; i < clients.size(); ++i) {
     const SnapshotFeed& feed = clients[i].feed;
     if (feed.due)
-      receivers_.push_back(Receiver{kNoBaseline, i, 0, SeenBaseline(feed, tick, history, encoding)});
+      receivers_.push_back(
+          Receiver{kNoBaseline, i, 0, SeenBaseline(feed, tick, history, encoding), feed.told});
   }
-  GiveKept(tick, players.world().size(), clients);
-  const std::uint64_t wanted = WantedStart(tick, players.world().size(), clients);
+  GiveKept(tick, players.world().size());
+  const std::uint64_t wanted = WantedStart(tick, players.world().size());
   if (wanted != kNoBaseline && Keep(tick, wanted, history, moves)) {
     for (Receiver& r : receivers_) {
       if (r.seen == kNoBaseline || r.seen < wanted) continue;
-      if ((r.baseline == kNoBaseline || r.baseline < wanted) && Told(clients[r.client].feed, tick, wanted))
+      if ((r.baseline == kNoBaseline || r.baseline < wanted) && Told(r.told, tick, wanted))
         r.baseline = wanted;
     }
   }
@@ -249,16 +248,14 @@ bool Snapshots::PrepareOne(std::uint64_t tick, const Players& players, const Wor
   std::span<const std::uint32_t> gens;
   // A delta longer than the full snapshot (a world turned over since an old baseline) is not worth sending.
   const std::size_t full_bits = protocol::SnapshotWriter::FullSharedBits(world.size());
-  const auto fits = [&](const protocol::DeltaSnapshot& delta) {
-    return writer.Prepare(delta) && writer.shared_bits() <= full_bits;
-  };
+  const auto fits = [&](bool prepared) { return prepared && writer.shared_bits() <= full_bits; };
   if (kept) {
     Kept& k = kept_[*kept];
     const int age = static_cast<int>(tick - k.baseline);
     if (history.WorldOf(k.baseline, cubes, gens)) {
       const bool replayed = !k.predicting && k.replay.Extend(tick, moves, k.replay_delta) &&
                             k.replay.Finish(world, k.replay_delta);
-      if (replayed && fits(k.replay_delta)) return true;
+      if (replayed && fits(writer.Prepare(k.replay_delta, k.replay_codes))) return true;
       // A replay longer than the full snapshot says inputs came in bursts (a client's host fell behind):
       // its clients get the full snapshot, whose acks bring a fresh baseline; predicting would cost Moves
       // every tick and rarely say such bursts in fewer bits. A start predicts every cube from the baseline:
@@ -273,7 +270,7 @@ bool Snapshots::PrepareOne(std::uint64_t tick, const Players& players, const Wor
       if (k.predicting &&
           protocol::MakeDelta(server_tick, world, world_gens, age, cubes, gens, delta_,
                               &counters_.delta_prediction_moves, &turns, &k.prediction) &&
-          fits(delta_)) {
+          fits(writer.Prepare(delta_))) {
         return true;
       }
     }

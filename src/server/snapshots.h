@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "netcube/protocol/baseline_prediction.h"
+#include "netcube/protocol/recent_ticks.h"
 #include "netcube/protocol/replay.h"
 #include "netcube/server/server.h"
 #include "outbox.h"
@@ -51,6 +52,9 @@ class Snapshots {
     std::size_t client = 0;
     std::size_t group = 0;   // its encoding in writers_
     std::uint64_t seen = 0;  // the newest baseline it holds; kNoBaseline: none
+    // Its feed's: the ticks it told of. A copy, beside the rest: the baselines are chosen going over the
+    // receivers in the order of their `seen`, not of the clients.
+    protocol::RecentTicks told;
     friend bool operator<(const Receiver& a, const Receiver& b) noexcept { return a.baseline < b.baseline; }
   };
 
@@ -64,6 +68,7 @@ class Snapshots {
     bool predicting = false;
     protocol::ReplayBuilder replay;
     protocol::DeltaSnapshot replay_delta;
+    protocol::ReplayCodes replay_codes;  // of replay_delta's last encode
     protocol::BaselinePrediction prediction;
   };
   // A kept baseline no client was given for this many ticks is let go: one unused costs its Moves for
@@ -94,15 +99,15 @@ class Snapshots {
     return r.baseline != kNoBaseline && r.seen - r.baseline <= Slack(tick, r.seen);
   }
   // The client told of `baseline` recently enough to hold it still.
-  static bool Told(const SnapshotFeed& feed, std::uint64_t tick, std::uint64_t baseline) noexcept;
+  static bool Told(const protocol::RecentTicks& told, std::uint64_t tick, std::uint64_t baseline) noexcept;
   // The newest kept baseline the client holds no newer than `seen`, or none.
-  std::optional<std::size_t> NewestHeld(const SnapshotFeed& feed, std::uint64_t tick,
+  std::optional<std::size_t> NewestHeld(const protocol::RecentTicks& told, std::uint64_t tick,
                                         std::uint64_t seen) const noexcept;
   // Gives each receiver (due a snapshot) a kept baseline it holds, as few as keep them fresh, and counts in
   // wanting_ the ticks that those without a fresh one would take.
-  void GiveKept(std::uint64_t tick, std::size_t cubes, const std::vector<Client>& clients);
+  void GiveKept(std::uint64_t tick, std::size_t cubes);
   // The baseline to start keeping this tick, or kNoBaseline.
-  std::uint64_t WantedStart(std::uint64_t tick, std::size_t cubes, const std::vector<Client>& clients);
+  std::uint64_t WantedStart(std::uint64_t tick, std::size_t cubes);
   // Advances the kept baselines to `tick`, letting go of those unused or too old.
   void AdvanceKept(std::uint64_t tick, const Players& players);
   // Keeps the baseline `seen` in a free slot or the one least recently used before this tick; its index,

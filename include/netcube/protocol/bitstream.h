@@ -2,6 +2,7 @@
 // Bit-packed streams in the style of yojimbo's serialize.h: one Serialize function per message is run by
 // a writer, a reader and a measurer. Every read is bounds- and range-checked; a failed read returns false
 // and the caller discards the whole message.
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -45,6 +46,8 @@ class BitWriter {
     bits_ += static_cast<std::size_t>(bits);
     return true;
   }
+  // Writes `bits` bits of `from` as they are, starting at its bit `first_bit` (a code written before).
+  bool Copy(std::span<const std::uint8_t> from, std::size_t first_bit, std::size_t bits) noexcept;
   std::size_t BitsWritten() const noexcept { return bits_; }
   // Bytes used, the last one zero-padded.
   std::size_t BytesWritten() const noexcept { return (bits_ + 7) / 8; }
@@ -59,6 +62,9 @@ class BitReader {
   static constexpr bool kWriting = false;
   static constexpr bool kReading = true;
   explicit BitReader(std::span<const std::uint8_t> data) noexcept : data_(data) {}
+  // Reads from bit `first_bit` of `data` on (at most its end).
+  BitReader(std::span<const std::uint8_t> data, std::size_t first_bit) noexcept
+      : data_(data), bits_(std::min(first_bit, data.size() * 8)) {}
 
   // Inline and byte-wise: a snapshot of 256 cubes reads some 1,500 fields, a client 60 of them a second.
   bool Bits(std::uint32_t& value, int bits) noexcept {
