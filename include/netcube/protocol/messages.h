@@ -430,9 +430,6 @@ bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world
 bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta, Snapshot& out,
                 PredictionCache* cache = nullptr) noexcept;
 
-// A snapshot (full or delta) encoded once for all its receivers: they differ only in the ack, which ends
-// the message, so each receiver's packet is the shared part with its own ack written after it. The world
-// is read where it lies (a span of the server's cubes), never copied into a Snapshot.
 // What a SnapshotWriter keeps of a replay's encode for the next encode of the same replay, extended (one
 // per replay a server extends tick by tick): each path's code and how long it holds. A tick changes few
 // paths since an old baseline (a turn, a late input), so the next encode writes those again and copies
@@ -464,6 +461,9 @@ class ReplayCodes {
   std::array<PathCode, kMaxPlayers> paths_{};
 };
 
+// A snapshot (full or delta) encoded once for all its receivers: they differ only in the ack, which ends
+// the message, so each receiver's packet is the shared part with its own ack written after it. The world
+// is read where it lies (a span of the server's cubes), never copied into a Snapshot.
 class SnapshotWriter {
  public:
   // Encodes the type, server_tick and players (increasing ids). False if they cannot be encoded.
