@@ -9,6 +9,7 @@
 #include <string_view>
 #include <thread>
 
+#include "lab_loop.h"
 #include "lab_outputs.h"
 #include "link_profiles.h"
 #include "netcube/client/frame_sample.h"
@@ -84,9 +85,8 @@ bool WriteFramePng(App& app, const std::string& path, const std::string& what) {
 
 // How frame times are chosen.
 enum class Timing : std::uint8_t {
-  kSteady,        // the steady clock, paced to kFramesPerSecond when vsync does not pace the frames
-  kVirtual,       // frame i at VirtualFrameTime(i), as fast as it goes, only the last frame drawn
-  kVirtualPaced,  // frame i at VirtualFrameTime(i), shown at that time after the start, every frame drawn
+  kSteady,   // the steady clock, paced to kFramesPerSecond when vsync does not pace the frames
+  kVirtual,  // frame i at VirtualFrameTime(i), as fast as it goes, only the last frame drawn
 };
 
 // The frame loop: events, update(frame, now), UI via draw(now), render, the screenshot on the last frame,
@@ -95,7 +95,6 @@ enum class Timing : std::uint8_t {
 bool RunFrames(App& app, const RunOptions& run, Timing timing, const std::function<void(int, Micros)>& update,
                const std::function<void(Micros)>& draw, const SteadyClock& clock,
                const std::function<void(Micros)>& idle = nullptr) {
-  Micros start = clock.Now();
   for (int frame = 0; run.frames == 0 || frame < run.frames; ++frame) {
     if (!app.PollEvents()) break;
     const Micros now = timing == Timing::kSteady ? clock.Now() : VirtualFrameTime(frame);
@@ -114,35 +113,13 @@ bool RunFrames(App& app, const RunOptions& run, Timing timing, const std::functi
     }
     app.Present();
     Micros due{0};
-    if (timing == Timing::kVirtualPaced) {
-      due = start + VirtualFrameTime(frame + 1);
-      // Far behind (a seek ran the lab again from its start): the frames go on from now, not in a rush.
-      if (clock.Now() - due > 4 * kFramePeriod) {
-        start += clock.Now() - due;
-        due = clock.Now();
-      }
-    } else if (timing == Timing::kSteady && (!app.has_vsync() || app.minimised())) {
-      due = now + kFramePeriod;
-    }
+    if (timing == Timing::kSteady && (!app.has_vsync() || app.minimised())) due = now + kFramePeriod;
     for (Micros left = due - clock.Now(); left > Micros(0); left = due - clock.Now()) {
       if (idle) idle(clock.Now());
       std::this_thread::sleep_for(idle ? std::min(left, kNetworkServicePeriod) : left);
     }
   }
   return true;
-}
-
-// The lab's notice of a replay: how far it is, or that it ended (said once on stdout too).
-void ShowReplay(Lab& lab, const std::string& path, int frame, int frames) {
-  if (frame < frames) {
-    lab.SetNotice("replaying, frame " + std::to_string(frame + 1) + " of " + std::to_string(frames));
-    return;
-  }
-  lab.SetNotice("the replay ended at frame " + std::to_string(frames));
-  if (frame == frames) {
-    std::cout << "netcube-client: the replay of " << path << " ended after " << frames
-              << " frames; close the window to quit" << std::endl;
-  }
 }
 
 }  // namespace
@@ -259,40 +236,21 @@ void SetUpComparison(LabRunOptions& options) {
 
 namespace {
 
-// The notice beside the server's title: where a paused or rewound run stands, else a replay's progress.
-std::string TimeNotice(const LabBranch& branch, bool paused) {
-  const std::string at = "frame " + std::to_string(branch.frame()) + " of " + std::to_string(branch.edge());
-  if (paused) return "paused at " + at;
-  return "replaying the tape, " + at;
-}
-
-// Shows frame `target` of `branch`, saying on stdout how long it took (a run without a window measures it).
-bool SeekAndSay(LabBranch& branch, std::int64_t target, const SteadyClock& clock, bool say) {
-  const std::int64_t from = branch.frame();
+// Shows frame `target` of the lab, paused, saying on stdout how long it took (a run without a window
+// measures it).
+bool SeekAndSay(LabLoop& loop, std::int64_t target, const SteadyClock& clock) {
+  const std::int64_t from = loop.shown().frame();
   const Micros start = clock.Now();
   std::string error;
-  const std::optional<std::int64_t> run = branch.SeekTo(target, &error);
+  const std::optional<std::int64_t> run = loop.PauseAndSeek(target, &error);
   if (!run) {
     std::cerr << "netcube-client: cannot seek: " << error << '\n';
     return false;
   }
-  if (say) {
-    std::printf("netcube-client: sought frame %lld from frame %lld in %.1f ms (%lld frames run)\n",
-                static_cast<long long>(branch.frame()), static_cast<long long>(from),
-                static_cast<double>((clock.Now() - start).count()) / 1000.0, static_cast<long long>(*run));
-  }
+  std::printf("netcube-client: sought frame %lld from frame %lld in %.1f ms (%lld frames run)\n",
+              static_cast<long long>(loop.shown().frame()), static_cast<long long>(from),
+              static_cast<double>((clock.Now() - start).count()) / 1000.0, static_cast<long long>(*run));
   return true;
-}
-
-LabFork ForkOf(const gui::ForkChoice& choice, std::span<const transport::LinkProfile> profiles) {
-  LabFork fork;
-  if (choice.preset)
-    fork.with =
-        client::TechniqueSet{client::ToString(*choice.preset), client::PresetSettings(*choice.preset)};
-  fork.delay_ms = choice.delay_ms;
-  fork.adaptive_snapshot_rate = choice.adaptive_snapshot_rate;
-  if (choice.profile && *choice.profile < profiles.size()) fork.link = profiles[*choice.profile];
-  return fork;
 }
 
 }  // namespace
@@ -300,145 +258,41 @@ LabFork ForkOf(const gui::ForkChoice& choice, std::span<const transport::LinkPro
 int RunLab(LabRunOptions options) {
   // A replay shown in a window runs on past its recording, saying that it ended, until the window closes;
   // one that cannot be shown plays just the recording.
-  const int replay_frames = static_cast<int>(options.session.frames);
   if (options.replay && options.run.frames == 0 && !NoWindowReason(options.run).empty()) {
-    options.run.frames = replay_frames;
+    options.run.frames = static_cast<int>(options.session.frames);
   }
   std::unique_ptr<App> app = OpenApp(options.run, "netcube-client --lab");
   if (app == nullptr) return 1;
-  const std::vector<transport::LinkProfile> profiles = LoadProfiles();
-  const SteadyClock clock;
-  // Everything is in-process, so the lab follows a virtual clock and a run comes out the same anywhere: as
-  // fast as it goes when nobody watches, else paced to real time.
-  const Timing timing =
-      options.run.app.headless || !options.run.screenshot.empty() ? Timing::kVirtual : Timing::kVirtualPaced;
   std::string error;
-  options.lab.hand_tags = !options.replay;  // a replay's tags by hand are the recorded ones
-  for (const timeline::LinkChange& change : options.link_script) {
-    if (change.client && *change.client >= options.lab.players.size()) {
-      std::cerr << "netcube-client: bad --link-script: '" << change.text << "': the lab has "
-                << options.lab.players.size() << " players\n";
-      return 2;
-    }
+  int exit_code = 0;
+  std::unique_ptr<LabLoop> loop = LabLoop::Create(options, LoadProfiles(), &error, &exit_code);
+  if (loop == nullptr) {
+    std::cerr << "netcube-client: " << error << '\n';
+    return exit_code;
   }
-  if (options.fork) {
-    std::optional<gui::LabConfig> forked = ForkLabConfig(options.lab, *options.fork, &error);
-    if (!forked) {
-      std::cerr << "netcube-client: bad --fork-at: " << error << '\n';
-      return 2;
-    }
-    options.lab = std::move(*forked);
-  }
-  LabOutputs outputs(options);
-  if (!outputs.ok()) return 1;
-  LabTape tape;
-  if (options.replay) {
-    tape.hands = options.session;
-    tape.frames = replay_frames;
-  }
-  LabBranch original(options, options.lab, options.fork, std::move(tape));
-  if (!original.Start(&error)) {
-    std::cerr << "netcube-client: cannot start the lab: " << error << '\n';
-    return 1;
-  }
-  // With --compare every player gets the same buttons: a replayed timeline, or one set of keys (a script,
-  // or the arrows and W A S D alike). Otherwise each player has its own keys.
-  std::vector<PlayerKeys> keys;
-  if (options.compare) {
-    keys.emplace_back(std::move(options.scripts[0]), options.session.seed, KeyBinding::kArrowsAndWasd);
-  } else {
-    for (std::size_t i = 0; i < options.lab.players.size(); ++i) {
-      keys.emplace_back(std::move(options.scripts[i % options.scripts.size()]),
-                        options.lab.players[i].client.seed, options.lab.players[i].keys);
-    }
-  }
-  std::unique_ptr<LabBranch> fork;  // a fork made from the controls, shown instead of the original
-  std::string fork_text;            // what it changed, from when
-  std::string fork_error;           // why the controls' fork could not be made
-  LabBranch* shown = &original;
-  bool paused = false;
+  const SteadyClock clock;
+  // Everything is in-process, so a run nobody watches follows the virtual clock, as fast as it goes, and
+  // comes out the same anywhere; a watched run keeps to the real clock.
+  const Timing timing =
+      options.run.app.headless || !options.run.screenshot.empty() ? Timing::kVirtual : Timing::kSteady;
   bool ok = true;
-  std::int64_t written = 0;  // the original's frames given to the outputs
-  // The live frames' buttons: keys past the tape (a replay past its end holds none).
-  const auto live_hands = [&](std::vector<std::uint8_t>& held) {
-    if (options.replay) return;
-    gui::Lab& lab = shown->shown().lab();
-    const Micros now = VirtualFrameTime(static_cast<int>(shown->frame() + 1));
-    for (std::size_t i = 0; i < held.size(); ++i) {
-      if (options.compare) {
-        held[i] = i == 0 ? keys[0].Held(now, lab.player(0)) : held[0];
-      } else {
-        held[i] = keys[i].Held(now, lab.player(i));
-      }
-    }
-  };
-
   const bool written_ok = RunFrames(
       *app, options.run, timing,
-      [&](int frame, Micros) {
-        const gui::TimeControls controls = shown->shown().lab().timeline().TakeControls();
-        if (controls.toggle_pause) paused = !paused;
-        if (!paused) fork_error.clear();
-        if (controls.leave_fork && fork) {
-          shown = &original;
-          paused = true;
-          fork.reset();
-          fork_text.clear();
-        }
-        if (controls.fork && !fork) {
-          std::unique_ptr<LabBranch> made = original.ForkAt(ForkOf(*controls.fork, profiles), &error);
-          if (made == nullptr) {
-            fork_error = error;
-          } else {
-            fork = std::move(made);
-            shown = fork.get();
-            fork_text = fork->fork()->Describe() + " from frame " + std::to_string(fork->fork()->frame);
-          }
-        }
-        if (controls.seek || controls.step_ticks != 0) {
-          paused = true;
-          const std::int64_t target =
-              controls.seek ? *controls.seek : shown->FrameOfTickStep(controls.step_ticks);
-          ok = SeekAndSay(*shown, target, clock, false) && ok;
-        }
-        if (!paused) {
-          shown->Step(live_hands);
-          if (shown == &original && original.frame() >= written &&
-              (!options.replay || original.frame() < replay_frames)) {
-            outputs.Frame(original.shown());
-            written = original.frame() + 1;
-          }
+      [&](int frame, Micros now) {
+        if (timing == Timing::kVirtual) {
+          loop->UpdateOneFrame();
+        } else {
+          loop->Update(now);
         }
         // A run without a window scrubs as --seek says once its frames are run.
-        if (frame + 1 == options.run.frames && !options.seek.empty()) {
-          paused = true;
-          for (const std::int64_t target : options.seek) ok = SeekAndSay(*shown, target, clock, true) && ok;
-        }
-        gui::Lab& lab = shown->shown().lab();
-        lab.SetReadOnly(paused);
-        if (!fork_error.empty()) {
-          lab.SetNotice(fork_error);  // until the run resumes
-        } else if (paused || (!options.replay && !shown->at_edge())) {
-          lab.SetNotice(TimeNotice(*shown, paused));
-        } else if (options.replay) {
-          ShowReplay(lab, options.replay_path, static_cast<int>(shown->frame()), replay_frames);
-        } else {
-          lab.SetNotice("");
+        if (frame + 1 == options.run.frames) {
+          for (const std::int64_t target : options.seek) ok = SeekAndSay(*loop, target, clock) && ok;
         }
       },
-      [&](Micros) {
-        gui::Lab& lab = shown->shown().lab();
-        lab.timeline().SetPosition(
-            {shown->frame(), shown->edge(), paused, options.compare && !fork && !options.fork, fork_text});
-        const Micros now = VirtualFrameTime(static_cast<int>(std::max<std::int64_t>(0, shown->frame())));
-        lab.Draw(LabLayout::For(app->display_size(), lab.players()), now, profiles);
-        if (!paused) {
-          shown->KeepDrawn(lab.TakeHandTags(), lab.TakeReconnects());
-        } else {
-          shown->UndoDrawn();
-        }
-      },
-      clock);
+      [&](Micros) { loop->Draw(app->display_size()); }, clock);
+  LabBranch& original = loop->original();
+  LabOutputs& outputs = loop->outputs();
+  ok = ok && loop->ok();
   bool finished = outputs.Finish(original) && ok;
   if (!options.plot.empty()) {
     app->BeginFrame();

@@ -1,7 +1,8 @@
 #pragma once
 // The frame loops of netcube-client: interactive (steady clock, vsync), or a fixed number of frames ending
 // in a screenshot. Lab screenshots use a virtual clock (frame i is at i/60 s), so a scripted run renders
-// the same picture on any machine; a connected client's frames are paced in real time. The clock, the
+// the same picture on any machine; a watched lab keeps game time to the real clock (LabLoop), and a
+// connected client's frames are paced in real time. The clock, the
 // pacing, the environment and the files live here, in the executable: the gui library does none of them.
 #include <array>
 #include <optional>
