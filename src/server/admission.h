@@ -10,9 +10,11 @@
 #include <string>
 #include <unordered_map>
 
-#include "netcube/server/server.h"
+#include "netcube/server/server_config.h"
+#include "netcube/server/server_stats.h"
 #include "outbox.h"
 #include "rate_budget.h"
+#include "tuning.h"
 
 namespace netcube::server {
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "netcube/server/server.h"
+#include "netcube/server/server_config.h"
 
 namespace netcube::server {
 

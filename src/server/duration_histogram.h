@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "netcube/server/server.h"
+#include "netcube/server/server_stats.h"
 #include "netcube/sim/time.h"
 
 namespace netcube::server {

@@ -15,8 +15,9 @@
 #include <optional>
 #include <span>
 
-#include "netcube/server/server.h"
+#include "netcube/server/server_stats.h"
 #include "netcube/sim/move.h"
+#include "tuning.h"
 
 namespace netcube::server {
 

@@ -5,7 +5,8 @@
 #include <vector>
 
 #include "netcube/protocol/messages.h"
-#include "netcube/server/server.h"
+#include "netcube/server/server_stats.h"
+#include "tuning.h"
 #include "world_history.h"
 
 namespace netcube::server {

@@ -11,8 +11,10 @@
 
 #include "input_queue.h"
 #include "netcube/protocol/recent_ticks.h"
-#include "netcube/server/server.h"
+#include "netcube/server/server_config.h"
+#include "netcube/server/server_stats.h"
 #include "outbox.h"
+#include "tuning.h"
 
 namespace netcube::server {
 

@@ -13,6 +13,7 @@
 #include "simulation.h"
 #include "snapshots.h"
 #include "tags.h"
+#include "tuning.h"
 
 namespace netcube::server {
 namespace {

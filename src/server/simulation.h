@@ -8,9 +8,10 @@
 
 #include "input_queue.h"
 #include "netcube/protocol/replay.h"
-#include "netcube/server/server.h"
+#include "netcube/server/server_stats.h"
 #include "players.h"
 #include "tick_schedule.h"
+#include "tuning.h"
 #include "world_history.h"
 
 namespace netcube::server {

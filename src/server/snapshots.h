@@ -13,9 +13,11 @@
 #include "netcube/protocol/baseline_prediction.h"
 #include "netcube/protocol/recent_ticks.h"
 #include "netcube/protocol/replay.h"
-#include "netcube/server/server.h"
+#include "netcube/server/server_config.h"
+#include "netcube/server/server_stats.h"
 #include "outbox.h"
 #include "players.h"
+#include "tuning.h"
 #include "world_history.h"
 
 namespace netcube::server {

@@ -7,9 +7,11 @@
 #include <vector>
 
 #include "lag_compensation.h"
-#include "netcube/server/server.h"
+#include "netcube/server/server_config.h"
+#include "netcube/server/server_stats.h"
 #include "outbox.h"
 #include "players.h"
+#include "tuning.h"
 #include "world_history.h"
 
 namespace netcube::server {

@@ -13,6 +13,7 @@
 
 #include "netcube/server/server.h"
 #include "server_fuzz_script.h"
+#include "tuning.h"  // the server's limits, which these tests push against
 
 namespace {
 

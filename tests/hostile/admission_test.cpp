@@ -14,6 +14,7 @@
 #include "hostile/attacker.h"
 #include "netcube/server/server.h"
 #include "support/loopback_rig.h"
+#include "tuning.h"  // the server's limits, which these tests push against
 
 namespace netcube::hostile {
 namespace {

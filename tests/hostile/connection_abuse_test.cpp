@@ -13,6 +13,7 @@
 #include "netcube/server/server.h"
 #include "support/input_driver.h"
 #include "support/loopback_rig.h"
+#include "tuning.h"  // the server's limits, which these tests push against
 
 namespace netcube::hostile {
 namespace {

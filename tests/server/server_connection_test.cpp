@@ -6,6 +6,7 @@
 
 #include "netcube/server/server.h"
 #include "support/loopback_rig.h"
+#include "tuning.h"  // the server's limits, which these tests push against
 
 namespace netcube::server {
 namespace {
