@@ -1,23 +1,34 @@
 #!/usr/bin/env bash
 # The figures the docs quote from deterministic runs, and a check of the docs against them: the comparison
-# (netcube-client --lab --compare under cross-continent, docs/COMPARE.md) and the bench's cross-continent
-# profile with its defaults (delta snapshots, the input buffer on: one of the sixteen combinations
-# `netcube-bench --scenario profiles` runs, which take over a minute). Both run on a virtual clock, so they
-# print the same figures on every run and machine, in a few seconds together. The other profiles' figures
-# in docs/BENCHMARKS.md are quoted with their command, not checked.
+# (netcube-client --lab --compare under cross-continent, docs/COMPARE.md) and the bench's profiles scenario
+# with delta snapshots, the input buffer on and off, under every profile (`netcube-bench --scenario
+# profiles --snapshot-encodings delta --input-buffers on,off`: half of the sixteen combinations the
+# scenario runs by default). Both run on a virtual clock, so they print the same figures on every run and
+# machine, in about 20 s of CPU together.
 #   scripts/doc-figures.sh [--plot FILE.png] [--csv FILE.csv] [--families-plot FILE.png]
 #                                                               prints "key value" lines (and draws the runs)
-#   scripts/doc-figures.sh --check [FILE...]                    fails when a tagged figure in FILE differs
-#                                                               (by default README.md and docs/*.md)
+#   scripts/doc-figures.sh --check [FILE...]                    fails when a tagged figure in FILE differs,
+#                                                               or a figure of docs/BENCHMARKS.md is neither
+#                                                               tagged nor measured (by default README.md and
+#                                                               docs/*.md)
 # A figure in the docs is tagged by an HTML comment right after it, which Markdown does not show:
 #   naive trails them by 1.99<!-- fig compare.naive.keys_error.mean --> units
+# A figure no script here can repeat in reasonable time (minutes of bots on real time, CPU times that depend
+# on the machine) is quoted with the command that measured it and the date, in a comment under the
+# section's heading, before its figures:
+#   <!-- measured 2026-11-27: netcube-bench --scenario scale --scale-time virtual --clients 128 ... -->
+# docs/BENCHMARKS.md is the reference of measured figures: in each of its sections (from one heading to the
+# next) a table cell holding a number must have the number tagged, unless the section has such a note.
 # Keys: compare.ENTRY.FIGURE.{mean,p99,min,max,count} for FIGURE own_error, remote_error, remote_error_drawn,
 # view_delay_ms, press_delay_ms, keys_error, drift; compare.ENTRY.{remote_jumps_per_s,remote_frozen_pct,
 # own_snaps_per_s,corrections,correction_max}; the same as families.ENTRY.* for the two families' comparison
 # (full against predict-others, on the same hands and network);
-# profiles.cross-continent.GROUP.{inputs,corrections,lost,dry_ticks,interp_ms,view_delay_mean,
-# view_delay_max,remote_error_mean,remote_error_p99,down_bytes_per_s} (integers with thousands commas, as
-# the tables write them).
+# profiles.PROFILE.GROUP.{inputs,corrections,lost,dry_ticks,dry_pct,underruns,underruns_late,
+# extrapolation_ms,interp_ms,view_delay_mean,view_delay_max,remote_error_mean,remote_error_p99,remote_step,
+# loss_seen,loss_real,down_bytes_per_s,snapshot_rate} with the input buffer on, and the same under
+# profiles.PROFILE.buffer-off.GROUP.* with it off; profiles.PROFILE.key_press_with_max and
+# profiles.PROFILE.key_press_without_mean (buffer on) (integers with thousands commas, as the tables write
+# them).
 # Environment: NETCUBE_BUILD_DIR (default build/release).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -81,18 +92,58 @@ figures() {
   compare_figures families "$families" "${families_record[@]}"
 }
 
-# The bench's rows for each group, e.g.
-#   default  4584 0 0.000 | 0 0 7 0.2% | 0 (0) 483 | 81.3 191.3 242.9 | 0.009 0.115 0.263 | ... | 3879 4753 60/s | yes yes
+# The bench's rows for each group, under a "== profile NAME: ..." heading whose third line says whether the
+# input buffer is on, e.g.
+#   default  4584 0 0.000 | 0 0 7 0.2% | 0 (0) 483 | 81.3 191.3 242.9 | 0.009 0.115 0.263 | ... | 3879 - 60/s | yes yes
+# and the key presses' line, "with prediction: 0 0 0 0 0 (max 0); without: 20 20 20 20 19 (mean 19.8)".
 profile_figures() {
-  "$build/bin/netcube-bench" --scenario profiles --profiles cross-continent --snapshot-encodings delta \
-    --input-buffers on 2>/dev/null |
-    awk '$5 == "|" && $10 == "|" && $14 == "|" && $2 ~ /^[0-9]+$/ {
-      key = "profiles.cross-continent." $1 "."
-      print key "inputs " $2; print key "corrections " $3; print key "lost " $6; print key "dry_ticks " $8
-      print key "interp_ms " $15; print key "view_delay_mean " $16; print key "view_delay_max " $17
-      print key "remote_error_mean " $19; print key "remote_error_p99 " $20; print key "down_bytes_per_s " $27
-    }' |
+  "$build/bin/netcube-bench" --scenario profiles --profiles lan,cross-continent,lossy,harsh \
+    --snapshot-encodings delta --input-buffers on,off 2>/dev/null |
+    awk '
+      /^== profile / { profile = $3; sub(/:$/, "", profile); next }
+      /input buffer (on|off)/ { off = $0 ~ /input buffer off/; next }
+      $5 == "|" && $10 == "|" && $14 == "|" && $2 ~ /^[0-9]+$/ {
+        key = "profiles." profile "." (off ? "buffer-off." : "") $1 "."
+        after = $12; gsub(/[()]/, "", after); pct = $9; sub(/%$/, "", pct)
+        seen = $23; sub(/%$/, "", seen); real = $24; sub(/%$/, "", real); rate = $29; sub(/\/s$/, "", rate)
+        print key "inputs " $2; print key "corrections " $3; print key "lost " $6; print key "dry_ticks " $8
+        print key "dry_pct " pct; print key "underruns " $11; print key "underruns_late " after
+        print key "extrapolation_ms " $13; print key "interp_ms " $15; print key "view_delay_mean " $16
+        print key "view_delay_max " $17; print key "remote_error_mean " $19; print key "remote_error_p99 " $20
+        print key "remote_step " $21; print key "loss_seen " seen; print key "loss_real " real
+        print key "down_bytes_per_s " $27; print key "snapshot_rate " rate
+        next
+      }
+      /with prediction: .*without: / && !off {
+        match($0, /\(max [0-9]+\)/); with_max = substr($0, RSTART + 5, RLENGTH - 6)
+        match($0, /\(mean [0-9.]+\)/); without_mean = substr($0, RSTART + 6, RLENGTH - 7)
+        print "profiles." profile ".key_press_with_max " with_max
+        print "profiles." profile ".key_press_without_mean " without_mean
+      }' |
     sed -E ':a;s/ ([0-9]+)([0-9]{3})$/ \1,\2/;ta'
+}
+
+# check_reference FILE: every table cell of FILE with a number has it tagged, unless its section says how
+# it was measured (a dated <!-- measured DATE: COMMAND --> note). A word with a digit in it (p99,
+# redundancy-1) is a name, not a figure; a table's header row is not checked.
+check_reference() {
+  awk -v file="$1" '
+    function check(row, at) {
+      gsub(/-?[0-9.,]*<!-- fig [^ ]+ -->/, "", row)
+      gsub(/[A-Za-z_`-]+[0-9][A-Za-z0-9_`-]*|[0-9]+[A-Za-z_-][A-Za-z0-9_-]*/, "", row)
+      if (row ~ /[0-9]/) { print file ":" at ": a figure neither tagged nor under a measured note"; bad = 1 }
+    }
+    /^```/ { code = !code }
+    code { next }
+    /^#/ { measured = 0; pending = ""; next }
+    /<!-- measured [0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]: [^ ].* -->/ { measured = 1 }
+    /^\|/ {
+      if ($0 ~ /^\| *:?-+/) { pending = ""; next }  # the row before a separator is the header
+      if (pending != "" && !measured) check(pending, pending_at)
+      pending = $0; pending_at = NR; next
+    }
+    { if (pending != "" && !measured) check(pending, pending_at); pending = "" }
+    END { if (pending != "" && !measured) check(pending, pending_at); exit bad }' "$1"
 }
 
 if [[ ${1:-} != --check ]]; then
@@ -108,7 +159,7 @@ while read -r key figure; do value[$key]=$figure; done < <(figures; profile_figu
 checked=0
 failed=0
 for file in "$@"; do
-  # Every tag with the number written right before it (none: a mismatch), as "line:number<!-- fig key -->".
+  # Every tag with the number written right before it, sign included (none: a mismatch), as "line:number<!-- fig key -->".
   while IFS=: read -r line text; do
     quoted=${text%%<!--*}
     key=$(sed -E 's/.*<!-- fig ([^ ]+) -->.*/\1/' <<<"$text")
@@ -120,8 +171,12 @@ for file in "$@"; do
       echo "$file:$line: $key is ${value[$key]}, the text says $quoted"
       failed=1
     fi
-  done < <(grep -noE '[0-9.,]*<!-- fig [^ ]+ -->' "$file")
+  done < <(grep -noE -- '-?[0-9.,]*<!-- fig [^ ]+ -->' "$file")
 done
 [[ $checked -gt 0 ]] || { echo "doc-figures.sh: no tagged figure in $*" >&2; exit 1; }
-echo "doc-figures.sh: $checked figures checked against the comparison and the cross-continent profile"
+for file in "$@"; do
+  [[ $(basename "$file") == BENCHMARKS.md ]] || continue
+  check_reference "$file" || failed=1
+done
+echo "doc-figures.sh: $checked figures checked against the comparison and the profiles scenario"
 exit "$failed"
