@@ -4,6 +4,7 @@
 
 #include "loopback_test.h"
 #include "netcube/transport/host.h"
+#include "netcube/transport/udp_socket.h"
 
 namespace netcube::client {
 namespace {
@@ -100,16 +101,11 @@ TEST(Lifecycle, NoServerListeningEndsInCouldNotConnect) {
   config.timeout_ms = 1000;
   Client client(config);
   std::string error;
-  // A port nobody listens on: take one from a host we then destroy.
-  std::uint16_t port = 0;
-  {
-    transport::HostConfig host_config;
-    host_config.bind_address = "127.0.0.1";
-    std::unique_ptr<transport::Host> host = transport::Host::Listen(host_config, &error);
-    ASSERT_NE(host, nullptr) << error;
-    port = host->port();
-  }
-  ASSERT_TRUE(client.Connect("127.0.0.1", port, Micros{0}, &error)) << error;
+  // A port nobody answers on: a socket of ours holds it unread, so no other process can take it meanwhile.
+  const std::optional<transport::UdpSocket> silent =
+      transport::UdpSocket::Open({.bind_address = "127.0.0.1"}, &error);
+  ASSERT_TRUE(silent.has_value()) << error;
+  ASSERT_TRUE(client.Connect("127.0.0.1", silent->port(), Micros{0}, &error)) << error;
   Micros now{0};
   for (; now < seconds(3) && client.state() == ConnectionState::kConnecting; now += milliseconds(1)) {
     client.Update(now, 0);

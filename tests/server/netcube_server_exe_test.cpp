@@ -59,13 +59,13 @@ class Child {
   const std::string& output() const { return output_; }
   void Signal(int signal) const { kill(pid_, signal); }
 
-  // Reads output until it contains `text` or the deadline passes.
-  bool WaitForOutput(const std::string& text) {
+  // Reads output until it contains `text` at or after `from` or the deadline passes; where it starts.
+  std::optional<std::size_t> WaitForOutput(const std::string& text, std::size_t from = 0) {
     const auto deadline = steady_clock::now() + kProcessDeadline;
-    while (output_.find(text) == std::string::npos) {
-      if (steady_clock::now() >= deadline || !ReadSome(100)) return false;
+    while (output_.find(text, from) == std::string::npos) {
+      if (steady_clock::now() >= deadline || !ReadSome(100)) return std::nullopt;
     }
-    return true;
+    return output_.find(text, from);
   }
 
   // The exit code, or nothing if it did not exit normally before the deadline.
@@ -140,8 +140,27 @@ TEST(NetcubeServerExe, StopsCleanlyOnSigint) {
   ASSERT_TRUE(child.WaitForOutput("listening")) << child.output();
   EXPECT_NE(child.output().find("lag compensation off up to 250 ms, full snapshots"), std::string::npos)
       << child.output();
-  // Let a few ticks run (the stats file must show some), then interrupt.
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // Until the server has ticked (the stats file must show some ticks): ask for its stats line (SIGUSR1)
+  // until it counts one.
+  std::uint64_t ticks = 0;
+  const auto deadline = steady_clock::now() + kProcessDeadline;
+  while (ticks == 0) {
+    ASSERT_LT(steady_clock::now(), deadline) << "no tick yet: " << child.output();
+    const std::size_t asked_at = child.output().size();
+    child.Signal(SIGUSR1);
+    const std::optional<std::size_t> line = child.WaitForOutput("stats {", asked_at);
+    ASSERT_TRUE(line && child.WaitForOutput("\n", *line)) << child.output();
+    const std::size_t json = *line + std::string("stats ").size();
+    ticks = nlohmann::json::parse(child.output().substr(json, child.output().find('\n', json) - json))
+                .value("ticks", std::uint64_t{0});
+  }
+  // The request writes the file too, just after the line: once it is there, removed, so that only the stop
+  // writes it again.
+  while (!std::filesystem::exists(stats)) {
+    ASSERT_LT(steady_clock::now(), deadline) << "no stats file: " << child.output();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(std::filesystem::remove(stats));
   child.Signal(SIGINT);
   EXPECT_EQ(child.Wait(), 0) << child.output();
   ExpectStatsFile(stats);
