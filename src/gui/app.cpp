@@ -16,6 +16,12 @@ constexpr float kBaseFontPixels = 13.0F;  // ImGui's built-in font at its native
 
 std::string SdlError(const char* what) { return std::string(what) + ": " + SDL_GetError(); }
 
+// Escape quits as closing the window does, unless ImGui has a use for it: closing a menu or leaving a text
+// field.
+bool QuitsOnEscape() {
+  return !ImGui::GetIO().WantTextInput && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId);
+}
+
 }  // namespace
 
 std::unique_ptr<App> App::Create(const AppConfig& config, std::string* error) {
@@ -111,6 +117,8 @@ bool App::PollEvents() {
     ImGui_ImplSDL2_ProcessEvent(&event);
     if (event.type == SDL_KEYDOWN && event.key.repeat == 0) presses.Press(event.key.keysym.scancode);
     if (event.type == SDL_QUIT) keep_running = false;
+    if (event.type == SDL_KEYDOWN && event.key.keysym.scancode == SDL_SCANCODE_ESCAPE && QuitsOnEscape())
+      keep_running = false;
     if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE &&
         event.window.windowID == SDL_GetWindowID(window_)) {
       keep_running = false;

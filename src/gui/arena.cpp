@@ -12,6 +12,7 @@ const double kArenaWidthUnits = client::ToUnits(sim::kArenaWidth);
 const double kArenaHeightUnits = client::ToUnits(sim::kArenaHeight);
 const double kCubeHalfUnits = client::ToUnits(sim::kCubeHalf);
 constexpr double kGridSpacingUnits = 4.0;
+constexpr float kCorrectionArrowThickness = 2.5F;
 
 }  // namespace
 
@@ -148,17 +149,26 @@ void CubeLabels::Draw(client::Vec2 centre, sim::PlayerId id, std::string_view te
   const float line = ImGui::GetFontSize() + 2.0F;
   const ImVec2 top = mapping_.ToScreen({centre.x, centre.y - kCubeHalfUnits});
   const ImVec2 bottom = mapping_.ToScreen({centre.x, centre.y + kCubeHalfUnits});
+  // Inside the arena: a cube by a wall has its label moved along the wall rather than cut by it, or drawn
+  // over the next column.
+  const Rect& arena = mapping_.arena();
+  const float left =
+      std::max(arena.x + 2.0F, std::min(top.x - size.x / 2.0F, arena.x + arena.w - size.x - 2.0F));
   const auto place = [&](bool above, int out) {
     const float y =
         above ? top.y - line * static_cast<float>(out + 1) : bottom.y + 3.0F + line * static_cast<float>(out);
-    return Rect{top.x - size.x / 2.0F, y, size.x, size.y};
+    return Rect{left, y, size.x, size.y};
+  };
+  const auto inside = [&](const Rect& rect) {
+    return rect.y >= arena.y && rect.y + rect.h <= arena.y + arena.h;
   };
   const bool prefer_above = id % 2 == 0;
   Rect chosen = place(prefer_above, 0);
+  if (!inside(chosen)) chosen = place(!prefer_above, 0);
   bool found = false;
   for (int out = 0; out < kLinesOut && !found; ++out) {
     for (const bool above : {prefer_above, !prefer_above}) {
-      if (Free(place(above, out))) {
+      if (inside(place(above, out)) && Free(place(above, out))) {
         chosen = place(above, out);
         found = true;
         break;
@@ -166,7 +176,7 @@ void CubeLabels::Draw(client::Vec2 centre, sim::PlayerId id, std::string_view te
     }
   }
   Take(chosen);
-  DrawCentredText(draw_, top.x, chosen.y, ToImU32(kLabelText), text);
+  DrawCentredText(draw_, chosen.x + size.x / 2.0F, chosen.y, ToImU32(kLabelText), text);
 }
 
 void DrawArrow(ImDrawList& draw, ImVec2 from, ImVec2 to, ImU32 colour, float thickness) {
@@ -181,6 +191,24 @@ void DrawArrow(ImDrawList& draw, ImVec2 from, ImVec2 to, ImU32 colour, float thi
   draw.AddLine(from, base, colour, thickness);
   draw.AddTriangleFilled(to, ImVec2(base.x - uy * head * 0.5F, base.y + ux * head * 0.5F),
                          ImVec2(base.x + uy * head * 0.5F, base.y - ux * head * 0.5F), colour);
+}
+
+void DrawCorrectionArrow(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 from, client::Vec2 to,
+                         ImU32 colour) {
+  const ImVec2 a = mapping.ToScreen(from);
+  const ImVec2 b = mapping.ToScreen(to);
+  const float dx = b.x - a.x;
+  const float dy = b.y - a.y;
+  const float length = std::sqrt(dx * dx + dy * dy);
+  if (length < 1.0F) return;
+  const float ux = dx / length;
+  const float uy = dy / length;
+  // Where a ray from the cube's centre along the arrow leaves its square, plus the own cube's outline
+  // (2 points wide, centred on the edge).
+  const float half = static_cast<float>(kCubeHalfUnits) * mapping.pixels_per_unit();
+  const float edge = half / std::max(std::abs(ux), std::abs(uy)) + 1.0F;
+  DrawArrow(draw, ImVec2(a.x + ux * edge, a.y + uy * edge), ImVec2(b.x + ux * edge, b.y + uy * edge), colour,
+            kCorrectionArrowThickness);
 }
 
 void Trails::Record(Micros now, std::span<const CubeMark> cubes) {

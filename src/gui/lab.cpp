@@ -37,11 +37,12 @@ LabConfig DefaultLabConfig() {
   const KeyBinding keys[] = {KeyBinding::kArrows, KeyBinding::kWasd};
   for (std::size_t i = 0; i < 2; ++i) {
     LabPlayer player;
-    player.client.name = "player" + std::to_string(i + 1);
+    // One name everywhere: the column, the arenas' labels, the server's table, the explanations.
+    player.client.name = "Player " + std::to_string(i + 1);
     player.client.seed = i + 1;
     player.client.link.latency_ms = kLabDefaultLatencyMs;
     player.client.settings = client::PresetSettings(presets[i]);
-    player.title = "Player " + std::to_string(i + 1);
+    player.title = player.client.name;
     player.keys_hint = hints[i];
     player.keys = keys[i];
     config.players.push_back(std::move(player));
@@ -171,8 +172,21 @@ void Lab::Draw(const LabLayout& layout, Micros now, std::span<const transport::L
 
   server_view_.DrawArena(background, layout.arena[layout.server_column], *server_);
   BeginPanel("##server", layout.panel[layout.server_column]);
-  server_view_.DrawPanel(*server_);
-  timeline_.DrawPanel(now, profiles);
+  // A journaled run's time machine and the server's controls share the panel as tabs (the time machine
+  // first), so that each fits a 1280 x 720 window whole.
+  if (!timeline_.enabled()) {
+    server_view_.DrawPanel(*server_);
+  } else if (ImGui::BeginTabBar("##server_tabs")) {
+    if (ImGui::BeginTabItem("Time machine")) {
+      timeline_.DrawPanel(now, profiles);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Server")) {
+      server_view_.DrawPanel(*server_);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
   ImGui::End();
 }
 

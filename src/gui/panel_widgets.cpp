@@ -4,7 +4,14 @@
 namespace netcube::gui {
 
 void Tooltip(const char* text) {
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+  if (!ImGui::IsItemHovered()) return;
+  // Wrapped to a column narrower than the window, so that ImGui can keep it on the display wherever the
+  // control is (a tooltip wider than the window runs off it).
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0F);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
 }
 
 bool ChoiceButton(const char* label, bool active) {

@@ -38,7 +38,7 @@ void DrawButtonGlyphs(ImDrawList& draw, ImVec2 centre, float half_base, std::uin
 }  // namespace
 
 void DrawPendingStrip(const client::PendingInputs& pending) {
-  constexpr int kRows = 2;
+  constexpr int kRows = 1;  // the panel's height goes to its tabs
   const float font = ImGui::GetFontSize();
   const float cell_w = font * 3.2F;
   const float cell_h = font * 2.7F;

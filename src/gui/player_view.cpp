@@ -114,8 +114,8 @@ void PlayerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const 
     if (age >= Micros(0) && age < kCorrectionShowTime && length > kVisibleUnits) {
       const double fade =
           1.0 - static_cast<double>(age.count()) / static_cast<double>(kCorrectionShowTime.count());
-      DrawArrow(draw, mapping.ToScreen(latest_correction_->from), mapping.ToScreen(latest_correction_->to),
-                ToImU32(kCorrectionArrow, static_cast<std::uint8_t>(255.0 * fade)), 2.5F);
+      DrawCorrectionArrow(draw, mapping, latest_correction_->from, latest_correction_->to,
+                          ToImU32(kCorrectionArrow, static_cast<std::uint8_t>(255.0 * fade)));
     }
   }
 
@@ -189,20 +189,33 @@ void PlayerView::DrawPanel(client::Client& client, std::span<const transport::Li
   DrawStatus(client);
   DrawPresets(client);
   DrawLinkProfiles(client, profiles);
+  DrawLinkConditioner(client);
   ImGui::Separator();
   ImGui::Text("Pending inputs: %zu", client.pending().size());
   Tooltip(
       "Inputs sent but not yet acknowledged by the server, oldest first: the queue the client replays "
       "on every snapshot.");
   DrawPendingStrip(client.pending());
-  // What a newcomer needs first comes first, so that a 1280 x 720 window shows it without scrolling: the
-  // switches, then what they do (readouts, plots); the finer link settings and the overlays below.
-  if (ImGui::CollapsingHeader("Techniques", ImGuiTreeNodeFlags_DefaultOpen)) DrawTechniques(client);
-  if (ImGui::CollapsingHeader("Readouts", ImGuiTreeNodeFlags_DefaultOpen)) DrawReadouts(client);
-  if (ImGui::CollapsingHeader("Plots", ImGuiTreeNodeFlags_DefaultOpen)) DrawPlots();
-  if (ImGui::CollapsingHeader("Link conditioner", ImGuiTreeNodeFlags_DefaultOpen))
-    DrawLinkConditioner(client);
-  if (ImGui::CollapsingHeader("Overlays", ImGuiTreeNodeFlags_DefaultOpen)) DrawOverlayToggles();
+  // The rest as tabs, so that a 1280 x 720 window shows each whole without scrolling: the switches first
+  // (what a newcomer tries), then what they do (readouts, plots), then the arena's overlays.
+  if (!ImGui::BeginTabBar("##sections")) return;
+  if (ImGui::BeginTabItem("Techniques")) {
+    DrawTechniques(client);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("Readouts")) {
+    DrawReadouts(client);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("Plots")) {
+    DrawPlots();
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("Overlays")) {
+    DrawOverlayToggles();
+    ImGui::EndTabItem();
+  }
+  ImGui::EndTabBar();
 }
 
 }  // namespace netcube::gui

@@ -1,9 +1,11 @@
 #include "netcube/gui/server_view.h"
 
 #include <algorithm>
+#include <array>
 #include <cinttypes>
 #include <cstdio>
 #include <iterator>
+#include <string>
 #include <vector>
 
 #include "netcube/gui/tag_story.h"
@@ -21,6 +23,94 @@ constexpr int kMaxLabTickRate = 120;
 constexpr int kMaxLabSnapshotRate = 60;
 // A judged tag stays drawn in the arena this long (server ticks at 60 Hz: one second).
 constexpr std::uint64_t kTagShownTicks = 60;
+
+// The clients, a row each: as a table where its columns fit the panel whole, else (a comparison's narrow
+// column) as a wrapped line each, "header value" pairs, so that no column is cut.
+void DrawClients(const server::Server& server) {
+  // Short headers, each explained by its tooltip.
+  struct Column {
+    const char* header;
+    const char* tooltip;
+  };
+  static constexpr Column kColumns[] = {
+      {"id", "The player's id (its colour in every view)."},
+      {"name", "The name the player connected with."},
+      {"ack", "The last input of this client the server processed: the ack in every snapshot it sends it."},
+      {"queue",
+       "Inputs waiting in the client's input buffer / how many the server wants waiting after a tick "
+       "(raised by a dry tick, lowered after 5 s that always kept one to spare)."},
+      {"applied", "Inputs the server processed."},
+      {"dup/lost",
+       "Inputs that arrived again (each packet resends the unacknowledged ones) / that never came."},
+      {"dry",
+       "Ticks at which this client's cube was moving but none of its inputs had arrived: the cube stood "
+       "still for a tick while the others moved."},
+      {"snap/s",
+       "The snapshot rate this client gets: the server's, or the one it asked for (at most the tick "
+       "rate)."},
+  };
+  constexpr std::size_t kCount = std::size(kColumns);
+  std::vector<std::array<std::string, kCount>> rows;
+  std::array<float, kCount> widths{};
+  for (std::size_t c = 0; c < kCount; ++c) widths[c] = ImGui::CalcTextSize(kColumns[c].header).x;
+  for (const server::ClientInfo& info : server.clients()) {
+    char text[kCount][48];
+    std::snprintf(text[0], sizeof text[0], "#%u", static_cast<unsigned>(info.id));
+    std::snprintf(text[1], sizeof text[1], "%s", info.name.c_str());
+    if (info.last_processed_seq) {
+      std::snprintf(text[2], sizeof text[2], "#%u", static_cast<unsigned>(*info.last_processed_seq));
+    } else {
+      std::snprintf(text[2], sizeof text[2], "none");
+    }
+    std::snprintf(text[3], sizeof text[3], "%zu/%d", info.queued_inputs, info.input_target);
+    std::snprintf(text[4], sizeof text[4], "%" PRIu64, info.inputs.processed);
+    std::snprintf(text[5], sizeof text[5], "%" PRIu64 "/%" PRIu64, info.inputs.duplicate, info.inputs.lost);
+    std::snprintf(text[6], sizeof text[6], "%" PRIu64, info.inputs.dry_ticks);
+    std::snprintf(text[7], sizeof text[7], info.own_snapshot_rate ? "%d asked" : "%d", info.snapshot_rate);
+    std::array<std::string, kCount>& row = rows.emplace_back();
+    for (std::size_t c = 0; c < kCount; ++c) {
+      row[c] = text[c];
+      widths[c] = std::max(widths[c], ImGui::CalcTextSize(text[c]).x);
+    }
+  }
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float natural = 2.0F;  // the outer borders
+  for (const float width : widths) natural += width + 2.0F * style.CellPadding.x + 1.0F;
+  const auto colour = [&](std::size_t row) {
+    return ImGui::ColorConvertU32ToFloat4(ToImU32(PlayerColour(server.clients()[row].id)));
+  };
+  if (natural > ImGui::GetContentRegionAvail().x) {
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      ImGui::TextColored(colour(r), "%s", rows[r][0].c_str());
+      ImGui::SameLine();
+      std::string line = rows[r][1];
+      for (std::size_t c = 2; c < kCount; ++c)
+        line += ", " + std::string(kColumns[c].header) + " " + rows[r][c];
+      ImGui::TextUnformatted(line.c_str());
+    }
+    return;
+  }
+  constexpr ImGuiTableFlags kTableFlags =
+      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("clients", static_cast<int>(kCount), kTableFlags)) return;
+  for (std::size_t c = 0; c < kCount; ++c)
+    ImGui::TableSetupColumn(kColumns[c].header, ImGuiTableColumnFlags_WidthFixed, widths[c]);
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (std::size_t c = 0; c < kCount; ++c) {
+    ImGui::TableSetColumnIndex(static_cast<int>(c));
+    ImGui::TableHeader(kColumns[c].header);
+    Tooltip(kColumns[c].tooltip);
+  }
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    ImGui::TableNextColumn();
+    ImGui::TextColored(colour(r), "%s", rows[r][0].c_str());
+    for (std::size_t c = 1; c < kCount; ++c) {
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(rows[r][c].c_str());
+    }
+  }
+  ImGui::EndTable();
+}
 
 }  // namespace
 
@@ -143,70 +233,7 @@ void ServerView::DrawPanel(server::Server& server) {
   ImGui::Separator();
   ImGui::PushTextWrapPos(0.0F);  // a narrow panel wraps a line rather than cutting it
   ImGui::TextUnformatted("Clients (ack: the last input processed, sent in every snapshot)");
-  // Short headers, each explained by its tooltip; every column as wide as its widest cell, and a scroll bar
-  // rather than a cut header when they do not fit.
-  struct Column {
-    const char* header;
-    const char* tooltip;
-  };
-  static constexpr Column kColumns[] = {
-      {"id", "The player's id (its colour in every view)."},
-      {"name", "The name the player connected with."},
-      {"ack", "The last input of this client the server processed: the ack in every snapshot it sends it."},
-      {"queue",
-       "Inputs waiting in the client's input buffer / how many the server wants waiting after a tick "
-       "(raised by a dry tick, lowered after 5 s that always kept one to spare)."},
-      {"applied", "Inputs the server processed."},
-      {"dup/lost",
-       "Inputs that arrived again (each packet resends the unacknowledged ones) / that never came."},
-      {"dry",
-       "Ticks at which this client's cube was moving but none of its inputs had arrived: the cube stood "
-       "still for a tick while the others moved."},
-      {"snap/s",
-       "The snapshot rate this client gets: the server's, or the one it asked for (at most the tick "
-       "rate)."},
-  };
-  constexpr ImGuiTableFlags kTableFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
-                                          ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
-  const ImGuiStyle& style = ImGui::GetStyle();
-  // Every row, and room for the scroll bar.
-  const float row_height = ImGui::GetTextLineHeight() + 2.0F * style.CellPadding.y;
-  const float table_height =
-      row_height * static_cast<float>(server.clients().size() + 1) + style.ScrollbarSize + 2.0F;
-  if (ImGui::BeginTable("clients", static_cast<int>(std::size(kColumns)), kTableFlags,
-                        ImVec2(0.0F, table_height))) {
-    for (const Column& column : kColumns) ImGui::TableSetupColumn(column.header);
-    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
-    for (int i = 0; i < static_cast<int>(std::size(kColumns)); ++i) {
-      ImGui::TableSetColumnIndex(i);
-      ImGui::TableHeader(kColumns[i].header);
-      Tooltip(kColumns[i].tooltip);
-    }
-    for (const server::ClientInfo& info : server.clients()) {
-      ImGui::TableNextColumn();
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(PlayerColour(info.id))), "#%u",
-                         static_cast<unsigned>(info.id));
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(info.name.c_str());
-      ImGui::TableNextColumn();
-      if (info.last_processed_seq) {
-        ImGui::Text("#%u", static_cast<unsigned>(*info.last_processed_seq));
-      } else {
-        ImGui::TextDisabled("none");
-      }
-      ImGui::TableNextColumn();
-      ImGui::Text("%zu/%d", info.queued_inputs, info.input_target);
-      ImGui::TableNextColumn();
-      ImGui::Text("%" PRIu64, info.inputs.processed);
-      ImGui::TableNextColumn();
-      ImGui::Text("%" PRIu64 "/%" PRIu64, info.inputs.duplicate, info.inputs.lost);
-      ImGui::TableNextColumn();
-      ImGui::Text("%" PRIu64, info.inputs.dry_ticks);
-      ImGui::TableNextColumn();
-      ImGui::Text(info.own_snapshot_rate ? "%d asked" : "%d", info.snapshot_rate);
-    }
-    ImGui::EndTable();
-  }
+  DrawClients(server);
 
   const server::ServerStats stats = server.stats();
   ImGui::Separator();

@@ -10,6 +10,7 @@
 #include <iterator>
 
 #include "netcube/gui/frame_clock.h"
+#include "panel_widgets.h"
 
 namespace netcube::gui {
 namespace {
@@ -84,9 +85,14 @@ void TimelineView::AddMark(const Mark& mark) {
 void TimelineView::Add(const timeline::Explanation& explanation) {
   if (!whole_run_ && explanations_.size() == kTimelineExplanations) {
     explanations_.pop_front();
+    if (!row_heights_.empty()) row_heights_.pop_front();
     ++dropped_;
   }
   if (!explanations_.empty() && explanation.time < explanations_.back().time) explanations_in_order_ = false;
+  if (wanted_ && wanted_->time == explanation.time && wanted_->client == explanation.client) {
+    selected_ = dropped_ + explanations_.size();
+    wanted_.reset();
+  }
   explanations_.push_back(explanation);
 }
 
@@ -123,9 +129,11 @@ void TimelineView::DrawTimeControls(std::span<const transport::LinkProfile> prof
     dragged_frame_ = value;
   if (ImGui::IsItemDeactivated() && dragged_frame_) controls_.seek = *std::exchange(dragged_frame_, {});
   if (!at.fork.empty()) {
+    ImGui::PushTextWrapPos(0.0F);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kPausedText)), "Fork: %.*s",
                        static_cast<int>(at.fork.size()), at.fork.data());
-    ImGui::SameLine();
+    ImGui::PopTextWrapPos();
+    SameLineIfFits(ButtonWidth("Leave the fork"));
     if (ImGui::SmallButton("Leave the fork")) controls_.leave_fork = true;
   } else if (at.paused && at.can_fork) {
     DrawForkChoice(profiles);
@@ -134,8 +142,9 @@ void TimelineView::DrawTimeControls(std::span<const transport::LinkProfile> prof
 
 void TimelineView::DrawForkChoice(std::span<const transport::LinkProfile> profiles) {
   ImGui::TextUnformatted("Replay from here with");
-  const float width = std::max(60.0F, (ImGui::GetContentRegionAvail().x - 60.0F) / 4.0F);
-  ImGui::SetNextItemWidth(width);
+  // Two to a row, as wide as the panel allows: the menus show their choices whole.
+  ItemRow first(2);
+  first.Next();
   const auto preset_name = [](int i) {
     return i == 0 ? "same techniques"
                   : client::ToString(client::kAllPresets[static_cast<std::size_t>(i - 1)]);
@@ -145,12 +154,13 @@ void TimelineView::DrawForkChoice(std::span<const transport::LinkProfile> profil
       if (ImGui::Selectable(preset_name(i), fork_preset_ == i)) fork_preset_ = i;
     ImGui::EndCombo();
   }
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(width);
+  first.Next();
   ImGui::DragInt("##forkdelay", &fork_delay_ms_, 1.0F, 0, client::kMaxInterpDelayMs,
                  fork_delay_ms_ == 0 ? "same delay" : "delay %d ms");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(width);
+  first.End();
+  // The link's menu beside the delay's would cut "adaptive snapshot rate" in a narrow panel: the rate's has
+  // the row left of the button.
+  ImGui::SetNextItemWidth(-1.0F);
   const auto profile_name = [&](int i) {
     return i == 0 ? "same link" : profiles[static_cast<std::size_t>(i - 1)].name.c_str();
   };
@@ -160,9 +170,9 @@ void TimelineView::DrawForkChoice(std::span<const transport::LinkProfile> profil
       if (ImGui::Selectable(profile_name(i), fork_profile_ == i)) fork_profile_ = i;
     ImGui::EndCombo();
   }
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(width);
   constexpr const char* kRates[] = {"same snapshot rate", "server's snapshot rate", "adaptive snapshot rate"};
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ButtonWidth("Fork") -
+                          ImGui::GetStyle().ItemSpacing.x);
   ImGui::Combo("##forkrate", &fork_rate_, kRates, static_cast<int>(std::size(kRates)));
   ImGui::SameLine();
   const bool chosen = fork_preset_ != 0 || fork_delay_ms_ != 0 || fork_profile_ != 0 || fork_rate_ != 0;
@@ -174,6 +184,69 @@ void TimelineView::DrawForkChoice(std::span<const transport::LinkProfile> profil
     if (fork_rate_ != 0) choice.adaptive_snapshot_rate = fork_rate_ == 2;
     controls_.fork = choice;
   }
+}
+
+void TimelineView::DrawList() {
+  // Each line wrapped to the list's width (their heights kept until the width changes), and only the rows
+  // in view laid out: the list costs little per frame however long the run.
+  ImGui::BeginChild("##explanations", {0.0F, std::max(40.0F, ImGui::GetContentRegionAvail().y)}, true);
+  const float wrap = std::max(1.0F, ImGui::GetContentRegionAvail().x);
+  if (wrap != wrap_width_ || row_heights_.size() != explanations_.size()) {
+    wrap_width_ = wrap;
+    row_heights_.clear();
+    for (const timeline::Explanation& e : explanations_) row_heights_.push_back(RowHeight(e));
+  }
+  const float spacing = ImGui::GetStyle().ItemSpacing.y;
+  const float top = ImGui::GetScrollY();
+  const float bottom = top + ImGui::GetWindowHeight();
+  float y = ImGui::GetCursorPosY();
+  for (std::size_t row = 0; row < explanations_.size(); ++row) {
+    const std::size_t index = explanations_.size() - 1 - row;
+    const float height = row_heights_[index];
+    if (y + height < top || y > bottom) {
+      y += height + spacing;
+      continue;
+    }
+    ImGui::SetCursorPosY(y);
+    const timeline::Explanation& e = explanations_[index];
+    ImGui::PushID(static_cast<int>(index));
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    if (ImGui::Selectable("##row", selected_ == dropped_ + index, 0, {0.0F, height})) {
+      selected_ = dropped_ + index;
+      controls_.seek = e.frame;
+      controls_.seek_at = e.time;
+    }
+    ImGui::PopID();
+    ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at,
+                                        ToImU32(GlitchColour(e.kind)), e.line.c_str(), nullptr, wrap);
+    y += height + spacing;
+  }
+  if (y > ImGui::GetCursorPosY()) {
+    ImGui::SetCursorPosY(y - spacing);
+    ImGui::Dummy({0.0F, 0.0F});
+  }
+  ImGui::EndChild();
+}
+
+float TimelineView::RowHeight(const timeline::Explanation& e) const {
+  return ImGui::CalcTextSize(e.line.c_str(), nullptr, false, wrap_width_).y;
+}
+
+void TimelineView::Select(const GlitchAt& glitch) {
+  for (std::size_t i = 0; i < explanations_.size(); ++i) {
+    if (explanations_[i].time == glitch.time && explanations_[i].client == glitch.client) {
+      selected_ = dropped_ + i;
+      return;
+    }
+  }
+  wanted_ = glitch;  // selected as it is added
+}
+
+std::optional<GlitchAt> TimelineView::selection() const {
+  if (!selected_ || *selected_ < dropped_ || *selected_ - dropped_ >= explanations_.size())
+    return std::nullopt;
+  const timeline::Explanation& e = explanations_[*selected_ - dropped_];
+  return GlitchAt{e.time, e.client};
 }
 
 void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile> profiles) {
@@ -206,7 +279,7 @@ void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile>
   TakeMarks();
   for (auto mark =
            std::partition_point(marks_.begin(), marks_.end(), [from](const Mark& m) { return m.at < from; });
-       mark != marks_.end(); ++mark) {
+       mark != marks_.end() && mark->at <= now; ++mark) {
     if (mark->lane >= lanes) continue;
     const float x = x_of(mark->at);
     draw.AddLine({x, lane_top(mark->lane) + 2.0F}, {x, lane_top(mark->lane) + kLaneHeight - 2.0F},
@@ -226,7 +299,7 @@ void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile>
   draw.PrimReserve(6 * candidates, 4 * candidates);
   int drawn = 0;
   for (auto e = first_glitch; e != explanations_.end(); ++e) {
-    if (e->time < from || e->client + 1 >= lanes) continue;
+    if (e->time < from || e->time > now || e->client + 1 >= lanes) continue;
     const float x = x_of(e->time);
     const float top = lane_top(e->client + 1);
     draw.PrimRect({x - 1.0F, top + 2.0F}, {x + 1.0F, top + kLaneHeight - 2.0F},
@@ -242,7 +315,7 @@ void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile>
     float best = kClickReach;
     for (std::size_t i = 0; i < explanations_.size(); ++i) {
       const timeline::Explanation& e = explanations_[i];
-      if (e.time < from || e.client + 1 != lane) continue;
+      if (e.time < from || e.time > now || e.client + 1 != lane) continue;
       const float distance = std::abs(x_of(e.time) - mouse.x);
       if (distance <= best) {
         best = distance;
@@ -267,26 +340,7 @@ void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile>
     ImGui::TextWrapped("%s", e.line.c_str());
     ImGui::PopStyleColor();
   }
-  // One line each (a click shows one whole), and only the visible ones laid out: the list costs the same
-  // per frame however long the run.
-  ImGui::BeginChild("##explanations", {0.0F, std::max(40.0F, ImGui::GetContentRegionAvail().y)}, true,
-                    ImGuiWindowFlags_HorizontalScrollbar);
-  ImGuiListClipper clipper;
-  clipper.Begin(static_cast<int>(explanations_.size()));
-  while (clipper.Step()) {
-    for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
-      const std::size_t index = explanations_.size() - 1 - static_cast<std::size_t>(row);
-      const timeline::Explanation& e = explanations_[index];
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(ToImU32(GlitchColour(e.kind))));
-      if (ImGui::Selectable(e.line.c_str(), selected_ == dropped_ + index)) {
-        selected_ = dropped_ + index;
-        controls_.seek = e.frame;
-        controls_.seek_at = e.time;
-      }
-      ImGui::PopStyleColor();
-    }
-  }
-  ImGui::EndChild();
+  DrawList();
 }
 
 }  // namespace netcube::gui

@@ -96,14 +96,14 @@ void Explainer::RemoteCauses(std::size_t index, const client::Client& client, Wi
     });
     if (dry.has_evidence) {
       dry.player = out.subject;
-      dry.text = Format("player id %d's inputs came late to the server: %lld dry ticks", out.subject,
-                        static_cast<long long>(dry.count));
+      dry.text = NameOf(out.subject) + Format("'s inputs came late to the server: %lld dry ticks",
+                                              static_cast<long long>(dry.count));
       out.causes.push_back(std::move(dry));
     }
     if (lost.has_evidence) {
       lost.player = out.subject;
-      lost.text = Format("%lld of player id %d's inputs never reached the server",
-                         static_cast<long long>(lost.count), out.subject);
+      lost.text = Format("%lld of ", static_cast<long long>(lost.count)) + NameOf(out.subject) +
+                  "'s inputs never reached the server";
       out.causes.push_back(std::move(lost));
     }
   }
@@ -205,8 +205,8 @@ void Explainer::OwnCauses(std::size_t index, const client::Client& client, Windo
     return true;
   });
   if (collision.has_evidence) {
-    collision.text =
-        Format("collision with player id %d at %.2f s", collision.player, Ms(collision.evidence_at) / 1000.0);
+    collision.text = "collision with " + NameOf(collision.player) +
+                     Format(" at %.2f s", Ms(collision.evidence_at) / 1000.0);
     out.causes.push_back(std::move(collision));
   }
   if (lost.has_evidence) {

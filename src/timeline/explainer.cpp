@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <optional>
 
 #include "explain_helpers.h"
 
@@ -63,7 +64,17 @@ const char* ToString(CauseKind kind) noexcept {
 
 Explainer::Explainer(const Journal& journal, std::vector<std::string> labels,
                      const std::vector<LinkChange>* script)
-    : journal_(journal), labels_(std::move(labels)), script_(script), clients_(journal.clients()) {}
+    : journal_(journal),
+      labels_(std::move(labels)),
+      ids_(journal.clients(), -1),
+      script_(script),
+      clients_(journal.clients()) {}
+
+std::string Explainer::NameOf(int player) const {
+  for (std::size_t i = 0; i < ids_.size() && i < labels_.size(); ++i)
+    if (ids_[i] == player) return labels_[i];
+  return "player id " + std::to_string(player);
+}
 
 Explanation Explainer::Start(std::size_t index, const client::FrameSample& sample, GlitchKind kind) const {
   Explanation e;
@@ -83,10 +94,10 @@ void Explainer::Finish(Explanation& e) const {
       what = Format("own cube corrected by %.2f units%s", e.size, e.visible ? "" : " (too small to see)");
       break;
     case GlitchKind::kRemoteFrozen:
-      what = Format("sees player id %d stop", e.subject);
+      what = "sees " + NameOf(e.subject) + " stop";
       break;
     case GlitchKind::kRemoteJump:
-      what = Format("sees player id %d jump", e.subject);
+      what = "sees " + NameOf(e.subject) + " jump";
       break;
     case GlitchKind::kUnderrun:
       what = "runs out of snapshots to interpolate";
@@ -95,7 +106,7 @@ void Explainer::Finish(Explanation& e) const {
       what = Format("sees a key press after %.0f ms", e.size);
       break;
     case GlitchKind::kTagMissSeenHit:
-      what = Format("saw its tag hit player id %d; the server judged a miss", e.subject);
+      what = "saw its tag hit " + NameOf(e.subject) + "; the server judged a miss";
       break;
   }
   e.line = Format("%.2f s, %s ", Ms(e.time) / 1000.0, e.entry.c_str()) + what + ": ";
@@ -201,16 +212,17 @@ void Explainer::TagCauses(const client::Client& client, const server::Server& se
                                          tag.rewind_ms, tag.claimed_rewind_ms)});
     }
     if (tag.rewound.has_nearest && !tag.rewound.hit) {
-      out.causes.push_back(
-          {CauseKind::kUnknown,
-           Format("at the judged time the ray passed %.2f units from player id %d",
-                  tag.rewound.clearance / sim::kSubUnitsPerUnit, static_cast<int>(tag.rewound.nearest))});
+      out.causes.push_back({CauseKind::kUnknown, Format("at the judged time the ray passed %.2f units from ",
+                                                        tag.rewound.clearance / sim::kSubUnitsPerUnit) +
+                                                     NameOf(static_cast<int>(tag.rewound.nearest))});
     }
   }
 }
 
 void Explainer::Frame(std::size_t index, const client::FrameSample& sample, const client::Client& client,
                       const server::Server* server, std::vector<Explanation>& out) {
+  if (const std::optional<sim::PlayerId> id = client.player_id(); id && index < ids_.size())
+    ids_[index] = *id;
   const EventRing& ring = journal_.client(index);
   const client::Metrics m = client.metrics();
   const transport::LinkSettings& link = client.link();

@@ -198,6 +198,20 @@ TEST(NetcubeServerExe, SnapshotsFasterThanTicksAreRefusedAndTheDefaultFollowsThe
   std::filesystem::remove(stats);
 }
 
+// A port out of range says so in the flag's terms, not as a failed conversion.
+TEST(NetcubeServerExe, APortOutOfRangeSaysWhatIsWrong) {
+  for (const std::string port : {"99999", "65536", "http"}) {
+    Child child({NETCUBE_SERVER_EXE, "--port", port});
+    ASSERT_TRUE(child.started());
+    const std::optional<int> code = child.Wait();
+    ASSERT_TRUE(code.has_value());
+    EXPECT_NE(*code, 0);
+    EXPECT_EQ(netcube::testing::ShortUsageErrorProblem(child.output(), "netcube-server"), "");
+    EXPECT_NE(child.output().find("--port: " + port + " is not in 0..65535"), std::string::npos)
+        << child.output();
+  }
+}
+
 TEST(NetcubeServerExe, OutOfRangeValueFails) {
   for (const std::vector<std::string>& args : {std::vector<std::string>{"--tick-rate", "0"},
                                                {"--max-rewind-ms", "1001"},

@@ -33,7 +33,8 @@ class App {
   App(const App&) = delete;
   App& operator=(const App&) = delete;
 
-  // Handles pending events. False once the window was closed or the user asked to quit.
+  // Handles pending events. False once the window was closed or the user asked to quit (Escape, unless a
+  // menu is open or a text field is being edited).
   bool PollEvents();
   // Starts an ImGui frame.
   void BeginFrame();

@@ -81,6 +81,11 @@ class CubeLabels {
   std::size_t count_ = 0;
 };
 void DrawArrow(ImDrawList& draw, ImVec2 from, ImVec2 to, ImU32 colour, float thickness);
+// A correction of a cube from `from` to `to` (units): an arrow as long as the correction, moved out along
+// its direction so that it starts at the edge of the cube drawn at `from` (its outline included), where the
+// cube cannot hide it.
+void DrawCorrectionArrow(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 from, client::Vec2 to,
+                         ImU32 colour);
 // A tag's ray: from `origin` (units) toward `aim`, as far as a tag reaches.
 void DrawRay(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 origin, sim::Aim aim, ImU32 colour);
 // The circle a tag's ray reaches (sim::kTagRange) around `centre`, dashed and faint, inside the arena.

@@ -61,6 +61,12 @@ struct TimeControls {
   bool leave_fork = false;
 };
 
+// An explanation, by what outlives a run's replay from its start: when, and whose.
+struct GlitchAt {
+  Micros time{0};
+  std::size_t client = 0;
+};
+
 class TimelineView {
  public:
   // The run is journaled: the view shows (in the server's panel) from now on. A running lab keeps the newest
@@ -80,6 +86,11 @@ class TimelineView {
 
   const std::deque<timeline::Explanation>& explanations() const noexcept { return explanations_; }
 
+  // The explanation selected (a click), if any; Select selects the one at `glitch`, now or as it is added
+  // (a lab run again from its start to a frame keeps the selection its first run had).
+  std::optional<GlitchAt> selection() const;
+  void Select(const GlitchAt& glitch);
+
  private:
   // The journal's events shown as marks (link changes; the server's dry ticks, lost inputs, contacts), taken
   // from each ring's new events once a frame, the newest kTimelineMarks kept.
@@ -92,6 +103,8 @@ class TimelineView {
   void AddMark(const Mark& mark);
   void DrawTimeControls(std::span<const transport::LinkProfile> profiles);
   void DrawForkChoice(std::span<const transport::LinkProfile> profiles);
+  void DrawList();
+  float RowHeight(const timeline::Explanation& e) const;
 
   const timeline::Journal* journal_ = nullptr;
   bool whole_run_ = false;
@@ -102,6 +115,9 @@ class TimelineView {
   bool explanations_in_order_ = true;  // each no older than the one before (a draw then searches its window)
   std::uint64_t dropped_ = 0;          // explanations that left the view: the first kept is number dropped_
   std::optional<std::uint64_t> selected_;  // the selected explanation's number, counted from the run's first
+  std::optional<GlitchAt> wanted_;         // to select once it is added
+  float wrap_width_ = 0.0F;                // the list's width its rows' heights are for
+  std::deque<float> row_heights_;          // each explanation's, wrapped
   std::optional<TimePosition> position_;
   TimeControls controls_;
   std::optional<int> dragged_frame_;  // the slider's value while it is dragged (the seek waits for release)

@@ -94,12 +94,13 @@ struct Explanation {
   bool visible = true;  // a correction under kVisibleCorrection is counted but not seen
   int subject = 0;      // the remote cube seen frozen or jumping; the tag's target as seen
   std::vector<Cause> causes;
-  std::string line;  // "12.34 s, full sees player 2 stop: ..."
+  std::string line;  // "12.34 s, Player 1 sees Player 2 stop: ..."
 };
 
 class Explainer {
  public:
-  // `labels`: each client's name in the lines; `script`: the scripted link changes (may be null).
+  // `labels`: each client's name in the lines (other players are named by theirs too, once seen); `script`:
+  // the scripted link changes (may be null).
   Explainer(const Journal& journal, std::vector<std::string> labels, const std::vector<LinkChange>* script);
 
   // The glitches of client `index` at this frame, explained, appended to `out`.
@@ -132,8 +133,12 @@ class Explainer {
   void TagCauses(const client::Client& client, const server::Server& server, int shot,
                  Explanation& out) const;
 
+  // Player `player`'s name as the lines give it: the label of the client it is, else "player id N".
+  std::string NameOf(int player) const;
+
   const Journal& journal_;
   std::vector<std::string> labels_;
+  std::vector<int> ids_;  // each client's player id, as last seen (-1 before it had one)
   const std::vector<LinkChange>* script_;
   std::vector<ClientState> clients_;
 };

@@ -248,6 +248,9 @@ std::optional<std::int64_t> LabBranch::SeekTo(std::int64_t target, std::string* 
   if (target < frame()) {
     std::unique_ptr<LabInstance> fresh = LabInstance::Create(options_, config_, fork_, error);
     if (fresh == nullptr) return std::nullopt;
+    // The explanation clicked (which asked for this seek) stays the one shown and highlighted.
+    if (const std::optional<gui::GlitchAt> selected = shown_->lab().timeline().selection())
+      fresh->lab().timeline().Select(*selected);
     shown_ = std::move(fresh);
   }
   std::int64_t run = 0;

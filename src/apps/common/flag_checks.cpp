@@ -38,6 +38,17 @@ CLI::Validator Unsigned() {
       "UINT");
 }
 
+CLI::Validator Port() {
+  return CLI::Validator(
+      [](std::string& input) -> std::string {
+        const bool digits =
+            !input.empty() && input.size() <= 5 &&
+            std::all_of(input.begin(), input.end(), [](char c) { return c >= '0' && c <= '9'; });
+        return digits && std::stoi(input) <= 65535 ? std::string() : input + " is not in 0..65535";
+      },
+      "PORT in 0..65535");
+}
+
 CLI::Validator PlayerName() {
   return CLI::Validator([](std::string& name) { return protocol::NameProblem(name); },
                         "1-" + std::to_string(protocol::kMaxNameLength) + " printable ASCII characters");

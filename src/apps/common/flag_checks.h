@@ -15,6 +15,8 @@ inline constexpr double kMaxLinkDelayMs = 10'000.0;
 CLI::Validator FiniteRange(double min, double max);
 // A whole number of at least 0 for an unsigned 64-bit flag (a seed): no sign.
 CLI::Validator Unsigned();
+// A UDP port, 0..65535 (0: any free port): a larger one is refused as such, not as a failed conversion.
+CLI::Validator Port();
 // A player's name as the protocol carries it: 1..protocol::kMaxNameLength printable ASCII characters.
 CLI::Validator PlayerName();
 

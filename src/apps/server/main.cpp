@@ -137,7 +137,9 @@ int main(int argc, char** argv) {
   netcube::apps::AddVersionFlag(app, "netcube-server");
   netcube::apps::ShortUsageErrors(app, "netcube-server");
   app.add_option("--bind", config.bind_address, "Address to listen on")->capture_default_str();
-  app.add_option("--port", config.port, "UDP port (0 = any free port)")->capture_default_str();
+  app.add_option("--port", config.port, "UDP port (0 = any free port)")
+      ->check(netcube::apps::Port())
+      ->capture_default_str();
   app.add_option("--tick-rate", config.tick_rate, "Simulation ticks per second")
       ->check(CLI::Range(1, netcube::protocol::kMaxRate))
       ->capture_default_str();
