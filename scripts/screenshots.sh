@@ -77,6 +77,23 @@ wanted lab-explained && "$client" --lab --latency-ms 125 --width 1600 --height 9
 wanted lab-fork && "$client" --lab --compare full,predicted --width 1600 --height 900 \
   --script "R:800,D:600,L:800,U:600,R:800,D:600,L:800,U:600,R:800" --link-script "6s blackout 400ms" \
   --fork-at 60 --fork-delay-ms 500 --journal --frames 480 --seek 390 --screenshot "$out/lab-fork.png"
+# At both window sizes, 1280 x 720 (the default) and 1600 x 900, nothing cut (the test LabLayoutTest checks
+# ImGui's rectangles; these show it): the default lab, the time machine scrubbed back into a blackout, a
+# comparison, the comparison forked, and the client's LAN panel before any server answers.
+for size in 1280x720 1600x900; do
+  dims=(--width "${size%x*}" --height "${size#*x}")
+  wanted "lab-default-$size" && "$client" --lab --latency-ms 125 "${dims[@]}" --script "$script1" \
+    --script2 "$script2" --frames "$frames" --screenshot "$out/lab-default-$size.png"
+  wanted "lab-time-machine-$size" && "$client" --lab --latency-ms 125 "${dims[@]}" --script "-:5000" \
+    --script2 "$script2" --link-script "2s blackout 400ms client 1" --journal --frames 300 --seek 140 \
+    --screenshot "$out/lab-time-machine-$size.png"
+  wanted "lab-compare-$size" && "$client" --lab --compare naive,predicted,full "${dims[@]}" \
+    --script "$script2" --profile cross-continent --frames "$frames" --screenshot "$out/lab-compare-$size.png"
+  wanted "lab-fork-$size" && "$client" --lab --compare full,predicted "${dims[@]}" \
+    --script "R:800,D:600,L:800,U:600,R:800,D:600,L:800,U:600,R:800" --link-script "6s blackout 400ms" \
+    --fork-at 60 --fork-delay-ms 500 --journal --frames 480 --seek 390 --screenshot "$out/lab-fork-$size.png"
+  wanted "lan-$size" && "$client" "${dims[@]}" --frames 2 --screenshot "$out/lan-$size.png"
+done
 # The comparison under cross-continent (docs/COMPARE.md): the command and its figures are doc-figures.sh's,
 # which the test Docs.figures checks the docs against.
 # The two families under cross-continent (README, "Two families"), the same way.
@@ -104,4 +121,4 @@ if wanted journal-viewer; then
   (cd "$scratch" && SDL_VIDEODRIVER=offscreen exec -a netcube-client "$client_path" --open-journal run.ncj \
     --width 1280 --height 720 --frames 2 --screenshot "$picture")
 fi
-ls -l "$out"/lab-*.png "$out"/compare-*.png "$out"/journal-*.png
+ls -l "$out"/lab-*.png "$out"/compare-*.png "$out"/journal-*.png "$out"/lan-*.png

@@ -13,32 +13,25 @@ void Tooltip(const char* text);
 // A button drawn as "selected" when `active` (the preset or link profile in use).
 bool ChoiceButton(const char* label, bool active);
 
-// Widgets side by side, sharing the row's width (sliders say what they are in their value format).
+// Widgets side by side, sharing the row's width (sliders say what they are in their value format); with
+// `min_width`, as many to a line as fit that wide, the rest on the lines below (a narrow panel's sliders
+// keep their text whole).
 class ItemRow {
  public:
-  explicit ItemRow(int count)
-      : width_((ImGui::GetContentRegionAvail().x -
-                ImGui::GetStyle().ItemSpacing.x * static_cast<float>(count - 1)) /
-               static_cast<float>(count)) {}
+  explicit ItemRow(int count, float min_width = 0.0F);
   // Before each widget.
-  void Next() {
-    if (started_) {
-      ImGui::PopItemWidth();
-      ImGui::SameLine();
-    }
-    started_ = true;
-    ImGui::PushItemWidth(width_);
-  }
+  void Next();
   // After the last widget.
-  void End() {
-    if (started_) ImGui::PopItemWidth();
-    started_ = false;
-  }
+  void End();
 
  private:
+  int per_line_;
   float width_;
-  bool started_ = false;
+  int placed_ = 0;
 };
+
+// How wide a slider must be to show `text` (its widest value format) whole.
+float SliderWidth(const char* text);
 
 // Puts the next item, `width` wide, on the current line when it fits there, else on the next: a narrow
 // panel wraps a row of checkboxes or buttons instead of cutting it.

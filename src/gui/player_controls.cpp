@@ -123,7 +123,7 @@ void PlayerView::DrawTechniques(client::Client& client) const {
   client::Settings s = client.settings();
   bool changed = DrawToggles<client::Settings>(kTechniqueToggles, s);
 
-  ItemRow row(3);
+  ItemRow row(3, SliderWidth("smoothing 100 ms"));
   row.Next();
   ImGui::BeginDisabled(s.adaptive_delay);
   changed |= ImGui::SliderInt("##delay", &s.interp_delay_ms, 0, client::kMaxInterpDelayMs, "delay %d ms");
@@ -145,7 +145,7 @@ void PlayerView::DrawTechniques(client::Client& client) const {
 void PlayerView::DrawLinkConditioner(client::Client& client) const {
   transport::LinkSettings link = client.link();
   bool changed = false;
-  ItemRow times(2);
+  ItemRow times(2, SliderWidth("latency 1000 ms"));
   times.Next();
   changed |= SliderDouble("##latency", link.latency_ms, 0.0, 1000.0, "latency %.0f ms");
   Tooltip("Delay added to every packet in each direction: the round trip grows by twice this.");
@@ -153,7 +153,7 @@ void PlayerView::DrawLinkConditioner(client::Client& client) const {
   changed |= SliderDouble("##jitter", link.jitter_ms, 0.0, 250.0, "jitter +-%.0f ms");
   Tooltip("Each packet's added delay varies randomly by up to plus or minus this.");
   times.End();
-  ItemRow chances(3);
+  ItemRow chances(3, SliderWidth("duplicate 0.00"));
   chances.Next();
   changed |= SliderDouble("##loss", link.loss, 0.0, 1.0, "loss %.2f");
   Tooltip("Probability that a packet is dropped, in each direction.");

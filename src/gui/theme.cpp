@@ -51,6 +51,10 @@ void ApplyTheme(ImGuiStyle& style) noexcept {
   style.Colors[ImGuiCol_TitleBg] = ToVec4({30, 48, 80});
   style.Colors[ImGuiCol_TitleBgActive] = ToVec4({40, 68, 115});
   style.Colors[ImGuiCol_PlotLines] = ToVec4({120, 200, 255});
+  // A slider's value is written over its grab: a thin, translucent grab keeps the value legible.
+  style.GrabMinSize = 6.0F;
+  style.Colors[ImGuiCol_SliderGrab] = ToVec4({66, 150, 250}, 0.45F);
+  style.Colors[ImGuiCol_SliderGrabActive] = ToVec4({66, 150, 250}, 0.7F);
 }
 
 }  // namespace netcube::gui

@@ -16,7 +16,7 @@ namespace netcube::gui {
 namespace {
 
 constexpr float kLaneHeight = 12.0F;
-constexpr float kLabelWidth = 70.0F;
+constexpr float kMinLabelWidth = 70.0F;
 constexpr float kClickReach = 6.0F;  // pixels either side of a mark a click still selects it
 constexpr Rgb kLaneBackground{28, 31, 40};
 constexpr Rgb kServerMark{150, 160, 190};
@@ -122,7 +122,8 @@ void TimelineView::DrawTimeControls(std::span<const transport::LinkProfile> prof
   int value = dragged_frame_.value_or(static_cast<int>(at.frame));
   ImGui::SetNextItemWidth(-1.0F);
   char format[64];
-  std::snprintf(format, sizeof format, "frame %%d of %lld (%.2f s)", static_cast<long long>(at.edge),
+  // Short: it must show whole between the buttons of a comparison's narrow column.
+  std::snprintf(format, sizeof format, "%%d of %lld, %.2f s", static_cast<long long>(at.edge),
                 static_cast<double>(value) / kFramesPerSecond);
   if (ImGui::SliderInt("##frame", &value, 0, static_cast<int>(std::max<std::int64_t>(0, at.edge - 1)),
                        format))
@@ -257,19 +258,23 @@ void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile>
   const Micros from = std::max(Micros(0), now - kTimelineSpan);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = std::max(1.0F, ImGui::GetContentRegionAvail().x);
-  const float lanes_width = std::max(1.0F, width - kLabelWidth);
+  // The lanes start right of the longest label (a comparison's "fork-predicted").
+  float label_width = kMinLabelWidth;
+  for (const std::string& label : labels_)
+    label_width = std::max(label_width, ImGui::CalcTextSize(label.c_str()).x + 6.0F);
+  const float lanes_width = std::max(1.0F, width - label_width);
   const std::size_t lanes = labels_.size() + 1;
   const float height = kLaneHeight * static_cast<float>(lanes);
   ImDrawList& draw = *ImGui::GetWindowDrawList();
   const double pixels_per_us = static_cast<double>(lanes_width) / static_cast<double>(kTimelineSpan.count());
   const auto x_of = [&](Micros at) {
-    return origin.x + kLabelWidth +
+    return origin.x + label_width +
            static_cast<float>(static_cast<double>((at - from).count()) * pixels_per_us);
   };
   const auto lane_top = [&](std::size_t lane) { return origin.y + kLaneHeight * static_cast<float>(lane); };
   for (std::size_t lane = 0; lane < lanes; ++lane) {
     const float top = lane_top(lane);
-    draw.AddRectFilled({origin.x + kLabelWidth, top + 1.0F}, {origin.x + width, top + kLaneHeight - 1.0F},
+    draw.AddRectFilled({origin.x + label_width, top + 1.0F}, {origin.x + width, top + kLaneHeight - 1.0F},
                        ToImU32(kLaneBackground));
     const std::string& label = lane == 0 ? std::string("server") : labels_[lane - 1];
     draw.AddText({origin.x, top - 1.0F}, ToImU32(kLabelText), label.c_str());
@@ -326,7 +331,7 @@ void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile>
     }
     // Elsewhere in the lanes, the frame under the mouse.
     if (!controls_.seek) {
-      const double fraction = static_cast<double>((mouse.x - origin.x - kLabelWidth) / lanes_width);
+      const double fraction = static_cast<double>((mouse.x - origin.x - label_width) / lanes_width);
       const Micros at = from + Micros(static_cast<std::int64_t>(fraction * kTimelineSpan.count()));
       controls_.seek = FrameAt(at);
       controls_.seek_at = at;

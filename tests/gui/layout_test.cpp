@@ -52,7 +52,8 @@ std::vector<std::string> Clipped(ImVec2 display) {
     const ImVec2 limit = window->InnerClipRect.Max;
     if (reach.x > limit.x + kSlack || (!list && reach.y > limit.y + kSlack))
       cut.push_back(Describe("items cut in", window->Name, reach, limit));
-    if (window->ScrollMax.x > 0.0F || (!list && window->ScrollMax.y > 0.0F))
+    // Sideways only with a scroll bar (else nothing scrolls it: its items are checked against the clip rect).
+    if (window->ScrollbarX || (!list && window->ScrollMax.y > 0.0F))
       cut.push_back(Describe("scrolls:", window->Name, window->ScrollMax, {0.0F, 0.0F}));
     const ImVec2 end(window->Pos.x + window->Size.x, window->Pos.y + window->Size.y);
     if (window->Pos.x < -kSlack || window->Pos.y < -kSlack || end.x > display.x + kSlack ||
