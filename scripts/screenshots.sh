@@ -7,7 +7,8 @@
 # and forked with more view delay (lab-fork.png), with a collision while
 # predicting the others (lab-collision-predict-others.png), the comparison of four builds under the
 # cross-continent profile, into docs/images/compare-cross-continent.png, and of the two families
-# (compare-families.png), and a lab run's saved journal opened read-only (journal-viewer.png).
+# (compare-families.png), and a lab run's saved journal opened read-only (journal-viewer.png); and at
+# both window sizes the default lab, the time machine, a comparison, a fork and the LAN panel.
 # No display needed: without one the client renders offscreen. The lab runs on a virtual clock (frame i
 # at i/60 s) with scripted keys, so the pictures come out the same on every run.
 #
@@ -77,22 +78,24 @@ wanted lab-explained && "$client" --lab --latency-ms 125 --width 1600 --height 9
 wanted lab-fork && "$client" --lab --compare full,predicted --width 1600 --height 900 \
   --script "R:800,D:600,L:800,U:600,R:800,D:600,L:800,U:600,R:800" --link-script "6s blackout 400ms" \
   --fork-at 60 --fork-delay-ms 500 --journal --frames 480 --seek 390 --screenshot "$out/lab-fork.png"
-# At both window sizes, 1280 x 720 (the default) and 1600 x 900, nothing cut (the test LabLayoutTest checks
-# ImGui's rectangles; these show it): the default lab, the time machine scrubbed back into a blackout, a
-# comparison, the comparison forked, and the client's LAN panel before any server answers.
+# Both window sizes, 1280 x 720 (the default) and 1600 x 900, of what a newcomer opens, nothing cut (the test
+# LabLayoutTest checks ImGui's rectangles; these show them): the default lab at 1600 x 900 (at 1280 x 720 it
+# is lab-1280x720), the time machine at 1280 x 720 (at 1600 x 900 it is lab-explained), a comparison of
+# three presets under cross-continent, the comparison forked at 1280 x 720 (at 1600 x 900 it is lab-fork),
+# and the client's LAN panel before any server answers.
+dims() { echo "--width ${1%x*} --height ${1#*x}"; }
+wanted lab-default-1600x900 && "$client" --lab --latency-ms 125 $(dims 1600x900) --script "$script1" \
+  --script2 "$script2" --frames "$frames" --screenshot "$out/lab-default-1600x900.png"
+wanted lab-time-machine-1280x720 && "$client" --lab --latency-ms 125 $(dims 1280x720) --script "-:5000" \
+  --script2 "$script2" --link-script "2s blackout 400ms client 1" --journal --frames 300 --seek 140 \
+  --screenshot "$out/lab-time-machine-1280x720.png"
+wanted lab-fork-1280x720 && "$client" --lab --compare full,predicted $(dims 1280x720) \
+  --script "R:800,D:600,L:800,U:600,R:800,D:600,L:800,U:600,R:800" --link-script "6s blackout 400ms" \
+  --fork-at 60 --fork-delay-ms 500 --journal --frames 480 --seek 390 --screenshot "$out/lab-fork-1280x720.png"
 for size in 1280x720 1600x900; do
-  dims=(--width "${size%x*}" --height "${size#*x}")
-  wanted "lab-default-$size" && "$client" --lab --latency-ms 125 "${dims[@]}" --script "$script1" \
-    --script2 "$script2" --frames "$frames" --screenshot "$out/lab-default-$size.png"
-  wanted "lab-time-machine-$size" && "$client" --lab --latency-ms 125 "${dims[@]}" --script "-:5000" \
-    --script2 "$script2" --link-script "2s blackout 400ms client 1" --journal --frames 300 --seek 140 \
-    --screenshot "$out/lab-time-machine-$size.png"
-  wanted "lab-compare-$size" && "$client" --lab --compare naive,predicted,full "${dims[@]}" \
+  wanted "lab-compare-$size" && "$client" --lab --compare naive,predicted,full $(dims $size) \
     --script "$script2" --profile cross-continent --frames "$frames" --screenshot "$out/lab-compare-$size.png"
-  wanted "lab-fork-$size" && "$client" --lab --compare full,predicted "${dims[@]}" \
-    --script "R:800,D:600,L:800,U:600,R:800,D:600,L:800,U:600,R:800" --link-script "6s blackout 400ms" \
-    --fork-at 60 --fork-delay-ms 500 --journal --frames 480 --seek 390 --screenshot "$out/lab-fork-$size.png"
-  wanted "lan-$size" && "$client" "${dims[@]}" --frames 2 --screenshot "$out/lan-$size.png"
+  wanted "lan-$size" && "$client" $(dims $size) --frames 2 --screenshot "$out/lan-$size.png"
 done
 # The comparison under cross-continent (docs/COMPARE.md): the command and its figures are doc-figures.sh's,
 # which the test Docs.figures checks the docs against.
