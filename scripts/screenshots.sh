@@ -58,14 +58,14 @@ wanted lab-1280x720 && "$client" --lab --latency-ms 125 --script "$script1" --sc
 wanted lab-tagging && "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 \
   --script "$script1" --script2 "$script2" --tag-interval-ms 400 --frames "$frames" --screenshot "$out/lab-tagging.png"
 # A collision, on purpose: player 1 drives into player 2, who stands still; the frame is taken while
-# player 1's prediction still runs into the cube the server has pushed back.
+# player 1's prediction still runs into the cube the server has pushed back (the panels on their plots).
 wanted lab-collision && "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 \
-  --script "R:1600,-:1000" --script2 "-:3000" --frames 130 --screenshot "$out/lab-collision.png"
+  --script "R:1600,-:1000" --script2 "-:3000" --frames 130 --panel-tab plots --screenshot "$out/lab-collision.png"
 # Snapshot encodings: full for the first 4.5 s, then delta (as the server panel's toggle does): each player
-# panel's "down" plot (its last 5 s) shows the drop. Both players keep moving at random.
+# panel's "down" plot (its last 5 s, on the Plots tab) shows the drop. Both players keep moving at random.
 wanted lab-bandwidth && "$client" --lab --preset full --latency-ms 125 --width 1600 --height 900 \
   --script random --script2 random --snapshot-encoding full --switch-encoding-frame 270 --frames 480 \
-  --screenshot "$out/lab-bandwidth.png"
+  --panel-tab plots --screenshot "$out/lab-bandwidth.png"
 # A glitch made on purpose and explained: player 1's link blacks out for 400 ms at 2 s while player 2
 # drives; the run goes on to 5 s, then is paused and scrubbed back to frame 140 (2.33 s), in the blackout:
 # the timeline under the server's panel marks it, and the newest explanation names the snapshots lost.

@@ -122,6 +122,7 @@ Lab::Lab(std::unique_ptr<server::Server> server, const LabConfig& config)
   for (const LabPlayer& player : config.players) {
     players_.push_back(std::make_unique<client::Client>(player.client));
     player_views_.emplace_back(player.title, player.keys_hint);
+    player_views_.back().SelectTab(config.panel_tab);
     column_titles_.push_back(player.title + " - " + player.keys_hint);
     tag_keys_.push_back(player.keys);
   }

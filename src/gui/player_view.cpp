@@ -199,19 +199,25 @@ void PlayerView::DrawPanel(client::Client& client, std::span<const transport::Li
   // The rest as tabs, so that a 1280 x 720 window shows each whole without scrolling: the switches first
   // (what a newcomer tries), then what they do (readouts, plots), then the arena's overlays.
   if (!ImGui::BeginTabBar("##sections")) return;
-  if (ImGui::BeginTabItem("Techniques")) {
+  const auto tab = [&](PanelTab which, const char* label) {
+    const bool select = tab_to_select_ == which;
+    if (!ImGui::BeginTabItem(label, nullptr, select ? ImGuiTabItemFlags_SetSelected : 0)) return false;
+    if (select) tab_to_select_.reset();  // shown: the user's clicks choose from here on
+    return true;
+  };
+  if (tab(PanelTab::kTechniques, "Techniques")) {
     DrawTechniques(client);
     ImGui::EndTabItem();
   }
-  if (ImGui::BeginTabItem("Readouts")) {
+  if (tab(PanelTab::kReadouts, "Readouts")) {
     DrawReadouts(client);
     ImGui::EndTabItem();
   }
-  if (ImGui::BeginTabItem("Plots")) {
+  if (tab(PanelTab::kPlots, "Plots")) {
     DrawPlots();
     ImGui::EndTabItem();
   }
-  if (ImGui::BeginTabItem("Overlays")) {
+  if (tab(PanelTab::kOverlays, "Overlays")) {
     DrawOverlayToggles();
     ImGui::EndTabItem();
   }

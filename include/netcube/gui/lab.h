@@ -49,6 +49,7 @@ struct LabConfig {
   // Tags by hand (each player's tag key, a click in its arena). A replay turns them off and plays the
   // recorded ones through Lab::TagByHand instead.
   bool hand_tags = true;
+  PanelTab panel_tab = PanelTab::kTechniques;  // the tab every player panel opens on
 };
 
 // A tag by hand that the lab fired: whose, and toward what.

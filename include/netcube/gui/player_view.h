@@ -64,6 +64,10 @@ struct TagRequest {
   friend bool operator==(const TagRequest&, const TagRequest&) = default;
 };
 
+// The player panel's tabs (below its presets, link and pending strip), in their order.
+enum class PanelTab : std::uint8_t { kTechniques, kReadouts, kPlots, kOverlays };
+inline constexpr const char* kPanelTabNames[] = {"techniques", "readouts", "plots", "overlays"};
+
 class PlayerView {
  public:
   // `title` heads the panel ("Player 1"); `keys_hint` says which keys move ("arrow keys").
@@ -85,6 +89,9 @@ class PlayerView {
   // Status, presets, link profiles, pending-input strip, controls, readouts and plots, into the current
   // ImGui window. `profiles` may be empty (the profile file could not be read).
   void DrawPanel(client::Client& client, std::span<const transport::LinkProfile> profiles);
+
+  // The tab shown from the next draw on (a screenshot's), until the user picks another.
+  void SelectTab(PanelTab tab) { tab_to_select_ = tab; }
 
   const MetricsHistory& history() const noexcept { return history_; }
   const std::string& title() const noexcept { return title_; }
@@ -114,11 +121,12 @@ class PlayerView {
   std::uint64_t corrections_seen_ = 0;
   double largest_correction_since_sample_ = 0.0;
   std::optional<Correction> latest_correction_;
+  std::optional<PanelTab> tab_to_select_;
 };
 
 // The unacknowledged inputs as rows of cells (sequence number, held directions), oldest first, into the
-// current ImGui window: the queue fills under lag and drains as acknowledgements arrive. Two rows of
-// cells at most; the inputs that do not fit are summed up in a last "+N" cell.
+// current ImGui window: the queue fills under lag and drains as acknowledgements arrive. One row of
+// cells; the inputs that do not fit are summed up in a last "+N" cell.
 void DrawPendingStrip(const client::PendingInputs& pending);
 
 }  // namespace netcube::gui

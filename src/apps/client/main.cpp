@@ -1,7 +1,9 @@
 // netcube-client: the graphical client. Parses flags and runs either a client connected to a server
 // (--connect, or the connect panel) or the all-in-one lab (--lab) through runner.h; netcube::gui draws.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <string>
@@ -102,6 +104,13 @@ int main(int argc, char** argv) {
                  "panel's toggle does")
       ->check(CLI::Range(1, std::numeric_limits<int>::max()))
       ->needs(frames_option);
+  std::string panel_tab = gui::kPanelTabNames[0];
+  app.add_option("--panel-tab", panel_tab,
+                 "The tab the lab's player panels open on (a screenshot's): techniques, readouts, plots or "
+                 "overlays")
+      ->check(CLI::IsMember(
+          std::vector<std::string>(std::begin(gui::kPanelTabNames), std::end(gui::kPanelTabNames))))
+      ->needs(lab_flag);
   app.add_option("--screenshot", run.screenshot,
                  "Write the last frame as a PNG (needs --frames; without a display it renders offscreen; the "
                  "lab then runs on a virtual clock, frame i at i/60 s)")
@@ -293,6 +302,10 @@ int main(int argc, char** argv) {
     options.stats_json = stats_json;
     options.scripts = {std::move(script1), std::move(script2_parsed)};
     options.switch_encoding_frame = switch_encoding_frame;
+    const auto tab_index =
+        std::find(std::begin(gui::kPanelTabNames), std::end(gui::kPanelTabNames), panel_tab) -
+        std::begin(gui::kPanelTabNames);
+    const auto tab = static_cast<gui::PanelTab>(tab_index);
     if (compare.empty() && replay.empty()) {
       for (std::size_t i = 0; i < options.lab.players.size(); ++i) {
         client::ClientConfig& player = options.lab.players[i].client;
@@ -306,6 +319,7 @@ int main(int argc, char** argv) {
                                                  : netcube::server::SnapshotEncoding::kDelta;
       options.plot_title = "netcube lab";
       options.lab.network = *netcube::transport::ParseNetworkKind(transport);
+      options.lab.panel_tab = tab;
       return apps::RunLab(std::move(options));
     }
     std::string error;
@@ -348,6 +362,7 @@ int main(int argc, char** argv) {
     session.link = client_flags.ApplyLink(session.link);
     apps::SetUpComparison(options);
     options.lab.network = *netcube::transport::ParseNetworkKind(transport);
+    options.lab.panel_tab = tab;
     return apps::RunLab(std::move(options));
   }
 
