@@ -92,5 +92,24 @@ TEST_F(TimelineControls, AClickInTheLanesGoesToTheFrameUnderTheMouse) {
   EXPECT_TRUE(sought);
 }
 
+// A lab run again from its start to the frame of the explanation clicked keeps that one selected: the new
+// run's view selects it as it is added.
+TEST_F(TimelineControls, ASelectionOutlivesTheRunAgainFromTheStart) {
+  timeline::Explanation first;
+  first.time = Micros(1'000'000);
+  first.client = 0;
+  timeline::Explanation clicked = first;
+  clicked.client = 1;
+  TimelineView again;
+  again.Enable(&journal_, {"player1", "player2"});
+  again.Select({clicked.time, clicked.client});
+  EXPECT_FALSE(again.selection().has_value());
+  again.Add(first);
+  again.Add(clicked);
+  ASSERT_TRUE(again.selection().has_value());
+  EXPECT_EQ(again.selection()->time, clicked.time);
+  EXPECT_EQ(again.selection()->client, 1U);
+}
+
 }  // namespace
 }  // namespace netcube::gui

@@ -166,6 +166,9 @@ TEST(Explain, ABlackoutFreezesTheOtherCubeForLostSnapshotsWithTheirTicks) {
   EXPECT_LT(loss.evidence_at, Micros(3'400'000));
   EXPECT_NE(FindCause(*freeze, CauseKind::kLinkEvent), nullptr) << freeze->line;
   EXPECT_EQ(FindCause(*freeze, CauseKind::kCollision), nullptr) << freeze->line;
+  // Each player named by its label, the one seen too (not by its player id).
+  if (freeze->kind == GlitchKind::kRemoteFrozen)
+    EXPECT_NE(freeze->line.find("player 1 sees player 2 stop"), std::string::npos) << freeze->line;
   // The mover's view is not touched by the watcher's blackout.
   for (const Explanation& e : run.explanations()) {
     if (e.client == 1) {
@@ -199,6 +202,7 @@ TEST(Explain, DrivingIntoACubeIsACorrectionCausedByACollisionWithThatPlayer) {
     const Cause* collision = FindCause(e, CauseKind::kCollision);
     if (collision != nullptr) {
       EXPECT_EQ(collision->player, other) << e.line;
+      EXPECT_NE(collision->text.find("collision with player 2 at"), std::string::npos) << e.line;
       ++collisions;
     }
     EXPECT_EQ(FindCause(e, CauseKind::kLoss), nullptr) << e.line;  // the link loses nothing
