@@ -144,7 +144,7 @@ void CubeLabels::Take(const Rect& rect) noexcept {
 }
 
 void CubeLabels::Draw(client::Vec2 centre, sim::PlayerId id, std::string_view text) {
-  constexpr int kLinesOut = 4;  // how far out a label may move on each side
+  constexpr int kLinesOut = 8;  // how far out a label may move on each side (inside the arena)
   const ImVec2 size = ImGui::CalcTextSize(text.data(), text.data() + text.size());
   const float line = ImGui::GetFontSize() + 2.0F;
   const ImVec2 top = mapping_.ToScreen({centre.x, centre.y - kCubeHalfUnits});

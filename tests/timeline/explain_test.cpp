@@ -167,8 +167,9 @@ TEST(Explain, ABlackoutFreezesTheOtherCubeForLostSnapshotsWithTheirTicks) {
   EXPECT_NE(FindCause(*freeze, CauseKind::kLinkEvent), nullptr) << freeze->line;
   EXPECT_EQ(FindCause(*freeze, CauseKind::kCollision), nullptr) << freeze->line;
   // Each player named by its label, the one seen too (not by its player id).
-  if (freeze->kind == GlitchKind::kRemoteFrozen)
+  if (freeze->kind == GlitchKind::kRemoteFrozen) {
     EXPECT_NE(freeze->line.find("player 1 sees player 2 stop"), std::string::npos) << freeze->line;
+  }
   // The mover's view is not touched by the watcher's blackout.
   for (const Explanation& e : run.explanations()) {
     if (e.client == 1) {
