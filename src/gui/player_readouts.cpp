@@ -40,7 +40,9 @@ float SampleRing::max() const noexcept { return *std::max_element(values_.begin(
 void PlayerView::DrawStatus(const client::Client& client) const {
   // The keys are in the column's title (the lab) or the window's (the client): here they would push the
   // status off a narrow panel.
+  ImGui::PushTextWrapPos(0.0F);  // a fork's long title wraps in a narrow column rather than being cut
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kHeaderText)), "%s:", title_.c_str());
+  ImGui::PopTextWrapPos();
   Tooltip(keys_hint_.c_str());
   const client::ConnectionState state = client.state();
   char status[160];
