@@ -122,9 +122,16 @@ void TimelineView::DrawTimeControls(std::span<const transport::LinkProfile> prof
   int value = dragged_frame_.value_or(static_cast<int>(at.frame));
   ImGui::SetNextItemWidth(-1.0F);
   char format[64];
-  // Short: it must show whole between the buttons of a comparison's narrow column.
+  // Short: it must show whole between the buttons of a comparison's narrow column (without the seconds
+  // where even that is too long).
   std::snprintf(format, sizeof format, "%%d of %lld, %.2f s", static_cast<long long>(at.edge),
                 static_cast<double>(value) / kFramesPerSecond);
+  char shown[64];
+  std::snprintf(shown, sizeof shown, "%d of %lld, %.2f s", value, static_cast<long long>(at.edge),
+                static_cast<double>(value) / kFramesPerSecond);
+  if (ImGui::CalcTextSize(shown).x + 2.0F * ImGui::GetStyle().FramePadding.x >
+      ImGui::GetContentRegionAvail().x)
+    std::snprintf(format, sizeof format, "%%d of %lld", static_cast<long long>(at.edge));
   if (ImGui::SliderInt("##frame", &value, 0, static_cast<int>(std::max<std::int64_t>(0, at.edge - 1)),
                        format))
     dragged_frame_ = value;
