@@ -54,8 +54,9 @@ std::string MeanAndMax(const PlotSeries&, const Curve& curve) {
   return count == 0 ? "" : Printf("mean %.2f, max %.2f", sum / static_cast<double>(count), most);
 }
 
-Curve Each(const PlotSeries& s, std::optional<double> (*value)(const client::FrameSample&) noexcept,
-           bool has = true) {
+using SampleValue = std::optional<double> (*)(const client::FrameSample&) noexcept;
+// `value` of each sample; none at all for an entry that does not `have` the technique.
+Curve Each(const PlotSeries& s, SampleValue value, bool has = true) {
   Curve curve(s.samples.size());
   if (!has) return curve;
   for (std::size_t i = 0; i < s.samples.size(); ++i) curve[i] = value(s.samples[i]);
@@ -84,6 +85,18 @@ Curve Windowed(const PlotSeries& s, Count count, Base base, double scale) {
 
 bool Reconciles(const client::Settings& s) { return s.prediction && s.reconciliation; }
 
+template <SampleValue value>
+Curve EachOf(const PlotSeries& s) {
+  return Each(s, value);
+}
+template <client::Spread client::SampleSummary::*spread>
+std::string SpreadOf(const PlotSeries& s, const Curve&) {
+  return MeanAndP99(s.summary.*spread);
+}
+std::string JumpsRate(const PlotSeries& s, const Curve&) {
+  return s.summary.remote_jumps_per_s.count == 0 ? "" : Printf("%.1f jumps/s", s.summary.remote_jumps_rate);
+}
+
 struct Panel {
   const char* label;  // "Prediction buys"
   const char* title;
@@ -96,14 +109,11 @@ struct Panel {
 // Each technique's benefit (left) beside its cost (right), row by row.
 const Panel kPanels[] = {
     {"Prediction buys", "own cube behind your keys", "units", &client::Settings::prediction,
-     [](const PlotSeries& s) { return Each(s, &client::KeysError); },
-     [](const PlotSeries& s, const Curve&) { return MeanAndP99(s.summary.keys_error); }},
+     &EachOf<&client::KeysError>, &SpreadOf<&client::SampleSummary::keys_error>},
     {"Prediction costs", "own cube away from the server now", "units", &client::Settings::prediction,
-     [](const PlotSeries& s) { return Each(s, &client::OwnError); },
-     [](const PlotSeries& s, const Curve&) { return MeanAndP99(s.summary.own_error); }},
+     &EachOf<&client::OwnError>, &SpreadOf<&client::SampleSummary::own_error>},
     {"Reconciliation buys", "prediction's drift from your keys", "units", &client::Settings::reconciliation,
-     [](const PlotSeries& s) { return Each(s, &client::Drift); },
-     [](const PlotSeries& s, const Curve&) { return MeanAndP99(s.summary.drift); }},
+     &EachOf<&client::Drift>, &SpreadOf<&client::SampleSummary::drift>},
     {"Reconciliation costs", "inputs replayed on every snapshot", "inputs", &client::Settings::reconciliation,
      [](const PlotSeries& s) {
        Curve curve(s.samples.size());
@@ -115,24 +125,17 @@ const Panel kPanels[] = {
      },
      &MeanAndMax},
     {"Interpolation buys", "remote cubes' jumps (last second)", "per cube and s",
-     &client::Settings::interpolation, [](const PlotSeries& s) { return Each(s, &client::RemoteJumpsPerS); },
-     [](const PlotSeries& s, const Curve&) {
-       return s.summary.remote_jumps_per_s.count == 0 ? ""
-                                                      : Printf("%.1f jumps/s", s.summary.remote_jumps_rate);
-     }},
+     &client::Settings::interpolation, &EachOf<&client::RemoteJumpsPerS>, &JumpsRate},
     {"Interpolation costs", "remote cubes drawn vs truth now, mean", "units",
-     &client::Settings::interpolation, [](const PlotSeries& s) { return Each(s, &client::RemoteError); },
-     [](const PlotSeries& s, const Curve&) { return MeanAndP99(s.summary.remote_error); }},
+     &client::Settings::interpolation, &EachOf<&client::RemoteError>,
+     &SpreadOf<&client::SampleSummary::remote_error>},
     {"Smoothing buys", "own cube's snaps (last second)", "per s", &client::Settings::smoothing,
      [](const PlotSeries& s) {
        return Windowed(
            s, [](const client::FrameSample& f) { return f.own_jump ? 1.0 : 0.0; },
            [](const client::FrameSample& f) { return f.present ? 1.0 / 60.0 : 0.0; }, 1.0);
      },
-     [](const PlotSeries& s, const Curve&) {
-       return Printf("%.2f snaps/s, %.0f corrections", s.summary.own_jumps_rate,
-                     static_cast<double>(s.summary.corrections));
-     }},
+     [](const PlotSeries& s, const Curve&) { return Printf("%.2f snaps/s", s.summary.own_jumps_rate); }},
     // With reconciliation the raw prediction is where the keys put the cube, so the drawn cube's distance
     // from the keys is the correction still being blended in.
     {"Smoothing costs", "own cube drawn off its prediction", "units", &client::Settings::smoothing,
@@ -155,12 +158,16 @@ const Panel kPanels[] = {
      },
      &MeanAndMax},
     {"Predicting the others buys", "remote cubes drawn vs truth now, mean", "units",
-     &client::Settings::predict_others, [](const PlotSeries& s) { return Each(s, &client::RemoteError); },
-     [](const PlotSeries& s, const Curve&) { return MeanAndP99(s.summary.remote_error); }},
+     &client::Settings::predict_others, &EachOf<&client::RemoteError>,
+     &SpreadOf<&client::SampleSummary::remote_error>},
     {"Predicting the others costs", "remote cubes vs truth at the moment drawn (mispredictions)", "units",
-     &client::Settings::predict_others,
-     [](const PlotSeries& s) { return Each(s, &client::RemoteErrorDrawn); },
-     [](const PlotSeries& s, const Curve&) { return MeanAndP99(s.summary.remote_error_drawn); }},
+     &client::Settings::predict_others, &EachOf<&client::RemoteErrorDrawn>,
+     &SpreadOf<&client::SampleSummary::remote_error_drawn>},
+    {"Predicting the others buys", "remote cubes drawn this far in the past", "ms",
+     &client::Settings::predict_others, &EachOf<&client::ViewDelayMs>,
+     &SpreadOf<&client::SampleSummary::view_delay_ms>},
+    {"Predicting the others costs", "remote cubes' jumps (last second)", "per cube and s",
+     &client::Settings::predict_others, &EachOf<&client::RemoteJumpsPerS>, &JumpsRate},
 };
 
 // A round number at or above `value`: 1, 2 or 5 times a power of ten.
@@ -239,6 +246,7 @@ void DrawPanel(ImDrawList& draw, const Rect& area, const Panel& panel, std::span
     curves.push_back(panel.curve(s));
     for (const std::optional<double>& v : curves.back()) top = std::max(top, v.value_or(0.0));
   }
+  const bool all_zero = top <= 0.0;
   top = NiceCeiling(top);
   const float line = ImGui::GetFontSize() + 2.0F;
   const std::string heading = std::string(panel.label) + ": " + panel.title + " (" + panel.unit + ")";
@@ -253,10 +261,15 @@ void DrawPanel(ImDrawList& draw, const Rect& area, const Panel& panel, std::span
   const Rect plot{area.x + kAxisWidth, area.y + 2.0F * line + 4.0F, area.w - kAxisWidth,
                   area.h - 3.0F * line - 8.0F};
   DrawAxes(draw, plot, top, end_s);
+  if (all_zero) {
+    const char* note = "0 for every entry in this run: nothing for it to do here";
+    draw.AddText(ImVec2(plot.x + (plot.w - ImGui::CalcTextSize(note).x) / 2.0F, plot.y + plot.h / 3.0F),
+                 ToImU32(kAxis), note);
+  }
   const auto to_screen = [&](const client::FrameSample& sample, double v) {
     return ImVec2(
         plot.x + static_cast<float>(static_cast<double>(sample.time.count()) / 1e6 / end_s) * plot.w,
-        plot.y + plot.h - static_cast<float>(std::min(v, top) / top) * plot.h);
+        plot.y + plot.h - static_cast<float>(std::clamp(v, 0.0, top) / top) * plot.h);
   };
   // Every line thin, then each entry's turns thick on top, then the markers.
   for (const bool thick : {false, true}) {
