@@ -130,8 +130,8 @@ int main(int argc, char** argv) {
   app.add_option("--csv", csv, "Write one row per frame and player to this CSV file (columns in the README)")
       ->needs(lab_flag);
   app.add_option("--plot", plot,
-                 "At the end, plot each player's own-cube error, remote error and key-press-to-motion delay "
-                 "over time to this PNG")
+                 "At the end, plot over time, for each technique the compared players differ in, what it buys "
+                 "beside what it costs, to this PNG")
       ->needs(lab_flag);
   app.add_option(
          "--stats-json", stats_json,
