@@ -129,9 +129,10 @@ int main(int argc, char** argv) {
       ->excludes(replay_option);
   app.add_option("--csv", csv, "Write one row per frame and player to this CSV file (columns in the README)")
       ->needs(lab_flag);
-  app.add_option("--plot", plot,
-                 "At the end, plot over time, for each technique the compared players differ in, what it buys "
-                 "beside what it costs, to this PNG")
+  app.add_option(
+         "--plot", plot,
+         "At the end, plot over time, for each technique the compared players differ in, what it buys "
+         "beside what it costs, to this PNG")
       ->needs(lab_flag);
   app.add_option(
          "--stats-json", stats_json,
