@@ -272,6 +272,8 @@ TEST(TryThisFirst, Step6WithoutInterpolationPlayerTwoJumpsAsPlayerOneSeesIt) {
   const Jumps with = JumpsSeen(on, player2);
   EXPECT_GE(without.moving, kHoldFrames);
   EXPECT_GE(with.moving, kHoldFrames);
+  RecordProperty("jumps_without_interpolation", without.jumps);
+  RecordProperty("jumps_with_interpolation", with.jumps);
   EXPECT_GE(without.jumps, 10) << "in " << without.moving << " moving frames";
   EXPECT_EQ(with.jumps, 0) << "in " << with.moving << " moving frames";
 }
