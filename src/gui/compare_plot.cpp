@@ -309,6 +309,12 @@ std::vector<const Panel*> Shown(std::span<const PlotSeries> series) {
 
 }  // namespace
 
+std::vector<std::string> ComparePanels(std::span<const PlotSeries> series) {
+  std::vector<std::string> titles;
+  for (const Panel* panel : Shown(series)) titles.push_back(std::string(panel->label) + ": " + panel->title);
+  return titles;
+}
+
 Rgb SeriesColour(std::size_t index) noexcept { return PlayerColour(static_cast<sim::PlayerId>(index)); }
 
 void DrawComparePlot(ImDrawList& draw, const Rect& area, std::span<const PlotSeries> series,

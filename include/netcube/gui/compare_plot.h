@@ -25,6 +25,10 @@ struct PlotSeries {
 // The colour of entry `index` in the plot (PlayerColour of ids 0, 1, ...).
 Rgb SeriesColour(std::size_t index) noexcept;
 
+// The panels the plot draws for these entries, in order ("Prediction buys: own cube behind your keys"):
+// a pair, what it buys and what it costs, for each technique some entries use and others do not.
+std::vector<std::string> ComparePanels(std::span<const PlotSeries> series);
+
 // Draws the legend (with what the technique codes mean) and a row of two panels for each technique the
 // entries differ in (prediction, reconciliation, interpolation, smoothing, extrapolation, predicting the
 // others): what it buys, what it costs; each panel's header gives each entry's figures.
