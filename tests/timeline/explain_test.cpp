@@ -324,6 +324,29 @@ TEST(Explain, ASnapshotRateChangeMakesTheCubesAWatcherDrawsAsTheyComeJump) {
   run.ExpectEvidenceInJournal();
 }
 
+TEST(Explain, AWatcherWithoutInterpolationIsToldOnceThatEachSnapshotIsDrawnAsItArrives) {
+  // On a clean link the mover's cube, drawn as each snapshot arrives, stops and jumps 20 times a second:
+  // the first is told, the rest (the same causes, each less than a second after the last) are folded.
+  JournaledRun run({}, 2);
+  client::ClientConfig watcher = Player("watcher", 30);
+  watcher.settings.interpolation = false;
+  run.Add(watcher);
+  run.Add(Player("mover", 30));
+  ASSERT_TRUE(run.rig().ConnectAll());
+  run.rig().SetButtons(1, [](Micros now) {
+    return static_cast<std::uint8_t>((now.count() / 1'500'000) % 2 == 0 ? sim::kUp : sim::kDown);
+  });
+  run.Run(Micros(6'000'000));
+  int told = 0;
+  for (const Explanation& e : run.explanations()) {
+    if (e.client != 0 || (e.kind != GlitchKind::kRemoteJump && e.kind != GlitchKind::kRemoteFrozen)) continue;
+    ASSERT_NE(FindCause(e, CauseKind::kTechnique), nullptr) << e.line;
+    ++told;
+  }
+  EXPECT_GE(told, 1);
+  EXPECT_LE(told, 4) << "stops and jumps at each snapshot told one by one";
+}
+
 TEST(Explain, ATagSeenHittingButJudgedAgainstTheWorldNowIsAMissExplainedByLagCompensationOff) {
   server::ServerConfig config;
   config.lag_compensation = false;  // judged against the world now, not as the shooter drew it
