@@ -279,10 +279,13 @@ struct Client::Impl {
     if (seen && Send(now, protocol::SnapshotAck{static_cast<std::uint16_t>(*seen)})) untold.Erase(*seen);
   }
 
-  // Asks the server for another snapshot rate when the link calls for one (rate_chooser.h).
+  // Asks the server for another snapshot rate when the link calls for one (rate_chooser.h). More snapshots
+  // buy an interpolating client a shorter buffer; one that draws each snapshot as it comes has no buffer
+  // to shorten, and gets the server's rate (its remote cubes jump from snapshot to snapshot).
   void ChooseSnapshotRate(Micros now) {
     if (state != ConnectionState::kConnected) return;
-    const std::optional<int> rate = snapshot_rate.Decide(clock, settings.adaptive_snapshot_rate, now);
+    const bool adaptive = settings.adaptive_snapshot_rate && settings.interpolation;
+    const std::optional<int> rate = snapshot_rate.Decide(clock, adaptive, now);
     if (!rate || !Send(now, protocol::SnapshotRate{static_cast<std::uint8_t>(*rate)})) return;
     snapshot_rate.Asked(*rate);
     const Tick from_tick =

@@ -22,10 +22,11 @@ class SnapshotRateChooser {
   // `tick_rate` (the tick rate, or the server's max_snapshot_rate below it), which is also the start's.
   void Reset(int server_rate, int tick_rate) noexcept;
 
-  // The rate to ask for at `now`, if it is not the one asked (or given) so far; `adaptive` off asks for the
-  // server's rate back at once. The first call with `adaptive` on asks for the tick rate; after it, the
-  // link is judged at most every 100 ms (a call in between returns nothing), and only once the clock has
-  // 1 s of staleness samples at the current rate (10 s to go back to the server's).
+  // The rate to ask for at `now`, if it is not the one asked (or given) so far; `adaptive` off (the toggle
+  // off, or no interpolation buffer to shorten) asks for the server's rate back at once. The first call with
+  // `adaptive` on asks for the tick rate; after it, the link is judged at most every 100 ms (a call in
+  // between returns nothing), and only once the clock has 1 s of staleness samples at the current rate (10 s
+  // to go back to the server's).
   std::optional<int> Decide(const ServerClock& clock, bool adaptive, Micros now) noexcept;
   // Records that `rate` was asked for.
   void Asked(int rate) noexcept { rate_ = rate; }

@@ -60,7 +60,7 @@ constexpr TechniqueToggle kTechniqueToggles[] = {
     {"adaptive snapshot rate", &client::Settings::adaptive_snapshot_rate,
      "Ask the server for a snapshot every tick from the start and while the link loses or delays snapshots "
      "(each one the buffer must ride out then costs a third of the delay), and for the server's rate back "
-     "once 10 s show it does not (off: the server's rate)."},
+     "once 10 s show it does not (off, or without interpolation: the server's rate)."},
 };
 
 using OverlayToggle = Toggle<Overlays>;

@@ -219,6 +219,18 @@ void Explainer::TagCauses(const client::Client& client, const server::Server& se
   }
 }
 
+// Drawing each snapshot as it comes, a moving remote cube stops and jumps at every snapshot by design: one
+// told, the next ones with the same causes less than kFoldGap after it are folded into it rather than told
+// twenty times a second.
+bool Explainer::Fold(ClientState& state, const Explanation& e) {
+  std::vector<CauseKind> causes;
+  for (const Cause& cause : e.causes) causes.push_back(cause.kind);
+  const bool same = causes == state.told_causes && e.time - state.told_at < kFoldGap;
+  state.told_at = e.time;
+  if (!same) state.told_causes = std::move(causes);
+  return same;
+}
+
 void Explainer::Frame(std::size_t index, const client::FrameSample& sample, const client::Client& client,
                       const server::Server* server, std::vector<Explanation>& out) {
   if (const std::optional<sim::PlayerId> id = client.player_id(); id && index < ids_.size())
@@ -264,22 +276,18 @@ void Explainer::Frame(std::size_t index, const client::FrameSample& sample, cons
     return true;
   });
   ClientState& state = clients_[index];
+  const auto remote_glitch = [&](GlitchKind kind, std::optional<sim::PlayerId> subject) {
+    Explanation e = Start(index, sample, kind);
+    e.subject = subject.value_or(0);
+    RemoteCauses(index, client, remote, e);
+    if (!client.settings().interpolation && Fold(state, e)) return;
+    Finish(e);
+    out.push_back(std::move(e));
+  };
   const bool frozen = sample.remote_frozen.value_or(0) > 0;
-  if (frozen && !state.frozen) {
-    Explanation e = Start(index, sample, GlitchKind::kRemoteFrozen);
-    e.subject = sample.frozen_cube.value_or(0);
-    RemoteCauses(index, client, remote, e);
-    Finish(e);
-    out.push_back(std::move(e));
-  }
+  if (frozen && !state.frozen) remote_glitch(GlitchKind::kRemoteFrozen, sample.frozen_cube);
   state.frozen = frozen;
-  if (sample.remote_jumps.value_or(0) > 0) {
-    Explanation e = Start(index, sample, GlitchKind::kRemoteJump);
-    e.subject = sample.jumped_cube.value_or(0);
-    RemoteCauses(index, client, remote, e);
-    Finish(e);
-    out.push_back(std::move(e));
-  }
+  if (sample.remote_jumps.value_or(0) > 0) remote_glitch(GlitchKind::kRemoteJump, sample.jumped_cube);
   if (sample.press_delay_ms && *sample.press_delay_ms > kFrameMs + 0.5) {
     Explanation e = Start(index, sample, GlitchKind::kSlowPress);
     e.size = *sample.press_delay_ms;

@@ -1,7 +1,8 @@
 // The adaptive snapshot rate over real loopback: an observer behind a lossy, jittery link asks the server
 // for every tick's snapshot and draws remote cubes with less delay than the same observer at the server's
 // rate; once its link turns clean it asks for the server's rate back. Its loss estimate stays true across
-// the change.
+// the change. Without interpolation there is no buffer to shorten: the observer asks for the server's rate
+// back at once, and for every tick's snapshot again once it interpolates.
 #include <algorithm>
 #include <optional>
 #include <vector>
@@ -70,6 +71,29 @@ TEST(SnapshotRate, AnObserverBehindABadLinkAsksForEveryTickAndGivesItBackWhenThe
   EXPECT_FALSE(asker.metrics().snapshot_rate_asked);
   EXPECT_EQ(InfoOf(rig->server().clients(), asker).snapshot_rate, 20);
   EXPECT_EQ(asker.metrics().interp_underruns, 0u);
+}
+
+TEST(SnapshotRate, WithoutInterpolationTheObserverTakesTheServersRate) {
+  auto rig = StartRig({});
+  AddPlayer(*rig, Named("mover"));
+  ClientConfig bad = Named("observer");
+  bad.link.latency_ms = 50;
+  bad.link.jitter_ms = 30;
+  bad.link.loss = 0.1;
+  Client& observer = AddPlayer(*rig, bad);
+  ASSERT_TRUE(rig->ConnectAll());
+  rig->StepFor(seconds(3));
+  ASSERT_EQ(observer.metrics().snapshot_rate, 60);
+  Settings drawn_as_they_come = observer.settings();
+  drawn_as_they_come.interpolation = false;
+  observer.SetSettings(drawn_as_they_come);
+  rig->StepFor(seconds(3));
+  EXPECT_EQ(observer.metrics().snapshot_rate, 20);
+  EXPECT_EQ(InfoOf(rig->server().clients(), observer).snapshot_rate, 20);
+  drawn_as_they_come.interpolation = true;
+  observer.SetSettings(drawn_as_they_come);
+  rig->StepFor(seconds(3));
+  EXPECT_EQ(observer.metrics().snapshot_rate, 60);
 }
 
 }  // namespace

@@ -108,13 +108,14 @@ TEST(ExplainExecutable, EveryCorrectionInTheCsvOfALossyComparisonIsExplainedAtIt
 TEST(ExplainExecutable, AScriptedBlackoutIsExplainedByItsLostSnapshotsAndTheLinkEvent) {
   const auto explain = Temp("blackout.jsonl");
   const testing::CommandResult run = RunClient(
-      "--lab --frames 240 --script R:4000 --script2 idle --link-script '2s blackout 400ms client 2' "
+      "--lab --frames 240 --script idle --script2 U:1000,D:2000,U:1000 "
+      "--link-script '2s blackout 400ms client 1' "
       "--explain " +
       explain.string() + " --screenshot " + Temp("blackout.png").string());
   ASSERT_EQ(run.exit_code, 0) << run.output;
   bool found = false;
   for (const nlohmann::json& line : ReadLines(explain)) {
-    if (line["client"] != 2 || line["kind"] != "remote_frozen") continue;
+    if (line["client"] != 1 || line["kind"] != "remote_frozen") continue;
     const double time_ms = line["time_ms"];
     if (time_ms < 2000.0 || time_ms > 2600.0) continue;
     if (!Names(line, "loss") || !Names(line, "link_event")) continue;
@@ -125,7 +126,7 @@ TEST(ExplainExecutable, AScriptedBlackoutIsExplainedByItsLostSnapshotsAndTheLink
     }
     found = true;
   }
-  EXPECT_TRUE(found) << "no freeze of player 2's view explained by the blackout";
+  EXPECT_TRUE(found) << "no freeze of player 1's view explained by the blackout";
   std::filesystem::remove(explain);
   std::filesystem::remove(Temp("blackout.png"));
 }

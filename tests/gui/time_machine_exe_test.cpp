@@ -189,7 +189,12 @@ TEST(TimeMachine, AForkIsItsOriginalUntilItsFrameThenTakesItsOwnSettings) {
         ASSERT_EQ(without_cube_counts(original), without_cube_counts(plain.at({entry, frame})))
             << entry << " frame " << frame;
       }
-      EXPECT_GT(differing_after, kForkFrames / 10) << entry;
+      if (fork == &slower && entry == "naive") {
+        // Without interpolation it asks for the server's rate already: the fork changes nothing.
+        EXPECT_EQ(differing_after, 0) << entry;
+      } else {
+        EXPECT_GT(differing_after, kForkFrames / 10) << entry;
+      }
     }
   }
 }

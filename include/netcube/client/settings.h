@@ -50,8 +50,9 @@ struct Settings {
   // clock). Not part of the presets: it is how inputs are timed, not what is drawn.
   bool input_pacing = true;
   // Ask the server for snapshots at its tick rate while the link loses or delays them enough to cost view
-  // delay, and for its own rate back once it does not (off: the server's rate). Not part of the presets
-  // either: it is what the link needs, not a way of drawing.
+  // delay, and for its own rate back once it does not (off: the server's rate). Only while interpolating:
+  // without interpolation there is no view delay to save, and the server's rate is what is drawn. Not part
+  // of the presets either: it is what the link needs, not a way of drawing.
   bool adaptive_snapshot_rate = true;
   friend bool operator==(const Settings&, const Settings&) = default;
 };

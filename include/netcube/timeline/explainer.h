@@ -119,8 +119,14 @@ class Explainer {
   };
   struct ClientState {
     bool frozen = false;  // a freeze was explained and has not ended
+    // Without interpolation: the causes of the last remote stop or jump told, and when it (or one folded
+    // into it) was seen.
+    std::vector<CauseKind> told_causes;
+    Micros told_at{0};
   };
 
+  static constexpr Micros kFoldGap{1'000'000};
+  static bool Fold(ClientState& state, const Explanation& e);
   Explanation Start(std::size_t index, const client::FrameSample& sample, GlitchKind kind) const;
   void Finish(Explanation& explanation) const;
   // The remote side: what starved or jolted the drawn remote cubes.

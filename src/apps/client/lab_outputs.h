@@ -22,7 +22,8 @@ namespace netcube::apps {
 class LabOutputs {
  public:
   explicit LabOutputs(const LabRunOptions& options) : options_(options) {
-    for (const gui::LabPlayer& player : options.lab.players) series_.push_back({player.title, {}, {}});
+    for (const gui::LabPlayer& player : options.lab.players)
+      series_.push_back({player.title, {}, {}, player.client.settings});
     if (!options.csv.empty()) {
       csv_.open(options.csv, std::ios::binary | std::ios::trunc);
       csv_ << CompareCsvHeader();

@@ -138,12 +138,10 @@ int main(int argc, char** argv) {
       ->excludes(replay_option);
   app.add_option("--csv", csv, "Write one row per frame and player to this CSV file (columns in the README)")
       ->needs(lab_flag);
-  app.add_option("--plot", plot,
-                 "At the end, draw six plots over time, one line per player, to this PNG: what prediction "
-                 "buys (the own cube behind the keys) and costs (the own cube away from the server), what "
-                 "reconciliation buys (the prediction's drift), what interpolation buys (remote cubes' "
-                 "jumps) and costs (remote cubes behind the truth), and the remote cubes against the truth "
-                 "at the moment drawn (docs/COMPARE.md)")
+  app.add_option(
+         "--plot", plot,
+         "At the end, plot over time, for each technique the compared players differ in, what it buys "
+         "beside what it costs, to this PNG (docs/COMPARE.md)")
       ->needs(lab_flag);
   app.add_option(
          "--stats-json", stats_json,
