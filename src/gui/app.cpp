@@ -2,7 +2,9 @@
 
 #include <SDL.h>
 
+#include <array>
 #include <cmath>
+#include <optional>
 
 #include "imgui_impl_sdl.h"
 #include "imgui_impl_sdlrenderer.h"
@@ -15,6 +17,24 @@ namespace {
 constexpr float kBaseFontPixels = 13.0F;  // ImGui's built-in font at its native size
 
 std::string SdlError(const char* what) { return std::string(what) + ": " + SDL_GetError(); }
+
+// The game's keys by SDL scancode: physical positions, whatever the layout.
+constexpr std::array<SDL_Scancode, kKeyCount> kScancodes{
+    SDL_SCANCODE_UP, SDL_SCANCODE_DOWN, SDL_SCANCODE_LEFT, SDL_SCANCODE_RIGHT, SDL_SCANCODE_W, SDL_SCANCODE_A,
+    SDL_SCANCODE_S,  SDL_SCANCODE_D,    SDL_SCANCODE_E,    SDL_SCANCODE_SPACE, SDL_SCANCODE_P};
+static_assert(kScancodes[static_cast<std::size_t>(Key::kP)] == SDL_SCANCODE_P);
+
+std::optional<Key> KeyOf(SDL_Scancode scancode) {
+  for (std::size_t i = 0; i < kScancodes.size(); ++i) {
+    if (kScancodes[i] == scancode) return static_cast<Key>(i);
+  }
+  return std::nullopt;
+}
+
+KeyState& Presses() noexcept {
+  static KeyState presses;
+  return presses;
+}
 
 }  // namespace
 
@@ -104,12 +124,14 @@ void App::BuildFonts() {
 
 bool App::PollEvents() {
   bool keep_running = true;
-  KeyPresses& presses = FramePresses();
+  KeyState& presses = Presses();
   presses.Clear();
   SDL_Event event;
   while (SDL_PollEvent(&event) != 0) {
     ImGui_ImplSDL2_ProcessEvent(&event);
-    if (event.type == SDL_KEYDOWN && event.key.repeat == 0) presses.Press(event.key.keysym.scancode);
+    if (event.type == SDL_KEYDOWN && event.key.repeat == 0) {
+      if (const std::optional<Key> key = KeyOf(event.key.keysym.scancode)) presses.Set(*key);
+    }
     if (event.type == SDL_QUIT) keep_running = false;
     if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE &&
         event.window.windowID == SDL_GetWindowID(window_)) {
@@ -152,6 +174,22 @@ ImVec2 App::display_size() const noexcept {
   SDL_GetWindowSize(window_, &width, &height);
   return {static_cast<float>(width), static_cast<float>(height)};
 }
+
+KeyState App::HeldKeys() noexcept {
+  int count = 0;
+  const Uint8* state = SDL_GetKeyboardState(&count);
+  KeyState held;
+  for (std::size_t i = 0; i < kScancodes.size(); ++i) {
+    const auto scancode = static_cast<int>(kScancodes[i]);
+    if (scancode < count && state[scancode] != 0) held.Set(static_cast<Key>(i));
+  }
+  return held;
+}
+
+const KeyState& App::PressedKeys() noexcept { return Presses(); }
+
+// The SDL backend indexes ImGui's keys by scancode.
+int App::ImGuiKeyIndex(Key key) noexcept { return kScancodes[static_cast<std::size_t>(key)]; }
 
 bool App::minimised() const noexcept { return (SDL_GetWindowFlags(window_) & SDL_WINDOW_MINIMIZED) != 0; }
 
