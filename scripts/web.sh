@@ -86,6 +86,7 @@ source_package() {
   apt_update
   mkdir -p "$DEPS/src"
   (cd "$DEPS/src" && apt-get source -q "$name")
+  rm -f "$DEPS/src/${name}_"*  # the tarballs, once unpacked
   source_dir="$(find "$DEPS/src" -maxdepth 1 -mindepth 1 -type d -name "${name}-*" | head -n 1)"
 }
 
@@ -101,6 +102,7 @@ build_sdl2() {
     -DSDL_PTHREADS=OFF -DSDL_THREADS=OFF
   cmake --build "$DEPS/sdl2-build" -j "$jobs"
   cmake --install "$DEPS/sdl2-build"
+  rm -rf "$DEPS/sdl2-build" "$source_dir"  # the install is what is kept (and what CI caches)
 }
 
 # The page: the project's CMake under emscripten, the lab alone (no ENet, no tests).
