@@ -45,11 +45,11 @@ void Frame(void* context) {
   WebLab& web = *static_cast<WebLab*>(context);
   web.app->PollEvents();  // the page cannot be closed from inside: nothing to stop
   web.loop->Update(std::chrono::duration_cast<Micros>(std::chrono::steady_clock::now() - web.start));
+#ifdef NETCUBE_WEB_PROBE
+  web::ProbeFrame(web.loop->lab(), emscripten_get_now());  // the browser tests' view (tests/web)
+#endif
   web.app->BeginFrame();
   web.loop->Draw(web.app->display_size());
-#ifdef NETCUBE_WEB_PROBE
-  web::ProbeFrame(web.loop->lab(), emscripten_get_now());
-#endif
   web.app->Render();
   web.app->Present();
   if (web.first_frame) {
