@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The full test run (README, CI): installs the dependencies, then configures, builds and runs every test
-# with the `release` preset and again with the `asan` preset (AddressSanitizer + UBSan). Both presets
-# always run; the summary at the end lists each one, and the exit status is non-zero if anything failed.
+# with the `release` preset and again with the `asan` preset (AddressSanitizer + UBSan), then builds the
+# browser lab (scripts/web.sh, which installs emscripten and chromium) and runs the browser tests (ctest
+# label `web`, once, in the release build). Every stage always runs; the summary at the end lists each
+# one, and the exit status is non-zero if anything failed.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -32,14 +34,20 @@ run_preset() {
     return 1
   fi
   echo "==== ${preset}: test"
-  local status=0
-  ctest --preset "$preset" -j "$jobs" --output-on-failure --timeout "$TEST_TIMEOUT_S" 2>&1 | tee "$log" ||
-    status=$?
+  # The browser tests run once, in their own stage below.
+  run_ctest "$preset" "$log" --preset "$preset" -j "$jobs" -LE web
+}
+
+# Runs ctest with the given arguments into `log` and puts stage `name`'s result line into `summary`.
+run_ctest() {
+  local name=$1 log=$2 status=0
+  shift 2
+  ctest "$@" --output-on-failure --timeout "$TEST_TIMEOUT_S" 2>&1 | tee "$log" || status=$?
   # ctest's closing line: "100% tests passed, 0 tests failed out of 67".
   local line
   line="$(grep -E '[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n 1 || true)"
   if [[ -z "$line" ]]; then
-    summary+=("${preset}: FAILED, no test results (ctest exit ${status})")
+    summary+=("${name}: FAILED, no test results (ctest exit ${status})")
     return 1
   fi
   local failed total
@@ -48,10 +56,10 @@ run_preset() {
   total_passed=$((total_passed + total - failed))
   total_failed=$((total_failed + failed))
   if [[ $status -ne 0 || $failed -ne 0 || $total -eq 0 ]]; then
-    summary+=("${preset}: FAILED, $((total - failed)) of ${total} tests passed (ctest exit ${status})")
+    summary+=("${name}: FAILED, $((total - failed)) of ${total} tests passed (ctest exit ${status})")
     return 1
   fi
-  summary+=("${preset}: ok, ${total} tests passed")
+  summary+=("${name}: ok, ${total} tests passed")
 }
 
 for preset in "${PRESETS[@]}"; do
@@ -83,11 +91,25 @@ else
   summary+=("fuzz: skipped (no clang++)")
 fi
 
+# The lab in a browser: the page (SDL2 and Dear ImGui for wasm are built once and cached in build/web-deps),
+# then the browser tests against it in headless Chromium.
+run_web() {
+  echo
+  echo "==== web: build the page"
+  if ! scripts/web.sh --build-only; then
+    summary+=("web: FAILED to build the page")
+    return 1
+  fi
+  echo "==== web: browser tests"
+  run_ctest web build/release/ctest-web.log --preset release -L web
+}
+run_web || failures=$((failures + 1))
+
 echo
 echo "==== summary"
 for line in "${summary[@]}"; do echo "  ${line}"; done
 if [[ $failures -ne 0 ]]; then
-  echo "test.sh: FAILED (${failures} of $((${#PRESETS[@]} + fuzz_runs)) runs)"
+  echo "test.sh: FAILED (${failures} of $((${#PRESETS[@]} + fuzz_runs + 1)) runs)"
 else
   echo "test.sh: all presets passed"
 fi

@@ -70,18 +70,22 @@ struct Responder::Impl {
   std::vector<Regular> regulars;  // at most kMaxRegulars
 
   TokenBucket& SourceBucketOf(std::uint32_t address, Micros now) {
-    const auto known = std::ranges::find(sources, address, &SourceBucket::address);
+    const auto known = std::find_if(sources.begin(), sources.end(),
+                                    [address](const SourceBucket& s) { return s.address == address; });
     if (known != sources.end()) return known->bucket;
     const TokenBucket full = TokenBucket::Full(config.burst_per_source, now);
     if (sources.size() < kMaxTrackedSources) return sources.emplace_back(SourceBucket{address, full}).bucket;
     SourceBucket& idlest =
-        *std::ranges::min_element(sources, {}, [](const SourceBucket& s) { return s.bucket.refilled_at; });
+        *std::min_element(sources.begin(), sources.end(), [](const SourceBucket& a, const SourceBucket& b) {
+          return a.bucket.refilled_at < b.bucket.refilled_at;
+        });
     idlest = SourceBucket{address, full};
     return idlest.bucket;
   }
 
   Regular* RegularOf(std::uint32_t address, Micros now) {
-    const auto it = std::ranges::find(regulars, address, &Regular::address);
+    const auto it = std::find_if(regulars.begin(), regulars.end(),
+                                 [address](const Regular& r) { return r.address == address; });
     return it != regulars.end() && now - it->answered_at <= kRegularTimeout ? &*it : nullptr;
   }
 
@@ -95,7 +99,9 @@ struct Responder::Impl {
       regulars.push_back({address, now});
       return;
     }
-    Regular& stalest = *std::ranges::min_element(regulars, {}, &Regular::answered_at);
+    Regular& stalest =
+        *std::min_element(regulars.begin(), regulars.end(),
+                          [](const Regular& a, const Regular& b) { return a.answered_at < b.answered_at; });
     if (now - stalest.answered_at > kRegularTimeout) stalest = {address, now};
   }
 

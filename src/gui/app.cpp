@@ -2,7 +2,9 @@
 
 #include <SDL.h>
 
+#include <array>
 #include <cmath>
+#include <optional>
 
 #include "imgui_impl_sdl.h"
 #include "imgui_impl_sdlrenderer.h"
@@ -20,6 +22,24 @@ std::string SdlError(const char* what) { return std::string(what) + ": " + SDL_G
 // field.
 bool QuitsOnEscape() {
   return !ImGui::GetIO().WantTextInput && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId);
+}
+
+// The game's keys by SDL scancode: physical positions, whatever the layout.
+constexpr std::array<SDL_Scancode, kKeyCount> kScancodes{
+    SDL_SCANCODE_UP, SDL_SCANCODE_DOWN, SDL_SCANCODE_LEFT, SDL_SCANCODE_RIGHT, SDL_SCANCODE_W, SDL_SCANCODE_A,
+    SDL_SCANCODE_S,  SDL_SCANCODE_D,    SDL_SCANCODE_E,    SDL_SCANCODE_SPACE, SDL_SCANCODE_P};
+static_assert(kScancodes[static_cast<std::size_t>(Key::kP)] == SDL_SCANCODE_P);
+
+std::optional<Key> KeyOf(SDL_Scancode scancode) {
+  for (std::size_t i = 0; i < kScancodes.size(); ++i) {
+    if (kScancodes[i] == scancode) return static_cast<Key>(i);
+  }
+  return std::nullopt;
+}
+
+KeyState& Presses() noexcept {
+  static KeyState presses;
+  return presses;
 }
 
 }  // namespace
@@ -110,12 +130,14 @@ void App::BuildFonts() {
 
 bool App::PollEvents() {
   bool keep_running = true;
-  KeyPresses& presses = FramePresses();
+  KeyState& presses = Presses();
   presses.Clear();
   SDL_Event event;
   while (SDL_PollEvent(&event) != 0) {
     ImGui_ImplSDL2_ProcessEvent(&event);
-    if (event.type == SDL_KEYDOWN && event.key.repeat == 0) presses.Press(event.key.keysym.scancode);
+    if (event.type == SDL_KEYDOWN && event.key.repeat == 0) {
+      if (const std::optional<Key> key = KeyOf(event.key.keysym.scancode)) presses.Set(*key);
+    }
     if (event.type == SDL_QUIT) keep_running = false;
     if (event.type == SDL_KEYDOWN && event.key.keysym.scancode == SDL_SCANCODE_ESCAPE && QuitsOnEscape())
       keep_running = false;
@@ -160,6 +182,22 @@ ImVec2 App::display_size() const noexcept {
   SDL_GetWindowSize(window_, &width, &height);
   return {static_cast<float>(width), static_cast<float>(height)};
 }
+
+KeyState App::HeldKeys() noexcept {
+  int count = 0;
+  const Uint8* state = SDL_GetKeyboardState(&count);
+  KeyState held;
+  for (std::size_t i = 0; i < kScancodes.size(); ++i) {
+    const auto scancode = static_cast<int>(kScancodes[i]);
+    if (scancode < count && state[scancode] != 0) held.Set(static_cast<Key>(i));
+  }
+  return held;
+}
+
+const KeyState& App::PressedKeys() noexcept { return Presses(); }
+
+// The SDL backend indexes ImGui's keys by scancode.
+int App::ImGuiKeyIndex(Key key) noexcept { return kScancodes[static_cast<std::size_t>(key)]; }
 
 bool App::minimised() const noexcept { return (SDL_GetWindowFlags(window_) & SDL_WINDOW_MINIMIZED) != 0; }
 

@@ -1,6 +1,5 @@
 #include "netcube/gui/timeline_view.h"
 
-#include <SDL.h>
 #include <imgui.h>
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <cstdio>
 #include <iterator>
 
+#include "netcube/gui/app.h"
 #include "netcube/gui/frame_clock.h"
 #include "panel_widgets.h"
 
@@ -100,7 +100,7 @@ void TimelineView::DrawTimeControls(std::span<const transport::LinkProfile> prof
   const TimePosition& at = *position_;
   const ImGuiIO& io = ImGui::GetIO();
   if (!io.WantCaptureKeyboard && !io.WantTextInput) {
-    if (ImGui::IsKeyPressed(SDL_SCANCODE_P, false)) controls_.toggle_pause = true;
+    if (ImGui::IsKeyPressed(App::ImGuiKeyIndex(Key::kP), false)) controls_.toggle_pause = true;
     const int step = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))  ? 1
                      : ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)) ? -1
                                                                                    : 0;
@@ -347,7 +347,8 @@ void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile>
   // The glitch clicked, else the newest, in full.
   const bool shown = selected_ && *selected_ >= dropped_ && *selected_ - dropped_ < explanations_.size();
   if (shown || !explanations_.empty()) {
-    const timeline::Explanation& e = shown ? explanations_[*selected_ - dropped_] : explanations_.back();
+    const timeline::Explanation& e =
+        shown ? explanations_[static_cast<std::size_t>(*selected_ - dropped_)] : explanations_.back();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(ToImU32(GlitchColour(e.kind))));
     ImGui::TextWrapped("%s", e.line.c_str());
     ImGui::PopStyleColor();

@@ -155,7 +155,7 @@ void Snapshots::GiveKept(std::uint64_t tick, std::size_t cubes) {
     // One with none fresh enough wants one kept: any tick it told of that would be.
     if (!Fresh(tick, r)) {
       for (std::uint64_t age = tick - r.seen; age <= LastFreshAge(tick, r.seen) && age < tick; ++age) {
-        if (Told(r.told, tick, tick - age)) ++wanting_[age];
+        if (Told(r.told, tick, tick - age)) ++wanting_[static_cast<std::size_t>(age)];
       }
     }
   }
@@ -184,7 +184,8 @@ std::uint64_t Snapshots::WantedStart(std::uint64_t tick, std::size_t cubes) {
     if (r.seen == kNoBaseline) break;  // sorted last
     const std::uint64_t last = LastFreshAge(tick, r.seen);
     for (std::uint64_t age = tick - r.seen; age <= last && age < tick; ++age) {
-      if (wanting_[age] == most && Told(r.told, tick, tick - age)) service_[age] += last - age + 1;
+      const auto slot = static_cast<std::size_t>(age);  // below wanting_.size(): ages are held baselines
+      if (wanting_[slot] == most && Told(r.told, tick, tick - age)) service_[slot] += last - age + 1;
     }
   }
   std::size_t best = newest;

@@ -70,10 +70,11 @@ void Tags::SendResults(Micros now, Players& players, Outbox& outbox) {
 
 std::vector<TagRecord> Tags::Recent() const {
   const std::uint64_t judged = counters_.tags_judged;
-  const std::uint64_t count = std::min<std::uint64_t>(judged, kRecentTags);
+  const auto count = static_cast<std::size_t>(std::min<std::uint64_t>(judged, kRecentTags));
   std::vector<TagRecord> out;
   out.reserve(count);
-  for (std::uint64_t i = judged - count; i < judged; ++i) out.push_back(recent_[i % kRecentTags]);
+  for (std::uint64_t i = judged - count; i < judged; ++i)
+    out.push_back(recent_[static_cast<std::size_t>(i % kRecentTags)]);
   return out;
 }
 

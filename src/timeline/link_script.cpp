@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <locale>
+#include <sstream>
 
 #include "netcube/timeline/recorder.h"
 
@@ -30,12 +32,18 @@ std::string_view Trim(std::string_view text) {
   return text;
 }
 
+// Digits with at most one '.', read in the classic locale (from_chars for a double is missing from libc++ 13,
+// the browser build's; both round correctly, so both builds read the same value).
 std::optional<double> Number(std::string_view text) {
+  const bool plain =
+      !text.empty() && std::count(text.begin(), text.end(), '.') <= 1 &&
+      std::all_of(text.begin(), text.end(), [](char c) { return c == '.' || (c >= '0' && c <= '9'); });
+  if (!plain || text == ".") return std::nullopt;
+  std::istringstream stream{std::string(text)};
+  stream.imbue(std::locale::classic());
   double value = 0.0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 0.0) {
-    return std::nullopt;
-  }
+  stream >> value;
+  if (stream.fail() || !stream.eof() || !std::isfinite(value)) return std::nullopt;
   return value;
 }
 

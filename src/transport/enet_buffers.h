@@ -23,8 +23,10 @@ class SendBuffers {
     if (!size_class) return nullptr;  // ENet would refuse it too
     std::unique_ptr<Buffer> buffer = idle_.Take(*size_class).value_or(nullptr);
     if (!buffer) {
-      buffer = std::make_unique<Buffer>(Buffer{
-          this, *size_class, std::make_unique_for_overwrite<std::uint8_t[]>(Idle::ClassBytes(*size_class))});
+      // Uninitialised bytes, as make_unique_for_overwrite would give (which libc++ 13 lacks).
+      buffer = std::make_unique<Buffer>(
+          Buffer{this, *size_class,
+                 std::unique_ptr<std::uint8_t[]>(new std::uint8_t[Idle::ClassBytes(*size_class)])});
     }
     if (!payload.empty()) std::memcpy(buffer->bytes.get(), payload.data(), payload.size());
     ENetPacket* packet =

@@ -1,6 +1,5 @@
 #include "netcube/transport/network.h"
 
-#include "enet_endpoint.h"
 #include "netcube/transport/memory_network.h"
 
 namespace netcube::transport {
@@ -15,19 +14,6 @@ std::unique_ptr<Host> Network::Outgoing(const HostConfig& config, std::string* e
   std::unique_ptr<Endpoint> endpoint = OutgoingEndpoint(config, error);
   if (endpoint == nullptr) return nullptr;
   return std::make_unique<Host>(std::move(endpoint), config);
-}
-
-std::unique_ptr<Endpoint> EnetNetwork::ListenEndpoint(const HostConfig& config, std::string* error) {
-  return EnetEndpoint::Listen(config, error);
-}
-
-std::unique_ptr<Endpoint> EnetNetwork::OutgoingEndpoint(const HostConfig& config, std::string* error) {
-  return EnetEndpoint::Outgoing(config, error);
-}
-
-std::shared_ptr<Network> UdpNetwork() {
-  static const std::shared_ptr<Network> udp = std::make_shared<EnetNetwork>();
-  return udp;
 }
 
 std::unique_ptr<Host> Host::Listen(const HostConfig& config, std::string* error) {
@@ -52,8 +38,8 @@ std::shared_ptr<Network> MakeNetwork(NetworkKind kind) {
 }
 
 NetworkKind KindOf(const Network* network) noexcept {
-  const bool udp = network == nullptr || dynamic_cast<const EnetNetwork*>(network) != nullptr;
-  return udp ? NetworkKind::kUdp : NetworkKind::kMemory;
+  const bool memory = network != nullptr && dynamic_cast<const MemoryNetwork*>(network) != nullptr;
+  return memory ? NetworkKind::kMemory : NetworkKind::kUdp;
 }
 
 }  // namespace netcube::transport

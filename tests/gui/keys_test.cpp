@@ -1,41 +1,59 @@
 #include "netcube/gui/keys.h"
 
-#include <SDL_scancode.h>
+#include <SDL.h>
 #include <gtest/gtest.h>
 
-#include <vector>
+#include <memory>
 
+#include "headless_app.h"
 #include "netcube/sim/move.h"
 
 namespace netcube::gui {
 namespace {
 
-std::vector<std::uint8_t> Held(std::initializer_list<SDL_Scancode> keys) {
-  std::vector<std::uint8_t> state(SDL_NUM_SCANCODES, 0);
-  for (const SDL_Scancode key : keys) state[static_cast<std::size_t>(key)] = 1;
+KeyState Held(std::initializer_list<Key> keys) {
+  KeyState state;
+  for (const Key key : keys) state.Set(key);
   return state;
 }
 
 TEST(GuiKeys, ArrowsMovePlayerOneAndWasdPlayerTwo) {
-  const auto state = Held({SDL_SCANCODE_UP, SDL_SCANCODE_RIGHT, SDL_SCANCODE_S});
+  const auto state = Held({Key::kUp, Key::kRight, Key::kS});
   EXPECT_EQ(ButtonsFromKeyboard(state, KeyBinding::kArrows), sim::kUp | sim::kRight);
   EXPECT_EQ(ButtonsFromKeyboard(state, KeyBinding::kWasd), sim::kDown);
   EXPECT_EQ(ButtonsFromKeyboard(state, KeyBinding::kArrowsAndWasd), sim::kUp | sim::kRight | sim::kDown);
 }
 
 TEST(GuiKeys, EveryDirection) {
-  EXPECT_EQ(ButtonsFromKeyboard(Held({SDL_SCANCODE_W, SDL_SCANCODE_A}), KeyBinding::kWasd),
-            sim::kUp | sim::kLeft);
-  EXPECT_EQ(ButtonsFromKeyboard(Held({SDL_SCANCODE_DOWN, SDL_SCANCODE_LEFT}), KeyBinding::kArrows),
+  EXPECT_EQ(ButtonsFromKeyboard(Held({Key::kW, Key::kA}), KeyBinding::kWasd), sim::kUp | sim::kLeft);
+  EXPECT_EQ(ButtonsFromKeyboard(Held({Key::kDown, Key::kLeft}), KeyBinding::kArrows),
             sim::kDown | sim::kLeft);
-  EXPECT_EQ(ButtonsFromKeyboard(Held({SDL_SCANCODE_D}), KeyBinding::kArrows), 0);
+  EXPECT_EQ(ButtonsFromKeyboard(Held({Key::kD}), KeyBinding::kArrows), 0);
   EXPECT_EQ(ButtonsFromKeyboard(Held({}), KeyBinding::kArrowsAndWasd), 0);
 }
 
-TEST(GuiKeys, ShortStateArrayIsSafe) {
-  const std::vector<std::uint8_t> tiny(SDL_SCANCODE_A, 1);  // ends before the lowest key used
-  EXPECT_EQ(ButtonsFromKeyboard(tiny, KeyBinding::kArrowsAndWasd), 0);
-  EXPECT_EQ(ButtonsFromKeyboard({}, KeyBinding::kArrows), 0);
+// App maps the platform's keys to the game's: a key pressed and released between two polls is a press.
+TEST(GuiKeys, AppRecordsThePressesOfTheGameKeysAlone) {
+  std::unique_ptr<App> app = OpenHeadlessApp(320, 240);
+  ASSERT_NE(app, nullptr);
+  for (const SDL_Scancode scancode : {SDL_SCANCODE_P, SDL_SCANCODE_LEFT, SDL_SCANCODE_Q}) {
+    for (const Uint32 type : {SDL_KEYDOWN, SDL_KEYUP}) {
+      SDL_Event event{};
+      event.type = type;
+      event.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
+      event.key.keysym.scancode = scancode;
+      ASSERT_EQ(SDL_PushEvent(&event), 1) << SDL_GetError();
+    }
+  }
+  ASSERT_TRUE(app->PollEvents());
+  const KeyState& pressed = App::PressedKeys();
+  EXPECT_TRUE(pressed[Key::kP]);
+  EXPECT_TRUE(pressed[Key::kLeft]);
+  EXPECT_FALSE(pressed[Key::kRight]);
+  EXPECT_FALSE(App::HeldKeys()[Key::kLeft]) << "released again before the frame";
+  ASSERT_TRUE(app->PollEvents());
+  EXPECT_FALSE(App::PressedKeys()[Key::kP]) << "a press lasts one poll";
+  EXPECT_EQ(App::ImGuiKeyIndex(Key::kP), SDL_SCANCODE_P);
 }
 
 }  // namespace

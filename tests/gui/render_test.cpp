@@ -257,9 +257,9 @@ TEST(GuiClientRender, ConnectedClientDrawsItsCubeAndARemoteOneWhereItsViewsSay) 
 TEST(GuiKeysInImGui, KeysTypedIntoAFieldDoNotMoveTheCube) {
   std::unique_ptr<App> app = OpenHeadless();
   ASSERT_NE(app, nullptr);
-  std::array<std::uint8_t, SDL_NUM_SCANCODES> keyboard{};
-  keyboard[SDL_SCANCODE_RIGHT] = 1;
-  keyboard[SDL_SCANCODE_D] = 1;
+  KeyState keyboard;
+  keyboard.Set(Key::kRight);
+  keyboard.Set(Key::kD);
   char text[32] = "";
   // Frame by frame: the buttons the game sees while ImGui has (or has not) a text field focused.
   const auto frame = [&](bool with_focused_field) {

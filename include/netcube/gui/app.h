@@ -9,6 +9,7 @@
 #include <string>
 
 #include "netcube/gui/image.h"
+#include "netcube/gui/keys.h"
 
 struct SDL_Window;
 struct SDL_Renderer;
@@ -54,6 +55,14 @@ class App {
   bool has_vsync() const noexcept { return has_vsync_; }
   // Whether the window is minimised (nothing is shown, so nothing paces the loop).
   bool minimised() const noexcept;
+
+  // The keyboard in the game's keys; static as the platform's keyboard is one per process. The keys held
+  // now: the state when the frame starts, so a tap shorter than a frame never shows in it.
+  static KeyState HeldKeys() noexcept;
+  // The keys that went down (key repeats aside) between the last two PollEvents, released again or not.
+  static const KeyState& PressedKeys() noexcept;
+  // ImGui's index of `key`, for ImGui::IsKeyPressed: ImGui 1.86 names only the navigation keys itself.
+  static int ImGuiKeyIndex(Key key) noexcept;
 
  private:
   App() = default;

@@ -41,7 +41,8 @@ class EnetNetwork final : public Network {
   std::unique_ptr<Endpoint> OutgoingEndpoint(const HostConfig& config, std::string* error) override;
 };
 
-// The process's EnetNetwork: what a config without a network of its own uses.
+// The process's EnetNetwork: what a config without a network of its own uses. In a build without ENet
+// (NETCUBE_WITH_ENET=OFF) a network whose every host fails, saying why.
 std::shared_ptr<Network> UdpNetwork();
 
 enum class NetworkKind : std::uint8_t { kMemory, kUdp };
