@@ -1,7 +1,7 @@
 #include "lab_digest.h"
 
-#include <bit>
 #include <cstdio>
+#include <cstring>
 
 #include "lab_branch.h"
 #include "netcube/gui/frame_clock.h"
@@ -19,7 +19,12 @@ class Fnv1a {
       hash_ = (hash_ ^ ((value >> (8 * byte)) & 0xFFU)) * kPrime;
     }
   }
-  void Add(double value) noexcept { Add(std::bit_cast<std::uint64_t>(value)); }
+  // std::bit_cast's bits (libc++ 13, the web build's, has no bit_cast).
+  void Add(double value) noexcept {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof bits);
+    Add(bits);
+  }
   void Add(const client::Vec2& v) noexcept {
     Add(v.x);
     Add(v.y);
