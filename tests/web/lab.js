@@ -57,7 +57,8 @@ async function withLabPage(webDir, {width = 1280, height = 720} = {}, body) {
         if (page.exceptions.length > 0) throw new Error(`the page failed: ${page.exceptions.join('; ')}`);
         return (await page.evaluate(
                    'typeof Module === "object" && typeof Module.ccall === "function" && ' +
-                   `typeof Module._netcube_probe_frames === "function" && ${call('netcube_probe_frames')} > 0`));
+                   `typeof Module._netcube_probe_first_frame_ms === "function" && ` +
+                   `${call('netcube_probe_first_frame_ms')} >= 0`));
       }, {timeoutMs: 60000, intervalMs: 20});
       const firstFrameMs = await lab.probe('netcube_probe_first_frame_ms');
       return await body(lab, {server, page, firstFrameMs});

@@ -74,7 +74,8 @@ void ProbeFrame(gui::Lab& lab, double now_ms) {
     player.SetSettings(settings);
   }
   probe.set_prediction.reset();
-  if (probe.frames == 0) probe.first_frame_ms = now_ms;
+  // The first frame is on screen once the browser has run the next one.
+  if (probe.frames == 1) probe.first_frame_ms = now_ms;
   FrameRecord record{probe.frames, now_ms, lab.server().tick(), {}, {}, {}};
   for (std::size_t i = 0; i < std::min<std::size_t>(2, lab.players()); ++i) {
     record.drawn[i] = lab.player(i).local().drawn;
@@ -94,7 +95,8 @@ using netcube::web::TheProbe;
 
 extern "C" {
 
-// Frames drawn since the page started, and when the first one was (performance.now(), ms; -1 before).
+// Frames drawn since the page started, and when the first one was on screen (performance.now(), ms since
+// the navigation: the second frame's start; -1 before).
 EMSCRIPTEN_KEEPALIVE int netcube_probe_frames() { return static_cast<int>(TheProbe().frames); }
 EMSCRIPTEN_KEEPALIVE double netcube_probe_first_frame_ms() { return TheProbe().first_frame_ms; }
 

@@ -7,8 +7,9 @@
 
 namespace netcube::web {
 
-// Call once per frame while the lab shown is drawn (after gui::Lab::Draw, where the panels change settings,
-// and before the frame's changes are kept on the tape), with the page's clock (performance.now(), ms).
+// Call once per frame with the lab shown, after its update and before it is drawn (a change the probe makes
+// then is one of the frame's panel changes, which the time machine keeps), with the page's clock
+// (emscripten_get_now(): performance.now(), ms since the navigation).
 void ProbeFrame(gui::Lab& lab, double now_ms);
 
 }  // namespace netcube::web
