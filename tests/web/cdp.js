@@ -153,6 +153,8 @@ class Browser {
     await page.send('Runtime.enable');
     await page.send('Network.enable');
     await page.send('Emulation.setDeviceMetricsOverride', {width, height, deviceScaleFactor: 1, mobile: false});
+    // A headless page has no window focus of its own: without this, document.hasFocus() is false.
+    await page.send('Emulation.setFocusEmulationEnabled', {enabled: true});
     return page;
   }
 
