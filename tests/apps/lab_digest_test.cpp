@@ -32,6 +32,7 @@ std::vector<std::string> DigestLines(const std::string& script, std::uint64_t se
   options.digests = path.string();
   std::string error;
   options.scripts[0] = client::InputScript::Parse(script, &error);
+  options.scripts[1] = client::InputScript::Parse("idle", &error);
   for (std::size_t i = 0; i < options.lab.players.size(); ++i) options.lab.players[i].client.seed = seed + i;
   EXPECT_EQ(RunLab(options), 0);
   std::string text;
@@ -64,10 +65,19 @@ TEST(LabDigest, OtherKeysOrAnotherSeedGiveOtherDigests) {
   EXPECT_NE(DigestLines("random", 7).back(), DigestLines("random", 1).back());
 }
 
+TEST(LabDigest, AScriptedRunWithoutAWindowNeedsEveryPlayersScript) {
+  LabRunOptions options;
+  std::string error;
+  options.scripts[0] = client::InputScript::Parse("R:500", &error);
+  EXPECT_TRUE(ScriptedLabDigests(options, 10, &error).empty());
+  EXPECT_EQ(error, "player 2 has no script");
+}
+
 TEST(LabDigest, AScriptedRunWithoutAWindowGivesTheDesktopLabsLines) {
   LabRunOptions options;
   std::string error;
   options.scripts[0] = client::InputScript::Parse("R:800,-:300,DL:500", &error);
+  options.scripts[1] = client::InputScript::Parse("idle", &error);
   for (std::size_t i = 0; i < options.lab.players.size(); ++i) options.lab.players[i].client.seed = 1 + i;
   const std::vector<std::uint64_t> digests = ScriptedLabDigests(options, kFrames, &error);
   ASSERT_EQ(digests.size(), static_cast<std::size_t>(kFrames)) << error;

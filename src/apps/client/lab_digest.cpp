@@ -1,12 +1,11 @@
 #include "lab_digest.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 
-#include "lab_branch.h"
-#include "netcube/gui/frame_clock.h"
-#include "netcube/gui/keys.h"
-#include "runner.h"
+#include "lab_loop.h"
 
 namespace netcube::apps {
 namespace {
@@ -72,23 +71,20 @@ std::string DigestLine(std::int64_t frame, std::uint64_t digest) {
   return line;
 }
 
-std::vector<std::uint64_t> ScriptedLabDigests(const LabRunOptions& options, int frames, std::string* error) {
-  LabBranch branch(options, options.lab, std::nullopt, {});
-  if (!branch.Start(error)) return {};
-  std::vector<gui::PlayerKeys> keys;
-  for (std::size_t i = 0; i < options.lab.players.size(); ++i) {
-    // Without a script a player holds nothing: no keyboard is read.
-    keys.emplace_back(options.scripts[i % options.scripts.size()].value_or(client::InputScript{}),
-                      options.lab.players[i].client.seed, options.lab.players[i].keys);
+std::vector<std::uint64_t> ScriptedLabDigests(LabRunOptions options, int frames, std::string* error) {
+  for (std::size_t i = 0; i < std::min(options.lab.players.size(), options.scripts.size()); ++i) {
+    if (!options.scripts[i]) {
+      *error = "player " + std::to_string(i + 1) + " has no script";
+      return {};
+    }
   }
+  int exit_code = 0;
+  const std::unique_ptr<LabLoop> loop = LabLoop::Create(options, {}, error, &exit_code);
+  if (loop == nullptr) return {};
   std::vector<std::uint64_t> digests;
   for (int frame = 0; frame < frames; ++frame) {
-    branch.Step([&](std::vector<std::uint8_t>& held) {
-      gui::Lab& lab = branch.shown().lab();
-      for (std::size_t i = 0; i < held.size(); ++i)
-        held[i] = keys[i].Held(gui::VirtualFrameTime(frame), lab.player(i));
-    });
-    digests.push_back(LabDigest(branch.shown().lab()));
+    loop->UpdateOneFrame();
+    digests.push_back(LabDigest(loop->original().shown().lab()));
   }
   return digests;
 }

@@ -19,10 +19,10 @@ std::uint64_t LabDigest(gui::Lab& lab);
 std::string DigestLine(std::int64_t frame, std::uint64_t digest);
 
 struct LabRunOptions;
-// The digests of `frames` frames of `options`' lab (not a comparison) run on the virtual clock without a
-// window, each player driven by its script in options.scripts (none: no key held), as RunLab drives them:
-// what netcube-client --lab --digests writes, computed where there is no desktop loop (the web probe).
-// Empty with `error` set when the lab cannot start.
-std::vector<std::uint64_t> ScriptedLabDigests(const LabRunOptions& options, int frames, std::string* error);
+// The digests of `frames` frames of `options`' lab run by a LabLoop on the virtual clock, as a headless
+// netcube-client --lab --digests runs them, without a window (the web probe's: its page has one lab
+// already). Every player is driven by a script (options.scripts): a keyboard read here would be the page's.
+// Empty with `error` set when a player has no script or the lab cannot start.
+std::vector<std::uint64_t> ScriptedLabDigests(LabRunOptions options, int frames, std::string* error);
 
 }  // namespace netcube::apps

@@ -8,6 +8,7 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lab_digest.h"
@@ -176,7 +177,8 @@ EMSCRIPTEN_KEEPALIVE const char* netcube_probe_scripted_digests(const char* scri
   }
   for (std::size_t i = 0; i < options.lab.players.size(); ++i)
     options.lab.players[i].client.seed = static_cast<std::uint64_t>(seed) + i;
-  const std::vector<std::uint64_t> digests = netcube::apps::ScriptedLabDigests(options, frames, &error);
+  const std::vector<std::uint64_t> digests =
+      netcube::apps::ScriptedLabDigests(std::move(options), frames, &error);
   if (digests.empty()) return netcube::web::Return("error: " + error);
   std::string lines;
   for (std::size_t frame = 0; frame < digests.size(); ++frame)
