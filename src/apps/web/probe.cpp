@@ -2,6 +2,7 @@
 
 #include <emscripten/emscripten.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -28,22 +29,13 @@ struct FrameRecord {
   std::array<bool, 2> prediction{};
 };
 
-// The figures over the last second (at least), from the frames' clock.
-struct RateSample {
-  double at_ms = 0.0;
-  std::int64_t frames = 0;
-  std::uint32_t tick = 0;
-};
-
 constexpr std::size_t kHistory = 1200;  // 20 s at 60 frames a second
-constexpr double kRateWindowMs = 1000.0;
 
 struct Probe {
   gui::Lab* lab = nullptr;
   std::int64_t frames = 0;
   double first_frame_ms = -1.0;
   std::deque<FrameRecord> history;
-  std::deque<RateSample> rates;
   std::optional<std::pair<std::size_t, bool>> set_prediction;  // applied as the next frame is drawn
   std::string text;  // the last string returned (ccall copies it before the next call)
 };
@@ -86,8 +78,6 @@ void ProbeFrame(gui::Lab& lab, double now_ms) {
   probe.history.push_back(record);
   if (probe.history.size() > kHistory) probe.history.pop_front();
   ++probe.frames;
-  probe.rates.push_back({now_ms, probe.frames, record.tick});
-  while (probe.rates.size() > 2 && now_ms - probe.rates[1].at_ms >= kRateWindowMs) probe.rates.pop_front();
 }
 
 }  // namespace netcube::web
@@ -101,20 +91,7 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE int netcube_probe_frames() { return static_cast<int>(TheProbe().frames); }
 EMSCRIPTEN_KEEPALIVE double netcube_probe_first_frame_ms() { return TheProbe().first_frame_ms; }
 
-// Frames drawn and server ticks run per second of the page's clock, over the last second or more.
-EMSCRIPTEN_KEEPALIVE double netcube_probe_frames_per_second() {
-  const auto& rates = TheProbe().rates;
-  if (rates.size() < 2 || rates.back().at_ms <= rates.front().at_ms) return 0.0;
-  return static_cast<double>(rates.back().frames - rates.front().frames) * 1000.0 /
-         (rates.back().at_ms - rates.front().at_ms);
-}
-EMSCRIPTEN_KEEPALIVE double netcube_probe_ticks_per_second() {
-  const auto& rates = TheProbe().rates;
-  if (rates.size() < 2 || rates.back().at_ms <= rates.front().at_ms) return 0.0;
-  return static_cast<double>(rates.back().tick - rates.front().tick) * 1000.0 /
-         (rates.back().at_ms - rates.front().at_ms);
-}
-
+// The server's tick (the game's time: 60 a second of it), -1 before the first frame.
 EMSCRIPTEN_KEEPALIVE int netcube_probe_server_tick() {
   return TheProbe().lab == nullptr ? -1 : static_cast<int>(TheProbe().lab->server().tick());
 }
@@ -153,13 +130,6 @@ EMSCRIPTEN_KEEPALIVE const char* netcube_probe_history(int since) {
 // frame is drawn.
 EMSCRIPTEN_KEEPALIVE void netcube_probe_set_prediction(int player, int on) {
   TheProbe().set_prediction = std::pair(static_cast<std::size_t>(player), on != 0);
-}
-
-// The digest of the frame shown (16 hex digits; empty before the first frame).
-EMSCRIPTEN_KEEPALIVE const char* netcube_probe_digest() {
-  if (TheProbe().lab == nullptr) return "";
-  const std::string line = netcube::apps::DigestLine(0, netcube::apps::LabDigest(*TheProbe().lab));
-  return netcube::web::Return(line.substr(2, 16));
 }
 
 // The digests of `frames` frames of the default lab on the virtual clock, players seeded `seed` and `seed`

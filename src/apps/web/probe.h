@@ -1,8 +1,9 @@
 #pragma once
 // What the browser tests read from the web lab (tests/web): the page's loop shows the probe every frame it
 // draws, and the tests call the probe's extern "C" functions (probe.cpp) through Module.ccall: the cubes as
-// each player draws them and the key each one's newest input holds, frame by frame; the frame and tick
-// rates; the per-frame digest; a player's prediction ticked or unticked as its panel does.
+// each player draws them and the keys each one's newest input holds, frame by frame; the frames drawn and
+// the server's tick (the tests take the rates over the page's clock); a scripted run's per-frame
+// digests; a player's prediction ticked or unticked as its panel does.
 #include "netcube/gui/lab.h"
 
 namespace netcube::web {
