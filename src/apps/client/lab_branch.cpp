@@ -170,7 +170,8 @@ LabBranch::LabBranch(const LabRunOptions& options, gui::LabConfig config, std::o
   const std::size_t players = config_.players.size();
   // One timeline each from here on (a comparison's shared one is copied), so that live frames add to it.
   std::vector<InputTimeline>& inputs = tape_.hands.inputs;
-  if (inputs.size() == 1 && players > 1) inputs.assign(players, inputs.front());
+  // assign(n, value) must not be given one of its own elements (libc++ frees them first): a copy.
+  if (inputs.size() == 1 && players > 1) inputs.assign(players, InputTimeline(inputs.front()));
   held_.assign(players, 0);
   players_before_draw_.resize(players);
 }

@@ -10,6 +10,7 @@
 #include "explain_json.h"
 #include "files.h"
 #include "lab_branch.h"
+#include "lab_digest.h"
 #include "netcube/gui/compare_plot.h"
 #include "run_journal.h"
 #include "runner.h"
@@ -28,6 +29,7 @@ class LabOutputs {
       csv_.open(options.csv, std::ios::binary | std::ios::trunc);
       csv_ << CompareCsvHeader();
     }
+    if (!options.digests.empty()) digests_.open(options.digests, std::ios::binary | std::ios::trunc);
     if (!options.explain.empty() && options.explain != "-") {
       explain_file_.open(options.explain, std::ios::binary | std::ios::trunc);
     }
@@ -40,6 +42,10 @@ class LabOutputs {
       std::cerr << "netcube-client: cannot write " << options_.csv << '\n';
       return false;
     }
+    if (!options_.digests.empty() && !digests_.good()) {
+      std::cerr << "netcube-client: cannot write " << options_.digests << '\n';
+      return false;
+    }
     if (explain_ != nullptr && !explain_->good()) {
       std::cerr << "netcube-client: cannot write " << options_.explain << '\n';
       return false;
@@ -49,6 +55,7 @@ class LabOutputs {
 
   void Frame(LabInstance& instance) {
     frames_ = instance.frames();
+    if (!options_.digests.empty()) digests_ << DigestLine(frames_ - 1, LabDigest(instance.lab()));
     if (explain_ != nullptr) {
       for (const timeline::Explanation& explanation : instance.explained())
         *explain_ << ExplanationJson(explanation);
@@ -77,6 +84,15 @@ class LabOutputs {
       if (series.samples.empty()) continue;
       series.summary = client::Summarize(series.samples);
       std::cout << SummaryText(series.label, series.summary);
+    }
+    if (!options_.digests.empty()) {
+      digests_.close();
+      if (digests_.fail()) {
+        std::cerr << "netcube-client: cannot write " << options_.digests << '\n';
+        ok = false;
+      } else {
+        std::cout << "netcube-client: wrote " << options_.digests << " (digests, " << frames_ << " frames)\n";
+      }
     }
     if (!options_.csv.empty()) {
       csv_.close();
@@ -143,6 +159,7 @@ class LabOutputs {
   const LabRunOptions& options_;
   std::vector<gui::PlotSeries> series_;
   std::ofstream csv_;
+  std::ofstream digests_;
   std::ofstream explain_file_;
   std::ostream* explain_ = nullptr;
   std::uint64_t explained_ = 0;

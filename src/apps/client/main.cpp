@@ -136,6 +136,11 @@ int main(int argc, char** argv) {
   app.add_option("--record", record, "Write the comparison's session (settings, seed, keys) to this file")
       ->needs(compare_option)
       ->excludes(replay_option);
+  std::string digests;
+  app.add_option("--digests", digests,
+                 "Write each frame's digest (the server's world and every cube each player draws, hashed) to "
+                 "this file, one line per frame: the web lab's must be the same for the same seed and keys")
+      ->needs(lab_flag);
   app.add_option("--csv", csv, "Write one row per frame and player to this CSV file (columns in the README)")
       ->needs(lab_flag);
   app.add_option(
@@ -296,6 +301,7 @@ int main(int argc, char** argv) {
     options.run = run;
     options.record = record;
     options.csv = csv;
+    options.digests = digests;
     options.plot = plot;
     options.stats_json = stats_json;
     options.scripts = {std::move(script1), std::move(script2_parsed)};

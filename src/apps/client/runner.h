@@ -43,6 +43,7 @@ struct LabRunOptions {
   std::string replay_path;  // the session file replayed, for the notice
   std::string record;       // write the session here at the end
   std::string csv;          // one row per frame and player
+  std::string digests;      // one line per frame: its digest (lab_digest.h)
   std::string plot;         // the comparison's plot, as a PNG, at the end
   std::string plot_title;   // heads the plot
   std::string stats_json;   // the lab server's statistics file at the end, as netcube-server --stats-json

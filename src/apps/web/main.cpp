@@ -13,10 +13,8 @@
 #include "lab_loop.h"
 #include "link_profiles.h"
 #include "netcube/gui/app.h"
-#include "runner.h"
-#ifdef NETCUBE_WEB_PROBE
 #include "probe.h"
-#endif
+#include "runner.h"
 
 namespace netcube::apps {
 namespace {
@@ -45,9 +43,7 @@ void Frame(void* context) {
   WebLab& web = *static_cast<WebLab*>(context);
   web.app->PollEvents();  // the page cannot be closed from inside: nothing to stop
   web.loop->Update(std::chrono::duration_cast<Micros>(std::chrono::steady_clock::now() - web.start));
-#ifdef NETCUBE_WEB_PROBE
   web::ProbeFrame(web.loop->lab(), emscripten_get_now());  // the browser tests' view (tests/web)
-#endif
   web.app->BeginFrame();
   web.loop->Draw(web.app->display_size());
   web.app->Render();
