@@ -80,11 +80,11 @@ EOF
 # Unpacks source package $1 into build/web-deps/src/ once; sets `source_dir` to its directory.
 source_package() {
   local name=$1
-  source_dir="$(find "$DEPS/src" -maxdepth 1 -mindepth 1 -type d -name "${name}-*" 2> /dev/null | head -n 1)"
+  mkdir -p "$DEPS/src"  # a cold cache has none: find must not fail on it
+  source_dir="$(find "$DEPS/src" -maxdepth 1 -mindepth 1 -type d -name "${name}-*" | head -n 1)"
   [[ -n "$source_dir" ]] && return
   ensure_deb_src
   apt_update
-  mkdir -p "$DEPS/src"
   (cd "$DEPS/src" && apt-get source -q "$name")
   rm -f "$DEPS/src/${name}_"*  # the tarballs, once unpacked
   source_dir="$(find "$DEPS/src" -maxdepth 1 -mindepth 1 -type d -name "${name}-*" | head -n 1)"
