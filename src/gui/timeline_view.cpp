@@ -253,7 +253,7 @@ void TimelineView::Select(const GlitchAt& glitch) {
 std::optional<GlitchAt> TimelineView::selection() const {
   if (!selected_ || *selected_ < dropped_ || *selected_ - dropped_ >= explanations_.size())
     return std::nullopt;
-  const timeline::Explanation& e = explanations_[*selected_ - dropped_];
+  const timeline::Explanation& e = explanations_[static_cast<std::size_t>(*selected_ - dropped_)];
   return GlitchAt{e.time, e.client};
 }
 
