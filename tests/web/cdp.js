@@ -280,6 +280,8 @@ async function launch({width = 1280, height = 720, extraArgs = []} = {}) {
     '--headless=new', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox',
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
     '--no-default-browser-check', '--disable-extensions', '--mute-audio',
+    // A container's /dev/shm is 64 MB by default (CI runs in one): shared memory goes to /tmp instead.
+    '--disable-dev-shm-usage',
     // A hidden or occluded headless page must still run its frames at full rate.
     '--disable-background-timer-throttling', '--disable-renderer-backgrounding',
     '--disable-backgrounding-occluded-windows', `--window-size=${width},${height}`,
