@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "netcube/gui/theme.h"
 
@@ -179,36 +180,47 @@ void CubeLabels::Draw(client::Vec2 centre, sim::PlayerId id, std::string_view te
   DrawCentredText(draw_, chosen.x + size.x / 2.0F, chosen.y, ToImU32(kLabelText), text);
 }
 
-void DrawArrow(ImDrawList& draw, ImVec2 from, ImVec2 to, ImU32 colour, float thickness) {
+namespace {
+
+// The unit vector from `from` to `to` and the distance, or nothing when they are under a point apart (no
+// arrow worth drawing).
+struct Direction {
+  float ux = 0.0F;
+  float uy = 0.0F;
+  float length = 0.0F;
+};
+std::optional<Direction> DirectionOf(ImVec2 from, ImVec2 to) {
   const float dx = to.x - from.x;
   const float dy = to.y - from.y;
   const float length = std::sqrt(dx * dx + dy * dy);
-  if (length < 1.0F) return;
-  const float ux = dx / length;
-  const float uy = dy / length;
-  const float head = std::min(length, 4.0F + 3.0F * thickness);
-  const ImVec2 base(to.x - ux * head, to.y - uy * head);
+  if (length < 1.0F) return std::nullopt;
+  return Direction{dx / length, dy / length, length};
+}
+
+}  // namespace
+
+void DrawArrow(ImDrawList& draw, ImVec2 from, ImVec2 to, ImU32 colour, float thickness) {
+  const std::optional<Direction> d = DirectionOf(from, to);
+  if (!d) return;
+  const float head = std::min(d->length, 4.0F + 3.0F * thickness);
+  const ImVec2 base(to.x - d->ux * head, to.y - d->uy * head);
   draw.AddLine(from, base, colour, thickness);
-  draw.AddTriangleFilled(to, ImVec2(base.x - uy * head * 0.5F, base.y + ux * head * 0.5F),
-                         ImVec2(base.x + uy * head * 0.5F, base.y - ux * head * 0.5F), colour);
+  draw.AddTriangleFilled(to, ImVec2(base.x - d->uy * head * 0.5F, base.y + d->ux * head * 0.5F),
+                         ImVec2(base.x + d->uy * head * 0.5F, base.y - d->ux * head * 0.5F), colour);
 }
 
 void DrawCorrectionArrow(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 from, client::Vec2 to,
                          ImU32 colour) {
   const ImVec2 a = mapping.ToScreen(from);
   const ImVec2 b = mapping.ToScreen(to);
-  const float dx = b.x - a.x;
-  const float dy = b.y - a.y;
-  const float length = std::sqrt(dx * dx + dy * dy);
-  if (length < 1.0F) return;
-  const float ux = dx / length;
-  const float uy = dy / length;
+  const std::optional<Direction> d = DirectionOf(a, b);
+  if (!d) return;
   // Where a ray from the cube's centre along the arrow leaves its square, plus the own cube's outline
   // (2 points wide, centred on the edge).
   const float half = static_cast<float>(kCubeHalfUnits) * mapping.pixels_per_unit();
-  const float edge = half / std::max(std::abs(ux), std::abs(uy)) + 1.0F;
-  DrawArrow(draw, ImVec2(a.x + ux * edge, a.y + uy * edge), ImVec2(b.x + ux * edge, b.y + uy * edge), colour,
-            kCorrectionArrowThickness);
+  const float edge = half / std::max(std::abs(d->ux), std::abs(d->uy)) + 1.0F;
+  DrawArrow(draw, ImVec2(a.x + d->ux * edge, a.y + d->uy * edge),
+            ImVec2(b.x + d->ux * edge, b.y + d->uy * edge), colour, kCorrectionArrowThickness);
 }
 
 void Trails::Record(Micros now, std::span<const CubeMark> cubes) {
