@@ -1,76 +1,36 @@
 #include "netcube/client/client.h"
 
 #include <algorithm>
-#include <array>
 
-#include "baselines.h"
+#include "connection.h"
 #include "link_stats.h"
 #include "netcube/client/server_clock.h"
-#include "netcube/protocol/recent_ticks.h"
 #include "netcube/protocol/rules.h"
 #include "own_cube.h"
 #include "rate_chooser.h"
 #include "remote_cubes.h"
+#include "snapshot_decoder.h"
 #include "tagging.h"
 #include "view_delay.h"
 #include "world_prediction.h"
 
-// The conductor: the connection's lifecycle and the message dispatch, handing each part of what arrives to
-// the room that owns it (own_cube, remote_cubes, view_delay, link_stats, server_clock, tagging).
+// The conductor: the message dispatch, handing each part of what arrives to the room that owns it
+// (connection, snapshot_decoder, own_cube, remote_cubes, view_delay, link_stats, server_clock, tagging).
 namespace netcube::client {
-namespace {
-
-constexpr Micros kGoodbyeGrace{1'000'000};
-
-}  // namespace
-
-const char* ToString(ConnectionState state) noexcept {
-  switch (state) {
-    case ConnectionState::kDisconnected:
-      return "disconnected";
-    case ConnectionState::kConnecting:
-      return "connecting";
-    case ConnectionState::kConnected:
-      return "connected";
-    case ConnectionState::kRefused:
-      return "refused";
-    case ConnectionState::kLost:
-      return "lost";
-    case ConnectionState::kUnreachable:
-      return "could not connect";
-  }
-  return "?";
-}
 
 struct Client::Impl {
   ClientConfig config;
   Settings settings;
-  ConnectionState state = ConnectionState::kDisconnected;
-  std::string status;
+  Connection connection;
   protocol::Welcome welcome;
-
-  std::unique_ptr<transport::Host> host;
-  transport::PeerId peer = 0;
-  std::unique_ptr<transport::Host> closing_host;  // finishing a polite disconnect
-  Micros closing_deadline{0};
-  Micros last_heard{0};
-  std::vector<transport::Event> events;  // reused by every Service
-  protocol::Message received;            // decoded into in place
-  std::array<std::uint8_t, protocol::kMaxPacketBytes> send_buffer{};
+  protocol::Message received;  // decoded into in place
 
   bool have_snapshot = false;
   Tick newest_tick = 0;
   Micros last_snapshot_at{0};  // when the newest distinct snapshot arrived (or the Welcome, before one)
-  // The snapshots received the server has not been told of (the seen tick of inputs and acks). The server
-  // encodes a delta once per baseline and hands it to every client that told of that tick; telling only the
-  // newest at each send leaves a gap whenever two snapshots arrive between sends (under cross-continent
-  // jitter, 40% of the ticks). A send with no newer snapshot to tell tells the newest gap instead.
-  protocol::RecentTicks untold;
-  Baselines baselines;
+  SnapshotDecoder decoder;
   ServerClock clock;
   SnapshotRateChooser snapshot_rate;
-  Micros challenged_at{0};
-  double handshake_rtt_ms = 0.0;  // Challenge to Welcome: the first round trip known
   Micros last_view{0};
   Micros last_remote_view{0};
   std::uint64_t packets_malformed = 0;
@@ -86,14 +46,11 @@ struct Client::Impl {
   explicit Impl(ClientConfig c) : config(std::move(c)), settings(Clamped(config.settings)) {}
 
   void StartSession(Micros now) {
-    status.clear();
     welcome = {};
     snapshot_rate.Reset(welcome.snapshot_rate, welcome.tick_rate);
-    last_heard = now;
     have_snapshot = false;
     newest_tick = 0;
-    untold = {};
-    baselines.Reset();
+    decoder.Reset();
     last_view = last_remote_view = now;
     packets_malformed = 0;
     own.Reset();
@@ -104,43 +61,18 @@ struct Client::Impl {
     world.Reset();
   }
 
-  void EndSession(ConnectionState end, std::string why) {
-    state = end;
-    status = std::move(why);
-    host.reset();
-  }
-
-  template <protocol::OneMessage M>
-  bool Send(Micros now, const M& message) {
-    const std::size_t size = protocol::Encode(message, send_buffer);
-    if (size == 0) return false;
-    host->Send(now, peer, protocol::ChannelOf(protocol::kTypeOf<M>), std::span(send_buffer.data(), size));
-    return true;
-  }
+  ConnectionState state() const noexcept { return connection.state(); }
 
   // ---- received messages ---------------------------------------------------------------------------
 
   void OnEvent(const transport::Event& event, Micros now) {
     switch (event.type) {
       case transport::EventType::kConnected:
-        last_heard = now;
-        Send(now,
-             protocol::ConnectRequest{protocol::kProtocolMagic, protocol::kProtocolVersion, config.name});
+        connection.OnConnected(now, config.name);
         return;
-      case transport::EventType::kDisconnected: {
-        // The server's goodbye says why when it had a reason (it kicked or dropped us).
-        const auto reason = static_cast<protocol::DisconnectReason>(event.disconnect_data);
-        const std::string closed =
-            reason == protocol::DisconnectReason::kNone
-                ? std::string("the server closed the connection")
-                : std::string("the server closed the connection: ") + protocol::ToString(reason);
-        if (state == ConnectionState::kConnecting) {
-          EndSession(ConnectionState::kUnreachable, event.timed_out ? "no answer from the server" : closed);
-        } else if (state == ConnectionState::kConnected) {
-          EndSession(ConnectionState::kLost, event.timed_out ? "connection timed out" : closed);
-        }
+      case transport::EventType::kDisconnected:
+        connection.OnDisconnected(event);
         return;
-      }
       case transport::EventType::kReceived:
         OnPacket(event, now);
         return;
@@ -154,31 +86,28 @@ struct Client::Impl {
       ++packets_malformed;
       return;
     }
-    last_heard = now;
-    const bool connected = state == ConnectionState::kConnected;
+    connection.Heard(now);
+    const ConnectionState phase = connection.state();
+    const bool connected = phase == ConnectionState::kConnected;
     bool expected = true;
     if (const auto* welcome_msg = std::get_if<protocol::Welcome>(&message)) {
-      expected = state == ConnectionState::kConnecting;
+      expected = phase == ConnectionState::kConnecting;
       if (expected) OnWelcome(*welcome_msg, now);
     } else if (const auto* challenge = std::get_if<protocol::Challenge>(&message)) {
-      // Proves this address receives what the server sends it; the Welcome follows the echo.
-      expected = state == ConnectionState::kConnecting;
-      if (expected) {
-        Send(now, protocol::ChallengeResponse{challenge->nonce});
-        challenged_at = now;
-      }
+      expected = phase == ConnectionState::kConnecting;
+      if (expected) connection.OnChallenge(now, *challenge);
     } else if (const auto* refused = std::get_if<protocol::ConnectRefused>(&message)) {
-      expected = state == ConnectionState::kConnecting;
-      if (expected) EndSession(ConnectionState::kRefused, protocol::ToString(refused->reason));
+      expected = phase == ConnectionState::kConnecting;
+      if (expected) connection.OnRefused(*refused);
     } else if (const auto* snapshot = std::get_if<protocol::Snapshot>(&message)) {
       // Snapshots travel unreliably and can overtake the Welcome: early, not malformed.
-      if (state == ConnectionState::kConnecting) {
+      if (phase == ConnectionState::kConnecting) {
         link.OnEarlySnapshot();
       } else {
         expected = connected && OnSnapshot(*snapshot, false, now);
       }
     } else if (const auto* delta = std::get_if<protocol::DeltaSnapshot>(&message)) {
-      if (state == ConnectionState::kConnecting) {
+      if (phase == ConnectionState::kConnecting) {
         link.OnEarlySnapshot();
       } else {
         expected = connected && OnDelta(*delta, now);
@@ -203,8 +132,7 @@ struct Client::Impl {
 
   void OnWelcome(const protocol::Welcome& w, Micros now) {
     welcome = w;
-    state = ConnectionState::kConnected;
-    handshake_rtt_ms = static_cast<double>((now - challenged_at).count()) / 1000.0;
+    connection.OnWelcome(now);
     newest_tick = w.server_tick;
     clock.Reset(w.tick_rate, w.snapshot_rate, newest_tick, now);
     snapshot_rate.Reset(w.snapshot_rate, protocol::EffectiveSnapshotRate(w.max_snapshot_rate, w.tick_rate));
@@ -215,11 +143,11 @@ struct Client::Impl {
   // A delta is applied to the baseline it names, if held; false when it does not fit that baseline.
   bool OnDelta(const protocol::DeltaSnapshot& delta, Micros now) {
     const Tick tick = UnwrapTick(delta.server_tick, newest_tick);
-    if (baselines.Find(tick - delta.age) == nullptr) {
+    if (decoder.Find(tick - delta.age) == nullptr) {
       link.OnMissingBaseline(tick, welcome.tick_rate, snapshot_rate.rate());
       return true;
     }
-    const protocol::Snapshot* rebuilt = baselines.Rebuild(tick - delta.age, delta);
+    const protocol::Snapshot* rebuilt = decoder.Rebuild(tick - delta.age, delta);
     return rebuilt != nullptr && OnSnapshot(*rebuilt, true, now);
   }
 
@@ -230,8 +158,7 @@ struct Client::Impl {
     if (!link.OnSnapshot(tick, welcome.tick_rate, snapshot_rate.rate())) return true;  // a duplicate
     last_snapshot_at = now;
     link.OnEncoding(delta);
-    baselines.Store(tick, snapshot.players.span());
-    untold.Insert(static_cast<std::uint64_t>(tick));
+    decoder.Received(tick, snapshot.players.span());
     if (have_snapshot && tick < newest_tick) {
       // Overtaken by a newer one, but its states can still fill the interpolation buffers.
       for (const sim::PlayerCube& player : snapshot.players) {
@@ -242,7 +169,6 @@ struct Client::Impl {
     have_snapshot = true;
     newest_tick = tick;
     clock.OnSnapshot(tick, now);
-
     world.OnSnapshot(tick, snapshot.players.span());
 
     view_delay.OnSnapshot(tick);
@@ -274,22 +200,23 @@ struct Client::Impl {
   // The server encodes deltas against a snapshot it knows this client holds. Inputs tell it; while none
   // are pending (none will be sent), a SnapshotAck does, once per snapshot.
   void AcknowledgeSnapshots(Micros now) {
-    if (state != ConnectionState::kConnected || !have_snapshot || !own.pending().empty()) return;
-    const std::optional<std::uint64_t> seen = untold.NewestHeld();
-    if (seen && Send(now, protocol::SnapshotAck{static_cast<std::uint16_t>(*seen)})) untold.Erase(*seen);
+    if (state() != ConnectionState::kConnected || !have_snapshot || !own.pending().empty()) return;
+    const std::optional<std::uint64_t> seen = decoder.ToTell();
+    if (seen && connection.Send(now, protocol::SnapshotAck{static_cast<std::uint16_t>(*seen)}))
+      decoder.Told(*seen);
   }
 
   // Asks the server for another snapshot rate when the link calls for one (rate_chooser.h). More snapshots
   // buy an interpolating client a shorter buffer; one that draws each snapshot as it comes has no buffer
   // to shorten, and gets the server's rate (its remote cubes jump from snapshot to snapshot).
   void ChooseSnapshotRate(Micros now) {
-    if (state != ConnectionState::kConnected) return;
+    if (state() != ConnectionState::kConnected) return;
     const bool adaptive = settings.adaptive_snapshot_rate && settings.interpolation;
     const std::optional<int> rate = snapshot_rate.Decide(clock, adaptive, now);
-    if (!rate || !Send(now, protocol::SnapshotRate{static_cast<std::uint8_t>(*rate)})) return;
+    if (!rate || !connection.Send(now, protocol::SnapshotRate{static_cast<std::uint8_t>(*rate)})) return;
     snapshot_rate.Asked(*rate);
     const Tick from_tick =
-        SnapshotRateChooser::SwitchTick(newest_tick, link.metrics(), handshake_rtt_ms, clock);
+        SnapshotRateChooser::SwitchTick(newest_tick, link.metrics(), connection.handshake_rtt_ms(), clock);
     clock.SetSnapshotRate(*rate, from_tick);
     link.CountLossFrom(from_tick);
   }
@@ -297,7 +224,7 @@ struct Client::Impl {
   // predict_others: the world from the newest snapshot to `now` (world_prediction.h).
   WorldPrediction::Frame PredictionFrame(Micros now) const {
     const LinkMetrics& m = link.metrics();
-    const double rtt_ms = m.rtt_samples > 0 ? m.rtt_ms : handshake_rtt_ms;
+    const double rtt_ms = m.rtt_samples > 0 ? m.rtt_ms : connection.handshake_rtt_ms();
     return WorldPrediction::FrameAt(now, clock, rtt_ms, welcome, own.pending(), settings);
   }
   bool PredictingOthers() const noexcept { return settings.predict_others && world.others_predicted(); }
@@ -305,7 +232,8 @@ struct Client::Impl {
   void RefreshViews(Micros now) {
     const Micros elapsed = std::max(Micros{0}, now - last_view);
     last_view = now;
-    const bool predicting = state == ConnectionState::kConnected && have_snapshot && settings.predict_others;
+    const bool predicting =
+        state() == ConnectionState::kConnected && have_snapshot && settings.predict_others;
     if (predicting) {
       const WorldPrediction::Frame frame = PredictionFrame(now);
       world.Predict(frame);
@@ -318,7 +246,7 @@ struct Client::Impl {
     if (config.view_interval > Micros{0} && now - last_remote_view < config.view_interval) return;
     const Micros remote_elapsed = std::max(Micros{0}, now - last_remote_view);
     last_remote_view = now;
-    if (state != ConnectionState::kConnected) return;
+    if (state() != ConnectionState::kConnected) return;
     clock.Observe(now);
     view_delay.SetSnapshotLoss(link.metrics().snapshot_unusable, link.loss_measured());
     const double elapsed_ms = static_cast<double>(remote_elapsed.count()) / 1000.0;
@@ -329,56 +257,41 @@ struct Client::Impl {
     }
   }
 
-  void ServiceClosingHost(Micros now) {
-    if (!closing_host) return;
-    events.clear();
-    closing_host->Service(now, events);
-    const bool gone = std::any_of(events.begin(), events.end(), [](const transport::Event& e) {
-      return e.type == transport::EventType::kDisconnected;
-    });
-    if (gone || now >= closing_deadline) closing_host.reset();
-  }
-
   void Update(Micros now, std::uint8_t held) {
-    ServiceClosingHost(now);
-    if (host) {
-      if (state == ConnectionState::kConnected) {
+    connection.ServiceClosing(now);
+    if (connection.open()) {
+      if (state() == ConnectionState::kConnected) {
         own.Sample(now, held, config.input_rate, settings.redundancy,
                    [this, now](const protocol::InputMessage& message) {
                      tagging.OnInputSampled(message.inputs.back().seq, now);
                      protocol::InputMessage with_seen = message;
                      const std::uint64_t seen =
-                         untold.NewestHeld().value_or(static_cast<std::uint64_t>(newest_tick));
+                         decoder.ToTell().value_or(static_cast<std::uint64_t>(newest_tick));
                      with_seen.seen_tick = static_cast<std::uint16_t>(seen);
-                     if (!Send(now, with_seen)) return false;
-                     untold.Erase(seen);
+                     if (!connection.Send(now, with_seen)) return false;
+                     decoder.Told(seen);
                      return true;
                    });
-        if (const std::optional<protocol::TimeEcho> echo = link.EchoDue(now)) Send(now, *echo);
+        if (const std::optional<protocol::TimeEcho> echo = link.EchoDue(now)) connection.Send(now, *echo);
       }
-      events.clear();
-      host->Service(now, events);
-      link.SetCounters(host->counters());
+      const std::span<const transport::Event> events = connection.Service(now);
+      link.SetCounters(connection.host()->counters());
       for (const transport::Event& event : events) {
         OnEvent(event, now);
-        if (!host) break;  // the session ended
+        if (!connection.open()) break;  // the session ended
       }
-      if (host) AcknowledgeSnapshots(now);
-      if (host) ChooseSnapshotRate(now);
-      if (host && now - last_heard > std::chrono::milliseconds(config.timeout_ms)) {
-        const bool connecting = state == ConnectionState::kConnecting;
-        EndSession(connecting ? ConnectionState::kUnreachable : ConnectionState::kLost,
-                   connecting ? "no answer from the server" : "the server went silent");
-      }
+      if (connection.open()) AcknowledgeSnapshots(now);
+      if (connection.open()) ChooseSnapshotRate(now);
+      connection.CheckSilence(now, config.timeout_ms);
     }
-    if (host) link.SetCounters(host->counters());
+    if (connection.open()) link.SetCounters(connection.host()->counters());
     link.UpdateRates(now);
     RefreshViews(now);
     tagging.Expire(now);
   }
 
   bool Tag(Micros now, sim::Aim aim) {
-    if (state != ConnectionState::kConnected || !own.view().present) return false;
+    if (state() != ConnectionState::kConnected || !own.view().present) return false;
     // What this client draws: predicting the others, the remote cubes at the present (judged there); with
     // interpolation, at the render time; without, at the newest snapshot.
     const ViewDelay::Claim claim =
@@ -391,7 +304,7 @@ struct Client::Impl {
     sight.origin = own.view().predicted;
     const std::optional<protocol::Tag> tag = tagging.Fire(now, aim, sight);
     if (tag) own.Face(aim);
-    return tag && Send(now, *tag);
+    return tag && connection.Send(now, *tag);
   }
 };
 
@@ -401,49 +314,13 @@ Client::~Client() = default;
 bool Client::Connect(const std::string& host, std::uint16_t port, Micros run_now, std::string* error) {
   Impl& c = *impl_;
   const Micros now = run_now + c.clock_step;
-  if (c.state == ConnectionState::kConnecting || c.state == ConnectionState::kConnected) {
-    *error = "already connecting or connected";
-    return false;
-  }
-  if (port == 0) {
-    *error = "port 0 is not a server's port";
-    return false;
-  }
-  // Said here, not as a refusal from the server, and never cut to fit.
-  if (const std::string problem = protocol::NameProblem(c.config.name); !problem.empty()) {
-    *error = "bad name: " + problem;
-    return false;
-  }
-  transport::HostConfig host_config;
-  host_config.bind_address = c.config.source_address;
-  host_config.max_peers = 1;
-  host_config.link = c.config.link;
-  host_config.seed = c.config.seed;
-  host_config.incoming_log = c.config.incoming_link_log;
-  host_config.outgoing_log = c.config.outgoing_link_log;
-  host_config.timeout_ms = c.config.timeout_ms;
-  transport::Network& network = c.config.network ? *c.config.network : *transport::UdpNetwork();
-  std::unique_ptr<transport::Host> new_host = network.Outgoing(host_config, error);
-  if (!new_host) return false;
-  const std::optional<transport::PeerId> peer = new_host->Connect(host, port, error);
-  if (!peer) return false;
+  if (!c.connection.Open(now, c.config, host, port, error)) return false;
   c.StartSession(now);
-  c.host = std::move(new_host);
-  c.peer = *peer;
-  c.state = ConnectionState::kConnecting;
   return true;
 }
 
 void Client::Disconnect(Micros run_now) {
-  Impl& c = *impl_;
-  const Micros now = run_now + c.clock_step;
-  if (!c.host) return;
-  c.host->Disconnect(now, c.peer, 0);
-  const double link_ms = c.config.link.latency_ms + c.config.link.jitter_ms;
-  c.closing_deadline = now + kGoodbyeGrace + Micros(static_cast<std::int64_t>(2000.0 * link_ms));
-  c.closing_host = std::move(c.host);
-  c.state = ConnectionState::kDisconnected;
-  c.status.clear();
+  impl_->connection.Close(run_now + impl_->clock_step, impl_->config.link);
 }
 
 void Client::Update(Micros now, std::uint8_t held_buttons) {
@@ -465,14 +342,14 @@ const Settings& Client::settings() const noexcept { return impl_->settings; }
 
 void Client::SetLink(const transport::LinkSettings& link) {
   impl_->config.link = link;
-  if (impl_->host) impl_->host->SetLink(link);
+  if (impl_->connection.open()) impl_->connection.host()->SetLink(link);
 }
 const transport::LinkSettings& Client::link() const noexcept { return impl_->config.link; }
 
-ConnectionState Client::state() const noexcept { return impl_->state; }
-const std::string& Client::status() const noexcept { return impl_->status; }
+ConnectionState Client::state() const noexcept { return impl_->state(); }
+const std::string& Client::status() const noexcept { return impl_->connection.status(); }
 std::optional<sim::PlayerId> Client::player_id() const noexcept {
-  if (impl_->state != ConnectionState::kConnected) return std::nullopt;
+  if (impl_->state() != ConnectionState::kConnected) return std::nullopt;
   return impl_->welcome.player_id;
 }
 const protocol::Welcome& Client::welcome() const noexcept { return impl_->welcome; }
@@ -492,7 +369,7 @@ double Client::render_tick() const noexcept {
 }
 std::optional<Micros> Client::snapshot_silence() const noexcept {
   const Impl& c = *impl_;
-  if (c.state != ConnectionState::kConnected || c.snapshot_rate.rate() <= 0) return std::nullopt;
+  if (c.state() != ConnectionState::kConnected || c.snapshot_rate.rate() <= 0) return std::nullopt;
   const Micros silence = c.last_view - c.last_snapshot_at;
   const Micros expected =
       std::max(kMinSnapshotSilence, kSilentSnapshotIntervals * Micros(1'000'000) / c.snapshot_rate.rate());
@@ -517,7 +394,7 @@ Metrics Client::metrics() const {
 transport::TransportCounters Client::transport_counters() const { return impl_->link.counters(); }
 
 bool Client::Settled() const noexcept {
-  return impl_->state == ConnectionState::kConnected && impl_->own.Settled();
+  return impl_->state() == ConnectionState::kConnected && impl_->own.Settled();
 }
 
 }  // namespace netcube::client

@@ -6,8 +6,11 @@
 #include <functional>
 #include <optional>
 
-#include "netcube/client/client.h"
+#include "netcube/client/metrics.h"
+#include "netcube/client/pending_inputs.h"
+#include "netcube/client/settings.h"
 #include "netcube/client/smoothing.h"
+#include "netcube/client/views.h"
 
 namespace netcube::client {
 

@@ -8,8 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "netcube/client/client.h"
+#include "netcube/client/metrics.h"
 #include "netcube/client/server_clock.h"
+#include "netcube/client/settings.h"
+#include "netcube/client/views.h"
 #include "view_delay.h"
 
 namespace netcube::client {

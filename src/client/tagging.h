@@ -7,7 +7,9 @@
 #include <optional>
 #include <vector>
 
-#include "netcube/client/client.h"
+#include "netcube/client/metrics.h"
+#include "netcube/client/settings.h"
+#include "netcube/client/views.h"
 
 namespace netcube::client {
 

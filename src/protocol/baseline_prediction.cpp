@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "netcube/protocol/delta.h"
+
 namespace netcube::protocol {
 
 void BaselinePrediction::Start(std::uint64_t baseline_tick, std::span<const sim::PlayerCube> baseline,

@@ -1,13 +1,17 @@
 // Delta snapshots' two ends: what the server says of each cube since a baseline (MakeDelta, with the turns
 // it logged), and the world the client rebuilds from it (ApplyDelta). Both predict with PredictCube.
+#include "netcube/protocol/delta.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdlib>
 
+#include "delta_wire.h"
 #include "netcube/protocol/baseline_prediction.h"
-#include "netcube/protocol/messages.h"
 #include "netcube/protocol/replay.h"
+#include "netcube/protocol/snapshot_writer.h"
+#include "turns.h"
 
 namespace netcube::protocol {
 namespace {
@@ -15,6 +19,15 @@ namespace {
 // The 16 button values in the order turns name them: those without opposite keys first (a player's usual
 // combinations: none, one key, or two keys at a right angle), each group in increasing order.
 constexpr std::array<std::uint8_t, 16> kChoiceOrder = {0, 1, 2, 4, 5, 6, 8, 9, 10, 3, 7, 11, 12, 13, 14, 15};
+
+// The bits one baseline cube's fate takes in `delta` (its age and residual orders).
+std::size_t ChangeBits(const CubeDelta& cube, const DeltaSnapshot& delta) noexcept {
+  BitMeasurer measurer;
+  int turn_budget = kMaxDeltaTurns;
+  delta_wire::SerializeCubeDelta(measurer, const_cast<CubeDelta&>(cube), delta.age, delta.position_order,
+                                 delta.velocity_order, turn_budget);
+  return measurer.BitsWritten();
+}
 
 }  // namespace
 
@@ -50,70 +63,6 @@ sim::CubeState PredictCube(const sim::CubeState& baseline, int moves, std::span<
   out.last_input = 0;
   out.held_since = 0;
   return out;
-}
-
-namespace {
-
-// The start of a run of buttons: the input that began holding them.
-struct RunStart {
-  sim::Seq since = 0;
-  std::uint8_t buttons = 0;
-};
-
-// The turns of a cube from `base` to `actual` (`moves` Moves later) from the runs that began since, oldest
-// first: each at its Move, at most `most` (>= 1); the last always leaves the cube holding `actual`'s buttons.
-void TurnsOf(const sim::CubeState& base, const sim::CubeState& actual, int moves,
-             std::span<const RunStart> runs, std::size_t most, FixedVector<Turn, kMaxTurns>& out) noexcept {
-  out.clear();
-  std::array<std::uint8_t, kMaxTurns + 1> held{};  // held[k]: the buttons after the first k turns
-  held[0] = base.buttons;
-  for (const RunStart& run : runs) {
-    const int at = sim::SeqDiff(run.since, base.last_input) - 1;
-    if (at < 0 || at > moves || run.buttons == held[out.size()] || out.size() == most ||
-        (!out.empty() && at <= out.back().at)) {
-      continue;
-    }
-    out.push_back({at, ChoiceOf(held[out.size()], run.buttons)});
-    held[out.size()] = run.buttons;
-  }
-  while (held[out.size()] != actual.buttons && !out.empty() &&
-         (out.size() == most || out.back().at >= moves)) {
-    out.resize(out.size() - 1);
-  }
-  if (held[out.size()] == actual.buttons) return;
-  const int first = out.empty() ? 0 : out.back().at + 1;
-  const int at = std::clamp(sim::SeqDiff(actual.held_since, base.last_input) - 1, first, moves);
-  out.push_back({at, ChoiceOf(held[out.size()], actual.buttons)});
-}
-
-}  // namespace
-
-void TurnLog::Record(std::span<const sim::PlayerCube> world,
-                     std::span<const std::uint32_t> generations) noexcept {
-  for (std::size_t i = 0; i < world.size() && i < generations.size(); ++i) {
-    Runs& cube = cubes_[world[i].id];
-    const sim::CubeState& s = world[i].state;
-    if (cube.generation != generations[i]) cube = Runs{generations[i]};
-    const Run& newest = cube.runs[(cube.count + kLoggedRuns - 1) % kLoggedRuns];
-    if (cube.count > 0 && newest.since == s.held_since && newest.buttons == s.buttons) continue;
-    cube.runs[cube.count % kLoggedRuns] = {s.held_since, s.buttons};
-    ++cube.count;
-  }
-}
-
-void TurnLog::TurnsSince(const sim::CubeState& baseline, const sim::PlayerCube& cube,
-                         std::uint32_t generation, int moves, std::size_t most,
-                         FixedVector<Turn, kMaxTurns>& out) const noexcept {
-  const Runs& logged = cubes_[cube.id];
-  std::array<RunStart, kLoggedRuns> runs{};
-  std::size_t count = 0;
-  if (logged.generation == generation) {
-    for (std::size_t k = logged.count - std::min(logged.count, kLoggedRuns); k < logged.count; ++k) {
-      const Run& run = logged.runs[k % kLoggedRuns];
-      runs[count++] = {run.since, run.buttons};
-    }
-  }
-  TurnsOf(baseline, cube.state, moves, std::span(runs.data(), count), most, out);
 }
 
 namespace {

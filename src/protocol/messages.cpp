@@ -7,14 +7,17 @@
 #include <cstdlib>
 #include <type_traits>
 
-#include "delta_wire.h"
 #include "netcube/protocol/rules.h"
+#include "snapshot_wire.h"
 
 namespace netcube::protocol {
 namespace {
 
-using delta_wire::SerializeCubeDelta;
-using delta_wire::SerializeCubePath;
+using snapshot_wire::SameOnWire;
+using snapshot_wire::SerializeAck;
+using snapshot_wire::SerializeDeltaBody;
+using snapshot_wire::SerializeType;
+using snapshot_wire::SerializeWorld;
 
 template <class Stream>
 bool SerializeName(Stream& stream, std::string& name) {
@@ -90,117 +93,6 @@ bool Serialize(Stream& stream, InputMessage& m) {
 }
 
 template <class Stream>
-bool SerializeCube(Stream& stream, sim::CubeState& s) {
-  return SerializeInt(stream, s.x, sim::kMinX, sim::kMaxX) &&
-         SerializeInt(stream, s.y, sim::kMinY, sim::kMaxY) &&
-         SerializeInt(stream, s.vx, -sim::kMaxSpeed, sim::kMaxSpeed) &&
-         SerializeInt(stream, s.vy, -sim::kMaxSpeed, sim::kMaxSpeed) &&
-         SerializeInt(stream, s.buttons, 0, sim::kButtonMask);
-}
-
-// A cube's state as the wire carries it: physics and held buttons, no bookkeeping.
-bool SameOnWire(const sim::PlayerCube& a, const sim::PlayerCube& b) noexcept {
-  return a.id == b.id && sim::SamePhysics(a.state, b.state) && a.state.buttons == b.state.buttons;
-}
-
-// A list of whole cubes: the count, then each id (strictly increasing) and state. `players` is a message's
-// own list when reading or measuring, and the server's world as it lies when the SnapshotWriter writes.
-template <class Stream, class Players>
-bool SerializePlayers(Stream& stream, Players& players) {
-  std::size_t count = players.size();
-  if (!SerializeInt(stream, count, 0, kMaxPlayers)) return false;
-  if constexpr (Stream::kReading) players.resize(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    sim::PlayerCube p = players[i];
-    if (!SerializeUnsigned(stream, p.id)) return false;
-    if (i > 0 && p.id <= players[i - 1].id) return false;  // strictly increasing: no duplicates
-    if (!SerializeCube(stream, p.state)) return false;
-    if constexpr (Stream::kReading) players[i] = p;
-  }
-  return true;
-}
-
-// The part of a snapshot every receiver shares: the tick and the cubes.
-template <class Stream, class Players>
-bool SerializeWorld(Stream& stream, std::uint32_t& server_tick, Players& players) {
-  return SerializeUnsigned(stream, server_tick) && SerializePlayers(stream, players);
-}
-
-// A delta's tick, age and kind.
-template <class Stream>
-bool SerializeDeltaHead(Stream& stream, DeltaSnapshot& m) {
-  return SerializeUnsigned(stream, m.server_tick) && SerializeInt(stream, m.age, 1, kMaxDeltaAge) &&
-         SerializeBool(stream, m.replay);
-}
-
-// A replay's part before its paths: its collisions bit and how many paths follow (its count, read).
-template <class Stream>
-bool SerializeReplayHead(Stream& stream, DeltaSnapshot& m, std::size_t& count) {
-  if constexpr (Stream::kWriting) {
-    if (!m.baseline.empty() || !m.joined.empty()) return false;  // canonical: a replay names no fates
-  } else {
-    m.baseline.clear();
-    m.joined.clear();
-    m.position_order = m.velocity_order = 0;
-  }
-  count = m.paths.size();
-  if (!SerializeBool(stream, m.collisions) || !SerializeInt(stream, count, 0, kMaxPlayers)) return false;
-  if constexpr (Stream::kReading) m.paths.resize(count);
-  return true;
-}
-
-// The shared part of a delta: tick, age, then a replay's collisions bit and one path per baseline cube,
-// or a prediction's residual orders, one fate per baseline cube and the joined cubes.
-template <class Stream>
-bool SerializeDeltaBody(Stream& stream, DeltaSnapshot& m) {
-  if (!SerializeDeltaHead(stream, m)) return false;
-  if (m.replay) {
-    std::size_t count = 0;
-    if (!SerializeReplayHead(stream, m, count)) return false;
-    for (std::size_t i = 0; i < count; ++i) {
-      if (!SerializeCubePath(stream, m.paths[i], m.age)) return false;
-    }
-    return true;
-  }
-  if constexpr (Stream::kWriting) {
-    if (!m.paths.empty()) return false;
-  } else {
-    m.paths.clear();
-    m.collisions = true;
-  }
-  if (!SerializeInt(stream, m.position_order, 0, kMaxResidualOrder) ||
-      !SerializeInt(stream, m.velocity_order, 0, kMaxResidualOrder)) {
-    return false;
-  }
-  int turn_budget = kMaxDeltaTurns;
-  std::size_t count = m.baseline.size();
-  if (!SerializeInt(stream, count, 0, kMaxPlayers)) return false;
-  if constexpr (Stream::kReading) m.baseline.resize(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    if (!SerializeCubeDelta(stream, m.baseline[i], m.age, m.position_order, m.velocity_order, turn_budget)) {
-      return false;
-    }
-  }
-  return SerializePlayers(stream, m.joined);
-}
-
-// The per-receiver part, last on the wire so that the SnapshotWriter can rewrite it in place.
-template <class Stream>
-bool SerializeAck(Stream& stream, bool& has_ack, sim::Seq& ack, std::int8_t& input_lead) {
-  if (!SerializeBool(stream, has_ack)) return false;
-  if (has_ack &&
-      (!SerializeUnsigned(stream, ack) || !SerializeInt(stream, input_lead, kMinInputLead, kMaxInputLead)))
-    return false;
-  if constexpr (Stream::kReading) {
-    if (!has_ack) {
-      ack = 0;
-      input_lead = 0;
-    }
-  }
-  return true;
-}
-
-template <class Stream>
 bool Serialize(Stream& stream, Snapshot& m) {
   return SerializeWorld(stream, m.server_tick, m.players) &&
          SerializeAck(stream, m.has_ack, m.ack, m.input_lead);
@@ -261,33 +153,6 @@ bool Serialize(Stream& stream, TagResult& m) {
   if (m.target_has_input) return SerializeUnsigned(stream, m.target_seq);
   if constexpr (Stream::kReading) m.target_seq = 0;
   return true;
-}
-
-// The packet: the message type (3 bits; 3 + 3 from kTypeEscape on; 3 + 3 + 6 from kLongTypeEscape on), the
-// message, zero padding to the byte.
-template <class Stream>
-bool SerializeType(Stream& stream, std::size_t& type) {
-  std::size_t head = std::min<std::size_t>(type, kTypeEscape);
-  if (!SerializeInt(stream, head, 0, (1 << kShortTypeBits) - 1)) return false;
-  if (head < kTypeEscape) {
-    type = head;
-    return true;
-  }
-  std::size_t middle = std::min<std::size_t>(type, kLongTypeEscape) - kTypeEscape;
-  if (!SerializeInt(stream, middle, 0, (1 << kExtendedTypeBits) - 1)) return false;
-  std::size_t tail = type >= kLongTypeEscape ? type - kLongTypeEscape : 0;
-  if (kTypeEscape + middle == kLongTypeEscape && !SerializeInt(stream, tail, 0, (1 << kLongTypeBits) - 1)) {
-    return false;
-  }
-  type = kTypeEscape + middle + tail;
-  return type < kMessageTypeCount;  // the values past the last type are unused
-}
-
-// Writing only: the type of a message known at compile time.
-template <class Stream>
-bool SerializeType(Stream& stream, MessageType type) {
-  auto value = static_cast<std::size_t>(type);
-  return SerializeType(stream, value);
 }
 
 template <class Stream, class M>
@@ -380,153 +245,6 @@ DecodeError Decode(std::span<const std::uint8_t> packet, Message& out) noexcept 
   if (!ok) return DecodeError::kMalformed;
   if (!reader.AtCleanEnd()) return DecodeError::kTrailingData;
   return DecodeError::kNone;
-}
-
-namespace {
-
-// The bits of a snapshot's shared part before its cubes, of one cube, and of a delta's shared part with no
-// cube: measured by the serializers themselves, so a change of the layout cannot leave them behind.
-struct SharedPartBits {
-  std::size_t full_header = 0;
-  std::size_t full_cube = 0;
-  std::size_t delta_header = 0;
-  std::size_t replay_header = 0;
-};
-
-SharedPartBits MeasureSharedParts() noexcept {
-  SharedPartBits out;
-  std::uint32_t tick = 0;
-  FixedVector<sim::PlayerCube, 1> cubes;
-  BitMeasurer empty;
-  SerializeType(empty, MessageType::kSnapshot);
-  SerializeWorld(empty, tick, cubes);
-  out.full_header = empty.BitsWritten();
-  cubes.push_back({});
-  BitMeasurer one;
-  SerializeType(one, MessageType::kSnapshot);
-  SerializeWorld(one, tick, cubes);
-  out.full_cube = one.BitsWritten() - out.full_header;
-  DeltaSnapshot delta;
-  BitMeasurer delta_header;
-  SerializeType(delta_header, MessageType::kDeltaSnapshot);
-  SerializeDeltaBody(delta_header, delta);
-  out.delta_header = delta_header.BitsWritten();
-  delta.replay = true;
-  BitMeasurer replay_header;
-  SerializeType(replay_header, MessageType::kDeltaSnapshot);
-  SerializeDeltaBody(replay_header, delta);
-  out.replay_header = replay_header.BitsWritten();
-  return out;
-}
-
-const SharedPartBits& SharedParts() noexcept {
-  static const SharedPartBits kBits = MeasureSharedParts();
-  return kBits;
-}
-
-}  // namespace
-
-std::size_t ChangeBits(const CubeDelta& cube, const DeltaSnapshot& delta) noexcept {
-  BitMeasurer measurer;
-  int turn_budget = kMaxDeltaTurns;
-  SerializeCubeDelta(measurer, const_cast<CubeDelta&>(cube), delta.age, delta.position_order,
-                     delta.velocity_order, turn_budget);
-  return measurer.BitsWritten();
-}
-
-std::size_t SnapshotWriter::FullSharedBits(std::size_t players) noexcept {
-  return SharedParts().full_header + SharedParts().full_cube * players;
-}
-
-bool SnapshotWriter::Prepare(std::uint32_t server_tick, std::span<const sim::PlayerCube> players) noexcept {
-  BitWriter writer(buffer_);
-  if (!SerializeType(writer, MessageType::kSnapshot) || !SerializeWorld(writer, server_tick, players)) {
-    shared_bits_ = cube_bits_ = 0;
-    return false;
-  }
-  shared_bits_ = writer.BitsWritten();
-  cube_bits_ = shared_bits_ - FullSharedBits(0);
-  return true;
-}
-
-bool SnapshotWriter::Prepare(const DeltaSnapshot& delta) noexcept {
-  BitWriter writer(buffer_);
-  if (!SerializeType(writer, MessageType::kDeltaSnapshot) ||
-      !SerializeDeltaBody(writer, const_cast<DeltaSnapshot&>(delta))) {
-    shared_bits_ = cube_bits_ = 0;
-    return false;
-  }
-  shared_bits_ = writer.BitsWritten();
-  cube_bits_ = shared_bits_ - (delta.replay ? SharedParts().replay_header : SharedParts().delta_header);
-  return true;
-}
-
-bool SnapshotWriter::Prepare(const DeltaSnapshot& delta, ReplayCodes& codes) noexcept {
-  if (!delta.replay) {
-    codes.Forget();
-    return Prepare(delta);
-  }
-  auto& m = const_cast<DeltaSnapshot&>(delta);
-  const auto baseline = delta.server_tick - static_cast<std::uint32_t>(delta.age);
-  const bool same_replay = codes.held_ && codes.baseline_ == baseline && codes.age_ <= delta.age &&
-                           codes.count_ == delta.paths.size();
-  codes.held_ = false;  // until this encode is whole
-  codes.copied_ = 0;
-  shared_bits_ = cube_bits_ = 0;
-  BitWriter writer(buffer_);
-  std::size_t count = 0;
-  if (!SerializeType(writer, MessageType::kDeltaSnapshot) || !SerializeDeltaHead(writer, m) ||
-      !SerializeReplayHead(writer, m, count)) {
-    return false;
-  }
-  // Paths whose codes hold follow one another in the last encode too: each such stretch is copied at once.
-  std::size_t copy_from = 0;
-  std::size_t copy_bits = 0;
-  const auto copy = [&] {
-    const bool copied = writer.Copy(codes.bytes_, copy_from, copy_bits);
-    copy_bits = 0;
-    return copied;
-  };
-  for (std::size_t i = 0; i < count; ++i) {
-    const CubePath& path = delta.paths[i];
-    ReplayCodes::PathCode& code = codes.paths_[i];
-    const std::size_t at = writer.BitsWritten() + copy_bits;
-    if (same_replay && delta.age < code.until_age && code.runs == path.runs.size() &&
-        code.turns == path.turns.size() && (path.runs.empty() || path.runs.back().moves == 1)) {
-      if (copy_bits == 0) copy_from = code.first_bit;
-      copy_bits += code.bits;
-      ++codes.copied_;
-      code.first_bit = static_cast<std::uint32_t>(at);
-      continue;
-    }
-    if (copy_bits > 0 && !copy()) return false;
-    int widths_kept = kMaxDeltaAge;  // longer than any replay lasts
-    if (!SerializeCubePath(writer, m.paths[i], delta.age, &widths_kept)) return false;
-    code = ReplayCodes::PathCode{static_cast<std::uint32_t>(at),
-                                 static_cast<std::uint16_t>(writer.BitsWritten() - at),
-                                 static_cast<std::uint8_t>(path.runs.size()),
-                                 static_cast<std::uint8_t>(path.turns.size()), delta.age + widths_kept};
-  }
-  if (copy_bits > 0 && !copy()) return false;
-  shared_bits_ = writer.BitsWritten();
-  cube_bits_ = shared_bits_ - SharedParts().replay_header;
-  std::copy_n(buffer_.begin(), writer.BytesWritten(), codes.bytes_.begin());
-  codes.held_ = true;
-  codes.baseline_ = baseline;
-  codes.age_ = delta.age;
-  codes.count_ = count;
-  return true;
-}
-
-std::span<const std::uint8_t> SnapshotWriter::PacketFor(std::optional<ReceiverAck> ack) noexcept {
-  if (shared_bits_ == 0) return {};
-  BitWriter writer(buffer_, shared_bits_);
-  bool has_ack = ack.has_value();
-  sim::Seq value = ack ? ack->ack : sim::Seq{0};
-  auto lead = static_cast<std::int8_t>(ack ? std::clamp(ack->input_lead, kMinInputLead, kMaxInputLead) : 0);
-  [[maybe_unused]] const bool written = SerializeAck(writer, has_ack, value, lead);
-  assert(written && "the largest snapshot with an ack fits kMaxPacketBytes");
-  return {buffer_.data(), writer.BytesWritten()};
 }
 
 }  // namespace netcube::protocol

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "netcube/protocol/delta.h"
+
 namespace netcube::protocol {
 
 void MoveLog::Record(std::uint64_t tick, std::span<const sim::PlayerCube> world,

@@ -194,11 +194,12 @@ void Server::Impl::RunDueTicks(Micros now) {
   while (simulation.tick() < last_due) {
     const Micros started = work_now();
     simulation.Step(players, config.collisions);
+    snapshots.Record(simulation.tick(), players.world(), simulation.history(), simulation.steps(),
+                     config.collisions);
     tags.JudgeDue(now, players, simulation.history(), config);
     const bool snapshot_due = snapshots.MarkDue(players.clients(), config, simulation.rate());
     if (snapshot_due) {
-      snapshots.Prepare(simulation.tick(), players, simulation.history(), simulation.turn_log(),
-                        simulation.move_log(), config.snapshot_encoding);
+      snapshots.Prepare(simulation.tick(), players, simulation.history(), config.snapshot_encoding);
     }
     const Micros simulated = work_now();
     tags.SendResults(now, players, outbox);

@@ -31,12 +31,6 @@ void Simulation::Step(Players& players, bool collisions) {
   history_.Record(
       tick_, schedule_.TimeOf(tick_), world, [&players](std::size_t i) { return players.HasAck(i); },
       [&players](std::size_t i) { return players.players()[i].generation; });
-  std::span<const sim::PlayerCube> recorded;
-  std::span<const std::uint32_t> recorded_generations;
-  if (history_.WorldOf(tick_, recorded, recorded_generations)) {
-    turn_log_.Record(recorded, recorded_generations);
-    move_log_.Record(tick_, world, recorded_generations, steps_, collisions);
-  }
 }
 
 }  // namespace netcube::server

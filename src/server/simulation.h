@@ -4,10 +4,10 @@
 // baselines, lag compensation).
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "input_queue.h"
-#include "netcube/protocol/replay.h"
 #include "netcube/server/server_stats.h"
 #include "players.h"
 #include "tick_schedule.h"
@@ -32,8 +32,8 @@ class Simulation {
   int rate() const noexcept { return schedule_.rate(); }
   Micros TimeOf(std::uint64_t tick) const noexcept { return schedule_.TimeOf(tick); }
   const WorldHistory& history() const noexcept { return history_; }
-  const protocol::TurnLog& turn_log() const noexcept { return turn_log_; }
-  const protocol::MoveLog& move_log() const noexcept { return move_log_; }
+  // The last tick's steps: each player's inputs that moved its cube.
+  std::span<const sim::PlayerStep> steps() const noexcept { return steps_; }
   const TickCounters& counters() const noexcept { return counters_; }
 
  private:
@@ -44,8 +44,6 @@ class Simulation {
   std::array<sim::Input, protocol::kMaxPlayers * InputQueue::kMaxPerTick> inputs_{};
   std::vector<sim::PlayerStep> steps_;
   WorldHistory history_;
-  protocol::TurnLog turn_log_;  // every cube's recent turns, so a delta names all of them since its baseline
-  protocol::MoveLog move_log_;  // every cube's Moves at each recent tick, so a delta may replay them
 };
 
 }  // namespace netcube::server

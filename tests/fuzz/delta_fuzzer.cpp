@@ -12,6 +12,7 @@
 #include <span>
 #include <vector>
 
+#include "netcube/protocol/delta.h"
 #include "netcube/protocol/messages.h"
 
 namespace {

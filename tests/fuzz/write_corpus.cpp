@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "netcube/protocol/delta.h"
 #include "netcube/protocol/discovery.h"
 #include "netcube/protocol/messages.h"
 #include "protocol/sample_messages.h"

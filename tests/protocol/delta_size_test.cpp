@@ -9,8 +9,10 @@
 #include <random>
 #include <vector>
 
+#include "netcube/protocol/delta.h"
 #include "netcube/protocol/messages.h"
 #include "netcube/protocol/replay.h"
+#include "netcube/protocol/snapshot_writer.h"
 #include "netcube/sim/world.h"
 #include "sample_messages.h"
 

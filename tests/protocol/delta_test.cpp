@@ -2,6 +2,8 @@
 // the client to the baseline it holds, they rebuild the server's world bit for bit. Every corner: tick
 // wraparound, ids reused by new players, cubes driven by the simulation (turns, uneven Moves per tick,
 // walls), residuals out of reach, and deltas that do not fit.
+#include "netcube/protocol/delta.h"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "netcube/protocol/messages.h"
+#include "netcube/protocol/snapshot_writer.h"
 #include "sample_messages.h"
 
 namespace netcube::protocol {

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "netcube/protocol/delta.h"
 #include "netcube/protocol/replay.h"
 #include "sample_messages.h"
 

@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "netcube/protocol/snapshot_writer.h"
 #include "sample_messages.h"
 
 namespace netcube::protocol {

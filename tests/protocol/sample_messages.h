@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "netcube/protocol/delta.h"
 #include "netcube/protocol/messages.h"
 #include "netcube/sim/move.h"
 

@@ -1,3 +1,5 @@
+#include "netcube/protocol/snapshot_writer.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>

@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 
+#include "netcube/protocol/delta.h"
 #include "netcube/protocol/fixed_vector.h"
 #include "netcube/protocol/messages.h"
 

@@ -1,14 +1,21 @@
-#include "baselines.h"
+#include "snapshot_decoder.h"
 
+#include "netcube/protocol/delta.h"
 #include "netcube/protocol/replay.h"
 
 namespace netcube::client {
 
-void Baselines::Reset() noexcept {
+void SnapshotDecoder::Reset() noexcept {
   for (Slot& slot : slots_) slot.used = false;
+  untold_ = {};
 }
 
-const protocol::FixedVector<sim::PlayerCube, protocol::kMaxPlayers>* Baselines::Find(
+void SnapshotDecoder::Received(Tick tick, std::span<const sim::PlayerCube> world) noexcept {
+  Store(tick, world);
+  untold_.Insert(static_cast<std::uint64_t>(tick));
+}
+
+const protocol::FixedVector<sim::PlayerCube, protocol::kMaxPlayers>* SnapshotDecoder::Find(
     Tick tick) const noexcept {
   for (const Slot& slot : slots_) {
     if (slot.used && slot.tick == tick) return &slot.world;
@@ -16,7 +23,8 @@ const protocol::FixedVector<sim::PlayerCube, protocol::kMaxPlayers>* Baselines::
   return nullptr;
 }
 
-const protocol::Snapshot* Baselines::Rebuild(Tick baseline, const protocol::DeltaSnapshot& delta) noexcept {
+const protocol::Snapshot* SnapshotDecoder::Rebuild(Tick baseline,
+                                                   const protocol::DeltaSnapshot& delta) noexcept {
   const auto* held = Find(baseline);
   if (held == nullptr) return nullptr;
   if (delta.replay) {
@@ -38,7 +46,7 @@ const protocol::Snapshot* Baselines::Rebuild(Tick baseline, const protocol::Delt
   return &rebuilt_;
 }
 
-void Baselines::Store(Tick tick, std::span<const sim::PlayerCube> world) noexcept {
+void SnapshotDecoder::Store(Tick tick, std::span<const sim::PlayerCube> world) noexcept {
   Slot* target = nullptr;
   for (Slot& slot : slots_) {
     if (slot.used && slot.tick == tick) return;

@@ -1,0 +1,59 @@
+#pragma once
+// The client's one decoder of snapshots: the worlds of the newest snapshots it has received, by server tick
+// (the baselines a delta may name), the world a delta snapshot against any of them rebuilds (a replay from
+// the newest world held since its baseline; a prediction continuing the last delta's when it names the same
+// baseline), and which of them the server has not yet been told of. A delta against one no longer here is
+// dropped (and counted) by the caller; the next snapshot, against a newer acknowledged one, recovers.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "netcube/client/interpolation_buffer.h"
+#include "netcube/protocol/baseline_prediction.h"
+#include "netcube/protocol/messages.h"
+#include "netcube/protocol/recent_ticks.h"
+
+namespace netcube::client {
+
+class SnapshotDecoder {
+ public:
+  // Over a second of snapshots at 60 Hz: the server uses the newest one the client acknowledged, about a
+  // round trip old when its delta arrives, so a round trip of up to a second finds it still here (32 lost
+  // every delta past 530 ms); an older one is only named after a long loss of acknowledgements.
+  static constexpr std::size_t kSlots = protocol::kHeldBaselines;
+
+  void Reset() noexcept;
+  // The world at `tick`, or nullptr when it is not held.
+  const protocol::FixedVector<sim::PlayerCube, protocol::kMaxPlayers>* Find(Tick tick) const noexcept;
+  // The world `delta` rebuilds from the held world at `baseline`, or nullptr when it does not fit it (or
+  // that world is not held). Valid until the next Rebuild.
+  const protocol::Snapshot* Rebuild(Tick baseline, const protocol::DeltaSnapshot& delta) noexcept;
+  // A snapshot received (whole, or rebuilt): its world is kept in place of the oldest held (unless `tick` is
+  // older still, or held), and it is among those to tell the server of.
+  void Received(Tick tick, std::span<const sim::PlayerCube> world) noexcept;
+
+  // The snapshot to tell the server of next (an input's or a SnapshotAck's seen tick): the newest not yet
+  // told, else the newest gap. The server encodes a delta once per baseline and hands it to every client
+  // that told of that tick; telling only the newest at each send leaves a gap whenever two snapshots arrive
+  // between sends (under cross-continent jitter, 40% of the ticks).
+  std::optional<std::uint64_t> ToTell() const noexcept { return untold_.NewestHeld(); }
+  void Told(std::uint64_t tick) noexcept { untold_.Erase(tick); }
+
+ private:
+  struct Slot {
+    bool used = false;
+    Tick tick = 0;
+    protocol::FixedVector<sim::PlayerCube, protocol::kMaxPlayers> world;
+  };
+  // Keeps the world at `tick` in place of the oldest held (unless `tick` is older still, or held).
+  void Store(Tick tick, std::span<const sim::PlayerCube> world) noexcept;
+
+  std::array<Slot, kSlots> slots_{};
+  protocol::RecentTicks untold_;           // the snapshots received the server has not been told of
+  protocol::Snapshot rebuilt_;             // a delta snapshot's world, rebuilt in place
+  protocol::PredictionCache predictions_;  // the last delta's, continued by the next on its baseline
+};
+
+}  // namespace netcube::client

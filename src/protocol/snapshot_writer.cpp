@@ -1,0 +1,157 @@
+#include "netcube/protocol/snapshot_writer.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "snapshot_wire.h"
+
+namespace netcube::protocol {
+
+using snapshot_wire::SerializeAck;
+using snapshot_wire::SerializeCubePath;
+using snapshot_wire::SerializeDeltaBody;
+using snapshot_wire::SerializeDeltaHead;
+using snapshot_wire::SerializeReplayHead;
+using snapshot_wire::SerializeType;
+using snapshot_wire::SerializeWorld;
+
+namespace {
+
+// The bits of a snapshot's shared part before its cubes, of one cube, and of a delta's shared part with no
+// cube: measured by the serializers themselves, so a change of the layout cannot leave them behind.
+struct SharedPartBits {
+  std::size_t full_header = 0;
+  std::size_t full_cube = 0;
+  std::size_t delta_header = 0;
+  std::size_t replay_header = 0;
+};
+
+SharedPartBits MeasureSharedParts() noexcept {
+  SharedPartBits out;
+  std::uint32_t tick = 0;
+  FixedVector<sim::PlayerCube, 1> cubes;
+  BitMeasurer empty;
+  SerializeType(empty, MessageType::kSnapshot);
+  SerializeWorld(empty, tick, cubes);
+  out.full_header = empty.BitsWritten();
+  cubes.push_back({});
+  BitMeasurer one;
+  SerializeType(one, MessageType::kSnapshot);
+  SerializeWorld(one, tick, cubes);
+  out.full_cube = one.BitsWritten() - out.full_header;
+  DeltaSnapshot delta;
+  BitMeasurer delta_header;
+  SerializeType(delta_header, MessageType::kDeltaSnapshot);
+  SerializeDeltaBody(delta_header, delta);
+  out.delta_header = delta_header.BitsWritten();
+  delta.replay = true;
+  BitMeasurer replay_header;
+  SerializeType(replay_header, MessageType::kDeltaSnapshot);
+  SerializeDeltaBody(replay_header, delta);
+  out.replay_header = replay_header.BitsWritten();
+  return out;
+}
+
+const SharedPartBits& SharedParts() noexcept {
+  static const SharedPartBits kBits = MeasureSharedParts();
+  return kBits;
+}
+
+}  // namespace
+
+std::size_t SnapshotWriter::FullSharedBits(std::size_t players) noexcept {
+  return SharedParts().full_header + SharedParts().full_cube * players;
+}
+
+bool SnapshotWriter::Prepare(std::uint32_t server_tick, std::span<const sim::PlayerCube> players) noexcept {
+  BitWriter writer(buffer_);
+  if (!SerializeType(writer, MessageType::kSnapshot) || !SerializeWorld(writer, server_tick, players)) {
+    shared_bits_ = cube_bits_ = 0;
+    return false;
+  }
+  shared_bits_ = writer.BitsWritten();
+  cube_bits_ = shared_bits_ - FullSharedBits(0);
+  return true;
+}
+
+bool SnapshotWriter::Prepare(const DeltaSnapshot& delta) noexcept {
+  BitWriter writer(buffer_);
+  if (!SerializeType(writer, MessageType::kDeltaSnapshot) ||
+      !SerializeDeltaBody(writer, const_cast<DeltaSnapshot&>(delta))) {
+    shared_bits_ = cube_bits_ = 0;
+    return false;
+  }
+  shared_bits_ = writer.BitsWritten();
+  cube_bits_ = shared_bits_ - (delta.replay ? SharedParts().replay_header : SharedParts().delta_header);
+  return true;
+}
+
+bool SnapshotWriter::Prepare(const DeltaSnapshot& delta, ReplayCodes& codes) noexcept {
+  if (!delta.replay) {
+    codes.Forget();
+    return Prepare(delta);
+  }
+  auto& m = const_cast<DeltaSnapshot&>(delta);
+  const auto baseline = delta.server_tick - static_cast<std::uint32_t>(delta.age);
+  const bool same_replay = codes.held_ && codes.baseline_ == baseline && codes.age_ <= delta.age &&
+                           codes.count_ == delta.paths.size();
+  codes.held_ = false;  // until this encode is whole
+  codes.copied_ = 0;
+  shared_bits_ = cube_bits_ = 0;
+  BitWriter writer(buffer_);
+  std::size_t count = 0;
+  if (!SerializeType(writer, MessageType::kDeltaSnapshot) || !SerializeDeltaHead(writer, m) ||
+      !SerializeReplayHead(writer, m, count)) {
+    return false;
+  }
+  // Paths whose codes hold follow one another in the last encode too: each such stretch is copied at once.
+  std::size_t copy_from = 0;
+  std::size_t copy_bits = 0;
+  const auto copy = [&] {
+    const bool copied = writer.Copy(codes.bytes_, copy_from, copy_bits);
+    copy_bits = 0;
+    return copied;
+  };
+  for (std::size_t i = 0; i < count; ++i) {
+    const CubePath& path = delta.paths[i];
+    ReplayCodes::PathCode& code = codes.paths_[i];
+    const std::size_t at = writer.BitsWritten() + copy_bits;
+    if (same_replay && delta.age < code.until_age && code.runs == path.runs.size() &&
+        code.turns == path.turns.size() && (path.runs.empty() || path.runs.back().moves == 1)) {
+      if (copy_bits == 0) copy_from = code.first_bit;
+      copy_bits += code.bits;
+      ++codes.copied_;
+      code.first_bit = static_cast<std::uint32_t>(at);
+      continue;
+    }
+    if (copy_bits > 0 && !copy()) return false;
+    int widths_kept = kMaxDeltaAge;  // longer than any replay lasts
+    if (!SerializeCubePath(writer, m.paths[i], delta.age, &widths_kept)) return false;
+    code = ReplayCodes::PathCode{static_cast<std::uint32_t>(at),
+                                 static_cast<std::uint16_t>(writer.BitsWritten() - at),
+                                 static_cast<std::uint8_t>(path.runs.size()),
+                                 static_cast<std::uint8_t>(path.turns.size()), delta.age + widths_kept};
+  }
+  if (copy_bits > 0 && !copy()) return false;
+  shared_bits_ = writer.BitsWritten();
+  cube_bits_ = shared_bits_ - SharedParts().replay_header;
+  std::copy_n(buffer_.begin(), writer.BytesWritten(), codes.bytes_.begin());
+  codes.held_ = true;
+  codes.baseline_ = baseline;
+  codes.age_ = delta.age;
+  codes.count_ = count;
+  return true;
+}
+
+std::span<const std::uint8_t> SnapshotWriter::PacketFor(std::optional<ReceiverAck> ack) noexcept {
+  if (shared_bits_ == 0) return {};
+  BitWriter writer(buffer_, shared_bits_);
+  bool has_ack = ack.has_value();
+  sim::Seq value = ack ? ack->ack : sim::Seq{0};
+  auto lead = static_cast<std::int8_t>(ack ? std::clamp(ack->input_lead, kMinInputLead, kMaxInputLead) : 0);
+  [[maybe_unused]] const bool written = SerializeAck(writer, has_ack, value, lead);
+  assert(written && "the largest snapshot with an ack fits kMaxPacketBytes");
+  return {buffer_.data(), writer.BytesWritten()};
+}
+
+}  // namespace netcube::protocol

@@ -1,0 +1,259 @@
+#include "snapshot_encoder.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "config.h"
+#include "netcube/protocol/rules.h"
+
+namespace netcube::server {
+
+SnapshotEncoder::SnapshotEncoder(SnapshotCounters& counters) : counters_(counters), kept_(kMaxDeltaEncodes) {
+  receivers_.reserve(protocol::kMaxPlayers);
+  given_.reserve(kMaxDeltaEncodes);
+  writers_.reserve(kMaxDeltaEncodes + 1);  // address space only until encodings need it
+}
+
+void SnapshotEncoder::Record(std::uint64_t tick, std::span<const sim::PlayerCube> world,
+                             const WorldHistory& history, std::span<const sim::PlayerStep> steps,
+                             bool collisions) {
+  std::span<const sim::PlayerCube> recorded;
+  std::span<const std::uint32_t> generations;
+  if (!history.WorldOf(tick, recorded, generations)) return;
+  turn_log_.Record(recorded, generations);
+  move_log_.Record(tick, world, generations, steps, collisions);
+}
+
+std::uint64_t SnapshotEncoder::SeenBaseline(const SnapshotFeed& feed, std::uint64_t tick,
+                                            const WorldHistory& history, SnapshotEncoding encoding) {
+  const std::optional<std::uint64_t> seen = feed.told.newest();
+  if (encoding != SnapshotEncoding::kDelta || !seen) return kNoBaseline;
+  // Older than a client must hold, it is a long loss's, or a lie: a full snapshot costs no more.
+  const std::uint64_t age = tick - *seen;
+  std::span<const sim::PlayerCube> cubes;
+  std::span<const std::uint32_t> gens;
+  if (age < 1 || age > protocol::kHeldBaselines || !history.WorldOf(*seen, cubes, gens)) return kNoBaseline;
+  return *seen;
+}
+
+bool SnapshotEncoder::Told(const protocol::RecentTicks& told, std::uint64_t tick,
+                           std::uint64_t baseline) noexcept {
+  return told.Contains(baseline) && tick - baseline <= protocol::kHeldBaselines;
+}
+
+std::optional<std::size_t> SnapshotEncoder::NewestHeld(const protocol::RecentTicks& told, std::uint64_t tick,
+                                                       std::uint64_t seen) const noexcept {
+  std::optional<std::size_t> newest;
+  for (std::size_t k = 0; k < kept_.size(); ++k) {
+    if (!kept_[k].live) continue;
+    const std::uint64_t b = kept_[k].baseline;
+    const bool held = b <= seen && Told(told, tick, b);
+    if (held && (!newest || b > kept_[*newest].baseline)) newest = k;
+  }
+  return newest;
+}
+
+void SnapshotEncoder::AdvanceKept(std::uint64_t tick, const Players& players) {
+  const std::span<const std::uint32_t> gens(generations_.data(), players.world().size());
+  for (Kept& kept : kept_) {
+    if (!kept.live) continue;
+    if (tick - kept.last_used > kIdleTicks || tick - kept.baseline > protocol::kHeldBaselines) {
+      kept.live = false;
+      continue;
+    }
+    if (kept.predicting)
+      kept.prediction.Advance(tick, players.world(), gens, &counters_.delta_prediction_moves);
+  }
+}
+
+std::optional<std::size_t> SnapshotEncoder::Keep(std::uint64_t tick, std::uint64_t seen,
+                                                 const WorldHistory& history) {
+  std::optional<std::size_t> slot;
+  for (std::size_t k = 0; k < kept_.size(); ++k) {
+    if (kept_[k].live && kept_[k].last_used == tick) continue;  // serves this tick
+    if (!slot || !kept_[k].live || (kept_[*slot].live && kept_[k].last_used < kept_[*slot].last_used))
+      slot = k;
+  }
+  std::span<const sim::PlayerCube> cubes;
+  std::span<const std::uint32_t> gens;
+  if (!slot || !history.WorldOf(seen, cubes, gens)) return std::nullopt;
+  Kept& kept = kept_[*slot];
+  kept.live = true;
+  kept.baseline = seen;
+  kept.last_used = tick;
+  // Predictions start only when a delta against it cannot replay (one whose tick the log lacks cannot:
+  // its replay refuses every Extend).
+  kept.predicting = false;
+  // The newest older replay kept gives its paths' tails when it reached `seen`: no tick replayed again.
+  const Kept* older = nullptr;
+  for (const Kept& other : kept_) {
+    if (&other != &kept && other.live && !other.predicting && other.baseline < seen &&
+        (older == nullptr || other.baseline > older->baseline)) {
+      older = &other;
+    }
+  }
+  if (older == nullptr ||
+      !kept.replay.StartFrom(older->replay, older->replay_delta, seen, cubes, kept.replay_delta)) {
+    kept.replay.Start(seen, cubes, move_log_, kept.replay_delta);
+  }
+  kept.replay_codes.Forget();
+  return slot;
+}
+
+void SnapshotEncoder::GiveKept(std::uint64_t tick, std::size_t cubes) {
+  // Each client takes the newest kept baseline it holds while the tick's encodes are cheap (a few cubes
+  // each); beyond that, as few are given as keep every client's fresh (stabbing intervals): going from the
+  // client that told of the oldest tick, each takes its newest one if given already, else the newest given
+  // one fresh enough for it, else its newest.
+  const std::size_t cheap_encodes =
+      std::max<std::size_t>(1, kCheapEncodeCubes / std::max<std::size_t>(cubes, 1));
+  std::sort(receivers_.begin(), receivers_.end(),
+            [](const Receiver& a, const Receiver& b) { return a.seen < b.seen; });
+  given_.clear();
+  wanting_.fill(0);
+  for (Receiver& r : receivers_) {
+    if (r.seen == kNoBaseline) break;  // sorted last
+    const std::optional<std::size_t> newest = NewestHeld(r.told, tick, r.seen);
+    const bool newest_given =
+        newest && std::find(given_.begin(), given_.end(), kept_[*newest].baseline) != given_.end();
+    if (newest && !newest_given && given_.size() >= cheap_encodes) {
+      for (const std::uint64_t b : given_) {
+        if (b <= r.seen && r.seen - b <= Slack(tick, r.seen) &&
+            (r.baseline == kNoBaseline || b > r.baseline) && Told(r.told, tick, b)) {
+          r.baseline = b;
+        }
+      }
+    }
+    if (newest && r.baseline == kNoBaseline) {
+      r.baseline = kept_[*newest].baseline;
+      kept_[*newest].last_used = tick;
+      if (!newest_given) given_.push_back(r.baseline);
+    }
+    // One with none fresh enough wants one kept: any tick it told of that would be.
+    if (!Fresh(tick, r)) {
+      for (std::uint64_t age = tick - r.seen; age <= LastFreshAge(tick, r.seen) && age < tick; ++age) {
+        if (Told(r.told, tick, tick - age)) ++wanting_[static_cast<std::size_t>(age)];
+      }
+    }
+  }
+}
+
+std::uint64_t SnapshotEncoder::WantedStart(std::uint64_t tick, std::size_t cubes) {
+  // Of the ticks that most of the clients wanting one told of (so clients of every lag take turns, and
+  // none that tells of old snapshots, honestly or not, crowds out the others), the newest.
+  std::size_t most = 0;
+  std::size_t newest = 0;
+  for (std::size_t age = 1; age < wanting_.size(); ++age) {
+    if (wanting_[age] > most) {
+      most = wanting_[age];
+      newest = age;
+    }
+  }
+  if (most == 0) return kNoBaseline;
+  // A start replays every cube through the ticks since the baseline, and adds an encode a tick for as long
+  // as it is given. A dear one is the tick that will serve the clients longest (each that holds it counts
+  // the ticks it stays fresh enough for that client), and must serve a client a tick replayed, or a
+  // quarter of those due: the others keep an older baseline a few ticks more (a few more bytes), until
+  // enough of them want one.
+  if (cubes < kBigWorldCubes || newest * cubes <= kCheapStartCubeTicks) return tick - newest;
+  service_.fill(0);
+  for (const Receiver& r : receivers_) {
+    if (r.seen == kNoBaseline) break;  // sorted last
+    const std::uint64_t last = LastFreshAge(tick, r.seen);
+    for (std::uint64_t age = tick - r.seen; age <= last && age < tick; ++age) {
+      const auto slot = static_cast<std::size_t>(age);  // below wanting_.size(): ages are held baselines
+      if (wanting_[slot] == most && Told(r.told, tick, tick - age)) service_[slot] += last - age + 1;
+    }
+  }
+  std::size_t best = newest;
+  for (std::size_t age = newest + 1; age < wanting_.size(); ++age) {
+    if (wanting_[age] == most && service_[age] > service_[best]) best = age;
+  }
+  const std::size_t enough = std::min<std::size_t>((receivers_.size() + 3) / 4, best);
+  return most >= enough ? tick - best : kNoBaseline;
+}
+
+void SnapshotEncoder::Prepare(std::uint64_t tick, const Players& players, const WorldHistory& history,
+                              SnapshotEncoding encoding) {
+  const std::vector<Player>& cube_owners = players.players();
+  for (std::size_t i = 0; i < cube_owners.size(); ++i) generations_[i] = cube_owners[i].generation;
+  AdvanceKept(tick, players);
+  started_this_tick_ = false;
+  const std::vector<Client>& clients = players.clients();
+  receivers_.clear();
+  for (std::size_t i = 0; i < clients.size(); ++i) {
+    const SnapshotFeed& feed = clients[i].feed;
+    if (feed.due)
+      receivers_.push_back(
+          Receiver{kNoBaseline, i, 0, SeenBaseline(feed, tick, history, encoding), feed.told});
+  }
+  GiveKept(tick, players.world().size());
+  const std::uint64_t wanted = WantedStart(tick, players.world().size());
+  if (wanted != kNoBaseline && Keep(tick, wanted, history)) {
+    for (Receiver& r : receivers_) {
+      if (r.seen == kNoBaseline || r.seen < wanted) continue;
+      if ((r.baseline == kNoBaseline || r.baseline < wanted) && Told(r.told, tick, wanted))
+        r.baseline = wanted;
+    }
+  }
+  std::sort(receivers_.begin(), receivers_.end());
+  std::size_t groups = 0;
+  for (std::size_t k = 0; k < receivers_.size(); ++k) {
+    Receiver& r = receivers_[k];
+    if (r.seen != kNoBaseline && r.baseline == kNoBaseline) ++counters_.deltas_declined;
+    if (k == 0 || r.baseline != receivers_[k - 1].baseline) {
+      if (writers_.size() == groups) writers_.emplace_back();
+      std::optional<std::size_t> kept;
+      for (std::size_t s = 0; s < kept_.size() && r.baseline != kNoBaseline; ++s) {
+        if (kept_[s].live && kept_[s].baseline == r.baseline) kept = s;
+      }
+      group_is_delta_[groups] = PrepareOne(tick, players, history, kept, writers_[groups]);
+      ++groups;
+    }
+    r.group = groups - 1;
+  }
+  counters_.snapshot_encodes += groups;
+}
+
+bool SnapshotEncoder::PrepareOne(std::uint64_t tick, const Players& players, const WorldHistory& history,
+                                 std::optional<std::size_t> kept, protocol::SnapshotWriter& writer) {
+  const auto server_tick = static_cast<std::uint32_t>(tick);
+  const std::span<const sim::PlayerCube> world = players.world();
+  const std::span<const std::uint32_t> world_gens(generations_.data(), world.size());
+  std::span<const sim::PlayerCube> cubes;
+  std::span<const std::uint32_t> gens;
+  // A delta longer than the full snapshot (a world turned over since an old baseline) is not worth sending.
+  const std::size_t full_bits = protocol::SnapshotWriter::FullSharedBits(world.size());
+  const auto fits = [&](bool prepared) { return prepared && writer.shared_bits() <= full_bits; };
+  if (kept) {
+    Kept& k = kept_[*kept];
+    const int age = static_cast<int>(tick - k.baseline);
+    if (history.WorldOf(k.baseline, cubes, gens)) {
+      const bool replayed = !k.predicting && k.replay.Extend(tick, move_log_, k.replay_delta) &&
+                            k.replay.Finish(world, k.replay_delta);
+      if (replayed && fits(writer.Prepare(k.replay_delta, k.replay_codes))) return true;
+      // A replay longer than the full snapshot says inputs came in bursts (a client's host fell behind):
+      // its clients get the full snapshot, whose acks bring a fresh baseline; predicting would cost Moves
+      // every tick and rarely say such bursts in fewer bits. A start predicts every cube from the baseline:
+      // one a tick, however many replays a change of cubes (or a path too uneven to name) ends at once;
+      // the others' clients get the full snapshot.
+      if (!replayed && !k.predicting && !started_this_tick_) {
+        k.prediction.Start(k.baseline, cubes, gens, tick, world, world_gens, turn_log_,
+                           &counters_.delta_prediction_moves);
+        k.predicting = true;
+        started_this_tick_ = true;
+      }
+      if (k.predicting &&
+          protocol::MakeDelta(server_tick, world, world_gens, age, cubes, gens, delta_,
+                              &counters_.delta_prediction_moves, &turn_log_, &k.prediction) &&
+          fits(writer.Prepare(delta_))) {
+        return true;
+      }
+    }
+  }
+  [[maybe_unused]] const bool encoded = writer.Prepare(server_tick, world);
+  assert(encoded && "the server's world is always encodable: ids increasing, states in range");
+  return false;
+}
+
+}  // namespace netcube::server
