@@ -14,6 +14,7 @@
 #include "netcube/server/server_config.h"
 #include "netcube/server/server_stats.h"
 #include "outbox.h"
+#include "rate_budget.h"
 #include "tuning.h"
 
 namespace netcube::server {
@@ -62,6 +63,7 @@ struct Client {
   std::uint64_t bytes_sent = 0;
   std::uint64_t bytes_received = 0;
   SnapshotFeed feed;
+  RateBudget bystander_hits{kBystanderHitsPerSecond, kBystanderHitsPerSecond};  // other players' hits told
 };
 
 class Players {

@@ -64,7 +64,21 @@ void Tags::Judge(std::size_t shooter, const protocol::Tag& tag, Players& players
 }
 
 void Tags::SendResults(Micros now, Players& players, Outbox& outbox) {
-  for (const protocol::TagResult& result : results_) players.Broadcast(now, result, std::nullopt, outbox);
+  const std::size_t count = results_.size();
+  for (Client& client : players.clients()) {
+    for (std::size_t k = 0; k < count; ++k) {
+      const protocol::TagResult& result = results_[(first_result_ + k) % count];
+      const bool hit = result.outcome == protocol::TagOutcome::kHit;
+      const bool concerned = client.player == result.shooter || (hit && client.player == result.target);
+      if (!concerned && !hit) continue;
+      if (!concerned && !client.bystander_hits.Take(now)) {
+        ++counters_.bystander_hits_withheld;
+        continue;
+      }
+      outbox.Send(now, client.peer, &client.bytes_sent, result);
+    }
+  }
+  ++first_result_;
   results_.clear();
 }
 

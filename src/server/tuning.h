@@ -52,6 +52,10 @@ inline constexpr Micros kMaxTagWait{250'000};
 // Tags beyond one per sim::kTagCooldownMs are refused; this much bunching (a tag delayed by a resend,
 // then the next on time) is let through.
 inline constexpr Micros kTagBurstTolerance{sim::kTagCooldownMs * 1000};
+// Other players' hits a client is told of (a flash to draw), at most, a second: with every player tagging at
+// the cooldown the tags of a full server would otherwise cost each client what all of them do. Its own tags
+// and the hits on its cube are always told.
+inline constexpr std::int64_t kBystanderHitsPerSecond = 20;
 
 // The most baselines whose predictions the server keeps from tick to tick (protocol::BaselinePrediction),
 // and so the most distinct deltas a tick encodes. Each client gets a delta against the newest kept one it

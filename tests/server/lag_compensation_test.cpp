@@ -6,10 +6,13 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "support/input_driver.h"
 #include "support/loopback_rig.h"
+#include "tuning.h"
 #include "world_history.h"
 
 namespace netcube::server {
@@ -274,9 +277,11 @@ TEST_F(TagLoopback, AimingAtTheCubeAsDrawnHitsWithCompensationAndMissesWithout) 
   EXPECT_FALSE(last.lag_compensation);
   EXPECT_TRUE(last.rewound.hit.has_value());  // compensation would have hit
 
-  // Everyone hears of every tag; the counts follow.
+  // The shooter hears of every tag, the target of the hits on it; the counts follow.
   StepFor(Micros(500'000));
-  EXPECT_EQ(target_->inbox().tag_results.size(), 10u);
+  EXPECT_EQ(target_->inbox().tag_results.size(), 5u);
+  for (const protocol::TagResult& result : target_->inbox().tag_results)
+    EXPECT_EQ(result.outcome, protocol::TagOutcome::kHit);
   const std::vector<ClientInfo> clients = rig_->server().clients();
   EXPECT_EQ(clients[shooter_id_].tags_fired, 10u);
   EXPECT_EQ(clients[shooter_id_].tags_given, 5u);
@@ -300,6 +305,84 @@ TEST_F(TagLoopback, TagsFasterThanTheCooldownAreRefused) {
   EXPECT_EQ(rig_->server().clients()[shooter_id_].tags_refused, 1u);
   // Refusals go to the shooter only.
   EXPECT_EQ(target_->inbox().tag_results.size(), 2u);
+}
+
+// 20 players at rest tag their nearest neighbour at the cooldown for 3 s, 4 others watch. Each tag is told
+// to its shooter and, a hit, to its target; a watcher hears of others' hits within its budget only, so a
+// tag costs the server a few packets, not one per client (before: every result to every client).
+TEST(TagFanOut, OthersHitsAreToldWithinABudgetAndOthersMissesNotAtAll) {
+  ServerConfig config;
+  config.collisions = false;
+  config.max_clients = 24;
+  config.max_per_address = 24;  // every client from 127.0.0.1
+  std::unique_ptr<LoopbackRig> rig = LoopbackRig::Start(config);
+  std::vector<TestClient*> clients;
+  for (int i = 0; i < 24; ++i) {
+    clients.push_back(rig->Join("p" + std::to_string(i), {}));
+    ASSERT_NE(clients.back(), nullptr);
+  }
+  rig->StepFor(Micros(300'000));
+  std::vector<std::uint8_t> shots(20, 0);
+  const auto fire = [&] {
+    for (std::size_t i = 0; i < shots.size(); ++i) {
+      const std::optional<protocol::Snapshot>& seen = clients[i]->inbox().last_snapshot;
+      ASSERT_TRUE(seen.has_value());
+      const sim::PlayerId me = clients[i]->inbox().welcome->player_id;
+      const sim::CubeState* mine = nullptr;
+      for (const sim::PlayerCube& p : seen->players) {
+        if (p.id == me) mine = &p.state;
+      }
+      ASSERT_NE(mine, nullptr);
+      const sim::CubeState* nearest = nullptr;
+      std::int64_t best = 0;
+      for (const sim::PlayerCube& p : seen->players) {
+        const std::int64_t dx = p.state.x - mine->x, dy = p.state.y - mine->y;
+        if (p.id != me && (nearest == nullptr || dx * dx + dy * dy < best)) {
+          nearest = &p.state;
+          best = dx * dx + dy * dy;
+        }
+      }
+      protocol::Tag tag = TagAt(seen->server_tick, seen->server_tick, 0,
+                                sim::AimToward(nearest->x - mine->x, nearest->y - mine->y));
+      tag.shot = shots[i]++;
+      clients[i]->Send(rig->now(), tag);
+    }
+  };
+  constexpr int kRounds = 12;  // every 260 ms: 3.1 s
+  for (int round = 0; round < kRounds; ++round) {
+    fire();
+    rig->StepFor(Micros(260'000));
+  }
+  rig->StepFor(Micros(500'000));
+
+  const ServerStats stats = rig->server().stats();
+  EXPECT_EQ(stats.tags_judged, 20u * kRounds);
+  EXPECT_GT(stats.tags_hit, 10u * kRounds);  // the nearest cube, at rest, is in range
+  EXPECT_GT(stats.bystander_hits_withheld, 0u);
+  ::testing::Test::RecordProperty("tags_hit", static_cast<int>(stats.tags_hit));
+  ::testing::Test::RecordProperty("bystander_hits_withheld", static_cast<int>(stats.bystander_hits_withheld));
+  ::testing::Test::RecordProperty("watcher_results",
+                                  static_cast<int>(clients.back()->inbox().tag_results.size()));
+  const double seconds = static_cast<double>(rig->now().count() - 300'000) / 1e6 + 1.0;
+  for (std::size_t i = 0; i < clients.size(); ++i) {
+    const sim::PlayerId me = clients[i]->inbox().welcome->player_id;
+    std::size_t own = 0, others = 0;
+    for (const protocol::TagResult& r : clients[i]->inbox().tag_results) {
+      if (r.shooter == me) {
+        ++own;
+        continue;
+      }
+      if (r.outcome == protocol::TagOutcome::kHit && r.target == me) continue;
+      EXPECT_EQ(r.outcome, protocol::TagOutcome::kHit) << "client " << i;
+      ++others;
+    }
+    if (i < shots.size()) {
+      EXPECT_EQ(own, static_cast<std::size_t>(kRounds)) << "shooter " << i;
+    }
+    // The budget: a burst of 20, then 20 a second (the whole run counted generously).
+    EXPECT_LE(others, static_cast<std::size_t>(kBystanderHitsPerSecond * (1.0 + seconds))) << "client " << i;
+    EXPECT_GT(others, 0u) << "client " << i;
+  }
 }
 
 }  // namespace

@@ -120,9 +120,10 @@ struct TagCounters {
   std::uint64_t tags_judged = 0;
   std::uint64_t tags_hit = 0;
   std::uint64_t tags_refused = 0;
-  std::uint64_t tags_capped = 0;             // the shooter's claimed render time was beyond the cap
-  std::uint64_t tags_decided_by_rewind = 0;  // judged with compensation, where the present world disagrees
-  double rewind_ms_sum = 0.0;                // compensation's rewind over judged tags (mean = sum / judged)
+  std::uint64_t tags_capped = 0;              // the shooter's claimed render time was beyond the cap
+  std::uint64_t tags_decided_by_rewind = 0;   // judged with compensation, where the present world disagrees
+  std::uint64_t bystander_hits_withheld = 0;  // other players' hits not told to a client beyond its budget
+  double rewind_ms_sum = 0.0;                 // compensation's rewind over judged tags (mean = sum / judged)
   double rewind_ms_max = 0.0;
 };
 

@@ -51,6 +51,7 @@ nlohmann::json StatsJson(const server::ServerStats& stats) {
       {"tags_hit", stats.tags_hit},
       {"tags_refused", stats.tags_refused},
       {"tags_capped", stats.tags_capped},
+      {"bystander_hits_withheld", stats.bystander_hits_withheld},
       {"rewind_ms_max", stats.rewind_ms_max},
       {"bytes_sent", stats.wire_bytes_sent},
       {"bytes_received", stats.wire_bytes_received},
