@@ -87,11 +87,11 @@ bool EnetEndpoint::Unproven(const ENetPeer& peer) const {
 
 // A connection request is about to reach ENet. If it will find every slot taken, and ENet would take it
 // otherwise (the address is under its limit; not a resend of a handshake already under way), an unproven
-// connection makes room (RoomPlan::TakeVictim: a handshake never answered first, of the address holding
-// the most, then asking the most), unless the request's own address asks as only a flood does, or asked
-// lately and the budget of evictions is spent: then the request is dropped (false), here, before ENet
-// scans its peers for it. The candidates come from the room
-// plan, made again only when a slot holds what it does not expect.
+// connection makes room (RoomPlan::TakeVictim: of the address holding the most, then asking again, a
+// handshake never answered before one answered), unless the request's own address asks as only a flood does,
+// or asked lately and the budget of evictions is spent: then the request is dropped (false), here, before
+// ENet scans its peers for it. The candidates come from the room plan, made again only when a slot holds what
+// it does not expect.
 bool EnetEndpoint::MakeRoomFor(const ENetAddress& from, enet_uint32 connect_id) {
   const double score = connect_meter_.Count(from.host, servicing_now_);
   // An honest address asks once a join (ENet resends a request unanswered), for at most duplicatePeers

@@ -47,10 +47,10 @@ class RoomPlan {
            peer.connectID == *expected_[slot];
   }
 
-  // The slot to reset: a handshake never answered if there is one, before a connection that answered
-  // (its address is real); of the address holding the most, then asking the most lately, then the oldest
-  // (then the lowest slot). Taken out of the picture, which expects the request it makes room for (from
-  // `new_host`, whose score is `new_score`) to take it.
+  // The slot to reset: of the address holding the most; then of one that asked more than once lately;
+  // then a handshake never answered before a connection that answered (its address is real); then of the
+  // address asking the most, the oldest (then the lowest slot). Taken out of the picture, which expects the
+  // request it makes room for (from `new_host`, whose score is `new_score`) to take it.
   std::optional<std::size_t> TakeVictim(enet_uint32 new_host, enet_uint32 new_connect_id, Micros now,
                                         double new_score) {
     Queue* victim = nullptr;
@@ -90,11 +90,14 @@ class RoomPlan {
     }
     // Its front goes before `other`'s.
     bool Before(const Queue& other) const {
-      if (front().answered != other.front().answered) return !front().answered;
       if (size() != other.size()) return size() > other.size();
+      if (AsksAgain() != other.AsksAgain()) return AsksAgain();
+      if (front().answered != other.front().answered) return !front().answered;
       if (score != other.score) return score > other.score;
       return front() < other.front();
     }
+    // Its address asked more than once lately (an honest join asks once).
+    bool AsksAgain() const { return score >= 2.0; }
     bool empty() const { return head_ == candidates_.size(); }
     std::size_t size() const { return candidates_.size() - head_; }
     const Candidate& front() const { return candidates_[head_]; }
