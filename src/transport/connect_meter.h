@@ -1,7 +1,7 @@
 #pragma once
 // How many connection requests each address sent lately (enet_admission.cpp): a count that halves every
-// second, so an address asking n times a second scores about 1.44 n and one honest join 1 to 3 (ENet
-// resends its CONNECT). When the peer table is full, a flooding address is the one to make room and the
+// 4 s, so an address asking n times a second settles at about 5.8 n, and one honest join scores 1 to 3
+// (ENet resends its CONNECT). When the peer table is full, a flooding address is the one to make room and the
 // one whose requests are dropped, and an honest handshake is the last a flood can push out. Beside it, a
 // budget of the room addresses asking again may make, so a flood's requests cost no eviction storm.
 // Bounded: a fixed table of addresses; an entry whose count has decayed to nothing is free again, and an
@@ -59,9 +59,9 @@ class ConnectMeter {
   static constexpr int kHashShift = 18;  // 32 - log2(kEntries)
   static_assert(std::size_t{1} << (32 - kHashShift) == kEntries);
   static constexpr std::size_t kProbes = 8;
-  static constexpr double kHalfLifeSeconds = 1.0;
+  static constexpr double kHalfLifeSeconds = 4.0;
   static constexpr double kForgotten =
-      0.05;  // a score this small frees its entry (about 4 s after one request)
+      0.05;  // a score this small frees its entry (about 17 s after one request)
 
   static constexpr double kEvictionsPerSecond = 1000.0;
   static constexpr double kEvictionBurst = 64.0;

@@ -85,20 +85,18 @@ bool EnetEndpoint::Unproven(const ENetPeer& peer) const {
   return it != peers_.end() && !it->second.proven;
 }
 
-// A connection request is about to reach ENet. If it will find every slot taken, and ENet would take it
-// otherwise (the address is under its limit; not a resend of a handshake already under way), an unproven
-// connection makes room (RoomPlan::TakeVictim: of the address holding the most, then asking again, a
-// handshake never answered before one answered), unless the request's own address asks as only a flood does,
-// or asked lately and the budget of evictions is spent: then the request is dropped (false), here, before
-// ENet scans its peers for it. The candidates come from the room plan, made again only when a slot holds what
-// it does not expect.
+// A connection request is about to reach ENet (false: it is dropped here, before ENet scans its peers
+// for it). An address asking as only a flood or a join-and-leave loop does is dropped whether or not there
+// is room (ConnectMeter). Otherwise, if the request will find every slot taken, and ENet would take it (the
+// address is under its limit; not a resend of a handshake under way), an unproven connection makes room
+// (RoomPlan::TakeVictim: of the address holding the most, then asking again, a handshake never answered
+// before one answered); an address asking again may evict only within the budget of evictions. The
+// candidates come from the room plan, made again only when a slot holds what it does not expect.
 bool EnetEndpoint::MakeRoomFor(const ENetAddress& from, enet_uint32 connect_id) {
   const double score = connect_meter_.Count(from.host, servicing_now_);
   // An honest address asks once a join (ENet resends a request unanswered), for at most duplicatePeers
-  // joins at once.
-  const bool flooding = score > 2.0 * static_cast<double>(host_->duplicatePeers);
-  // Found full in this Service: a slot freed since costs a flooding address one request.
-  if (flooding && full_in_service_ == service_count_) return false;
+  // joins at once: past twice that, whether or not there is room, it floods or churns.
+  if (score > 2.0 * static_cast<double>(host_->duplicatePeers)) return false;
   std::size_t from_address = 0;
   bool plan_holds = room_plan_.MadeIn(service_count_);
   for (std::size_t i = 0; i < host_->peerCount; ++i) {
@@ -109,9 +107,8 @@ bool EnetEndpoint::MakeRoomFor(const ENetAddress& from, enet_uint32 connect_id) 
     if (peer.address.port == from.port && peer.connectID == connect_id) return true;
     ++from_address;
   }
-  full_in_service_ = service_count_;
   if (from_address >= host_->duplicatePeers) return true;
-  if (flooding || (score >= 2.0 && !connect_meter_.TakeEviction(servicing_now_))) return false;
+  if (score >= 2.0 && !connect_meter_.TakeEviction(servicing_now_)) return false;
   if (!plan_holds) MakeRoomPlan();
   if (const std::optional<std::size_t> victim =
           room_plan_.TakeVictim(from.host, connect_id, servicing_now_, score)) {

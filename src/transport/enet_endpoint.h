@@ -109,10 +109,9 @@ class EnetEndpoint final : public Endpoint {
   std::vector<PeerId> goodbyes_once_;
   RoomPlan room_plan_;
   ConnectMeter connect_meter_;
-  std::uint64_t full_in_service_ = 0;  // the Service in which a request last found every slot taken
-  Micros servicing_now_{0};            // the time of the Service under way, for the intercept
-  std::uint64_t service_count_ = 0;    // Services begun: the room plan's age
-  int datagrams_read_ = 0;             // by the enet_host_service call under way, as the intercept saw them
+  Micros servicing_now_{0};          // the time of the Service under way, for the intercept
+  std::uint64_t service_count_ = 0;  // Services begun: the room plan's age
+  int datagrams_read_ = 0;           // by the enet_host_service call under way, as the intercept saw them
   FilterLimits filter_;
 
   // The endpoint whose ENet host this thread is servicing: ENet's intercept callback has no user pointer.
