@@ -1,9 +1,10 @@
 #pragma once
 // How many connection requests each address sent lately (enet_admission.cpp): a count that halves every
 // 4 s, so an address asking n times a second settles at about 5.8 n, and one honest join scores 1 to 3
-// (ENet resends its CONNECT). When the peer table is full, a flooding address is the one to make room and the
-// one whose requests are dropped, and an honest handshake is the last a flood can push out. Beside it, a
-// budget of the room addresses asking again may make, so a flood's requests cost no eviction storm.
+// (ENet resends its CONNECT). An address flooding or joining and leaving in a loop has its requests
+// dropped; when the peer table is full, an address asking again is the one to make room, and an honest
+// handshake is the last a flood can push out. Beside it, a budget of the room addresses asking again may
+// make, so a flood's requests cost no eviction storm.
 // Bounded: a fixed table of addresses; an entry whose count has decayed to nothing is free again, and an
 // address that finds no entry within a few probes is scored as new.
 #include <enet/enet.h>
@@ -60,8 +61,8 @@ class ConnectMeter {
   static_assert(std::size_t{1} << (32 - kHashShift) == kEntries);
   static constexpr std::size_t kProbes = 8;
   static constexpr double kHalfLifeSeconds = 4.0;
-  static constexpr double kForgotten =
-      0.05;  // a score this small frees its entry (about 17 s after one request)
+  // A score this small frees its entry (about 17 s after one request).
+  static constexpr double kForgotten = 0.05;
 
   static constexpr double kEvictionsPerSecond = 1000.0;
   static constexpr double kEvictionBurst = 64.0;
