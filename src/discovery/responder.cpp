@@ -19,44 +19,63 @@ namespace {
 
 // A flood cannot keep one Service call busy for ever; the rest waits in the socket's buffer.
 constexpr int kMaxDatagramsPerService = 256;
-// Source addresses with a bucket of their own at most; a new one takes the place of the longest idle.
-constexpr std::size_t kMaxTrackedSources = 256;
-// Regulars: sources answered recently, which may spend the part of the bucket of all sources that newcomers
-// leave (a share of the burst). A flood from many forged sources is all newcomers, or holds a few regular
-// places at most, each within its own rate: it cannot spend a browser's replies once the browser has been
-// answered. A regular not answered for kRegularTimeout (a browser asks once a second) gives its place up.
-constexpr std::size_t kMaxRegulars = 8;
-constexpr Micros kRegularTimeout{3'000'000};
-constexpr double kRegularShareOfBurst = 0.5;
+// Keys (source addresses, or their /24s) with a bucket of their own at most; a new one takes the place of
+// the longest idle.
+constexpr std::size_t kMaxTrackedKeys = 256;
+// How often a /24 asks, metered: a LAN's browsers ask once a second each. A flood from many forged
+// sources drains the meters of the /24s it uses, and its sources' own buckets if each asks faster than a
+// browser does.
+constexpr double kPrefixBurst = 20.0;
+constexpr double kPrefixQueriesPerSecond = 10.0;
+// Quiet: a source and its /24 both at least half their bucket. Only a quiet source may spend the part of
+// the bucket of all sources that the others leave (a share of the burst), so a flood cannot spend the
+// replies of a browser that asks as browsers do, whether it was answered before or asks first during it.
+constexpr double kQuietShare = 0.5;
+constexpr double kQuietShareOfBurst = 0.5;
 
 struct TokenBucket {
   double tokens = 0.0;
   Micros refilled_at{0};
 
-  static TokenBucket Full(double burst, Micros now) { return {burst, now}; }
-
+  void Refill(Micros now, double burst, double per_second) {
+    if (now <= refilled_at) return;
+    const double seconds = std::chrono::duration<double>(now - refilled_at).count();
+    tokens = std::min(burst, tokens + seconds * per_second);
+    refilled_at = now;
+  }
   // True (and a token spent) if a reply may go out now, leaving at least `kept` tokens.
-  bool Take(Micros now, double burst, double per_second, double kept = 0.0) {
-    if (now > refilled_at) {
-      const double seconds = std::chrono::duration<double>(now - refilled_at).count();
-      tokens = std::min(burst, tokens + seconds * per_second);
-      refilled_at = now;
-    }
+  bool Take(double kept = 0.0) {
     if (tokens < kept + 1.0) return false;
     tokens -= 1.0;
     return true;
   }
+  // A meter's count: a token spent if there is one.
+  void Count() { tokens = std::max(0.0, tokens - 1.0); }
 };
 
-struct SourceBucket {
-  std::uint32_t address = 0;
+struct KeyedBucket {
+  std::uint32_t key = 0;
   TokenBucket bucket;
 };
 
-struct Regular {
-  std::uint32_t address = 0;
-  Micros answered_at{0};
-};
+// The bucket of `key`, refilled to `now`: a new key's is full.
+TokenBucket& BucketOf(std::vector<KeyedBucket>& table, std::uint32_t key, Micros now, double burst,
+                      double per_second) {
+  auto known = std::find_if(table.begin(), table.end(), [key](const KeyedBucket& b) { return b.key == key; });
+  if (known == table.end()) {
+    const KeyedBucket full{key, {burst, now}};
+    if (table.size() < kMaxTrackedKeys) {
+      known = table.insert(table.end(), full);
+    } else {
+      known = std::min_element(table.begin(), table.end(), [](const KeyedBucket& a, const KeyedBucket& b) {
+        return a.bucket.refilled_at < b.bucket.refilled_at;
+      });
+      *known = full;
+    }
+  }
+  known->bucket.Refill(now, burst, per_second);
+  return known->bucket;
+}
 
 }  // namespace
 
@@ -66,52 +85,21 @@ struct Responder::Impl {
   std::string multicast_error;
   ResponderCounters counters;
   std::optional<TokenBucket> all_sources;  // full at the first query
-  std::vector<SourceBucket> sources;
-  std::vector<Regular> regulars;  // at most kMaxRegulars
+  std::vector<KeyedBucket> sources;
+  std::vector<KeyedBucket> prefixes;  // meters of the /24s
 
-  TokenBucket& SourceBucketOf(std::uint32_t address, Micros now) {
-    const auto known = std::find_if(sources.begin(), sources.end(),
-                                    [address](const SourceBucket& s) { return s.address == address; });
-    if (known != sources.end()) return known->bucket;
-    const TokenBucket full = TokenBucket::Full(config.burst_per_source, now);
-    if (sources.size() < kMaxTrackedSources) return sources.emplace_back(SourceBucket{address, full}).bucket;
-    SourceBucket& idlest =
-        *std::min_element(sources.begin(), sources.end(), [](const SourceBucket& a, const SourceBucket& b) {
-          return a.bucket.refilled_at < b.bucket.refilled_at;
-        });
-    idlest = SourceBucket{address, full};
-    return idlest.bucket;
-  }
-
-  Regular* RegularOf(std::uint32_t address, Micros now) {
-    const auto it = std::find_if(regulars.begin(), regulars.end(),
-                                 [address](const Regular& r) { return r.address == address; });
-    return it != regulars.end() && now - it->answered_at <= kRegularTimeout ? &*it : nullptr;
-  }
-
-  // An answered source is a regular from now on, if there is a place: a free one or one given up.
-  void Answered(std::uint32_t address, Micros now) {
-    if (Regular* regular = RegularOf(address, now)) {
-      regular->answered_at = now;
-      return;
-    }
-    if (regulars.size() < kMaxRegulars) {
-      regulars.push_back({address, now});
-      return;
-    }
-    Regular& stalest =
-        *std::min_element(regulars.begin(), regulars.end(),
-                          [](const Regular& a, const Regular& b) { return a.answered_at < b.answered_at; });
-    if (now - stalest.answered_at > kRegularTimeout) stalest = {address, now};
-  }
-
-  // True (and a token spent from both buckets) if a reply to `address` may go out now.
+  // True (and a token spent from the buckets) if a reply to `address` may go out now.
   bool MayReply(std::uint32_t address, Micros now) {
-    if (!all_sources) all_sources = TokenBucket::Full(config.burst, now);
-    TokenBucket& own = SourceBucketOf(address, now);
-    if (!own.Take(now, config.burst_per_source, config.replies_per_second_per_source)) return false;
-    const double kept = RegularOf(address, now) != nullptr ? 0.0 : config.burst * kRegularShareOfBurst;
-    return all_sources->Take(now, config.burst, config.replies_per_second, kept);
+    if (!all_sources) all_sources = TokenBucket{static_cast<double>(config.burst), now};
+    all_sources->Refill(now, config.burst, config.replies_per_second);
+    TokenBucket& prefix = BucketOf(prefixes, address >> 8, now, kPrefixBurst, kPrefixQueriesPerSecond);
+    prefix.Count();  // every query, answered or not
+    const double source_burst = config.burst_per_source;
+    TokenBucket& own = BucketOf(sources, address, now, source_burst, config.replies_per_second_per_source);
+    if (!own.Take()) return false;
+    const bool quiet =
+        prefix.tokens >= kPrefixBurst * kQuietShare && own.tokens >= source_burst * kQuietShare;
+    return all_sources->Take(quiet ? 0.0 : config.burst * kQuietShareOfBurst);
   }
 };
 
@@ -157,7 +145,6 @@ void Responder::Service(Micros now, const protocol::DiscoveryReply& info) {
     const std::size_t bytes = protocol::EncodeDiscoveryReply(reply, out);
     if (bytes == 0 || bytes > *length) continue;  // an invalid `info`: the caller's bug, nothing to send
     if (s.socket.SendTo(from, std::span(out.data(), bytes))) {
-      s.Answered(from.address, now);
       ++s.counters.queries_answered;
       s.counters.bytes_sent += bytes;
     }

@@ -66,8 +66,10 @@ int EnetEndpoint::Intercept(ENetHost* enet, ENetEvent* /*event*/) {
     return 1;
   }
   if (endpoint->config_.make_room_for_connections) {
-    if (const std::optional<enet_uint32> connect_id = ConnectionRequestId(datagram)) {
-      endpoint->MakeRoomFor(enet->receivedAddress, *connect_id);
+    if (const std::optional<enet_uint32> connect_id = ConnectionRequestId(datagram);
+        connect_id && !endpoint->MakeRoomFor(enet->receivedAddress, *connect_id)) {
+      ++endpoint->totals_.datagrams_filtered;
+      return 1;
     }
   }
   return 0;
@@ -83,28 +85,36 @@ bool EnetEndpoint::Unproven(const ENetPeer& peer) const {
   return it != peers_.end() && !it->second.proven;
 }
 
-// A connection request is about to reach ENet. If it will find every slot taken, and ENet would take it
-// otherwise (the address is under its limit; not a resend of a handshake already under way), an unproven
-// connection makes room: of the address holding the most unproven slots, so a crowd from a few addresses
-// pays first and an honest client's one handshake last; of those, the oldest. The candidates come from the
-// room plan, made again only when a slot holds what it does not expect.
-void EnetEndpoint::MakeRoomFor(const ENetAddress& from, enet_uint32 connect_id) {
+// A connection request is about to reach ENet (false: it is dropped here, before ENet scans its peers
+// for it). An address asking as only a flood or a join-and-leave loop does is dropped whether or not there
+// is room (ConnectMeter). Otherwise, if the request will find every slot taken, and ENet would take it (the
+// address is under its limit; not a resend of a handshake under way), an unproven connection makes room
+// (RoomPlan::TakeVictim: of the address holding the most, then asking again, a handshake never answered
+// before one answered); an address asking again may evict only within the budget of evictions. The
+// candidates come from the room plan, made again only when a slot holds what it does not expect.
+bool EnetEndpoint::MakeRoomFor(const ENetAddress& from, enet_uint32 connect_id) {
+  const double score = connect_meter_.Count(from.host, servicing_now_);
+  // An honest address asks once a join (ENet resends a request unanswered), for at most duplicatePeers
+  // joins at once: past twice that, whether or not there is room, it floods or churns.
+  if (score > 2.0 * static_cast<double>(host_->duplicatePeers)) return false;
   std::size_t from_address = 0;
   bool plan_holds = room_plan_.MadeIn(service_count_);
   for (std::size_t i = 0; i < host_->peerCount; ++i) {
     const ENetPeer& peer = host_->peers[i];
-    if (peer.state == ENET_PEER_STATE_DISCONNECTED) return;  // a free slot: nothing to do
+    if (peer.state == ENET_PEER_STATE_DISCONNECTED) return true;  // a free slot: nothing to do
     plan_holds = plan_holds && room_plan_.Holds(i, peer);
     if (peer.state == ENET_PEER_STATE_CONNECTING || peer.address.host != from.host) continue;
-    if (peer.address.port == from.port && peer.connectID == connect_id) return;
+    if (peer.address.port == from.port && peer.connectID == connect_id) return true;
     ++from_address;
   }
-  if (from_address >= host_->duplicatePeers) return;
+  if (from_address >= host_->duplicatePeers) return true;
+  if (score >= 2.0 && !connect_meter_.TakeEviction(servicing_now_)) return false;
   if (!plan_holds) MakeRoomPlan();
   if (const std::optional<std::size_t> victim =
-          room_plan_.TakeVictim(from.host, connect_id, servicing_now_)) {
+          room_plan_.TakeVictim(from.host, connect_id, servicing_now_, score)) {
     Evict(host_->peers[*victim]);
   }
+  return true;
 }
 
 void EnetEndpoint::MakeRoomPlan() {
@@ -116,7 +126,8 @@ void EnetEndpoint::MakeRoomPlan() {
     // A connection taken during this Service is not watched yet: the newest.
     const Micros since =
         slots_[i] && slots_[i]->connect_id == peer.connectID ? slots_[i]->since : servicing_now_;
-    room_plan_.AddUnproven(peer.address.host, i, since);
+    room_plan_.AddUnproven(peer.address.host, i, since, peer.state != ENET_PEER_STATE_ACKNOWLEDGING_CONNECT,
+                           connect_meter_.Score(peer.address.host, servicing_now_));
   }
 }
 

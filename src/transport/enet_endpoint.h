@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "connect_meter.h"
 #include "datagram_filter.h"
 #include "enet_buffers.h"
 #include "netcube/transport/endpoint.h"
@@ -85,7 +86,7 @@ class EnetEndpoint final : public Endpoint {
   void BeginUnprovenDisconnect(PeerId id, PeerRecord& record, std::uint32_t data);
   void SayGoodbyesOnce();
   bool Unproven(const ENetPeer& peer) const;
-  void MakeRoomFor(const ENetAddress& from, enet_uint32 connect_id);
+  bool MakeRoomFor(const ENetAddress& from, enet_uint32 connect_id);
   void MakeRoomPlan();
   void Evict(ENetPeer& peer);
   void WatchSlots(Micros now);
@@ -107,6 +108,7 @@ class EnetEndpoint final : public Endpoint {
   // Peers disconnected by DisconnectUnproven whose goodbye waits for the acknowledgement of what was queued.
   std::vector<PeerId> goodbyes_once_;
   RoomPlan room_plan_;
+  ConnectMeter connect_meter_;
   Micros servicing_now_{0};          // the time of the Service under way, for the intercept
   std::uint64_t service_count_ = 0;  // Services begun: the room plan's age
   int datagrams_read_ = 0;           // by the enet_host_service call under way, as the intercept saw them

@@ -1,6 +1,7 @@
 #pragma once
 // MakeRoomFor's picture of a full peer table (enet_admission.cpp): per address, its unproven connections
-// oldest first, and what each slot held when the picture was made. A CONNECT flood fills the table, and
+// (handshakes never answered first, then oldest first) and how often it asked lately (ConnectMeter), and
+// what each slot held when the picture was made. A CONNECT flood fills the table, and
 // every further request must evict: the picture is made once per Service and kept as requests evict and
 // take slots, so a request costs one check of the slots, not a recount of them all.
 #include <enet/enet.h>
@@ -31,9 +32,14 @@ class RoomPlan {
     }
     ++generation_;
   }
-  // The connection in `slot` when the picture was made; and whether it is unproven (a candidate), since when.
+  // The connection in `slot` when the picture was made; and whether it is unproven (a candidate): since
+  // when, whether it answered ENet's handshake, and how often its address asked lately.
   void Occupied(std::size_t slot, enet_uint32 connect_id) { expected_[slot] = connect_id; }
-  void AddUnproven(enet_uint32 host, std::size_t slot, Micros since) { QueueOf(host).Insert({since, slot}); }
+  void AddUnproven(enet_uint32 host, std::size_t slot, Micros since, bool answered, double score) {
+    Queue& queue = QueueOf(host);
+    queue.Insert({answered, since, slot});
+    queue.score = score;
+  }
   // The picture is of this Service, and the slot holds what it says.
   bool MadeIn(std::uint64_t service) const { return service_ == service; }
   bool Holds(std::size_t slot, const ENetPeer& peer) const {
@@ -41,41 +47,57 @@ class RoomPlan {
            peer.connectID == *expected_[slot];
   }
 
-  // The slot to reset: the oldest unproven connection of the address holding the most (ties: the oldest,
-  // then the lowest slot). Taken out of the picture, which expects the request it makes room for to take it.
-  std::optional<std::size_t> TakeVictim(enet_uint32 new_host, enet_uint32 new_connect_id, Micros now) {
+  // The slot to reset: of the address holding the most; then of one that asked more than once lately;
+  // then a handshake never answered before a connection that answered (its address is real); then of the
+  // address asking the most, the oldest (then the lowest slot). Taken out of the picture, which expects the
+  // request it makes room for (from `new_host`, whose score is `new_score`) to take it.
+  std::optional<std::size_t> TakeVictim(enet_uint32 new_host, enet_uint32 new_connect_id, Micros now,
+                                        double new_score) {
     Queue* victim = nullptr;
     for (std::size_t i = 0; i < used_queues_; ++i) {
       Queue& queue = queues_[i];
-      if (queue.empty()) continue;
-      if (victim == nullptr || queue.size() > victim->size() ||
-          (queue.size() == victim->size() && queue.front() < victim->front())) {
-        victim = &queue;
-      }
+      if (!queue.empty() && (victim == nullptr || queue.Before(*victim))) victim = &queue;
     }
     if (victim == nullptr) return std::nullopt;
     const std::size_t slot = victim->PopFront().slot;
     expected_[slot] = new_connect_id;  // ENet gives a request the first free slot: the only one
-    QueueOf(new_host).Insert({now, slot});
+    Queue& taker = QueueOf(new_host);
+    taker.Insert({false, now, slot});
+    taker.score = new_score;
     if (2 * used_queues_ >= index_.size()) service_ = 0;  // the index half full: made again next time
     return slot;
   }
 
  private:
   struct Candidate {
+    bool answered = false;
     Micros since{0};
     std::size_t slot = 0;
     bool operator<(const Candidate& other) const {
+      if (answered != other.answered) return !answered;
       return since != other.since ? since < other.since : slot < other.slot;
     }
   };
-  // One address's candidates, oldest first; taken from the front.
+  // One address's candidates, the first to go first; taken from the front.
   class Queue {
    public:
+    double score = 0.0;  // its address's ConnectMeter score
+
     void Clear() {
       candidates_.clear();
       head_ = 0;
+      score = 0.0;
     }
+    // Its front goes before `other`'s.
+    bool Before(const Queue& other) const {
+      if (size() != other.size()) return size() > other.size();
+      if (AsksAgain() != other.AsksAgain()) return AsksAgain();
+      if (front().answered != other.front().answered) return !front().answered;
+      if (score != other.score) return score > other.score;
+      return front() < other.front();
+    }
+    // Its address asked more than once lately (an honest join asks once).
+    bool AsksAgain() const { return score >= 2.0; }
     bool empty() const { return head_ == candidates_.size(); }
     std::size_t size() const { return candidates_.size() - head_; }
     const Candidate& front() const { return candidates_[head_]; }
