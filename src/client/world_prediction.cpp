@@ -108,21 +108,7 @@ void WorldPrediction::Predict(const Frame& frame) {
 
   const bool rollback = rolled_back_;
   if (rollback) {
-    // What the old simulation drew at this present, to see how far the snapshot moves each remote cube.
-    if (have_frames_ && was_predicting) {
-      ReadRemotes(present_, remote_before_);
-    } else {
-      remote_before_.fill(std::nullopt);
-    }
-    cube_count_ = base_.size();
-    if (frames_.size() < (window + 1) * cube_count_) frames_.resize((window + 1) * cube_count_);
-    std::copy(base_.begin(), base_.end(), frames_.begin());
-    frames_tick_ = base_tick_;
-    valid_ = 0;
-    own_inputs_used_ = 0;
-    rolled_back_ = false;
-    have_frames_ = true;
-    ++metrics_.rollbacks;
+    RollBack(window, was_predicting);
   } else if (frames_.size() < (window + 1) * cube_count_) {
     // The window grew: keep what is simulated.
     frames_.resize((window + 1) * cube_count_);
@@ -163,7 +149,28 @@ void WorldPrediction::Predict(const Frame& frame) {
     for (CorrectionSmoother& smoother : remote_smoothers_) smoother.Reset();
     return;
   }
-  if (!rollback) return;
+  if (rollback) SmoothRollbackJumps(frame);
+}
+
+void WorldPrediction::RollBack(std::size_t window, bool was_predicting) {
+  // What the old simulation drew at this present, to see how far the snapshot moves each remote cube.
+  if (have_frames_ && was_predicting) {
+    ReadRemotes(present_, remote_before_);
+  } else {
+    remote_before_.fill(std::nullopt);
+  }
+  cube_count_ = base_.size();
+  if (frames_.size() < (window + 1) * cube_count_) frames_.resize((window + 1) * cube_count_);
+  std::copy(base_.begin(), base_.end(), frames_.begin());
+  frames_tick_ = base_tick_;
+  valid_ = 0;
+  own_inputs_used_ = 0;
+  rolled_back_ = false;
+  have_frames_ = true;
+  ++metrics_.rollbacks;
+}
+
+void WorldPrediction::SmoothRollbackJumps(const Frame& frame) {
   for (std::size_t id = 0; id < remote_now_.size(); ++id) {
     if (!remote_now_[id] || !remote_before_[id] || id == frame.own) continue;
     const Vec2 jump = *remote_now_[id] - *remote_before_[id];

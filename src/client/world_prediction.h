@@ -75,6 +75,10 @@ class WorldPrediction {
   std::span<sim::PlayerCube> FrameAt(std::size_t k) noexcept;
   std::span<const sim::PlayerCube> FrameAt(std::size_t k) const noexcept;
   void Step(std::size_t k, const Frame& frame);
+  // A snapshot came: the frames start again from its world (what was drawn before kept to compare).
+  void RollBack(std::size_t window, bool was_predicting);
+  // How far the rollback moved each remote cube drawn at the present, eased by its smoother.
+  void SmoothRollbackJumps(const Frame& frame);
   // Each remote cube's position at `present` in the simulated frames (which must reach past it).
   void ReadRemotes(double present, std::array<std::optional<Vec2>, 256>& out) const;
 

@@ -182,37 +182,12 @@ bool NextRun(CubePath& path, std::size_t& k, const MoveRun& run, bool late_pair_
   return true;
 }
 
-// A replay's baseline cube: `0` when it made no Move; `10` when it made one at every tick and did not turn
-// (the usual); else `11`, its departures from one Move a tick, and its turns (as a change's, with n its
-// Moves). Each departure is `1`, the ticks of one Move before it (int[0, ticks left - 1]), then `1` for a
-// late (no Move at a tick, two at the next: an input that came a tick late) or `0`, its Moves a tick and
-// `1` for one tick or `0` and its ticks (int[2, ticks left]); `0` ends them, the ticks left making one
-// Move each. In memory the path is its runs: ticks with the same Moves a tick, ones included.
-// Canonical: two runs in a row differ, a late is not sent as two departures, a cube that moved made a
-// Move, and `11` is not the usual.
-// `widths_kept`, when given to a writer, is lowered to the ticks this code stays as written while the path
-// only grows by ticks of one Move at its end (or of none, when it names no Move): the fields whose range
-// grows with the age keep their widths that long, and nothing else changes.
+// A described path's runs (SerializeCubePath): its departures from one Move a tick, then `0`. `k` counts the
+// runs done and `moves` the Moves they make.
 template <class Stream>
-bool SerializeCubePath(Stream& stream, CubePath& path, int age, int* widths_kept = nullptr) {
-  bool moved = !path.runs.empty();
-  if (!SerializeBool(stream, moved)) return false;
-  if constexpr (Stream::kReading) {
-    path.runs.clear();
-    path.turns.clear();
-  }
-  if (!moved) return path.turns.empty();
-  const bool usual_path =
-      path.runs.size() == 1 && path.runs[0].moves == 1 && path.runs[0].ticks == age && path.turns.empty();
-  bool described = !usual_path;
-  if (!SerializeBool(stream, described)) return false;
-  if (!described) {
-    if constexpr (Stream::kReading) path.runs.push_back(MoveRun{age, 1});
-    return true;
-  }
+bool SerializeDepartures(Stream& stream, CubePath& path, int age, int* widths_kept, std::size_t& k,
+                         int& moves) {
   int left = age;
-  int moves = 0;
-  std::size_t k = 0;  // runs done
   while (true) {
     int gap = 0;  // the ticks of one Move before the next departure
     bool more = false;
@@ -224,7 +199,7 @@ bool SerializeCubePath(Stream& stream, CubePath& path, int age, int* widths_kept
     if (!more) {
       if (left > 0 && !NextRun<Stream>(path, k, MoveRun{left, 1}, false)) return false;
       moves += left;
-      break;
+      return true;
     }
     if (left < 1 || !SerializeInt(stream, gap, 0, left - 1)) return false;
     KeepWidth<Stream>(widths_kept, 0, left - 1);
@@ -263,6 +238,39 @@ bool SerializeCubePath(Stream& stream, CubePath& path, int age, int* widths_kept
     left -= run.ticks;
     moves += run.moves * run.ticks;
   }
+}
+
+// A replay's baseline cube: `0` when it made no Move; `10` when it made one at every tick and did not turn
+// (the usual); else `11`, its departures from one Move a tick, and its turns (as a change's, with n its
+// Moves). Each departure is `1`, the ticks of one Move before it (int[0, ticks left - 1]), then `1` for a
+// late (no Move at a tick, two at the next: an input that came a tick late) or `0`, its Moves a tick and
+// `1` for one tick or `0` and its ticks (int[2, ticks left]); `0` ends them, the ticks left making one
+// Move each. In memory the path is its runs: ticks with the same Moves a tick, ones included.
+// Canonical: two runs in a row differ, a late is not sent as two departures, a cube that moved made a
+// Move, and `11` is not the usual.
+// `widths_kept`, when given to a writer, is lowered to the ticks this code stays as written while the path
+// only grows by ticks of one Move at its end (or of none, when it names no Move): the fields whose range
+// grows with the age keep their widths that long, and nothing else changes.
+template <class Stream>
+bool SerializeCubePath(Stream& stream, CubePath& path, int age, int* widths_kept = nullptr) {
+  bool moved = !path.runs.empty();
+  if (!SerializeBool(stream, moved)) return false;
+  if constexpr (Stream::kReading) {
+    path.runs.clear();
+    path.turns.clear();
+  }
+  if (!moved) return path.turns.empty();
+  const bool usual_path =
+      path.runs.size() == 1 && path.runs[0].moves == 1 && path.runs[0].ticks == age && path.turns.empty();
+  bool described = !usual_path;
+  if (!SerializeBool(stream, described)) return false;
+  if (!described) {
+    if constexpr (Stream::kReading) path.runs.push_back(MoveRun{age, 1});
+    return true;
+  }
+  std::size_t k = 0;  // runs done
+  int moves = 0;
+  if (!SerializeDepartures(stream, path, age, widths_kept, k, moves)) return false;
   int turn_budget = kMaxPathTurns;  // a path's turns are bounded by their own count alone
   if (k != path.runs.size() || moves == 0 ||
       !SerializeTurns(stream, path.turns, moves, turn_budget, widths_kept))
