@@ -1,4 +1,4 @@
-#include "snapshot_decoder.h"
+#include "netcube/client/snapshot_decoder.h"
 
 #include "netcube/protocol/delta.h"
 #include "netcube/protocol/replay.h"

@@ -1,4 +1,4 @@
-#include "snapshot_decoder.h"
+#include "netcube/client/snapshot_decoder.h"
 
 #include <gtest/gtest.h>
 
