@@ -163,11 +163,7 @@ std::optional<int> ParseBenchFlags(int argc, char** argv, BenchFlags& flags) {
   AddProfileFlags(app, flags);
   AddScaleRunFlags(app, flags);
   AddOutputFlags(app, flags);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  if (const std::optional<int> exit_code = apps::ParseCommandLine(app, argc, argv)) return exit_code;
   if (!CheckCombinations(flags)) return 2;
   return std::nullopt;
 }

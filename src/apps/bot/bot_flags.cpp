@@ -92,11 +92,7 @@ std::optional<int> ParseBotFlags(int argc, char** argv, BotFlags& flags) {
   AddPlayerFlags(app, flags);
   AddPlayFlags(app, flags);
   AddFileFlags(app, flags);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  if (const std::optional<int> exit_code = ParseCommandLine(app, argc, argv)) return exit_code;
   if (flags.find.requested()) return std::nullopt;
   const client::BotConfig& config = flags.config;
   // The longest name, the prefix and the last player's index, must fit as it is: names are never cut.

@@ -217,12 +217,7 @@ std::optional<int> ParseClientCommandLine(int argc, char** argv, ClientCommandLi
   o.encoding->excludes(o.compare)->excludes(o.replay);
   o.replay->excludes("--script")->excludes("--script2")->excludes("--seed");
   AddFileAndWindowFlags(app, flags, o);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
-  return std::nullopt;
+  return ParseCommandLine(app, argc, argv);
 }
 
 }  // namespace netcube::apps

@@ -150,11 +150,7 @@ std::optional<int> ParseServerFlags(int argc, char** argv, ServerFlags& flags) {
   AddRunFlags(app, flags);
   AddLinkFlags(app, config);
   AddDiscoveryFlags(app, flags, words);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  if (const std::optional<int> exit_code = ParseCommandLine(app, argc, argv)) return exit_code;
   // The server sends at most one snapshot a tick: asking for more is refused rather than advertised (on
   // the start line and in discovery replies) and not sent; the default follows a lower tick rate.
   if (config.snapshot_rate > config.tick_rate) {
