@@ -42,17 +42,32 @@ KeyState& Presses() noexcept {
   return presses;
 }
 
+// The offscreen video driver and the software renderer, whatever the environment asks for.
+void AskForOffscreenSoftware() {
+  // Override, so that an SDL_VIDEODRIVER in the environment cannot send a headless run to a display.
+  SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, "offscreen", SDL_HINT_OVERRIDE);
+  SDL_SetHintWithPriority(SDL_HINT_RENDER_DRIVER, "software", SDL_HINT_OVERRIDE);
+  // The software renderer then draws straight into the window's surface instead of a GL texture: no GL
+  // driver is loaded (Mesa's leaks its configuration strings at exit, which LeakSanitizer reports).
+  SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_OVERRIDE);
+}
+
+// HiDPI: the pixels of the renderer's output a point of the window has, when more than one.
+std::optional<float> HiDpiScale(SDL_Renderer* renderer, SDL_Window* window) {
+  int output_width = 0;
+  int output_height = 0;
+  int window_width = 0;
+  int window_height = 0;
+  SDL_GetRendererOutputSize(renderer, &output_width, &output_height);
+  SDL_GetWindowSize(window, &window_width, &window_height);
+  if (window_width <= 0 || output_width <= window_width) return std::nullopt;
+  return static_cast<float>(output_width) / static_cast<float>(window_width);
+}
+
 }  // namespace
 
 std::unique_ptr<App> App::Create(const AppConfig& config, std::string* error) {
-  if (config.headless) {
-    // Override, so that an SDL_VIDEODRIVER in the environment cannot send a headless run to a display.
-    SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, "offscreen", SDL_HINT_OVERRIDE);
-    SDL_SetHintWithPriority(SDL_HINT_RENDER_DRIVER, "software", SDL_HINT_OVERRIDE);
-    // The software renderer then draws straight into the window's surface instead of a GL texture: no GL
-    // driver is loaded (Mesa's leaks its configuration strings at exit, which LeakSanitizer reports).
-    SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_OVERRIDE);
-  }
+  if (config.headless) AskForOffscreenSoftware();
   if (SDL_Init(SDL_INIT_VIDEO) != 0) {
     *error = SdlError("cannot initialise SDL video");
     return nullptr;
@@ -84,15 +99,8 @@ std::unique_ptr<App> App::Create(const AppConfig& config, std::string* error) {
                       (info.flags & SDL_RENDERER_SOFTWARE) == 0;
   }
 
-  // HiDPI: the renderer's output has more pixels than the window has points.
-  int output_width = 0;
-  int output_height = 0;
-  int window_width = 0;
-  int window_height = 0;
-  SDL_GetRendererOutputSize(app->renderer_, &output_width, &output_height);
-  SDL_GetWindowSize(app->window_, &window_width, &window_height);
-  if (window_width > 0 && output_width > window_width) {
-    app->pixel_scale_ = static_cast<float>(output_width) / static_cast<float>(window_width);
+  if (const std::optional<float> scale = HiDpiScale(app->renderer_, app->window_)) {
+    app->pixel_scale_ = *scale;
     // The UI is laid out in points; SDL scales it to pixels (and the ImGui backend then leaves it alone).
     SDL_RenderSetScale(app->renderer_, app->pixel_scale_, app->pixel_scale_);
   }

@@ -71,6 +71,47 @@ void PlayerView::DrawStatus(const client::Client& client) const {
   }
 }
 
+namespace {
+
+// Bytes a second up and down (with ENet's over UDP), and how the snapshots came encoded.
+void DrawTraffic(const client::Metrics& m) {
+  if (m.in_memory) {
+    ImGui::Text("up %.0f B/s, down %.0f B/s (in memory)", m.bytes_up_per_s, m.bytes_down_per_s);
+    Tooltip(
+        "Protocol bytes a second. The link is in memory: no UDP, so no headers, acknowledgements or pings "
+        "to add (--transport udp runs it over loopback sockets).");
+  } else {
+    ImGui::Text("up %.0f B/s (wire %.0f), down %.0f B/s (wire %.0f)", m.bytes_up_per_s, m.wire_bytes_up_per_s,
+                m.bytes_down_per_s, m.wire_bytes_down_per_s);
+    Tooltip(
+        "Protocol bytes a second, and in brackets ENet's UDP payload: its headers, acknowledgements and "
+        "pings.");
+  }
+  ImGui::Text("snapshots full %" PRIu64 ", delta %" PRIu64 ", no baseline %" PRIu64, m.snapshots_full,
+              m.snapshots_delta, m.snapshots_no_baseline);
+  Tooltip(
+      "How the snapshots this player accepted were encoded, and the deltas it dropped because it no longer "
+      "held the snapshot they were made against (the next one recovers).");
+}
+
+// The tags given, missed and taken, the rewind, and the victim's view of the last one taken.
+void DrawTagFigures(const client::Metrics& m) {
+  ImGui::Text("tags given %" PRIu64 ", missed %" PRIu64 ", taken %" PRIu64 ", rewind %.0f ms", m.tags_hit,
+              m.tags_missed, m.tags_taken, m.rewind_ms_mean);
+  Tooltip(
+      "This player's tags the server judged hits and misses, the tags it took, and how far back the "
+      "server judged its tags on average.");
+  if (m.victim_view_samples > 0) {
+    ImGui::Text("last tag taken: its cube had left that spot %.0f ms earlier (mean %.0f)",
+                m.victim_view_ms_last, m.victim_view_ms_mean);
+    Tooltip(
+        "The other side of lag compensation: when this cube is tagged where another player saw it, "
+        "it may have left that spot a while ago on this player's own screen.");
+  }
+}
+
+}  // namespace
+
 void PlayerView::DrawReadouts(const client::Client& client) const {
   const client::Metrics m = client.metrics();
   ImGui::PushTextWrapPos(0.0F);  // a narrow panel wraps a readout rather than cutting it
@@ -93,35 +134,8 @@ void PlayerView::DrawReadouts(const client::Client& client) const {
               m.mean_correction);
   ImGui::Text("interp delay %.0f ms, buffer %.1f, underruns %" PRIu64, m.interp_delay_ms, m.buffer_depth,
               m.interp_underruns);
-  if (m.in_memory) {
-    ImGui::Text("up %.0f B/s, down %.0f B/s (in memory)", m.bytes_up_per_s, m.bytes_down_per_s);
-    Tooltip(
-        "Protocol bytes a second. The link is in memory: no UDP, so no headers, acknowledgements or pings "
-        "to add (--transport udp runs it over loopback sockets).");
-  } else {
-    ImGui::Text("up %.0f B/s (wire %.0f), down %.0f B/s (wire %.0f)", m.bytes_up_per_s, m.wire_bytes_up_per_s,
-                m.bytes_down_per_s, m.wire_bytes_down_per_s);
-    Tooltip(
-        "Protocol bytes a second, and in brackets ENet's UDP payload: its headers, acknowledgements and "
-        "pings.");
-  }
-  ImGui::Text("snapshots full %" PRIu64 ", delta %" PRIu64 ", no baseline %" PRIu64, m.snapshots_full,
-              m.snapshots_delta, m.snapshots_no_baseline);
-  Tooltip(
-      "How the snapshots this player accepted were encoded, and the deltas it dropped because it no longer "
-      "held the snapshot they were made against (the next one recovers).");
-  ImGui::Text("tags given %" PRIu64 ", missed %" PRIu64 ", taken %" PRIu64 ", rewind %.0f ms", m.tags_hit,
-              m.tags_missed, m.tags_taken, m.rewind_ms_mean);
-  Tooltip(
-      "This player's tags the server judged hits and misses, the tags it took, and how far back the "
-      "server judged its tags on average.");
-  if (m.victim_view_samples > 0) {
-    ImGui::Text("last tag taken: its cube had left that spot %.0f ms earlier (mean %.0f)",
-                m.victim_view_ms_last, m.victim_view_ms_mean);
-    Tooltip(
-        "The other side of lag compensation: when this cube is tagged where another player saw it, "
-        "it may have left that spot a while ago on this player's own screen.");
-  }
+  DrawTraffic(m);
+  DrawTagFigures(m);
   if (const auto check = client.last_prediction_check()) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(check->match ? kGoodText : kBadText)),
                        "prediction of input #%u %s the server", static_cast<unsigned>(check->seq),

@@ -20,6 +20,37 @@ constexpr Micros kCorrectionShowTime{1'000'000};
 // Smoothing offsets and corrections below this (units) are invisible at any zoom: not worth an overlay.
 constexpr double kVisibleUnits = 0.02;
 
+// Tags: the player's rays as it drew them, coloured by the server's verdict once it came, and a flash
+// around every cube tagged lately (anyone's tags), where the player draws it.
+void DrawTags(ImDrawList& draw, const ArenaMapping& mapping, const client::Client& client, Micros now) {
+  const client::LocalView& local = client.local();
+  const std::optional<sim::PlayerId> own_id = client.player_id();
+  const bool own_visible = own_id.has_value() && local.present;
+  const auto fade = [now](Micros at) {
+    return 1.0F -
+           static_cast<float>((now - at).count()) / static_cast<float>(client::kTagDisplayTime.count());
+  };
+  for (const client::ShotView& shot : client.shots()) {
+    const Rgb colour = !shot.judged                                 ? kRayPending
+                       : shot.outcome == protocol::TagOutcome::kHit ? kRayHit
+                                                                    : kRayMiss;
+    DrawRay(draw, mapping, shot.origin, shot.aim,
+            ToImU32(colour,
+                    static_cast<std::uint8_t>(80.0F + 175.0F * std::clamp(fade(shot.fired_at), 0.0F, 1.0F))));
+  }
+  for (const client::TagFlash& flash : client.tag_flashes()) {
+    if (own_visible && flash.target == *own_id) {
+      DrawTagFlash(draw, mapping, local.drawn, fade(flash.at));
+      continue;
+    }
+    for (const client::RemoteView& remote : client.remotes()) {
+      if (remote.id == flash.target && remote.sample != client::SampleKind::kEmpty) {
+        DrawTagFlash(draw, mapping, remote.drawn, fade(flash.at));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 PlayerView::PlayerView(std::string title, std::string keys_hint)
@@ -76,7 +107,23 @@ void PlayerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const 
     return;
   }
   if (overlays_.trails) trails_.Draw(draw, mapping);
+  DrawOutlines(draw, mapping, client, authoritative);
+  const client::LocalView& local = client.local();
+  const std::optional<sim::PlayerId> own_id = client.player_id();
+  const bool own_visible = own_id.has_value() && local.present;
+  for (const client::RemoteView& remote : client.remotes()) {
+    if (remote.sample != client::SampleKind::kEmpty)
+      DrawCube(draw, mapping, remote.drawn, remote.id, CubeStyle::kSolid);
+  }
+  if (own_visible && overlays_.tag_reach) DrawTagReach(draw, mapping, local.drawn);
+  if (own_visible) DrawCube(draw, mapping, local.drawn, *own_id, CubeStyle::kOwn);
+  DrawCorrection(draw, mapping, client, now);
+  DrawTags(draw, mapping, client, now);
+  DrawLabels(draw, mapping, client, authoritative);
+}
 
+void PlayerView::DrawOutlines(ImDrawList& draw, const ArenaMapping& mapping, const client::Client& client,
+                              std::span<const sim::PlayerCube> authoritative) const {
   const client::LocalView& local = client.local();
   const std::optional<sim::PlayerId> own_id = client.player_id();
   const bool own_visible = own_id.has_value() && local.present;
@@ -100,52 +147,27 @@ void PlayerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const 
       client::Length(local.smoothing_offset) > kVisibleUnits) {
     DrawCube(draw, mapping, local.predicted, *own_id, CubeStyle::kOutline);
   }
+}
 
-  for (const client::RemoteView& remote : client.remotes()) {
-    if (remote.sample != client::SampleKind::kEmpty)
-      DrawCube(draw, mapping, remote.drawn, remote.id, CubeStyle::kSolid);
+void PlayerView::DrawCorrection(ImDrawList& draw, const ArenaMapping& mapping, const client::Client& client,
+                                Micros now) const {
+  if (!overlays_.corrections || !latest_correction_ || !client.settings().prediction) return;
+  const Micros age = now - latest_correction_->at;
+  const double length = client::Length(latest_correction_->to - latest_correction_->from);
+  if (age >= Micros(0) && age < kCorrectionShowTime && length > kVisibleUnits) {
+    const double fade =
+        1.0 - static_cast<double>(age.count()) / static_cast<double>(kCorrectionShowTime.count());
+    DrawCorrectionArrow(draw, mapping, latest_correction_->from, latest_correction_->to,
+                        ToImU32(kCorrectionArrow, static_cast<std::uint8_t>(255.0 * fade)));
   }
-  if (own_visible && overlays_.tag_reach) DrawTagReach(draw, mapping, local.drawn);
-  if (own_visible) DrawCube(draw, mapping, local.drawn, *own_id, CubeStyle::kOwn);
+}
 
-  if (overlays_.corrections && latest_correction_ && client.settings().prediction) {
-    const Micros age = now - latest_correction_->at;
-    const double length = client::Length(latest_correction_->to - latest_correction_->from);
-    if (age >= Micros(0) && age < kCorrectionShowTime && length > kVisibleUnits) {
-      const double fade =
-          1.0 - static_cast<double>(age.count()) / static_cast<double>(kCorrectionShowTime.count());
-      DrawCorrectionArrow(draw, mapping, latest_correction_->from, latest_correction_->to,
-                          ToImU32(kCorrectionArrow, static_cast<std::uint8_t>(255.0 * fade)));
-    }
-  }
-
-  // Tags: this player's rays as it drew them, coloured by the server's verdict once it came, and a flash
-  // around every cube tagged lately (anyone's tags), where this player draws it.
-  const auto fade = [now](Micros at) {
-    return 1.0F -
-           static_cast<float>((now - at).count()) / static_cast<float>(client::kTagDisplayTime.count());
-  };
-  for (const client::ShotView& shot : client.shots()) {
-    const Rgb colour = !shot.judged                                 ? kRayPending
-                       : shot.outcome == protocol::TagOutcome::kHit ? kRayHit
-                                                                    : kRayMiss;
-    DrawRay(draw, mapping, shot.origin, shot.aim,
-            ToImU32(colour,
-                    static_cast<std::uint8_t>(80.0F + 175.0F * std::clamp(fade(shot.fired_at), 0.0F, 1.0F))));
-  }
-  for (const client::TagFlash& flash : client.tag_flashes()) {
-    if (own_visible && flash.target == *own_id) {
-      DrawTagFlash(draw, mapping, local.drawn, fade(flash.at));
-      continue;
-    }
-    for (const client::RemoteView& remote : client.remotes()) {
-      if (remote.id == flash.target && remote.sample != client::SampleKind::kEmpty) {
-        DrawTagFlash(draw, mapping, remote.drawn, fade(flash.at));
-      }
-    }
-  }
-
-  // Labels keep off the cubes and the outlines drawn above (ghosts, latest received states).
+void PlayerView::DrawLabels(ImDrawList& draw, const ArenaMapping& mapping, const client::Client& client,
+                            std::span<const sim::PlayerCube> authoritative) const {
+  const client::LocalView& local = client.local();
+  const std::optional<sim::PlayerId> own_id = client.player_id();
+  const bool own_visible = own_id.has_value() && local.present;
+  // Labels keep off the cubes and the outlines drawn (ghosts, latest received states).
   CubeLabels labels(draw, mapping);
   for (const client::RemoteView& remote : client.remotes()) {
     if (remote.sample != client::SampleKind::kEmpty) labels.Avoid(remote.drawn);

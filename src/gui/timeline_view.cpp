@@ -257,48 +257,42 @@ std::optional<GlitchAt> TimelineView::selection() const {
   return GlitchAt{e.time, e.client};
 }
 
-void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile> profiles) {
-  if (journal_ == nullptr) return;
-  if (!ImGui::CollapsingHeader("Explained glitches", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  if (position_) DrawTimeControls(profiles);
-  // The last kTimelineSpan, or the first while the run is younger: the frame shown is the cursor.
-  const Micros from = std::max(Micros(0), now - kTimelineSpan);
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float width = std::max(1.0F, ImGui::GetContentRegionAvail().x);
-  // The lanes start right of the longest label (a comparison's "fork-predicted").
-  float label_width = kMinLabelWidth;
-  for (const std::string& label : labels_)
-    label_width = std::max(label_width, ImGui::CalcTextSize(label.c_str()).x + 6.0F);
-  const float lanes_width = std::max(1.0F, width - label_width);
-  const std::size_t lanes = labels_.size() + 1;
-  const float height = kLaneHeight * static_cast<float>(lanes);
-  ImDrawList& draw = *ImGui::GetWindowDrawList();
-  const double pixels_per_us = static_cast<double>(lanes_width) / static_cast<double>(kTimelineSpan.count());
-  const auto x_of = [&](Micros at) {
+struct TimelineView::Lanes {
+  ImVec2 origin;
+  float width = 1.0F;        // the whole panel's
+  float label_width = 0.0F;  // the labels' column, left of the lanes
+  float lanes_width = 1.0F;
+  std::size_t count = 1;  // the server's lane and one per label
+  Micros from{0};         // the time at the lanes' left edge
+  double pixels_per_us = 0.0;
+
+  float height() const { return kLaneHeight * static_cast<float>(count); }
+  float XOf(Micros at) const {
     return origin.x + label_width +
            static_cast<float>(static_cast<double>((at - from).count()) * pixels_per_us);
-  };
-  const auto lane_top = [&](std::size_t lane) { return origin.y + kLaneHeight * static_cast<float>(lane); };
-  for (std::size_t lane = 0; lane < lanes; ++lane) {
-    const float top = lane_top(lane);
-    draw.AddRectFilled({origin.x + label_width, top + 1.0F}, {origin.x + width, top + kLaneHeight - 1.0F},
-                       ToImU32(kLaneBackground));
-    const std::string& label = lane == 0 ? std::string("server") : labels_[lane - 1];
-    draw.AddText({origin.x, top - 1.0F}, ToImU32(kLabelText), label.c_str());
   }
+  float Top(std::size_t lane) const { return origin.y + kLaneHeight * static_cast<float>(lane); }
+};
+
+void TimelineView::DrawMarks(ImDrawList& draw, const Lanes& lanes, Micros now) {
   // The server's lane: what the journal holds of its side; scripted link changes there and in their lanes.
   // Only the window's marks are looked at (the rest of the kept ones cost nothing a frame).
   TakeMarks();
+  const Micros from = lanes.from;
   for (auto mark =
            std::partition_point(marks_.begin(), marks_.end(), [from](const Mark& m) { return m.at < from; });
        mark != marks_.end() && mark->at <= now; ++mark) {
-    if (mark->lane >= lanes) continue;
-    const float x = x_of(mark->at);
-    draw.AddLine({x, lane_top(mark->lane) + 2.0F}, {x, lane_top(mark->lane) + kLaneHeight - 2.0F},
+    if (mark->lane >= lanes.count) continue;
+    const float x = lanes.XOf(mark->at);
+    draw.AddLine({x, lanes.Top(mark->lane) + 2.0F}, {x, lanes.Top(mark->lane) + kLaneHeight - 2.0F},
                  ToImU32(mark->link_change ? kLinkChangeMark : kServerMark));
   }
-  // The glitches: a run of a naive player has one every few frames, so they are one batch of rectangles
+}
+
+void TimelineView::DrawGlitches(ImDrawList& draw, const Lanes& lanes, Micros now) {
+  // A run of a naive player has one every few frames, so they are one batch of rectangles
   // (ImDrawList::AddRectFilled reserves and checks each one by itself).
+  const Micros from = lanes.from;
   const auto first_glitch =
       explanations_in_order_
           ? std::partition_point(explanations_.begin(), explanations_.end(),
@@ -311,48 +305,82 @@ void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile>
   draw.PrimReserve(6 * candidates, 4 * candidates);
   int drawn = 0;
   for (auto e = first_glitch; e != explanations_.end(); ++e) {
-    if (e->time < from || e->time > now || e->client + 1 >= lanes) continue;
-    const float x = x_of(e->time);
-    const float top = lane_top(e->client + 1);
+    if (e->time < from || e->time > now || e->client + 1 >= lanes.count) continue;
+    const float x = lanes.XOf(e->time);
+    const float top = lanes.Top(e->client + 1);
     draw.PrimRect({x - 1.0F, top + 2.0F}, {x + 1.0F, top + kLaneHeight - 2.0F},
                   colours[static_cast<std::size_t>(e->kind)]);
     ++drawn;
   }
   draw.PrimUnreserve(6 * (candidates - drawn), 4 * (candidates - drawn));
-  draw.AddLine({x_of(now), origin.y}, {x_of(now), origin.y + height}, ToImU32(kPausedText));
-  ImGui::InvisibleButton("##lanes", {width, height});
-  if (ImGui::IsItemClicked()) {
-    const ImVec2 mouse = ImGui::GetMousePos();
-    const auto lane = static_cast<std::size_t>((mouse.y - origin.y) / kLaneHeight);
-    float best = kClickReach;
-    for (std::size_t i = 0; i < explanations_.size(); ++i) {
-      const timeline::Explanation& e = explanations_[i];
-      if (e.time < from || e.time > now || e.client + 1 != lane) continue;
-      const float distance = std::abs(x_of(e.time) - mouse.x);
-      if (distance <= best) {
-        best = distance;
-        selected_ = dropped_ + i;
-        controls_.seek = e.frame;
-        controls_.seek_at = e.time;
-      }
-    }
-    // Elsewhere in the lanes, the frame under the mouse.
-    if (!controls_.seek) {
-      const double fraction = static_cast<double>((mouse.x - origin.x - label_width) / lanes_width);
-      const Micros at = from + Micros(static_cast<std::int64_t>(fraction * kTimelineSpan.count()));
-      controls_.seek = FrameAt(at);
-      controls_.seek_at = at;
+}
+
+void TimelineView::ClickLanes(const Lanes& lanes, Micros now) {
+  const ImVec2 mouse = ImGui::GetMousePos();
+  const auto lane = static_cast<std::size_t>((mouse.y - lanes.origin.y) / kLaneHeight);
+  float best = kClickReach;
+  for (std::size_t i = 0; i < explanations_.size(); ++i) {
+    const timeline::Explanation& e = explanations_[i];
+    if (e.time < lanes.from || e.time > now || e.client + 1 != lane) continue;
+    const float distance = std::abs(lanes.XOf(e.time) - mouse.x);
+    if (distance <= best) {
+      best = distance;
+      selected_ = dropped_ + i;
+      controls_.seek = e.frame;
+      controls_.seek_at = e.time;
     }
   }
-  // The glitch clicked, else the newest, in full.
+  // Elsewhere in the lanes, the frame under the mouse.
+  if (!controls_.seek) {
+    const double fraction =
+        static_cast<double>((mouse.x - lanes.origin.x - lanes.label_width) / lanes.lanes_width);
+    const Micros at = lanes.from + Micros(static_cast<std::int64_t>(fraction * kTimelineSpan.count()));
+    controls_.seek = FrameAt(at);
+    controls_.seek_at = at;
+  }
+}
+
+void TimelineView::DrawSelected() {
   const bool shown = selected_ && *selected_ >= dropped_ && *selected_ - dropped_ < explanations_.size();
-  if (shown || !explanations_.empty()) {
-    const timeline::Explanation& e =
-        shown ? explanations_[static_cast<std::size_t>(*selected_ - dropped_)] : explanations_.back();
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(ToImU32(GlitchColour(e.kind))));
-    ImGui::TextWrapped("%s", e.line.c_str());
-    ImGui::PopStyleColor();
+  if (!shown && explanations_.empty()) return;
+  const timeline::Explanation& e =
+      shown ? explanations_[static_cast<std::size_t>(*selected_ - dropped_)] : explanations_.back();
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(ToImU32(GlitchColour(e.kind))));
+  ImGui::TextWrapped("%s", e.line.c_str());
+  ImGui::PopStyleColor();
+}
+
+void TimelineView::DrawPanel(Micros now, std::span<const transport::LinkProfile> profiles) {
+  if (journal_ == nullptr) return;
+  if (!ImGui::CollapsingHeader("Explained glitches", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (position_) DrawTimeControls(profiles);
+  Lanes lanes;
+  // The last kTimelineSpan, or the first while the run is younger: the frame shown is the cursor.
+  lanes.from = std::max(Micros(0), now - kTimelineSpan);
+  lanes.origin = ImGui::GetCursorScreenPos();
+  lanes.width = std::max(1.0F, ImGui::GetContentRegionAvail().x);
+  // The lanes start right of the longest label (a comparison's "fork-predicted").
+  lanes.label_width = kMinLabelWidth;
+  for (const std::string& label : labels_)
+    lanes.label_width = std::max(lanes.label_width, ImGui::CalcTextSize(label.c_str()).x + 6.0F);
+  lanes.lanes_width = std::max(1.0F, lanes.width - lanes.label_width);
+  lanes.count = labels_.size() + 1;
+  lanes.pixels_per_us = static_cast<double>(lanes.lanes_width) / static_cast<double>(kTimelineSpan.count());
+  ImDrawList& draw = *ImGui::GetWindowDrawList();
+  for (std::size_t lane = 0; lane < lanes.count; ++lane) {
+    const float top = lanes.Top(lane);
+    draw.AddRectFilled({lanes.origin.x + lanes.label_width, top + 1.0F},
+                       {lanes.origin.x + lanes.width, top + kLaneHeight - 1.0F}, ToImU32(kLaneBackground));
+    const std::string& label = lane == 0 ? std::string("server") : labels_[lane - 1];
+    draw.AddText({lanes.origin.x, top - 1.0F}, ToImU32(kLabelText), label.c_str());
   }
+  DrawMarks(draw, lanes, now);
+  DrawGlitches(draw, lanes, now);
+  draw.AddLine({lanes.XOf(now), lanes.origin.y}, {lanes.XOf(now), lanes.origin.y + lanes.height()},
+               ToImU32(kPausedText));
+  ImGui::InvisibleButton("##lanes", {lanes.width, lanes.height()});
+  if (ImGui::IsItemClicked()) ClickLanes(lanes, now);
+  DrawSelected();
   DrawList();
 }
 

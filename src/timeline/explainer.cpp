@@ -231,6 +231,21 @@ bool Explainer::Fold(ClientState& state, const Explanation& e) {
   return same;
 }
 
+namespace {
+
+// The cube shot `shot` was seen to hit when fired (in the 5 s before `now`), or 0.
+int SeenHit(const EventRing& ring, Micros now, std::int32_t shot) {
+  int seen = 0;
+  ring.VisitBackward(now - Micros(5'000'000), now, [&](const Event& fired) {
+    if (fired.kind != EventKind::kTagFired || fired.a != shot) return true;
+    seen = fired.b;
+    return false;
+  });
+  return seen;
+}
+
+}  // namespace
+
 void Explainer::Frame(std::size_t index, const client::FrameSample& sample, const client::Client& client,
                       const server::Server* server, std::vector<Explanation>& out) {
   if (const std::optional<sim::PlayerId> id = client.player_id(); id && index < ids_.size())
@@ -258,14 +273,7 @@ void Explainer::Frame(std::size_t index, const client::FrameSample& sample, cons
       out.push_back(std::move(e));
     } else if (event.kind == EventKind::kTagJudged &&
                event.b == static_cast<int>(protocol::TagOutcome::kMiss)) {
-      // Seen as a hit when fired?
-      int seen = 0;
-      ring.VisitBackward(now - Micros(5'000'000), now, [&](const Event& fired) {
-        if (fired.kind != EventKind::kTagFired || fired.a != event.a) return true;
-        seen = fired.b;
-        return false;
-      });
-      if (seen != 0) {
+      if (const int seen = SeenHit(ring, now, event.a); seen != 0) {
         Explanation e = Start(index, sample, GlitchKind::kTagMissSeenHit);
         e.subject = seen;
         if (server != nullptr) TagCauses(client, *server, event.a, e);

@@ -84,6 +84,66 @@ std::optional<double> Milliseconds(std::string_view text) {
   return value;
 }
 
+// The change's field and value from WHAT VALUE; why not, or empty.
+std::string ParseWhat(std::string_view what, std::string_view word, LinkChange& change) {
+  std::optional<double> value;
+  if (what == "blackout") {
+    change.field = LinkField::kBlackout;
+    const std::optional<Micros> duration = Duration(word);
+    if (!duration || duration->count() == 0) return "a blackout needs a duration, e.g. blackout 400ms";
+    change.duration = *duration;
+    value = 1.0;
+  } else if (what == "loss" || what == "duplicate" || what == "reorder") {
+    change.field = what == "loss"        ? LinkField::kLoss
+                   : what == "duplicate" ? LinkField::kDuplicate
+                                         : LinkField::kReorder;
+    value = Probability(word);
+    if (!value) return "'" + std::string(word) + "' is not a probability like 30% or 0.3";
+  } else if (what == "latency" || what == "jitter") {
+    change.field = what == "latency" ? LinkField::kLatency : LinkField::kJitter;
+    value = Milliseconds(word);
+    if (!value) return "'" + std::string(word) + "' is not a time like 150ms (at most 10000ms)";
+  } else if (what == "clock") {
+    // A forward step of the clients' clocks: "+300ms" or "300ms".
+    change.field = LinkField::kClock;
+    const std::optional<Micros> step = Duration(word.starts_with('+') ? word.substr(1) : word);
+    if (!step || step->count() == 0) return "a clock step is forward, e.g. clock +300ms";
+    change.duration = *step;
+    value = 0.0;
+  } else {
+    return "unknown change '" + std::string(what) +
+           "' (blackout, loss, latency, jitter, duplicate, reorder, clock)";
+  }
+  change.value = *value;
+  return {};
+}
+
+// The words after AT WHAT VALUE: for DURATION, client N or server; why not, or empty.
+std::string ParseQualifiers(const std::vector<std::string_view>& words, LinkChange& change) {
+  for (std::size_t i = 3; i < words.size(); ++i) {
+    if (words[i] == "for" && i + 1 < words.size() && change.field != LinkField::kBlackout &&
+        change.field != LinkField::kClock) {
+      const std::optional<Micros> duration = Duration(words[++i]);
+      if (!duration || duration->count() == 0) return "'for' needs a duration like 1s";
+      change.duration = *duration;
+    } else if (words[i] == "client" && i + 1 < words.size() && !change.client && !change.server) {
+      int n = 0;
+      const std::string_view number = words[++i];
+      const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), n);
+      if (ec != std::errc() || end != number.data() + number.size() || n < 1 || n > 256) {
+        return "'client' needs a player number from 1";
+      }
+      change.client = static_cast<std::size_t>(n - 1);
+    } else if (words[i] == "server" && !change.client && !change.server &&
+               change.field != LinkField::kClock) {
+      change.server = true;
+    } else {
+      return "unexpected '" + std::string(words[i]) + "' (for DURATION, client N or server)";
+    }
+  }
+  return {};
+}
+
 std::optional<LinkChange> ParseChange(std::string_view text, std::string* error) {
   const std::vector<std::string_view> words = Words(text);
   const auto fail = [&](const std::string& why) {
@@ -96,57 +156,8 @@ std::optional<LinkChange> ParseChange(std::string_view text, std::string* error)
   const std::optional<Micros> at = Duration(words[0]);
   if (!at) return fail("the time '" + std::string(words[0]) + "' is not like 2s or 400ms");
   change.at = *at;
-  const std::string_view what = words[1];
-  std::optional<double> value;
-  if (what == "blackout") {
-    change.field = LinkField::kBlackout;
-    const std::optional<Micros> duration = Duration(words[2]);
-    if (!duration || duration->count() == 0) return fail("a blackout needs a duration, e.g. blackout 400ms");
-    change.duration = *duration;
-    value = 1.0;
-  } else if (what == "loss" || what == "duplicate" || what == "reorder") {
-    change.field = what == "loss"        ? LinkField::kLoss
-                   : what == "duplicate" ? LinkField::kDuplicate
-                                         : LinkField::kReorder;
-    value = Probability(words[2]);
-    if (!value) return fail("'" + std::string(words[2]) + "' is not a probability like 30% or 0.3");
-  } else if (what == "latency" || what == "jitter") {
-    change.field = what == "latency" ? LinkField::kLatency : LinkField::kJitter;
-    value = Milliseconds(words[2]);
-    if (!value) return fail("'" + std::string(words[2]) + "' is not a time like 150ms (at most 10000ms)");
-  } else if (what == "clock") {
-    // A forward step of the clients' clocks: "+300ms" or "300ms".
-    change.field = LinkField::kClock;
-    const std::optional<Micros> step = Duration(words[2].starts_with('+') ? words[2].substr(1) : words[2]);
-    if (!step || step->count() == 0) return fail("a clock step is forward, e.g. clock +300ms");
-    change.duration = *step;
-    value = 0.0;
-  } else {
-    return fail("unknown change '" + std::string(what) +
-                "' (blackout, loss, latency, jitter, duplicate, reorder, clock)");
-  }
-  change.value = *value;
-  for (std::size_t i = 3; i < words.size(); ++i) {
-    if (words[i] == "for" && i + 1 < words.size() && change.field != LinkField::kBlackout &&
-        change.field != LinkField::kClock) {
-      const std::optional<Micros> duration = Duration(words[++i]);
-      if (!duration || duration->count() == 0) return fail("'for' needs a duration like 1s");
-      change.duration = *duration;
-    } else if (words[i] == "client" && i + 1 < words.size() && !change.client && !change.server) {
-      int n = 0;
-      const std::string_view number = words[++i];
-      const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), n);
-      if (ec != std::errc() || end != number.data() + number.size() || n < 1 || n > 256) {
-        return fail("'client' needs a player number from 1");
-      }
-      change.client = static_cast<std::size_t>(n - 1);
-    } else if (words[i] == "server" && !change.client && !change.server &&
-               change.field != LinkField::kClock) {
-      change.server = true;
-    } else {
-      return fail("unexpected '" + std::string(words[i]) + "' (for DURATION, client N or server)");
-    }
-  }
+  if (const std::string why = ParseWhat(words[1], words[2], change); !why.empty()) return fail(why);
+  if (const std::string why = ParseQualifiers(words, change); !why.empty()) return fail(why);
   return change;
 }
 

@@ -98,35 +98,7 @@ void Recorder::RecordClient(std::size_t index, std::int32_t frame, Micros now, c
     ring.Add(event);
   };
 
-  const std::int32_t arrived = Count(m.snapshots_received, s.snapshots_received);
-  const std::optional<client::Tick> newest = client.newest_snapshot_tick();
-  if (arrived > 0 && newest) {
-    const double since_ms =
-        s.newest_tick ? static_cast<double>((now - s.last_arrival).count()) / 1000.0 : 0.0;
-    // Missing: the snapshots the server should have sent between the previous newest and this one, less
-    // those that came with it this frame.
-    if (s.newest_tick && *newest > *s.newest_tick && m.snapshot_rate > 0) {
-      const double interval = static_cast<double>(client.welcome().tick_rate) / m.snapshot_rate;
-      const auto expected =
-          static_cast<std::int64_t>(std::lround(static_cast<double>(*newest - *s.newest_tick) / interval));
-      const std::int64_t missing = expected - arrived;
-      if (missing > 0) {
-        Event event{now, frame, EventKind::kSnapshotsMissing};
-        event.a = Clamp32(*s.newest_tick + 1);
-        event.b = Clamp32(*newest - 1);
-        event.value = static_cast<float>(missing);
-        ring.Add(event);
-      }
-    }
-    Event event{now, frame, EventKind::kSnapshotArrived};
-    event.a = Clamp32(*newest);
-    event.b = arrived;
-    event.value = static_cast<float>(since_ms);
-    event.flags = static_cast<std::uint8_t>(std::clamp(std::lround(m.buffer_depth), 0L, 255L));
-    ring.Add(event);
-    if (!s.newest_tick || *newest > *s.newest_tick) s.newest_tick = newest;
-    s.last_arrival = now;
-  }
+  RecordArrivals(index, frame, now, client, m);
   if (const std::int32_t late = Count(m.snapshots_late, s.snapshots_late); late > 0) {
     add(EventKind::kSnapshotLate, 0, late, 0.0F);
   }
@@ -169,6 +141,39 @@ void Recorder::RecordClient(std::size_t index, std::int32_t frame, Micros now, c
   s.inputs_sent = m.inputs_sent;
 }
 
+void Recorder::RecordArrivals(std::size_t index, std::int32_t frame, Micros now, const client::Client& client,
+                              const client::Metrics& m) {
+  ClientState& s = clients_[index];
+  EventRing& ring = journal_.client(index);
+  const std::int32_t arrived = Count(m.snapshots_received, s.snapshots_received);
+  const std::optional<client::Tick> newest = client.newest_snapshot_tick();
+  if (arrived == 0 || !newest) return;
+  const double since_ms = s.newest_tick ? static_cast<double>((now - s.last_arrival).count()) / 1000.0 : 0.0;
+  // Missing: the snapshots the server should have sent between the previous newest and this one, less
+  // those that came with it this frame.
+  if (s.newest_tick && *newest > *s.newest_tick && m.snapshot_rate > 0) {
+    const double interval = static_cast<double>(client.welcome().tick_rate) / m.snapshot_rate;
+    const auto expected =
+        static_cast<std::int64_t>(std::lround(static_cast<double>(*newest - *s.newest_tick) / interval));
+    const std::int64_t missing = expected - arrived;
+    if (missing > 0) {
+      Event event{now, frame, EventKind::kSnapshotsMissing};
+      event.a = Clamp32(*s.newest_tick + 1);
+      event.b = Clamp32(*newest - 1);
+      event.value = static_cast<float>(missing);
+      ring.Add(event);
+    }
+  }
+  Event event{now, frame, EventKind::kSnapshotArrived};
+  event.a = Clamp32(*newest);
+  event.b = arrived;
+  event.value = static_cast<float>(since_ms);
+  event.flags = static_cast<std::uint8_t>(std::clamp(std::lround(m.buffer_depth), 0L, 255L));
+  ring.Add(event);
+  if (!s.newest_tick || *newest > *s.newest_tick) s.newest_tick = newest;
+  s.last_arrival = now;
+}
+
 void Recorder::RecordShots(std::size_t index, std::int32_t frame, Micros now, const client::Client& client) {
   ClientState& s = clients_[index];
   EventRing& ring = journal_.client(index);
@@ -206,6 +211,24 @@ void Recorder::RecordShots(std::size_t index, std::int32_t frame, Micros now, co
 }
 
 void Recorder::RecordServer(std::int32_t frame, Micros now, const server::Server& server) {
+  RecordInputs(frame, now, server);
+  EventRing& ring = journal_.server();
+  const server::ServerStats stats = server.stats();
+  const std::int32_t deltas = Count(stats.delta_snapshots_sent, last_stats_.delta_snapshots_sent);
+  const std::int32_t all = Count(stats.snapshots_sent, last_stats_.snapshots_sent);
+  if (all > 0) {
+    Event event{now, frame, EventKind::kSnapshotsEncoded};
+    event.a = deltas;
+    event.b = all - deltas;
+    event.value = static_cast<float>(stats.snapshot_bytes_sent - last_stats_.snapshot_bytes_sent);
+    ring.Add(event);
+  }
+  last_stats_ = stats;
+
+  RecordContacts(frame, now, server);
+}
+
+void Recorder::RecordInputs(std::int32_t frame, Micros now, const server::Server& server) {
   EventRing& ring = journal_.server();
   server.clients(server_clients_);
   for (const server::ClientInfo& info : server_clients_) {
@@ -242,19 +265,10 @@ void Recorder::RecordServer(std::int32_t frame, Micros now, const server::Server
     state->refused = info.inputs.dropped_rate_limit;
     state->input_target = info.input_target;
   }
+}
 
-  const server::ServerStats stats = server.stats();
-  const std::int32_t deltas = Count(stats.delta_snapshots_sent, last_stats_.delta_snapshots_sent);
-  const std::int32_t all = Count(stats.snapshots_sent, last_stats_.snapshots_sent);
-  if (all > 0) {
-    Event event{now, frame, EventKind::kSnapshotsEncoded};
-    event.a = deltas;
-    event.b = all - deltas;
-    event.value = static_cast<float>(stats.snapshot_bytes_sent - last_stats_.snapshot_bytes_sent);
-    ring.Add(event);
-  }
-  last_stats_ = stats;
-
+void Recorder::RecordContacts(std::int32_t frame, Micros now, const server::Server& server) {
+  EventRing& ring = journal_.server();
   // Contacts start: with collisions on, two cubes side by side were pushed apart (or are being).
   next_contacts_.clear();
   const std::span<const sim::PlayerCube> world = server.world();

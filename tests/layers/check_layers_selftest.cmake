@@ -31,6 +31,18 @@ const char* d = getenv(\"X\");
 void S() { std::this_thread::sleep_for(ms); stbi_write_png(p, w, h, 3, d, s); }
 ")
 plant(src/newlib/x.cpp "\n")
+# The apps: one includes a header of its own folder, apps/common's and every library's, and does I/O (theirs
+# to do); another reaches into an app folder outside its row and includes SDL; a new app has no row.
+plant(src/apps/common/files.h "#pragma once\n")
+plant(src/apps/client/runner.h "#pragma once\n")
+plant(src/apps/client/main.cpp "#include \"runner.h\"
+#include \"files.h\"
+#include \"netcube/gui/app.h\"
+#include <iostream>
+void M() { std::cout << 1; }
+")
+plant(src/apps/bot/main.cpp "#include \"files.h\"\n#include \"runner.h\"\n#include <SDL.h>\n")
+plant(src/apps/newapp/main.cpp "\n")
 
 function(expect check count)
   execute_process(COMMAND "${CMAKE_COMMAND}" -DROOT=${WORK} -DCHECK=${check} -P "${CHECKER}"
@@ -50,14 +62,18 @@ function(expect check count)
   message(STATUS "${check}: caught all ${count}")
 endfunction()
 
-expect(includes 5
+expect(includes 8
   "src/newlib: library folder 'newlib' is not in the layer table"
+  "src/apps/newapp: app folder 'newapp' is not in the apps' table"
+  "src/apps/bot/main.cpp:2: apps/bot includes \"runner.h\" from outside its own folder or apps/common"
+  "src/apps/bot/main.cpp:3: apps/bot includes SDL.h, which only gui may wrap"
   "src/sim/upward.cpp:2: sim includes a header of 'client'"
   "src/transport/sdl.cpp:1: transport includes SDL.h, which only gui may wrap"
   "src/server/server.cpp:2: server includes \"../client/secret.h\" from outside its own folder"
   "include/netcube/server/server.h:1: server includes a header of 'gui'")
-expect(no_io 7
+expect(no_io 8
   "src/newlib: library folder 'newlib' is not in the layer table"
+  "src/apps/newapp: app folder 'newapp' is not in the apps' table"
   "src/sim/upward.cpp:4: sim uses console I/O"
   "src/sim/upward.cpp:5: sim uses a clock"
   "src/gui/env.cpp:1: gui uses an I/O, clock or sleep header"
@@ -65,6 +81,7 @@ expect(no_io 7
   "src/gui/env.cpp:3: gui uses sleeping"
   "src/gui/env.cpp:3: gui uses a file write")
 
+file(REMOVE_RECURSE "${WORK}/src/apps")  # the apps' files are for the layer checks only
 # Named in its own library's section only: clean.cpp is under "### client:", not "### protocol:"; a file of
 # a library with no section, and a public header named nowhere, are missing.
 plant(docs/ARCHITECTURE.md "# Architecture

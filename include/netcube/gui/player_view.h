@@ -104,6 +104,15 @@ class PlayerView {
   };
 
   void DrawStatus(const client::Client& client) const;
+  // The arena's outlines the overlays ask for: the server's cubes (or the newest states received), the
+  // raw prediction; and the newest correction's fading arrow.
+  void DrawOutlines(ImDrawList& draw, const ArenaMapping& mapping, const client::Client& client,
+                    std::span<const sim::PlayerCube> authoritative) const;
+  void DrawCorrection(ImDrawList& draw, const ArenaMapping& mapping, const client::Client& client,
+                      Micros now) const;
+  // The cubes' labels, kept off the cubes and the outlines drawn.
+  void DrawLabels(ImDrawList& draw, const ArenaMapping& mapping, const client::Client& client,
+                  std::span<const sim::PlayerCube> authoritative) const;
   void DrawPresets(client::Client& client) const;
   void DrawLinkProfiles(client::Client& client, std::span<const transport::LinkProfile> profiles) const;
   void DrawTechniques(client::Client& client) const;

@@ -4,6 +4,8 @@
 // by kind) over the last seconds, and below it the explanations, newest first. The newest is shown whole
 // above the list until a click on a mark in a lane (or a line of the list) selects another. Above the lanes,
 // the time controls: pause, a frame slider to scrub, steps, and a fork of a comparison from the frame shown.
+#include <imgui.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -103,6 +105,14 @@ class TimelineView {
   void AddMark(const Mark& mark);
   void DrawTimeControls(std::span<const transport::LinkProfile> profiles);
   void DrawForkChoice(std::span<const transport::LinkProfile> profiles);
+  // Where the lanes are on screen and which time they show (timeline_view.cpp).
+  struct Lanes;
+  void DrawMarks(ImDrawList& draw, const Lanes& lanes, Micros now);
+  void DrawGlitches(ImDrawList& draw, const Lanes& lanes, Micros now);
+  // A click in the lanes: the glitch nearest it, else the frame under it, selected and sought.
+  void ClickLanes(const Lanes& lanes, Micros now);
+  // The glitch clicked, else the newest, in full.
+  void DrawSelected();
   void DrawList();
   float RowHeight(const timeline::Explanation& e) const;
 

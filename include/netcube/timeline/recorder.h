@@ -83,8 +83,15 @@ class Recorder {
   void Add(std::size_t source, const Event& event) noexcept;
   void RecordPacket(std::size_t index, EventKind kind, const transport::LinkDecision& decision);
   void RecordClient(std::size_t index, std::int32_t frame, Micros now, const client::Client& client);
+  // The snapshots that arrived since the last record, and those the server should have sent before them.
+  void RecordArrivals(std::size_t index, std::int32_t frame, Micros now, const client::Client& client,
+                      const client::Metrics& m);
   void RecordShots(std::size_t index, std::int32_t frame, Micros now, const client::Client& client);
   void RecordServer(std::int32_t frame, Micros now, const server::Server& server);
+  // Each client's inputs at the server: dry ticks, lost, refused, and the input buffer's target.
+  void RecordInputs(std::int32_t frame, Micros now, const server::Server& server);
+  // The cubes touching this frame (with collisions on), a contact's first frame marked.
+  void RecordContacts(std::int32_t frame, Micros now, const server::Server& server);
 
   Journal& journal_;
   std::int32_t frame_ = 0;

@@ -255,6 +255,20 @@ std::uint64_t Underruns(const Group& group) {
   return sum;
 }
 
+// What the players saw of the remote cubes: view delay, error against the server's path, jumps.
+void SetViewFigures(Group& group, GroupResult& g) {
+  g.view_delay_mean_ms = group.view_delay.mean_ms();
+  g.view_delay_max_ms = group.view_delay.max_ms;
+  g.remote_error_mean = Mean(group.remote_error.errors);
+  g.remote_error_p99 = P99(group.remote_error.errors);
+  g.remote_error_now_mean = Mean(group.remote_error.errors_now);
+  g.remote_error_now_p99 = P99(group.remote_error.errors_now);
+  g.remote_max_step = group.remote_error.max_step;
+  if (group.remote_error.cube_seconds > 0.0) {
+    g.remote_jumps_per_s = static_cast<double>(group.remote_error.jumps) / group.remote_error.cube_seconds;
+  }
+}
+
 GroupResult Summarize(Group& group, const server::Server& server) {
   GroupResult g;
   g.name = group.name;
@@ -293,16 +307,7 @@ GroupResult Summarize(Group& group, const server::Server& server) {
   }
   g.link_loss =
       group.run->clients().empty() ? 0.0 : loss_sum / static_cast<double>(group.run->clients().size());
-  g.view_delay_mean_ms = group.view_delay.mean_ms();
-  g.view_delay_max_ms = group.view_delay.max_ms;
-  g.remote_error_mean = Mean(group.remote_error.errors);
-  g.remote_error_p99 = P99(group.remote_error.errors);
-  g.remote_error_now_mean = Mean(group.remote_error.errors_now);
-  g.remote_error_now_p99 = P99(group.remote_error.errors_now);
-  g.remote_max_step = group.remote_error.max_step;
-  if (group.remote_error.cube_seconds > 0.0) {
-    g.remote_jumps_per_s = static_cast<double>(group.remote_error.jumps) / group.remote_error.cube_seconds;
-  }
+  SetViewFigures(group, g);
   if (group.frames > 0 && g.players > 0) {
     const double player_frames = static_cast<double>(group.frames) * g.players;
     g.update_cpu_us_per_frame = static_cast<double>(group.update_cpu.count()) / player_frames;
@@ -319,9 +324,8 @@ GroupResult Summarize(Group& group, const server::Server& server) {
   return g;
 }
 
-}  // namespace
-
-std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::string* error) {
+// The groups: the default settings, and each with one technique off (or the other family).
+std::vector<Group> MakeGroups(const ProfileSettings& settings) {
   client::Settings redundancy_1;
   redundancy_1.redundancy = 1;
   client::Settings fixed_delay;
@@ -339,66 +343,138 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
   groups.push_back({"server-rate", "srv", server_rate, nullptr, false, {}, {}, {}, 0, std::nullopt, {}});
   const client::Settings others = client::PresetSettings(client::Preset::kPredictOthers);
   groups.push_back({"predict-others", "prd", others, nullptr, false, {}, {}, {}, 0, std::nullopt, {}});
+  return groups;
+}
 
-  Micros now{0};
-  const std::shared_ptr<transport::Network> network = transport::MakeNetwork(settings.network);
+// The server every group and the probe play on: no collisions, so a correction can only be the network's.
+std::unique_ptr<server::Server> StartServer(const ProfileSettings& settings,
+                                            std::shared_ptr<transport::Network> network, std::size_t groups,
+                                            std::string* error) {
   server::ServerConfig config;
-  config.network = network;
+  config.network = std::move(network);
   config.bind_address = "127.0.0.1";
   config.port = 0;
   config.collisions = false;  // solo players: a correction can only come from the network
   config.snapshot_encoding =
       settings.delta_snapshots ? server::SnapshotEncoding::kDelta : server::SnapshotEncoding::kFull;
   config.input_buffer = settings.input_buffer;
-  config.max_clients = groups.size() * static_cast<std::size_t>(settings.group_size) + 1;  // and the probe
+  config.max_clients = groups * static_cast<std::size_t>(settings.group_size) + 1;  // and the probe
   config.max_per_address = config.max_clients;  // every player on 127.0.0.1
-  std::unique_ptr<server::Server> server = server::Server::Create(config, now, error);
-  if (!server) return std::nullopt;
-  const double tick_period_us = 1e6 / config.tick_rate;
-  const transport::LinkSettings& link = settings.profile.settings;
+  return server::Server::Create(config, Micros{0}, error);
+}
 
-  std::optional<apps::RunJournal> journal;
-  if (!settings.explain.empty() || !settings.journal_out.empty()) {
-    std::vector<std::string> labels;
-    for (const Group& group : groups) {
-      for (int i = 0; i < settings.group_size; ++i) labels.push_back(group.prefix + std::to_string(i));
-    }
-    journal.emplace(std::move(labels),
-                    "netcube-bench --scenario profiles: " + settings.profile.name + ", " +
-                        (settings.delta_snapshots ? "delta" : "full") + " snapshots, input buffer " +
-                        (settings.input_buffer ? "on" : "off") + ", groups of " +
-                        std::to_string(settings.group_size) + ", seed " + std::to_string(settings.seed),
-                    true, settings.explain, settings.journal_out, "netcube-bench");
-    if (!journal->ok()) {
-      *error = "cannot write " + settings.explain;
-      return std::nullopt;
-    }
+// The groups' journal (--explain, --journal-out); false when it cannot be written.
+bool OpenJournal(const ProfileSettings& settings, const std::vector<Group>& groups,
+                 std::optional<apps::RunJournal>& journal, std::string* error) {
+  if (settings.explain.empty() && settings.journal_out.empty()) return true;
+  std::vector<std::string> labels;
+  for (const Group& group : groups) {
+    for (int i = 0; i < settings.group_size; ++i) labels.push_back(group.prefix + std::to_string(i));
   }
-  std::vector<const client::BotRun*> runs;
-  std::uint64_t seed = settings.seed;
+  journal.emplace(std::move(labels),
+                  "netcube-bench --scenario profiles: " + settings.profile.name + ", " +
+                      (settings.delta_snapshots ? "delta" : "full") + " snapshots, input buffer " +
+                      (settings.input_buffer ? "on" : "off") + ", groups of " +
+                      std::to_string(settings.group_size) + ", seed " + std::to_string(settings.seed),
+                  true, settings.explain, settings.journal_out, "netcube-bench");
+  if (journal->ok()) return true;
+  *error = "cannot write " + settings.explain;
+  return false;
+}
+
+// Starts each group's players, playing at random on the profile's link; `seed` moves past their seeds.
+bool StartGroups(const ProfileSettings& settings, const std::shared_ptr<transport::Network>& network,
+                 std::uint16_t port, std::vector<Group>& groups, apps::RunJournal* journal,
+                 std::vector<const client::BotRun*>& runs, std::uint64_t& seed, std::string* error) {
   for (Group& group : groups) {
     client::BotConfig bot;
     bot.network = network;
-    bot.port = server->port();
+    bot.port = port;
     bot.count = settings.group_size;
     bot.duration_s = settings.play_s;
     bot.settings = group.settings;
-    bot.link = link;
+    bot.link = settings.profile.settings;
     bot.seed = seed;
     const std::optional<client::InputScript> random_script = client::InputScript::Parse("random", error);
-    if (!random_script) return std::nullopt;
+    if (!random_script) return false;
     bot.script = *random_script;
     bot.name_prefix = group.prefix;
     seed += static_cast<std::uint64_t>(settings.group_size);
-    if (journal) journal->Attach(bot, runs.size() * static_cast<std::size_t>(settings.group_size));
-    group.run = client::BotRun::Start(bot, now, error);
-    if (!group.run) return std::nullopt;
+    if (journal != nullptr) journal->Attach(bot, runs.size() * static_cast<std::size_t>(settings.group_size));
+    group.run = client::BotRun::Start(bot, Micros{0}, error);
+    if (!group.run) return false;
     runs.push_back(group.run.get());
   }
+  return true;
+}
+
+// Every group's players updated to `now`; false when they failed.
+bool UpdateGroups(std::vector<Group>& groups, Micros now, Micros play_length, std::string* error) {
+  for (Group& group : groups) {
+    const Micros cpu_before = ThreadCpuNow();
+    group.done = !group.run->Update(now) || group.done;
+    if (!group.done) group.update_cpu += ThreadCpuNow() - cpu_before;
+    if (group.run->failure()) {
+      *error = group.name + " players: " + *group.run->failure();
+      return false;
+    }
+    group.play_down.Sample(*group.run, now, play_length);
+  }
+  return true;
+}
+
+// A frame's samples: the probe's key presses, each group's view delay and remote error.
+bool SampleFrame(std::vector<Group>& groups, KeyPressProbe& probe, const ServerPath& path, Micros now,
+                 int key_trials, double tick_period_us, std::string* error) {
+  probe.Frame(now, key_trials);
+  const client::ConnectionState probe_state = probe.client().state();
+  if (probe_state == client::ConnectionState::kLost || probe_state == client::ConnectionState::kRefused ||
+      probe_state == client::ConnectionState::kUnreachable) {
+    *error = "the probe client lost its connection: " + probe.client().status();
+    return false;
+  }
+  for (Group& group : groups) {
+    if (!group.done) ++group.frames;
+    for (const auto& c : group.run->clients()) {
+      group.view_delay.Sample(*c, now, tick_period_us);
+      group.remote_error.Sample(*c, path, static_cast<double>(now.count()) / tick_period_us);
+    }
+    if (!group.underruns_early && now >= kEarlyPhase) group.underruns_early = Underruns(group);
+  }
+  return true;
+}
+
+// Everyone disconnects, and the server hears the goodbyes.
+void SayGoodbye(server::Server& server, std::vector<Group>& groups, KeyPressProbe& probe, Micros now) {
+  for (Group& group : groups) group.run->Disconnect(now);
+  probe.client().Disconnect(now);
+  for (const Micros end = now + kGoodbyeTime; now < end; now += kStep) {
+    server.Update(now);
+    for (Group& group : groups) group.run->Update(now);
+    probe.client().Update(now, 0);
+  }
+}
+
+}  // namespace
+
+std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::string* error) {
+  std::vector<Group> groups = MakeGroups(settings);
+  Micros now{0};
+  const std::shared_ptr<transport::Network> network = transport::MakeNetwork(settings.network);
+  std::unique_ptr<server::Server> server = StartServer(settings, network, groups.size(), error);
+  if (!server) return std::nullopt;
+  const double tick_period_us = 1e6 / server->config().tick_rate;
+  std::optional<apps::RunJournal> journal;
+  if (!OpenJournal(settings, groups, journal, error)) return std::nullopt;
+  std::vector<const client::BotRun*> runs;
+  std::uint64_t seed = settings.seed;
+  if (!StartGroups(settings, network, server->port(), groups, journal ? &*journal : nullptr, runs, seed,
+                   error))
+    return std::nullopt;
   client::ClientConfig probe_config;
   probe_config.name = "probe";
   probe_config.network = network;
-  probe_config.link = link;
+  probe_config.link = settings.profile.settings;
   probe_config.seed = seed;
   KeyPressProbe probe(probe_config);
   if (!probe.client().Connect("127.0.0.1", server->port(), now, error)) return std::nullopt;
@@ -413,34 +489,12 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
     server->Update(now);
     path.Record(*server);
     if (journal) journal->BeginUpdate(now, runs, server.get());
-    for (Group& group : groups) {
-      const Micros cpu_before = ThreadCpuNow();
-      group.done = !group.run->Update(now) || group.done;
-      if (!group.done) group.update_cpu += ThreadCpuNow() - cpu_before;
-      if (group.run->failure()) {
-        *error = group.name + " players: " + *group.run->failure();
-        return std::nullopt;
-      }
-      group.play_down.Sample(*group.run, now, play_length);
-    }
+    if (!UpdateGroups(groups, now, play_length, error)) return std::nullopt;
     if (journal) journal->AfterUpdate(now, runs, server.get());
     if (now == FrameTime(frame)) {
       ++frame;
-      probe.Frame(now, settings.key_trials);
-      const client::ConnectionState probe_state = probe.client().state();
-      if (probe_state == client::ConnectionState::kLost || probe_state == client::ConnectionState::kRefused ||
-          probe_state == client::ConnectionState::kUnreachable) {
-        *error = "the probe client lost its connection: " + probe.client().status();
+      if (!SampleFrame(groups, probe, path, now, settings.key_trials, tick_period_us, error))
         return std::nullopt;
-      }
-      for (Group& group : groups) {
-        if (!group.done) ++group.frames;
-        for (const auto& c : group.run->clients()) {
-          group.view_delay.Sample(*c, now, tick_period_us);
-          group.remote_error.Sample(*c, path, static_cast<double>(now.count()) / tick_period_us);
-        }
-        if (!group.underruns_early && now >= kEarlyPhase) group.underruns_early = Underruns(group);
-      }
     }
     const bool groups_done = std::all_of(groups.begin(), groups.end(), [](const Group& g) { return g.done; });
     if (groups_done && probe.done()) break;
@@ -451,24 +505,16 @@ std::optional<ProfileResult> RunProfile(const ProfileSettings& settings, std::st
       return std::nullopt;
     }
   }
-
   ProfileResult result;
   result.settings = settings;
   result.ran_s = static_cast<double>(now.count()) / 1e6;
   for (Group& group : groups) result.groups.push_back(Summarize(group, *server));
   result.key_press = probe.result();
-
   if (journal && !journal->Finish()) {
     *error = "the journal could not be written";
     return std::nullopt;
   }
-  for (Group& group : groups) group.run->Disconnect(now);
-  probe.client().Disconnect(now);
-  for (const Micros end = now + kGoodbyeTime; now < end; now += kStep) {
-    server->Update(now);
-    for (Group& group : groups) group.run->Update(now);
-    probe.client().Update(now, 0);
-  }
+  SayGoodbye(*server, groups, probe, now);
   return result;
 }
 

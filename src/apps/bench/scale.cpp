@@ -324,6 +324,30 @@ std::optional<ServerRun> StartRun(const ScaleSettings& settings, std::string* er
   return run;
 }
 
+// The window's snapshots: their size, the deltas' share and age, the bits a cube took, the encoder's work.
+void SetSnapshotFigures(const server::ServerStats& start, const server::ServerStats& end, int clients,
+                        ScaleResult& r) {
+  const auto snapshots = static_cast<double>(end.snapshots_sent - start.snapshots_sent);
+  if (snapshots > 0) {
+    r.snapshot_bytes = static_cast<double>(end.snapshot_bytes_sent - start.snapshot_bytes_sent) / snapshots;
+    const auto deltas = static_cast<double>(end.delta_snapshots_sent - start.delta_snapshots_sent);
+    r.delta_share = deltas / snapshots;
+    if (deltas > 0)
+      r.delta_age_ticks = static_cast<double>(end.delta_age_ticks - start.delta_age_ticks) / deltas;
+    r.deltas_declined_share = static_cast<double>(end.deltas_declined - start.deltas_declined) / snapshots;
+    r.cube_bits =
+        static_cast<double>(end.snapshot_cube_bits - start.snapshot_cube_bits) / snapshots / clients;
+  }
+  r.bytes_per_cube = r.snapshot_bytes / clients;
+  if (end.ticks > start.ticks) {
+    r.prediction_moves_per_tick =
+        static_cast<double>(end.delta_prediction_moves - start.delta_prediction_moves) /
+        static_cast<double>(end.ticks - start.ticks);
+    r.encodes_per_tick = static_cast<double>(end.snapshot_encodes - start.snapshot_encodes) /
+                         static_cast<double>(end.ticks - start.ticks);
+  }
+}
+
 ScaleResult ResultOf(const ServerRun& run) {
   const ScaleSettings& settings = run.settings;
   const Totals& start = run.start;
@@ -346,29 +370,7 @@ ScaleResult ResultOf(const ServerRun& run) {
     return static_cast<double>(after - before) / client_seconds;
   };
   r.snapshots_per_s = per_client_second(end.stats.snapshots_sent, start.stats.snapshots_sent);
-  const auto snapshots = static_cast<double>(end.stats.snapshots_sent - start.stats.snapshots_sent);
-  if (snapshots > 0) {
-    r.snapshot_bytes =
-        static_cast<double>(end.stats.snapshot_bytes_sent - start.stats.snapshot_bytes_sent) / snapshots;
-    const auto deltas =
-        static_cast<double>(end.stats.delta_snapshots_sent - start.stats.delta_snapshots_sent);
-    r.delta_share = deltas / snapshots;
-    if (deltas > 0)
-      r.delta_age_ticks =
-          static_cast<double>(end.stats.delta_age_ticks - start.stats.delta_age_ticks) / deltas;
-    r.deltas_declined_share =
-        static_cast<double>(end.stats.deltas_declined - start.stats.deltas_declined) / snapshots;
-    r.cube_bits = static_cast<double>(end.stats.snapshot_cube_bits - start.stats.snapshot_cube_bits) /
-                  snapshots / settings.clients;
-  }
-  r.bytes_per_cube = r.snapshot_bytes / settings.clients;
-  if (end.stats.ticks > start.stats.ticks) {
-    r.prediction_moves_per_tick =
-        static_cast<double>(end.stats.delta_prediction_moves - start.stats.delta_prediction_moves) /
-        static_cast<double>(end.stats.ticks - start.stats.ticks);
-    r.encodes_per_tick = static_cast<double>(end.stats.snapshot_encodes - start.stats.snapshot_encodes) /
-                         static_cast<double>(end.stats.ticks - start.stats.ticks);
-  }
+  SetSnapshotFigures(start.stats, end.stats, settings.clients, r);
   r.snapshot_bytes_per_s = per_client_second(end.stats.snapshot_bytes_sent, start.stats.snapshot_bytes_sent);
   r.down_bytes_per_s = per_client_second(end.bytes_sent, start.bytes_sent);
   r.up_bytes_per_s = per_client_second(end.bytes_received, start.bytes_received);
@@ -390,6 +392,49 @@ ScaleResult ResultOf(const ServerRun& run) {
   return r;
 }
 
+// Runs side by side: every server and its players step in turn, 1 ms of virtual time each, so that their
+// ticks meet the same machine (its caches, its interruptions) at the same moments. Each goes first at as many
+// ticks (one tick period after another): the one stepped first pays for what the others' players left in
+// the caches.
+class SideBySide {
+ public:
+  explicit SideBySide(std::vector<ServerRun>& runs)
+      : runs_(runs), tick_period_us_(1'000'000 / std::max(1, runs.front().settings.tick_rate)) {}
+
+  Micros Now() const { return runs_.front().players->Now(); }
+  void Step() {
+    const auto first = static_cast<std::size_t>(Now().count() / tick_period_us_) % runs_.size();
+    for (std::size_t k = 0; k < runs_.size(); ++k) {
+      ServerRun& run = runs_[(first + k) % runs_.size()];
+      run.players->Step(*run.server);
+    }
+  }
+  bool AllJoined() const {
+    return std::all_of(runs_.begin(), runs_.end(), [](const ServerRun& run) {
+      return run.server->clients().size() >= static_cast<std::size_t>(run.settings.clients);
+    });
+  }
+  bool AnyExited() {
+    return std::any_of(runs_.begin(), runs_.end(), [](ServerRun& run) { return run.players->AnyExited(); });
+  }
+  bool AllExited() {
+    return std::all_of(runs_.begin(), runs_.end(), [](ServerRun& run) { return run.players->AllExited(); });
+  }
+  // `why` with the players' log tails; the real-time servers shut down.
+  std::string Failure(const std::string& why) {
+    std::string error = why;
+    for (ServerRun& run : runs_) {
+      error += run.players->LogTails();
+      if (!run.settings.virtual_time) Shutdown(*run.server);
+    }
+    return error;
+  }
+
+ private:
+  std::vector<ServerRun>& runs_;
+  std::int64_t tick_period_us_;
+};
+
 }  // namespace
 
 std::vector<ScaleResult> RunScale(std::span<const ScaleSettings> settings, std::string* error) {
@@ -404,50 +449,22 @@ std::vector<ScaleResult> RunScale(std::span<const ScaleSettings> settings, std::
     if (!run) return {};
     runs.push_back(std::move(*run));
   }
-  // Side by side, every server and its players step in turn, 1 ms of virtual time each: their ticks meet
-  // the same machine (its caches, its interruptions) at the same moments. Each goes first at as many ticks
-  // (one tick period after another): the one stepped first pays for what the others' players left in the
-  // caches.
-  const auto now = [&runs] { return runs.front().players->Now(); };
-  const std::int64_t tick_period_us = 1'000'000 / std::max(1, runs.front().settings.tick_rate);
-  const auto step = [&runs, &now, tick_period_us] {
-    const auto first = static_cast<std::size_t>(now().count() / tick_period_us) % runs.size();
-    for (std::size_t k = 0; k < runs.size(); ++k) {
-      ServerRun& run = runs[(first + k) % runs.size()];
-      run.players->Step(*run.server);
-    }
-  };
+  SideBySide side(runs);
   const auto fail = [&](const std::string& why) {
-    *error = why;
-    for (ServerRun& run : runs) {
-      *error += run.players->LogTails();
-      if (!run.settings.virtual_time) Shutdown(*run.server);
-    }
+    *error = side.Failure(why);
     return std::vector<ScaleResult>{};
   };
-  const auto all_joined = [&runs] {
-    return std::all_of(runs.begin(), runs.end(), [](const ServerRun& run) {
-      return run.server->clients().size() >= static_cast<std::size_t>(run.settings.clients);
-    });
-  };
-  const auto any_exited = [&runs] {
-    return std::any_of(runs.begin(), runs.end(), [](ServerRun& run) { return run.players->AnyExited(); });
-  };
-  const auto all_exited = [&runs] {
-    return std::all_of(runs.begin(), runs.end(), [](ServerRun& run) { return run.players->AllExited(); });
-  };
-
   // Everyone joins, a warm-up, the window.
-  const Micros join_deadline = now() + kJoinTimeout;
-  while (!all_joined()) {
-    step();
-    if (any_exited()) return fail("the players stopped before every one joined");
-    if (now() > join_deadline) return fail("the players did not all join within 30 s");
+  const Micros join_deadline = side.Now() + kJoinTimeout;
+  while (!side.AllJoined()) {
+    side.Step();
+    if (side.AnyExited()) return fail("the players stopped before every one joined");
+    if (side.Now() > join_deadline) return fail("the players did not all join within 30 s");
   }
-  for (const Micros end = now() + kWarmup; now() < end;) step();
+  for (const Micros end = side.Now() + kWarmup; side.Now() < end;) side.Step();
   for (ServerRun& run : runs) run.start = TakeTotals(*run.server, run.players->Now());
   const double window_s = runs.front().settings.window_s;
-  for (const Micros end = now() + Seconds(window_s); now() < end;) step();
+  for (const Micros end = side.Now() + Seconds(window_s); side.Now() < end;) side.Step();
   for (ServerRun& run : runs) {
     run.end = TakeTotals(*run.server, run.players->Now());
     if (run.end.stats.clients != static_cast<std::size_t>(run.settings.clients)) {
@@ -457,8 +474,8 @@ std::vector<ScaleResult> RunScale(std::span<const ScaleSettings> settings, std::
 
   // The bots finish their script, settle and report. Their figures are secondary: if they fail now, the
   // window's server figures still stand and the failure is reported with them.
-  const Micros exit_deadline = now() + Seconds(kPlayMarginS + kSettleTimeoutS) + kExitGrace;
-  while (!all_exited() && now() < exit_deadline) step();
+  const Micros exit_deadline = side.Now() + Seconds(kPlayMarginS + kSettleTimeoutS) + kExitGrace;
+  while (!side.AllExited() && side.Now() < exit_deadline) side.Step();
   std::vector<ScaleResult> results;
   for (ServerRun& run : runs) {
     run.reports = run.players->Finish(&run.bots_problem);

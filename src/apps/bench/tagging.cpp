@@ -26,6 +26,58 @@ double Percentile(std::vector<double> values, double p) {
   return values[std::clamp<std::size_t>(rank, 1, values.size()) - 1];
 }
 
+// The players, playing at random and tagging the nearest cube as drawn at the cooldown rate.
+std::unique_ptr<client::BotRun> StartTaggers(const TagSettings& settings,
+                                             std::shared_ptr<transport::Network> network, std::uint16_t port,
+                                             std::string* error) {
+  client::BotConfig bot;
+  bot.network = std::move(network);
+  bot.port = port;
+  bot.count = settings.players;
+  bot.duration_s = settings.play_s;
+  bot.link = settings.profile.settings;
+  bot.settings = settings.client;
+  bot.seed = settings.seed;
+  const std::optional<client::InputScript> random_script = client::InputScript::Parse("random", error);
+  if (!random_script) return nullptr;
+  bot.script = *random_script;
+  bot.tag_interval_ms = sim::kTagCooldownMs;
+  bot.name_prefix = "tag";
+  return client::BotRun::Start(bot, Micros{0}, error);
+}
+
+// The figures of a finished run: the server's verdicts and rewinds, the players' round trip and delay, and
+// the victims' view of every tag taken.
+TagResult ResultOf(const TagSettings& settings, const server::ServerStats& stats, const client::BotRun& run,
+                   std::vector<double>& victim_view_ms) {
+  TagResult result;
+  result.settings = settings;
+  result.tags_judged = stats.tags_judged;
+  result.tags_hit = stats.tags_hit;
+  result.tags_refused = stats.tags_refused;
+  result.tags_capped = stats.tags_capped;
+  result.hit_rate = stats.tags_judged > 0
+                        ? static_cast<double>(stats.tags_hit) / static_cast<double>(stats.tags_judged)
+                        : 0.0;
+  result.rewind_ms_mean =
+      stats.tags_judged > 0 ? stats.rewind_ms_sum / static_cast<double>(stats.tags_judged) : 0.0;
+  result.rewind_ms_max = stats.rewind_ms_max;
+  for (const auto& c : run.clients()) {
+    const client::Metrics m = c->metrics();
+    result.rtt_ms += m.rtt_ms_mean / settings.players;
+    result.interp_delay_ms += m.interp_delay_ms / settings.players;
+  }
+  result.victim_samples = victim_view_ms.size();
+  if (!victim_view_ms.empty()) {
+    double sum = 0.0;
+    for (const double v : victim_view_ms) sum += v;
+    result.victim_view_ms_mean = sum / static_cast<double>(victim_view_ms.size());
+    result.victim_view_ms_p99 = Percentile(victim_view_ms, 0.99);
+    result.victim_view_ms_max = *std::max_element(victim_view_ms.begin(), victim_view_ms.end());
+  }
+  return result;
+}
+
 }  // namespace
 
 std::optional<TagResult> RunTagging(const TagSettings& settings, std::string* error) {
@@ -40,21 +92,7 @@ std::optional<TagResult> RunTagging(const TagSettings& settings, std::string* er
   config.max_clients = static_cast<std::size_t>(settings.players);
   std::unique_ptr<server::Server> server = server::Server::Create(config, now, error);
   if (!server) return std::nullopt;
-
-  client::BotConfig bot;
-  bot.network = network;
-  bot.port = server->port();
-  bot.count = settings.players;
-  bot.duration_s = settings.play_s;
-  bot.link = settings.profile.settings;
-  bot.settings = settings.client;
-  bot.seed = settings.seed;
-  const std::optional<client::InputScript> random_script = client::InputScript::Parse("random", error);
-  if (!random_script) return std::nullopt;
-  bot.script = *random_script;
-  bot.tag_interval_ms = sim::kTagCooldownMs;
-  bot.name_prefix = "tag";
-  std::unique_ptr<client::BotRun> run = client::BotRun::Start(bot, now, error);
+  std::unique_ptr<client::BotRun> run = StartTaggers(settings, network, server->port(), error);
   if (!run) return std::nullopt;
 
   // Every tag a player takes, read at the step its result arrives (two in one step count the last twice).
@@ -80,34 +118,7 @@ std::optional<TagResult> RunTagging(const TagSettings& settings, std::string* er
       return std::nullopt;
     }
   }
-
-  TagResult result;
-  result.settings = settings;
-  const server::ServerStats stats = server->stats();
-  result.tags_judged = stats.tags_judged;
-  result.tags_hit = stats.tags_hit;
-  result.tags_refused = stats.tags_refused;
-  result.tags_capped = stats.tags_capped;
-  result.hit_rate = stats.tags_judged > 0
-                        ? static_cast<double>(stats.tags_hit) / static_cast<double>(stats.tags_judged)
-                        : 0.0;
-  result.rewind_ms_mean =
-      stats.tags_judged > 0 ? stats.rewind_ms_sum / static_cast<double>(stats.tags_judged) : 0.0;
-  result.rewind_ms_max = stats.rewind_ms_max;
-  for (const auto& c : run->clients()) {
-    const client::Metrics m = c->metrics();
-    result.rtt_ms += m.rtt_ms_mean / settings.players;
-    result.interp_delay_ms += m.interp_delay_ms / settings.players;
-  }
-  result.victim_samples = victim_view_ms.size();
-  if (!victim_view_ms.empty()) {
-    double sum = 0.0;
-    for (const double v : victim_view_ms) sum += v;
-    result.victim_view_ms_mean = sum / static_cast<double>(victim_view_ms.size());
-    result.victim_view_ms_p99 = Percentile(victim_view_ms, 0.99);
-    result.victim_view_ms_max = *std::max_element(victim_view_ms.begin(), victim_view_ms.end());
-  }
-
+  TagResult result = ResultOf(settings, server->stats(), *run, victim_view_ms);
   run->Disconnect(now);
   for (const Micros end = now + kGoodbyeTime; now < end; now += kStep) {
     server->Update(now);

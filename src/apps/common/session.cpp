@@ -87,6 +87,106 @@ const InputTimeline& TimelineOf(const std::vector<InputTimeline>& inputs, std::s
   return player < inputs.size() ? inputs[player] : kNone;
 }
 
+// The parts of a session file, each read into `session`: why it is wrong, or empty. A missing or mistyped
+// field throws, and ParseSession names it.
+std::string ReadEntries(const nlohmann::json& doc, FieldReader& read, Session& session) {
+  for (const nlohmann::json& entry : read.At(doc, "entries")) {
+    std::string label = read.Get<std::string>(entry, "label");
+    session.entries.push_back({std::move(label), ReadSettings(read.At(entry, "settings"), read)});
+  }
+  // One entry is a bot's run (or a lab's replayed with --compare); more are a comparison.
+  if (session.entries.empty() || session.entries.size() > client::kMaxCompareEntries) {
+    return "a session holds 1 to " + std::to_string(client::kMaxCompareEntries) + " entries";
+  }
+  return {};
+}
+
+// The link, seed, rates, tag interval and length.
+std::string ReadNetwork(const nlohmann::json& doc, FieldReader& read, Session& session) {
+  const nlohmann::json& link = read.At(doc, "link");
+  session.link.latency_ms = read.Range(link, "latency_ms", 10'000.0);
+  session.link.jitter_ms = read.Range(link, "jitter_ms", 10'000.0);
+  session.link.loss = read.Range(link, "loss", 1.0);
+  session.link.duplicate = read.Range(link, "duplicate", 1.0);
+  session.link.reorder = read.Range(link, "reorder", 1.0);
+  session.seed = read.Get<std::uint64_t>(doc, "seed");
+  session.compared = read.Get<bool>(doc, "compared");
+  session.tick_rate = read.Get<int>(doc, "tick_rate");
+  session.snapshot_rate = read.Get<int>(doc, "snapshot_rate");
+  const auto valid_rate = [](int rate) { return rate >= 1 && rate <= protocol::kMaxRate; };
+  if (!valid_rate(session.tick_rate) || !valid_rate(session.snapshot_rate)) {
+    return "tick_rate and snapshot_rate must be within [1, " + std::to_string(protocol::kMaxRate) + "]";
+  }
+  if (session.snapshot_rate > session.tick_rate) {
+    return "snapshot_rate " + std::to_string(session.snapshot_rate) + " is more than tick_rate " +
+           std::to_string(session.tick_rate) + ": a server sends at most one snapshot a tick";
+  }
+  session.tag_interval_ms = static_cast<int>(read.Range(doc, "tag_interval_ms", kMaxTagIntervalMs));
+  session.frames = read.Get<std::int64_t>(doc, "frames");
+  if (session.frames < 1 || session.frames > kMaxFrames) {
+    return "frames must be within [1, " + std::to_string(kMaxFrames) + "]";
+  }
+  return {};
+}
+
+// The keys: one timeline for every entry, or one per entry, of [frame, buttons] changes.
+std::string ReadInputs(const nlohmann::json& doc, FieldReader& read, Session& session) {
+  const nlohmann::json& inputs = read.At(doc, "inputs");
+  if (inputs.size() != 1 && inputs.size() != session.entries.size()) {
+    return "inputs holds one timeline for every entry, or one per entry";
+  }
+  session.inputs.assign(inputs.size(), {});
+  for (std::size_t player = 0; player < inputs.size(); ++player) {
+    InputTimeline& timeline = session.inputs[player];
+    for (const nlohmann::json& change : inputs.at(player)) {
+      const auto frame = change.at(0).get<std::int64_t>();
+      const auto buttons = change.at(1).get<unsigned>();
+      const bool ordered = timeline.empty() || frame > timeline.back().frame;
+      if (!ordered || frame < 0 || frame >= session.frames || (buttons & ~unsigned{sim::kButtonMask}) != 0) {
+        return "input change at frame " + std::to_string(frame) +
+               ": frames must increase within the "
+               "session and buttons be sim::Button bits";
+      }
+      timeline.push_back({frame, static_cast<std::uint8_t>(buttons)});
+    }
+  }
+  return {};
+}
+
+// The tags by hand: [frame, entry] or [frame, entry, x, y], in order.
+std::string ReadHandTags(const nlohmann::json& doc, FieldReader& read, Session& session) {
+  for (const nlohmann::json& item : read.At(doc, "hand_tags")) {
+    HandTag tag;
+    tag.frame = item.at(0).get<std::int64_t>();
+    tag.player = item.at(1).get<std::size_t>();
+    const bool ordered = session.hand_tags.empty() || tag.frame >= session.hand_tags.back().frame;
+    const bool targeted = item.size() == 4;
+    if (targeted) tag.target = client::Vec2{item.at(2).get<double>(), item.at(3).get<double>()};
+    const auto in_reach = [](double v) { return std::isfinite(v) && std::abs(v) <= kMaxTargetUnits; };
+    if (!ordered || tag.frame < 0 || tag.frame >= session.frames || tag.player >= session.entries.size() ||
+        (item.size() != 2 && !targeted) ||
+        (tag.target && !(in_reach(tag.target->x) && in_reach(tag.target->y)))) {
+      return "hand tag at frame " + std::to_string(tag.frame) +
+             ": [frame, entry] or [frame, entry, x, y], "
+             "frames in order within the session, x and y finite";
+    }
+    session.hand_tags.push_back(tag);
+  }
+  return {};
+}
+
+// The link script, when the session has one.
+std::string ReadLinkScript(const nlohmann::json& doc, FieldReader& read, Session& session) {
+  if (!doc.contains("link_script")) return {};
+  session.link_script = read.Get<std::string>(doc, "link_script");
+  if (session.link_script.size() > kMaxLinkScriptChars) {
+    return "link_script: longer than " + std::to_string(kMaxLinkScriptChars) + " characters";
+  }
+  std::string why;
+  if (!timeline::ParseLinkScript(session.link_script, &why)) return "link_script: " + why;
+  return {};
+}
+
 }  // namespace
 
 void Session::RecordInput(std::size_t player, std::int64_t frame, std::uint8_t buttons) {
@@ -201,90 +301,10 @@ std::optional<Session> ParseSession(std::string_view json_text, std::string* err
       return std::nullopt;
     }
     Session session;
-    for (const nlohmann::json& entry : read.At(doc, "entries")) {
-      std::string label = read.Get<std::string>(entry, "label");
-      session.entries.push_back({std::move(label), ReadSettings(read.At(entry, "settings"), read)});
-    }
-    // One entry is a bot's run (or a lab's replayed with --compare); more are a comparison.
-    if (session.entries.empty() || session.entries.size() > client::kMaxCompareEntries) {
-      *error = "a session holds 1 to " + std::to_string(client::kMaxCompareEntries) + " entries";
-      return std::nullopt;
-    }
-    const nlohmann::json& link = read.At(doc, "link");
-    session.link.latency_ms = read.Range(link, "latency_ms", 10'000.0);
-    session.link.jitter_ms = read.Range(link, "jitter_ms", 10'000.0);
-    session.link.loss = read.Range(link, "loss", 1.0);
-    session.link.duplicate = read.Range(link, "duplicate", 1.0);
-    session.link.reorder = read.Range(link, "reorder", 1.0);
-    session.seed = read.Get<std::uint64_t>(doc, "seed");
-    session.compared = read.Get<bool>(doc, "compared");
-    session.tick_rate = read.Get<int>(doc, "tick_rate");
-    session.snapshot_rate = read.Get<int>(doc, "snapshot_rate");
-    const auto valid_rate = [](int rate) { return rate >= 1 && rate <= protocol::kMaxRate; };
-    if (!valid_rate(session.tick_rate) || !valid_rate(session.snapshot_rate)) {
-      *error = "tick_rate and snapshot_rate must be within [1, " + std::to_string(protocol::kMaxRate) + "]";
-      return std::nullopt;
-    }
-    if (session.snapshot_rate > session.tick_rate) {
-      *error = "snapshot_rate " + std::to_string(session.snapshot_rate) + " is more than tick_rate " +
-               std::to_string(session.tick_rate) + ": a server sends at most one snapshot a tick";
-      return std::nullopt;
-    }
-    session.tag_interval_ms = static_cast<int>(read.Range(doc, "tag_interval_ms", kMaxTagIntervalMs));
-    session.frames = read.Get<std::int64_t>(doc, "frames");
-    if (session.frames < 1 || session.frames > kMaxFrames) {
-      *error = "frames must be within [1, " + std::to_string(kMaxFrames) + "]";
-      return std::nullopt;
-    }
-    const nlohmann::json& inputs = read.At(doc, "inputs");
-    if (inputs.size() != 1 && inputs.size() != session.entries.size()) {
-      *error = "inputs holds one timeline for every entry, or one per entry";
-      return std::nullopt;
-    }
-    session.inputs.assign(inputs.size(), {});
-    for (std::size_t player = 0; player < inputs.size(); ++player) {
-      InputTimeline& timeline = session.inputs[player];
-      for (const nlohmann::json& change : inputs.at(player)) {
-        const auto frame = change.at(0).get<std::int64_t>();
-        const auto buttons = change.at(1).get<unsigned>();
-        const bool ordered = timeline.empty() || frame > timeline.back().frame;
-        if (!ordered || frame < 0 || frame >= session.frames ||
-            (buttons & ~unsigned{sim::kButtonMask}) != 0) {
-          *error = "input change at frame " + std::to_string(frame) +
-                   ": frames must increase within the "
-                   "session and buttons be sim::Button bits";
-          return std::nullopt;
-        }
-        timeline.push_back({frame, static_cast<std::uint8_t>(buttons)});
-      }
-    }
-    for (const nlohmann::json& item : read.At(doc, "hand_tags")) {
-      HandTag tag;
-      tag.frame = item.at(0).get<std::int64_t>();
-      tag.player = item.at(1).get<std::size_t>();
-      const bool ordered = session.hand_tags.empty() || tag.frame >= session.hand_tags.back().frame;
-      const bool targeted = item.size() == 4;
-      if (targeted) tag.target = client::Vec2{item.at(2).get<double>(), item.at(3).get<double>()};
-      const auto in_reach = [](double v) { return std::isfinite(v) && std::abs(v) <= kMaxTargetUnits; };
-      if (!ordered || tag.frame < 0 || tag.frame >= session.frames || tag.player >= session.entries.size() ||
-          (item.size() != 2 && !targeted) ||
-          (tag.target && !(in_reach(tag.target->x) && in_reach(tag.target->y)))) {
-        *error = "hand tag at frame " + std::to_string(tag.frame) +
-                 ": [frame, entry] or [frame, entry, x, y], "
-                 "frames in order within the session, x and y finite";
-        return std::nullopt;
-      }
-      session.hand_tags.push_back(tag);
-    }
-    if (doc.contains("link_script")) {
-      session.link_script = read.Get<std::string>(doc, "link_script");
-      std::string why;
-      if (session.link_script.size() > kMaxLinkScriptChars) {
-        *error = "link_script: longer than " + std::to_string(kMaxLinkScriptChars) + " characters";
-        return std::nullopt;
-      }
-      if (!timeline::ParseLinkScript(session.link_script, &why)) {
-        *error = "link_script: " + why;
+    // Each part in the file's order, the first that is wrong said.
+    for (const auto part : {ReadEntries, ReadNetwork, ReadInputs, ReadHandTags, ReadLinkScript}) {
+      if (std::string why = part(doc, read, session); !why.empty()) {
+        *error = std::move(why);
         return std::nullopt;
       }
     }

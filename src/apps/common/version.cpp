@@ -19,4 +19,13 @@ void ShortUsageErrors(CLI::App& app, const std::string& program) {
   });
 }
 
+std::optional<int> ParseCommandLine(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  return std::nullopt;
+}
+
 }  // namespace netcube::apps
