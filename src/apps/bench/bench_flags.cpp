@@ -19,8 +19,8 @@ std::string DefaultBotPath() {
 
 // Which scenarios run, how long, and the scale scenario's player counts and rates.
 void AddScaleFlags(CLI::App& app, BenchFlags& f) {
-  app.add_option("--scenario", f.scenario, "scale, bandwidth, profiles, tagging or all")
-      ->check(CLI::IsMember({"scale", "bandwidth", "profiles", "tagging", "all"}))
+  app.add_option("--scenario", f.scenario, "scale, bandwidth, profiles, tagging, decode or all")
+      ->check(CLI::IsMember({"scale", "bandwidth", "profiles", "tagging", "decode", "all"}))
       ->capture_default_str();
   app.add_option(
          "--seconds", f.seconds,

@@ -89,7 +89,10 @@ double Percentile(std::vector<double> values, double p) {
 }
 
 // One code against baselines `age` ticks old, a snapshot every tick, as a client at 60 snapshots a second
-// receives them: every snapshot is received, so the decoder holds the world a tick before each.
+// receives them: every snapshot is received, so the decoder holds the world a tick before each. As a
+// server's kept baseline, one serves until it is half as old again as the newest the client told of, so
+// consecutive deltas name the same baseline (and a prediction continues the last one's), and never one
+// older than a client holds.
 DecodeResult Measure(int cubes, int ticks, Code code, int age) {
   constexpr int kWarmUp = 80;
   Crowd crowd(cubes);
@@ -100,6 +103,8 @@ DecodeResult Measure(int cubes, int ticks, Code code, int age) {
   std::vector<double> micros;
   std::uint64_t cube_bits = 0;
   std::uint64_t replays = 0;
+  std::uint64_t ages = 0;
+  std::uint64_t baseline = 0;
   for (int t = 0; t < kWarmUp + ticks; ++t) {
     const auto tick = static_cast<std::uint64_t>(t);
     crowd.Step(tick);
@@ -107,14 +112,18 @@ DecodeResult Measure(int cubes, int ticks, Code code, int age) {
     if (!measured || code == Code::kFull) {
       writer.Prepare(static_cast<std::uint32_t>(tick), crowd.world());
     } else {
-      const bool replayed =
-          code == Code::kReplay &&
-          protocol::MakeReplay(tick, age, crowd.Ago(age), crowd.world(), crowd.moves(), delta);
+      if (tick - baseline > static_cast<std::uint64_t>(std::min(age + age / 2, protocol::kHeldBaselines)))
+        baseline = tick - static_cast<std::uint64_t>(age);
+      const int kept_age = static_cast<int>(tick - baseline);
+      const std::vector<sim::PlayerCube>& held = crowd.Ago(kept_age);
+      const bool replayed = code == Code::kReplay &&
+                            protocol::MakeReplay(tick, kept_age, held, crowd.world(), crowd.moves(), delta);
       if (!replayed) {
-        protocol::MakeDelta(static_cast<std::uint32_t>(tick), crowd.world(), crowd.generations(), age,
-                            crowd.Ago(age), crowd.generations(), delta, nullptr, &crowd.turns());
+        protocol::MakeDelta(static_cast<std::uint32_t>(tick), crowd.world(), crowd.generations(), kept_age,
+                            held, crowd.generations(), delta, nullptr, &crowd.turns());
       }
       replays += replayed ? 1 : 0;
+      ages += static_cast<std::uint64_t>(kept_age);
       writer.Prepare(delta);
     }
     const std::span<const std::uint8_t> packet = writer.PacketFor(std::nullopt);
@@ -133,6 +142,7 @@ DecodeResult Measure(int cubes, int ticks, Code code, int age) {
   DecodeResult out;
   out.code = NameOf(code);
   out.age = code == Code::kFull ? 0 : age;
+  out.mean_age = static_cast<double>(ages) / ticks;
   out.cubes = static_cast<std::size_t>(cubes);
   const double samples = static_cast<double>(std::max<std::size_t>(micros.size(), 1));
   out.bytes_per_cube = static_cast<double>(cube_bits) / 8.0 / samples / cubes;
@@ -155,11 +165,11 @@ std::vector<DecodeResult> RunDecode(int cubes, int ticks) {
 
 void PrintDecode(const std::vector<DecodeResult>& results) {
   std::printf("\nDecode: one snapshot of a crowded arena, as a client decodes it\n");
-  std::printf("%-10s %4s %6s %12s %14s %14s %9s\n", "code", "age", "cubes", "B per cube", "decode p50 us",
-              "decode p99 us", "replays");
+  std::printf("%-10s %4s %8s %6s %12s %14s %14s %9s\n", "code", "age", "mean age", "cubes", "B per cube",
+              "decode p50 us", "decode p99 us", "replays");
   for (const DecodeResult& r : results) {
-    std::printf("%-10s %4d %6zu %12.2f %14.1f %14.1f %8.0f%%\n", r.code.c_str(), r.age, r.cubes,
-                r.bytes_per_cube, r.decode_p50_us, r.decode_p99_us, r.replays_pct);
+    std::printf("%-10s %4d %8.1f %6zu %12.2f %14.1f %14.1f %8.0f%%\n", r.code.c_str(), r.age, r.mean_age,
+                r.cubes, r.bytes_per_cube, r.decode_p50_us, r.decode_p99_us, r.replays_pct);
   }
 }
 
@@ -168,6 +178,7 @@ nlohmann::json DecodeJson(const std::vector<DecodeResult>& results) {
   for (const DecodeResult& r : results) {
     out.push_back({{"code", r.code},
                    {"age", r.age},
+                   {"mean_age", r.mean_age},
                    {"cubes", r.cubes},
                    {"bytes_per_cube", r.bytes_per_cube},
                    {"decode_p50_us", r.decode_p50_us},

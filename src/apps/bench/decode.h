@@ -11,8 +11,9 @@
 namespace netcube::bench {
 
 struct DecodeResult {
-  std::string code;  // "full", "replay" or "predicted"
-  int age = 0;       // ticks from the baseline (0: full)
+  std::string code;       // "full", "replay" or "predicted"
+  int age = 0;            // the newest baseline the client told of is this old (0: full)
+  double mean_age = 0.0;  // of the baselines named: each kept until half as old again
   std::size_t cubes = 0;
   double bytes_per_cube = 0.0;  // the cubes' bits of the shared part, in bytes
   double decode_p50_us = 0.0;   // Decode of the packet, then the world rebuilt

@@ -1,9 +1,10 @@
 // netcube-bench: measures the netcode. Runs the scale scenario (one server, N netcube-bot players in a child
 // process), the bandwidth scenario (the scale scenario's setup, both snapshot encodings, players moving,
 // half idle and idle, under network profiles) and the network-profile scenario (in-process players under each
-// profile of assets/link_profiles.json), each with its baseline, prints tables and the targets, and writes
-// every figure to --json. It reports; it does not fail on timing. docs/BENCHMARKS.md explains the numbers.
-// The flags are in bench_flags.h, the scenarios' runs in scenarios.h.
+// profile of assets/link_profiles.json), each with its baseline, and the decode scenario (a client's decode
+// of one snapshot, decode.h), prints tables and the targets, and writes every figure to --json. It reports;
+// it does not fail on timing. docs/BENCHMARKS.md explains the numbers. The flags are in bench_flags.h, the
+// scenarios' runs in scenarios.h.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "bench_flags.h"
+#include "decode.h"
 #include "report.h"
 #include "scenarios.h"
 
@@ -36,6 +38,11 @@ int main(int argc, char** argv) {
   if (flags.Runs("profiles") && !scenarios->RunProfiles(profiles)) return 2;
   nlohmann::json tagging = nlohmann::json::object();
   if (flags.Runs("tagging") && !scenarios->RunTagging(tagging)) return 2;
+  std::vector<bench::DecodeResult> decode;
+  if (flags.Runs("decode")) {
+    decode = bench::RunDecode(128, 400);
+    bench::PrintDecode(decode);
+  }
 
   const std::vector<bench::Target> targets = bench::CheckTargets(scale, bandwidth, profiles);
   bench::PrintTargets(targets);
@@ -44,6 +51,7 @@ int main(int argc, char** argv) {
     nlohmann::json all = bench::ToJson(machine, scale, scale_baselines, profiles, targets);
     all["bandwidth"] = bandwidth;
     all["tagging"] = tagging;
+    all["decode"] = bench::DecodeJson(decode);
     file << all.dump(2) << "\n";
     file.close();
     if (file.fail()) {
