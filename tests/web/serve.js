@@ -21,14 +21,15 @@ const kCompressed = new Set(['.png']);
 
 // Serves `root`; resolves with {url, port, stats, close()} once listening. stats.bodyBytes counts the bytes
 // of the bodies sent (gzipped where gzipped), stats.requests the paths asked for.
-function serve(root) {
+function serve(webRoot) {
+  const root = path.resolve(webRoot);  // a relative root would fail the containment check below
   const stats = {bodyBytes: 0, requests: []};
   const gzipped = new Map();  // file path -> gzipped contents
   const server = http.createServer((request, response) => {
     const pathname = decodeURIComponent(new URL(request.url, 'http://127.0.0.1').pathname);
     stats.requests.push(pathname);
     const file = path.join(root, pathname.endsWith('/') ? pathname + 'index.html' : pathname);
-    if (!file.startsWith(path.resolve(root)) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    if (!file.startsWith(root) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       response.writeHead(404, {'Content-Type': 'text/plain'});
       response.end('not found');
       return;
