@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "netcube/client/client.h"
+#include "netcube/client/client_config.h"
 #include "netcube/protocol/messages.h"
 #include "netcube/transport/host.h"
 
