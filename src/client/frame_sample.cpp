@@ -157,21 +157,32 @@ FrameSample FrameSampler::Sample(std::int64_t frame, Micros now, std::uint8_t he
   s.bytes_up = m.bytes_up;
   s.bytes_down = m.bytes_down;
 
+  const double seconds = last_time_ ? static_cast<double>((now - *last_time_).count()) / 1e6 : 0.0;
+  last_time_ = now;
+  SampleOwn(s, client, truth, seconds);
+  SampleRemotes(s, client, truth, truth_tick, seconds);
+  SamplePress(s, now, held);
+  return s;
+}
+
+void FrameSampler::SampleOwn(FrameSample& s, const Client& client, std::span<const sim::PlayerCube> truth,
+                             double seconds) const {
   const std::optional<sim::PlayerId> id = client.player_id();
   const sim::PlayerCube* own = id ? Find(truth, *id) : nullptr;
   const LocalView& local = client.local();
   s.present = own != nullptr && local.present;
-  const double seconds = last_time_ ? static_cast<double>((now - *last_time_).count()) / 1e6 : 0.0;
-  last_time_ = now;
-  if (s.present) {
-    s.drawn = local.drawn;
-    s.server = PositionOf(own->state);
-    s.own_error = Length(s.drawn - s.server);
-    const Vec2 keys = KeysPosition(own->state, client.pending());
-    s.keys_error = Length(s.drawn - keys);
-    if (client.settings().prediction) s.drift = Length(local.predicted - keys);
-    s.own_jump = last_drawn_ && seconds > 0.0 && IsJump(s.drawn - *last_drawn_, seconds);
-  }
+  if (!s.present) return;
+  s.drawn = local.drawn;
+  s.server = PositionOf(own->state);
+  s.own_error = Length(s.drawn - s.server);
+  const Vec2 keys = KeysPosition(own->state, client.pending());
+  s.keys_error = Length(s.drawn - keys);
+  if (client.settings().prediction) s.drift = Length(local.predicted - keys);
+  s.own_jump = last_drawn_ && seconds > 0.0 && IsJump(s.drawn - *last_drawn_, seconds);
+}
+
+void FrameSampler::SampleRemotes(FrameSample& s, const Client& client, std::span<const sim::PlayerCube> truth,
+                                 std::optional<Tick> truth_tick, double seconds) {
   double remote_sum = 0.0;
   int remote_count = 0;
   double drawn_sum = 0.0;
@@ -201,22 +212,7 @@ FrameSample FrameSampler::Sample(std::int64_t frame, Micros now, std::uint8_t he
         next_tracks_.emplace_back(RemoteTrack{remote.id, remote.drawn, true_position, false});
     if (last == tracks_.end() || seconds <= 0.0) continue;
     s.remote_seconds += seconds;
-    const bool drawn_moved = !(remote.drawn == last->drawn);
-    const bool truth_moved = !(true_position == last->truth);
-    if (IsJump(remote.drawn - last->drawn, seconds)) {
-      ++jumps;
-      if (!s.jumped_cube) s.jumped_cube = remote.id;
-    }
-    // A stall: a cube drawn in motion stands still while its true cube goes on. The wait before a drawn cube
-    // starts is its delay, counted in the remote error, not here.
-    track.in_motion = truth_moved && (drawn_moved || last->in_motion);
-    if (truth_moved) {
-      ++s.remote_moving;
-      if (!drawn_moved && last->in_motion) {
-        ++frozen;
-        if (!s.frozen_cube) s.frozen_cube = remote.id;
-      }
-    }
+    TrackMotion(s, remote, *last, track, seconds, jumps, frozen);
   }
   tracks_.swap(next_tracks_);
   if (drawn_count > 0) s.remote_error_drawn = drawn_sum / drawn_count;
@@ -229,6 +225,30 @@ FrameSample FrameSampler::Sample(std::int64_t frame, Micros now, std::uint8_t he
     s.remote_jumps = jumps;
     s.remote_frozen = frozen;
   }
+  CountJumpsPerSecond(s, jumps, remote_count > 0);
+}
+
+void FrameSampler::TrackMotion(FrameSample& s, const RemoteView& remote, const RemoteTrack& last,
+                               RemoteTrack& track, double seconds, int& jumps, int& frozen) {
+  const bool drawn_moved = !(remote.drawn == last.drawn);
+  const bool truth_moved = !(track.truth == last.truth);
+  if (IsJump(remote.drawn - last.drawn, seconds)) {
+    ++jumps;
+    if (!s.jumped_cube) s.jumped_cube = remote.id;
+  }
+  // A stall: a cube drawn in motion stands still while its true cube goes on. The wait before a drawn cube
+  // starts is its delay, counted in the remote error, not here.
+  track.in_motion = truth_moved && (drawn_moved || last.in_motion);
+  if (truth_moved) {
+    ++s.remote_moving;
+    if (!drawn_moved && last.in_motion) {
+      ++frozen;
+      if (!s.frozen_cube) s.frozen_cube = remote.id;
+    }
+  }
+}
+
+void FrameSampler::CountJumpsPerSecond(FrameSample& s, int jumps, bool any_remote) {
   window_jumps_[window_next_] = jumps;
   window_seconds_[window_next_] = s.remote_seconds;
   window_next_ = (window_next_ + 1) % kSmoothnessWindow;
@@ -238,8 +258,10 @@ FrameSample FrameSampler::Sample(std::int64_t frame, Micros now, std::uint8_t he
     window_seconds += window_seconds_[i];
     window_jumps += window_jumps_[i];
   }
-  if (remote_count > 0 && window_seconds > 0.0) s.remote_jumps_per_s = window_jumps / window_seconds;
+  if (any_remote && window_seconds > 0.0) s.remote_jumps_per_s = window_jumps / window_seconds;
+}
 
+void FrameSampler::SamplePress(FrameSample& s, Micros now, std::uint8_t held) {
   // A press is a key going down while none was held and the drawn cube stood still; the delay runs until
   // the drawn cube first moves.
   if (held != 0 && last_held_ == 0 && !moved_ && s.present) press_ = now;
@@ -252,7 +274,6 @@ FrameSample FrameSampler::Sample(std::int64_t frame, Micros now, std::uint8_t he
     }
     last_drawn_ = s.drawn;
   }
-  return s;
 }
 
 }  // namespace netcube::client

@@ -153,6 +153,16 @@ class FrameSampler {
   };
   std::array<PastTruth, kTruthTicks> past_{};
   std::optional<Vec2> TruthAt(sim::PlayerId id, double tick) const;
+  // The parts of a sample: the own cube's figures, the remote cubes' (each one's motion against its last
+  // frame, the jumps a second over the window), and the key press's delay.
+  void SampleOwn(FrameSample& s, const Client& client, std::span<const sim::PlayerCube> truth,
+                 double seconds) const;
+  void SampleRemotes(FrameSample& s, const Client& client, std::span<const sim::PlayerCube> truth,
+                     std::optional<Tick> truth_tick, double seconds);
+  static void TrackMotion(FrameSample& s, const RemoteView& remote, const RemoteTrack& last,
+                          RemoteTrack& track, double seconds, int& jumps, int& frozen);
+  void CountJumpsPerSecond(FrameSample& s, int jumps, bool any_remote);
+  void SamplePress(FrameSample& s, Micros now, std::uint8_t held);
   // The last kSmoothnessWindow frames' remote jumps and remote cube-seconds, a ring by frame count.
   std::array<int, kSmoothnessWindow> window_jumps_{};
   std::array<double, kSmoothnessWindow> window_seconds_{};
