@@ -174,6 +174,31 @@ bool FragmentConsistent(const FragmentClaim& f, std::size_t max_message_bytes) n
   return f.offset % last == 0 && f.length <= f.offset / last;
 }
 
+namespace {
+
+// A fragment command at `at`: one ENet could have made, and, for a known peer, no reassembly past the
+// limit opened (`new_reassemblies` counts those this datagram opens). Its data's length in `data_length`.
+bool AcceptFragment(const ENetPeer* peer, std::span<const std::uint8_t> datagram, std::size_t at,
+                    std::uint8_t type, const FilterLimits& limits, std::size_t& new_reassemblies,
+                    std::size_t& data_length) {
+  const FragmentClaim fragment{
+      ReadU32(datagram, at + kFragmentCount), ReadU32(datagram, at + kFragmentNumber),
+      ReadU32(datagram, at + kFragmentTotal), ReadU32(datagram, at + kFragmentOffset),
+      ReadU16(datagram, at + kFragmentLength)};
+  if (!FragmentConsistent(fragment, limits.max_message_bytes)) return false;
+  data_length = fragment.length;
+  if (peer == nullptr) return true;
+  const bool reliable = type == ENET_PROTOCOL_COMMAND_SEND_FRAGMENT;
+  const Reassemblies open =
+      OpenReassemblies(*peer, datagram[at + 1], reliable, ReadU16(datagram, at + kFragmentStart));
+  if (open.includes_start) return true;
+  if (open.open + new_reassemblies >= limits.max_open_reassemblies) return false;
+  ++new_reassemblies;
+  return true;
+}
+
+}  // namespace
+
 bool AcceptDatagram(const ENetHost& host, std::span<const std::uint8_t> datagram,
                     const FilterLimits& limits) {
   if (datagram.size() < 2) return false;
@@ -212,23 +237,9 @@ bool AcceptDatagram(const ENetHost& host, std::span<const std::uint8_t> datagram
         sequenced = false;
         break;
       case ENET_PROTOCOL_COMMAND_SEND_FRAGMENT:
-      case ENET_PROTOCOL_COMMAND_SEND_UNRELIABLE_FRAGMENT: {
-        const FragmentClaim fragment{
-            ReadU32(datagram, at + kFragmentCount), ReadU32(datagram, at + kFragmentNumber),
-            ReadU32(datagram, at + kFragmentTotal), ReadU32(datagram, at + kFragmentOffset),
-            ReadU16(datagram, at + kFragmentLength)};
-        if (!FragmentConsistent(fragment, limits.max_message_bytes)) return false;
-        data_length = fragment.length;
-        if (peer != nullptr) {
-          const bool reliable = type == ENET_PROTOCOL_COMMAND_SEND_FRAGMENT;
-          const Reassemblies open =
-              OpenReassemblies(*peer, channel, reliable, ReadU16(datagram, at + kFragmentStart));
-          if (!open.includes_start && open.open + new_reassemblies >= limits.max_open_reassemblies)
-            return false;
-          if (!open.includes_start) ++new_reassemblies;
-        }
+      case ENET_PROTOCOL_COMMAND_SEND_UNRELIABLE_FRAGMENT:
+        if (!AcceptFragment(peer, datagram, at, type, limits, new_reassemblies, data_length)) return false;
         break;
-      }
       default:
         sequenced = false;  // protocol commands: nothing is parked
         break;
