@@ -176,6 +176,60 @@ void ChooseOrders(DeltaSnapshot& delta) noexcept {
       CheapestOrder(delta.baseline.span(), [](const CubeDelta& d) { return std::pair(d.dvx, d.dvy); });
 }
 
+// Kept predictions serve a delta only when they are its baseline's, advanced to its tick.
+bool PredictionFits(const BaselinePrediction* predicted, std::uint32_t server_tick, int age,
+                    std::size_t cubes) noexcept {
+  return predicted != nullptr && static_cast<std::uint32_t>(predicted->tick()) == server_tick &&
+         predicted->tick() - predicted->baseline_tick() == static_cast<std::uint64_t>(age) &&
+         predicted->size() == cubes;
+}
+
+// A predicted delta at `server_tick`, `age` ticks from its baseline, with no cube yet.
+void StartPredictedDelta(std::uint32_t server_tick, int age, DeltaSnapshot& out) noexcept {
+  out.server_tick = server_tick;
+  out.age = age;
+  out.replay = false;
+  out.collisions = true;
+  out.paths.clear();
+  out.baseline.clear();
+  out.joined.clear();
+}
+
+// Each changed cube in the fewest bits: its turns, or only its last (a pushed cube's earlier turns may buy
+// nothing; an unpushed one's are exact; not with kept predictions, `last_turn_allowed` false: the last turn
+// alone would predict from the baseline), or whole (marked in `whole`). True when a cube's code changed.
+bool Recode(std::span<const sim::PlayerCube> world, std::span<const std::uint32_t> world_generations, int age,
+            std::span<const sim::PlayerCube> baseline, const std::array<std::uint16_t, kMaxPlayers>& kept,
+            bool last_turn_allowed, std::uint64_t* moves_stepped, std::array<bool, kMaxPlayers>& whole,
+            DeltaSnapshot& out) noexcept {
+  const std::size_t whole_bits = SnapshotWriter::FullSharedBits(1) - SnapshotWriter::FullSharedBits(0);
+  const std::size_t left_bits = ChangeBits(CubeDelta{DeltaOp::kLeft}, out);
+  bool recoded = false;
+  for (std::size_t i = 0; i < out.baseline.size(); ++i) {
+    CubeDelta& d = out.baseline[i];
+    if (d.op != DeltaOp::kChanged) continue;
+    std::size_t bits = ChangeBits(d, out);
+    const bool pushed = d.hold_x || d.hold_y || d.dx != 0 || d.dy != 0 || d.dvx != 0 || d.dvy != 0;
+    if (d.turns.size() > 1 && pushed && last_turn_allowed) {
+      CubeDelta last;
+      int one_turn = 1;
+      if (DescribeChange(baseline[i].state, world[kept[i]], world_generations[kept[i]], age, nullptr, nullptr,
+                         one_turn, last, moves_stepped) &&
+          ChangeBits(last, out) < bits) {
+        d = last;
+        bits = ChangeBits(d, out);
+        recoded = true;
+      }
+    }
+    if (bits > left_bits + whole_bits) {
+      d = CubeDelta{DeltaOp::kLeft};
+      whole[kept[i]] = true;
+      recoded = true;
+    }
+  }
+  return recoded;
+}
+
 }  // namespace
 
 bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world,
@@ -188,19 +242,8 @@ bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world
       baseline.size() > kMaxPlayers) {
     return false;
   }
-  if (predicted != nullptr &&
-      (static_cast<std::uint32_t>(predicted->tick()) != server_tick ||
-       predicted->tick() - predicted->baseline_tick() != static_cast<std::uint64_t>(age) ||
-       predicted->size() != baseline.size())) {
-    predicted = nullptr;  // another baseline's, or not advanced to this tick
-  }
-  out.server_tick = server_tick;
-  out.age = age;
-  out.replay = false;
-  out.collisions = true;
-  out.paths.clear();
-  out.baseline.clear();
-  out.joined.clear();
+  if (!PredictionFits(predicted, server_tick, age, baseline.size())) predicted = nullptr;
+  StartPredictedDelta(server_tick, age, out);
   // Both lists are in increasing id order: merge them. A cube of the world not matched to a baseline cube of
   // the same player (same id and generation) joined; one the delta cannot describe, or describes in more
   // bits than the whole cube takes, is said to leave and join again.
@@ -240,35 +283,8 @@ bool MakeDelta(std::uint32_t server_tick, std::span<const sim::PlayerCube> world
   }
   for (; j < world.size(); ++j) whole[j] = true;
   ChooseOrders(out);
-  const std::size_t whole_bits = SnapshotWriter::FullSharedBits(1) - SnapshotWriter::FullSharedBits(0);
-  const std::size_t left_bits = ChangeBits(CubeDelta{DeltaOp::kLeft}, out);
-  // Each changed cube in the fewest bits: its turns, or only its last (a pushed cube's earlier turns may buy
-  // nothing; an unpushed one's are exact), or whole.
-  bool recoded = false;
-  for (std::size_t i = 0; i < out.baseline.size(); ++i) {
-    CubeDelta& d = out.baseline[i];
-    if (d.op != DeltaOp::kChanged) continue;
-    std::size_t bits = ChangeBits(d, out);
-    const bool pushed = d.hold_x || d.hold_y || d.dx != 0 || d.dy != 0 || d.dvx != 0 || d.dvy != 0;
-    // (Not with kept predictions: that would predict from the baseline.)
-    if (d.turns.size() > 1 && pushed && predicted == nullptr) {
-      CubeDelta last;
-      int one_turn = 1;
-      if (DescribeChange(baseline[i].state, world[kept[i]], world_generations[kept[i]], age, nullptr, nullptr,
-                         one_turn, last, moves_stepped) &&
-          ChangeBits(last, out) < bits) {
-        d = last;
-        bits = ChangeBits(d, out);
-        recoded = true;
-      }
-    }
-    if (bits > left_bits + whole_bits) {
-      d = CubeDelta{DeltaOp::kLeft};
-      whole[kept[i]] = true;
-      recoded = true;
-    }
-  }
-  if (recoded) ChooseOrders(out);
+  if (Recode(world, world_generations, age, baseline, kept, predicted == nullptr, moves_stepped, whole, out))
+    ChooseOrders(out);
   for (std::size_t k = 0; k < world.size(); ++k) {
     if (whole[k]) out.joined.push_back(world[k]);
   }

@@ -198,6 +198,29 @@ bool MakeReplay(std::uint64_t tick, int age, std::span<const sim::PlayerCube> ba
          builder.Extend(tick, log, out) && builder.Finish(world, out);
 }
 
+namespace {
+
+// A path a receiver can follow: runs of at least a tick and at most kMaxMovesPerTick Moves a tick, `age`
+// ticks in all (none: no Move), some Move if any run, and turns in order at Moves it makes.
+bool PathFits(const CubePath& path, int age) noexcept {
+  int ticks = 0;
+  int moves = 0;
+  for (const MoveRun& run : path.runs) {
+    if (run.ticks < 1 || run.moves < 0 || run.moves > kMaxMovesPerTick) return false;
+    ticks += run.ticks;
+    moves += run.ticks * run.moves;
+  }
+  if ((path.runs.empty() ? age : ticks) != age || (!path.runs.empty() && moves == 0)) return false;
+  int first = 0;
+  for (const Turn& turn : path.turns) {
+    if (turn.at < first || turn.at >= moves || turn.choice >= kTurnChoices) return false;
+    first = turn.at + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool ApplyReplay(std::span<const sim::PlayerCube> from, int from_ticks, const DeltaSnapshot& delta,
                  Snapshot& out) noexcept {
   if (!delta.replay || from.size() != delta.paths.size() || from_ticks < 0 || from_ticks >= delta.age) {
@@ -213,23 +236,7 @@ bool ApplyReplay(std::span<const sim::PlayerCube> from, int from_ticks, const De
   std::array<Cursor, kMaxPlayers> cursors{};
   out.players.clear();
   for (std::size_t i = 0; i < from.size(); ++i) {
-    const CubePath& path = delta.paths[i];
-    int ticks = 0;
-    int moves = 0;
-    for (std::size_t r = 0; r < path.runs.size(); ++r) {
-      const MoveRun& run = path.runs[r];
-      if (run.ticks < 1 || run.moves < 0 || run.moves > kMaxMovesPerTick) return false;
-      ticks += run.ticks;
-      moves += run.ticks * run.moves;
-    }
-    if ((path.runs.empty() ? delta.age : ticks) != delta.age || (!path.runs.empty() && moves == 0))
-      return false;
-    int first = 0;
-    for (const Turn& turn : path.turns) {
-      if (turn.at < first || turn.at >= moves || turn.choice >= kTurnChoices) return false;
-      first = turn.at + 1;
-    }
-    if (i > 0 && from[i].id <= from[i - 1].id) return false;
+    if (!PathFits(delta.paths[i], delta.age) || (i > 0 && from[i].id <= from[i - 1].id)) return false;
     out.players.push_back(from[i]);
   }
   const auto tick_moves = [&delta](std::size_t i, Cursor& c) {
