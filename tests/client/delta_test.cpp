@@ -147,6 +147,54 @@ TEST(DeltaSnapshotsLive, SwitchingTheEncodingKeepsTheWorldsEqual) {
   EXPECT_LT(stats.snapshot_encodes * 2, stats.snapshots_sent);
 }
 
+// Players come and go (issue 41): with 50 players at 60 snapshots a second, one joins or leaves every
+// two seconds (1 in 100 a second), and the players who stay keep getting deltas (at least 9 in 10 of their
+// snapshots), every world they show the server's.
+TEST(DeltaSnapshotsLive, PlayersWhoStayKeepTheirDeltasWhileOneInAHundredComesOrGoesEachSecond) {
+  constexpr int kPlayers = 49;
+  server::ServerConfig config;
+  config.snapshot_rate = 60;
+  config.max_clients = kPlayers + 2;
+  config.max_per_address = kPlayers + 2 + server::kSpareConnectionSlots;  // everyone on 127.0.0.1
+  const auto rig = StartRig(config);
+  for (int p = 0; p < kPlayers; ++p) AddPlayer(*rig, Named("p" + std::to_string(p)));
+  ASSERT_TRUE(rig->ConnectAll());
+  for (std::size_t p = 0; p < rig->player_count(); ++p) rig->SetButtons(p, Random(p + 40));
+  WorldChecker checker(*rig);
+  rig->StepFor(seconds(2), [&] { checker.Step(); });
+  std::uint64_t delta_before = 0;
+  std::uint64_t full_before = 0;
+  for (std::size_t p = 0; p < rig->player_count(); ++p) {
+    delta_before += rig->player(p).metrics().snapshots_delta;
+    full_before += rig->player(p).metrics().snapshots_full;
+  }
+  // Twelve seconds: a newcomer joins, stays two seconds and leaves; two seconds later the next joins.
+  testing::TestClient* newcomer = nullptr;
+  for (int event = 0; event < 6; ++event) {
+    if (newcomer == nullptr) {
+      newcomer = rig->Join("newcomer" + std::to_string(event));
+      ASSERT_NE(newcomer, nullptr);
+    } else {
+      newcomer->Disconnect(rig->now());
+      newcomer = nullptr;
+    }
+    rig->StepFor(seconds(2), [&] { checker.Step(); });
+  }
+  std::uint64_t deltas = 0;
+  std::uint64_t fulls = 0;
+  for (std::size_t p = 0; p < rig->player_count(); ++p) {
+    deltas += rig->player(p).metrics().snapshots_delta;
+    fulls += rig->player(p).metrics().snapshots_full;
+  }
+  deltas -= delta_before;
+  fulls -= full_before;
+  std::printf("players who stayed: %llu deltas, %llu full snapshots (%.1f%% deltas)\n",
+              static_cast<unsigned long long>(deltas), static_cast<unsigned long long>(fulls),
+              100.0 * static_cast<double>(deltas) / static_cast<double>(deltas + fulls));
+  EXPECT_GE(deltas * 10, (deltas + fulls) * 9);
+  EXPECT_EQ(checker.mismatched(), 0);
+}
+
 TEST(DeltaSnapshotsLive, IdleClientsAcknowledgeWithoutInputsAndCostABitPerCube) {
   const auto rig = StartRig();
   for (int p = 0; p < 3; ++p) AddPlayer(*rig, Named("p" + std::to_string(p)));
