@@ -158,14 +158,18 @@ class Grid {
 // only at pairs with an `active` cube, the cubes pushed in the previous pass plus those this pass pushes
 // before reaching the pair, with the same result as looking at every pair at a fraction of the cost once
 // the first pass has cleared the ordinary contacts. On return `active` holds the cubes this pass pushed.
-bool SeparatePass(std::span<CubeState* const> ordered, const Grid& grid, IndexSet& active) noexcept {
-  // The cubes that may have a pair with an active cube: those and their neighbours.
+bool SeparatePass(std::span<CubeState* const> ordered, const Grid& grid, IndexSet& active,
+                  bool every_cube_active) noexcept {
+  // The cubes that may have a pair with an active cube: those and their neighbours (every cube, when every
+  // cube is active: the first pass).
   IndexSet visit = active;
-  for (std::size_t d = active.NextFrom(0); d < ordered.size(); d = active.NextFrom(d + 1)) {
-    grid.ForEachNearby(d, [&](std::size_t j) { visit.Add(j); });
+  if (!every_cube_active) {
+    for (std::size_t d = active.NextFrom(0); d < ordered.size(); d = active.NextFrom(d + 1)) {
+      grid.ForEachNearby(d, [&](std::size_t j) { visit.Add(j); });
+    }
   }
   IndexSet pushed;
-  std::array<std::size_t, kIdCount> later{};
+  std::array<std::size_t, kIdCount> later;  // written before it is read, for each cube visited
   for (std::size_t i = visit.NextFrom(0); i < ordered.size(); i = visit.NextFrom(i + 1)) {
     std::size_t count = 0;
     grid.ForEachNearby(i, [&](std::size_t j) {
@@ -303,7 +307,7 @@ void ResolveOverlaps(std::span<PlayerCube> cubes) noexcept {
   IndexSet active;  // the first pass looks at every pair
   active.AddFirst(count);
   for (int pass = 0; pass < kMaxResolvePasses; ++pass) {
-    if (!SeparatePass(cubes_by_id, grid, active)) return;
+    if (!SeparatePass(cubes_by_id, grid, active, pass == 0)) return;
     grid.Refile(cubes_by_id, active);
   }
   // Pairwise pushes share a pile-up against a wall ever more thinly and can stall a sub-unit short.
