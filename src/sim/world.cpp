@@ -201,66 +201,91 @@ bool Overlaps(std::int32_t x, std::int32_t y, const CubeState& other) noexcept {
   return std::abs(x - other.x) < kCubeSize && std::abs(y - other.y) < kCubeSize;
 }
 
-// The nearest spot (by |dx| + |dy|) for `cube` that overlaps none of `settled`, or false if there is none.
+// The spots at `x` for `cube` nearer than `best_cost` that overlap none of `near`: y the cube's own, then
+// each cube that blocks x (in id order) just above and just below it. The nearest, if any, becomes the best.
+void TryColumn(const CubeState& cube, std::int32_t x, std::span<const CubeState* const> near,
+               std::int64_t& best_cost, std::int32_t& best_x, std::int32_t& best_y) noexcept {
+  std::array<const CubeState*, kIdCount> blockers;  // the cubes a cube at this x could overlap
+  std::size_t blocker_count = 0;
+  for (const CubeState* other : near) {
+    if (std::abs(x - other->x) < kCubeSize) blockers[blocker_count++] = other;
+  }
+  const std::span<const CubeState* const> column(blockers.data(), blocker_count);
+  const std::int64_t cost_x = std::abs(x - cube.x);
+  const auto try_y = [&](std::int32_t y) {
+    if (y < kMinY || y > kMaxY) return;
+    const std::int64_t cost = cost_x + std::abs(y - cube.y);
+    if (cost >= best_cost) return;
+    for (const CubeState* other : column) {
+      if (Overlaps(x, y, *other)) return;
+    }
+    best_cost = cost;
+    best_x = x;
+    best_y = y;
+  };
+  try_y(cube.y);
+  for (const CubeState* other : column) {
+    try_y(other->y - kCubeSize);
+    try_y(other->y + kCubeSize);
+  }
+}
+
+// The nearest spot (by |dx| + |dy|) for `cube` that overlaps none of `settled` (`found` false if none).
 // Some nearest spot has x equal to the cube's own x or an edge of a settled cube, and y likewise among
 // the cubes that block that x, so only those candidates are tried, nearest x first. Ties go to the smaller
 // |dx|, then the smaller x, then the first y candidate, which depends only on the id order of `settled`.
-bool FindNearestFreeSpot(const CubeState& cube, std::span<CubeState* const> settled, std::int32_t& best_x,
-                         std::int32_t& best_y) noexcept {
-  std::array<std::int32_t, 2 * kIdCount + 1> xs{};
+// Only the x candidates nearer than `x_reach` are tried. True when the spot found is the nearest of all:
+// no farther than `x_reach`, so that every x candidate beyond is at least as far and the whole search
+// would stop before it.
+bool FindNearestFreeSpotWithin(const CubeState& cube, std::span<CubeState* const> settled,
+                               std::int64_t x_reach, bool& found, std::int32_t& best_x,
+                               std::int32_t& best_y) noexcept {
+  // The settled cubes that give a candidate within reach or block one: those less than a cube beyond it
+  // (in id order, which orders the y candidates).
+  std::array<const CubeState*, kIdCount> strip;
+  std::size_t strip_count = 0;
+  for (const CubeState* other : settled) {
+    if (std::abs(std::int64_t{other->x} - cube.x) - kCubeSize < x_reach) strip[strip_count++] = other;
+  }
+  const std::span<const CubeState* const> near(strip.data(), strip_count);
+  std::array<std::int32_t, 2 * kIdCount + 1> xs;
   std::size_t x_count = 0;
   const auto add_x = [&](std::int32_t x) {
-    if (x >= kMinX && x <= kMaxX) xs[x_count++] = x;
+    if (x >= kMinX && x <= kMaxX && std::abs(x - cube.x) < x_reach) xs[x_count++] = x;
   };
   add_x(cube.x);
-  for (const CubeState* other : settled) {
+  for (const CubeState* other : near) {
     add_x(other->x - kCubeSize);
     add_x(other->x + kCubeSize);
   }
-  // A heap hands out the candidates nearest first; the search usually stops after a few, so sorting them
-  // all would mostly be wasted.
-  const auto farther = [&cube](std::int32_t a, std::int32_t b) {
-    const std::int32_t da = std::abs(a - cube.x);
-    const std::int32_t db = std::abs(b - cube.x);
-    return da != db ? da > db : a > b;
-  };
-  const auto heap_begin = xs.begin();
-  auto heap_end = xs.begin() + static_cast<std::ptrdiff_t>(x_count);
-  std::make_heap(heap_begin, heap_end, farther);
+  // Nearest first, then the smaller x.
+  std::sort(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(x_count),
+            [&cube](std::int32_t a, std::int32_t b) {
+              const std::int32_t da = std::abs(a - cube.x);
+              const std::int32_t db = std::abs(b - cube.x);
+              return da != db ? da < db : a < b;
+            });
 
-  std::array<const CubeState*, kIdCount> blockers{};  // the settled cubes a cube at this x could overlap
   std::int64_t best_cost = std::numeric_limits<std::int64_t>::max();
-  std::int32_t previous_x = 0;
-  for (bool first = true; heap_end != heap_begin; first = false) {
-    std::pop_heap(heap_begin, heap_end, farther);
-    const std::int32_t x = *--heap_end;
+  for (std::size_t k = 0; k < x_count; ++k) {
+    const std::int32_t x = xs[k];
     const std::int64_t cost_x = std::abs(x - cube.x);
     if (cost_x >= best_cost) break;  // every later x is at least as far
-    if (!first && x == previous_x) continue;
-    previous_x = x;
-    std::size_t blocker_count = 0;
-    for (const CubeState* other : settled) {
-      if (std::abs(x - other->x) < kCubeSize) blockers[blocker_count++] = other;
-    }
-    const std::span<const CubeState* const> column(blockers.data(), blocker_count);
-    const auto try_y = [&](std::int32_t y) {
-      if (y < kMinY || y > kMaxY) return;
-      const std::int64_t cost = cost_x + std::abs(y - cube.y);
-      if (cost >= best_cost) return;
-      for (const CubeState* other : column) {
-        if (Overlaps(x, y, *other)) return;
-      }
-      best_cost = cost;
-      best_x = x;
-      best_y = y;
-    };
-    try_y(cube.y);
-    for (const CubeState* other : column) {
-      try_y(other->y - kCubeSize);
-      try_y(other->y + kCubeSize);
-    }
+    if (k > 0 && x == xs[k - 1]) continue;
+    TryColumn(cube, x, near, best_cost, best_x, best_y);
   }
-  return best_cost != std::numeric_limits<std::int64_t>::max();
+  found = best_cost != std::numeric_limits<std::int64_t>::max();
+  return found && best_cost <= x_reach;
+}
+
+bool FindNearestFreeSpot(const CubeState& cube, std::span<CubeState* const> settled, std::int32_t& best_x,
+                         std::int32_t& best_y) noexcept {
+  // A free spot is nearly always within a few cubes: try those candidates first, all of them only if not.
+  constexpr std::int64_t kNear = 2 * kCubeSize;
+  bool found = false;
+  if (FindNearestFreeSpotWithin(cube, settled, kNear, found, best_x, best_y)) return true;
+  FindNearestFreeSpotWithin(cube, settled, std::numeric_limits<std::int64_t>::max(), found, best_x, best_y);
+  return found;
 }
 
 // Guaranteed separation for what relaxation leaves behind: in id order, each cube that overlaps one
