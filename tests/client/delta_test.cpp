@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "loopback_test.h"
@@ -162,12 +163,16 @@ TEST(DeltaSnapshotsLive, PlayersWhoStayKeepTheirDeltasWhileOneInAHundredComesOrG
   for (std::size_t p = 0; p < rig->player_count(); ++p) rig->SetButtons(p, Random(p + 40));
   WorldChecker checker(*rig);
   rig->StepFor(seconds(2), [&] { checker.Step(); });
-  std::uint64_t delta_before = 0;
-  std::uint64_t full_before = 0;
-  for (std::size_t p = 0; p < rig->player_count(); ++p) {
-    delta_before += rig->player(p).metrics().snapshots_delta;
-    full_before += rig->player(p).metrics().snapshots_full;
-  }
+  // The deltas and the full snapshots the players have received so far.
+  const auto received = [&rig] {
+    std::pair<std::uint64_t, std::uint64_t> n;
+    for (std::size_t p = 0; p < rig->player_count(); ++p) {
+      n.first += rig->player(p).metrics().snapshots_delta;
+      n.second += rig->player(p).metrics().snapshots_full;
+    }
+    return n;
+  };
+  const auto [delta_before, full_before] = received();
   // Twelve seconds: a newcomer joins, stays two seconds and leaves; two seconds later the next joins.
   testing::TestClient* newcomer = nullptr;
   for (int event = 0; event < 6; ++event) {
@@ -180,14 +185,9 @@ TEST(DeltaSnapshotsLive, PlayersWhoStayKeepTheirDeltasWhileOneInAHundredComesOrG
     }
     rig->StepFor(seconds(2), [&] { checker.Step(); });
   }
-  std::uint64_t deltas = 0;
-  std::uint64_t fulls = 0;
-  for (std::size_t p = 0; p < rig->player_count(); ++p) {
-    deltas += rig->player(p).metrics().snapshots_delta;
-    fulls += rig->player(p).metrics().snapshots_full;
-  }
-  deltas -= delta_before;
-  fulls -= full_before;
+  const auto [delta_after, full_after] = received();
+  const std::uint64_t deltas = delta_after - delta_before;
+  const std::uint64_t fulls = full_after - full_before;
   std::printf("players who stayed: %llu deltas, %llu full snapshots (%.1f%% deltas)\n",
               static_cast<unsigned long long>(deltas), static_cast<unsigned long long>(fulls),
               100.0 * static_cast<double>(deltas) / static_cast<double>(deltas + fulls));
