@@ -32,14 +32,14 @@ const protocol::Snapshot* SnapshotDecoder::Rebuild(Tick baseline,
     const Slot* newer = nullptr;
     for (const Slot& slot : slots_) {
       if (slot.used && slot.tick > baseline && slot.tick < baseline + static_cast<Tick>(delta.age) &&
-          slot.world.size() == held->size() && (newer == nullptr || slot.tick > newer->tick)) {
+          (newer == nullptr || slot.tick > newer->tick)) {
         newer = &slot;
       }
     }
-    const bool rebuilt =
-        newer != nullptr ? protocol::ApplyReplay(newer->world.span(),
-                                                 static_cast<int>(newer->tick - baseline), delta, rebuilt_)
-                         : protocol::ApplyReplay(held->span(), 0, delta, rebuilt_);
+    const bool rebuilt = newer != nullptr
+                             ? protocol::ApplyReplay(held->span(), delta, rebuilt_, newer->world.span(),
+                                                     static_cast<int>(newer->tick - baseline))
+                             : protocol::ApplyReplay(held->span(), delta, rebuilt_);
     return rebuilt ? &rebuilt_ : nullptr;
   }
   if (!protocol::ApplyDelta(held->span(), delta, rebuilt_, &predictions_)) return nullptr;

@@ -323,7 +323,7 @@ bool ApplyDelta(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& 
                                std::span<const Turn> turns) {
     return cache != nullptr ? cache->Predict(i, base, moves, turns) : PredictCube(base, moves, turns);
   };
-  if (delta.replay) return ApplyReplay(baseline, 0, delta, out);
+  if (delta.replay) return ApplyReplay(baseline, delta, out);
   if (baseline.size() != delta.baseline.size()) return false;
   out.server_tick = delta.server_tick;
   out.has_ack = delta.has_ack;

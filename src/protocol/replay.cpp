@@ -7,24 +7,19 @@
 namespace netcube::protocol {
 
 void MoveLog::Record(std::uint64_t tick, std::span<const sim::PlayerCube> world,
-                     std::span<const std::uint32_t> generations, std::span<const sim::PlayerStep> steps,
-                     bool collisions) noexcept {
-  bool same = collisions == collisions_ && world.size() == members_count_ && world.size() <= kMaxPlayers;
-  for (std::size_t i = 0; same && i < world.size(); ++i) {
-    same = members_[i] == std::pair(world[i].id, i < generations.size() ? generations[i] : 0u);
-  }
-  if (!same) {
-    ++era_;
-    collisions_ = collisions;
-    members_count_ = std::min(world.size(), members_.size());
-    for (std::size_t i = 0; i < members_count_; ++i) {
-      members_[i] = {world[i].id, i < generations.size() ? generations[i] : 0u};
-    }
-  }
+                     std::span<const std::uint32_t> generations, std::span<const sim::PlayerCube> arrivals,
+                     std::span<const sim::PlayerStep> steps, bool collisions) noexcept {
   Tick& slot = ticks_[tick % kTicks];
+  if (!RecordMembers(slot, world, generations, arrivals) || collisions != collisions_) {
+    ++era_;
+    slot.exits.clear();
+    slot.arrivals.clear();
+  }
+  collisions_ = collisions;
   slot.tick = tick;
   slot.era = era_;
   slot.collisions = collisions;
+  slot.cube_count = members_count_;
   std::fill(slot.cubes.begin(), slot.cubes.begin() + static_cast<std::ptrdiff_t>(members_count_), Step{});
   for (const sim::PlayerStep& step : steps) {
     if (step.cube < world.data() || step.cube >= world.data() + world.size() || step.inputs.empty()) continue;
@@ -43,6 +38,40 @@ void MoveLog::Record(std::uint64_t tick, std::span<const sim::PlayerCube> world,
   }
 }
 
+bool MoveLog::RecordMembers(Tick& slot, std::span<const sim::PlayerCube> world,
+                            std::span<const std::uint32_t> generations,
+                            std::span<const sim::PlayerCube> arrivals) noexcept {
+  slot.exits.clear();
+  slot.arrivals.clear();
+  bool sayable = world.size() <= kMaxPlayers && generations.size() == world.size();
+  // Both lists increase by id: a member of the last tick's list not in this one (or of another generation)
+  // went, one of this list not in the last came.
+  std::size_t last = 0;
+  std::size_t arrival = 0;
+  for (std::size_t i = 0; sayable && i < world.size(); ++i) {
+    const std::pair<sim::PlayerId, std::uint32_t> member{world[i].id, generations[i]};
+    for (; last < members_count_ && members_[last].first < member.first; ++last) {
+      sayable = slot.exits.push_back(members_[last].first);
+    }
+    if (last < members_count_ && members_[last] == member) {
+      ++last;
+      continue;
+    }
+    if (last < members_count_ && members_[last].first == member.first) {
+      sayable = sayable && slot.exits.push_back(members_[last++].first);
+    }
+    while (arrival < arrivals.size() && arrivals[arrival].id < member.first) ++arrival;
+    sayable = sayable && arrival < arrivals.size() && arrivals[arrival].id == member.first &&
+              slot.arrivals.push_back(arrivals[arrival]);
+  }
+  for (; sayable && last < members_count_; ++last) sayable = slot.exits.push_back(members_[last].first);
+  members_count_ = std::min(world.size(), members_.size());
+  for (std::size_t i = 0; i < members_count_; ++i) {
+    members_[i] = {world[i].id, i < generations.size() ? generations[i] : 0u};
+  }
+  return sayable;
+}
+
 const MoveLog::Tick* MoveLog::Find(std::uint64_t tick) const noexcept {
   const Tick& slot = ticks_[tick % kTicks];
   return slot.tick == tick ? &slot : nullptr;
@@ -56,10 +85,12 @@ bool ReplayBuilder::Start(std::uint64_t baseline_tick, std::span<const sim::Play
   baseline_tick_ = reached_ = baseline_tick;
   era_ = first->era;
   count_ = baseline.size();
+  present_.clear();
   for (std::size_t i = 0; i < count_; ++i) {
     const sim::CubeState& base = baseline[i].state;
     cursors_[i] = Cursor{base.last_input, 0, 0, base.buttons};
     ids_[i] = baseline[i].id;
+    present_.push_back(static_cast<std::uint16_t>(i));
   }
   StartPaths(first->collisions, out);
   return true;
@@ -70,6 +101,8 @@ void ReplayBuilder::StartPaths(bool collisions, DeltaSnapshot& out) const noexce
   out.collisions = collisions;
   out.baseline.clear();
   out.joined.clear();
+  out.arrivals.clear();
+  out.exits.clear();
   // Emptied in place: a path holds hundreds of bytes, its emptiness two counts.
   if (out.paths.size() > count_) out.paths.resize(count_);
   for (CubePath& path : out.paths) {
@@ -82,9 +115,10 @@ void ReplayBuilder::StartPaths(bool collisions, DeltaSnapshot& out) const noexce
 bool ReplayBuilder::StartFrom(const ReplayBuilder& older, const DeltaSnapshot& older_out,
                               std::uint64_t baseline_tick, std::span<const sim::PlayerCube> baseline,
                               DeltaSnapshot& out) noexcept {
+  // Tails are carved from a replay in which no cube came or went.
   if (&older == this || &older_out == &out || !older.good_ || older.baseline_tick_ >= baseline_tick ||
       older.reached_ < baseline_tick || baseline.size() != older.count_ ||
-      older_out.paths.size() != older.count_) {
+      older_out.paths.size() != older.count_ || !older_out.arrivals.empty() || !older_out.exits.empty()) {
     return false;
   }
   for (std::size_t i = 0; i < older.count_; ++i) {
@@ -98,6 +132,7 @@ bool ReplayBuilder::StartFrom(const ReplayBuilder& older, const DeltaSnapshot& o
   const int skipped = static_cast<int>(baseline_tick - older.baseline_tick_);  // ticks the tails leave out
   const int since = static_cast<int>(reached_ - baseline_tick);
   StartPaths(older_out.collisions, out);
+  present_ = older.present_;
   for (std::size_t i = 0; i < count_; ++i) {
     const CubePath& from = older_out.paths[i];
     CubePath& path = out.paths[i];
@@ -138,17 +173,50 @@ bool ReplayBuilder::Extend(std::uint64_t tick, const MoveLog& log, DeltaSnapshot
   if (tick - baseline_tick_ > static_cast<std::uint64_t>(kHeldBaselines)) good_ = false;
   for (std::uint64_t t = reached_ + 1; good_ && t <= tick; ++t) {
     const MoveLog::Tick* step = log.Find(t);
-    good_ = step != nullptr && step->era == era_ && ExtendOne(*step, out);
+    good_ = step != nullptr && step->era == era_ &&
+            ExtendMembers(*step, static_cast<int>(t - baseline_tick_), out) && ExtendOne(*step, out);
     reached_ = t;
   }
   return good_;
 }
 
+bool ReplayBuilder::ExtendMembers(const MoveLog::Tick& step, int at, DeltaSnapshot& out) noexcept {
+  const auto place = [this](sim::PlayerId id) {
+    return static_cast<std::size_t>(
+        std::lower_bound(present_.begin(), present_.end(), id,
+                         [this](std::uint16_t path, sim::PlayerId wanted) { return ids_[path] < wanted; }) -
+        present_.begin());
+  };
+  for (const sim::PlayerId id : step.exits) {
+    const std::size_t p = place(id);
+    if (p == present_.size() || ids_[present_[p]] != id) return false;
+    // Exits in path order: a later one may name an earlier path (a cube of the baseline).
+    const Exit gone{present_[p], at};
+    std::size_t k = out.exits.size();
+    if (!out.exits.push_back(gone)) return false;
+    for (; k > 0 && out.exits[k - 1].path > gone.path; --k) out.exits[k] = out.exits[k - 1];
+    out.exits[k] = gone;
+    present_.erase(p);
+  }
+  for (const sim::PlayerCube& cube : step.arrivals) {
+    const std::size_t p = place(cube.id);
+    if ((p < present_.size() && ids_[present_[p]] == cube.id) || count_ == kMaxReplayPaths ||
+        !out.arrivals.push_back(Arrival{at, cube}) || !out.paths.push_back(CubePath{}) ||
+        !present_.insert(p, static_cast<std::uint16_t>(count_))) {
+      return false;
+    }
+    cursors_[count_] = Cursor{cube.state.last_input, 0, 0, cube.state.buttons};
+    ids_[count_] = cube.id;
+    ++count_;
+  }
+  return present_.size() == step.cube_count;
+}
+
 bool ReplayBuilder::ExtendOne(const MoveLog::Tick& tick, DeltaSnapshot& out) noexcept {
-  for (std::size_t i = 0; i < count_; ++i) {
+  for (std::size_t i = 0; i < present_.size(); ++i) {
     const MoveLog::Step& step = tick.cubes[i];
-    Cursor& cursor = cursors_[i];
-    CubePath& path = out.paths[i];
+    Cursor& cursor = cursors_[present_[i]];
+    CubePath& path = out.paths[present_[i]];
     if (!step.plain) return false;
     if (step.count == 0 && cursor.moves == 0) {
       ++cursor.idle_ticks;  // a path with no Move names no runs
@@ -175,12 +243,12 @@ bool ReplayBuilder::ExtendOne(const MoveLog::Tick& tick, DeltaSnapshot& out) noe
 }
 
 bool ReplayBuilder::Finish(std::span<const sim::PlayerCube> world, DeltaSnapshot& out) noexcept {
-  if (!good_ || reached_ == baseline_tick_ || world.size() != count_) return false;
+  if (!good_ || reached_ == baseline_tick_ || world.size() != present_.size()) return false;
   // What the log says must end where the world is (a cheap check of the bookkeeping, not of the physics).
-  for (std::size_t i = 0; i < count_; ++i) {
+  for (std::size_t i = 0; i < world.size(); ++i) {
     const sim::CubeState& now = world[i].state;
-    const Cursor& cursor = cursors_[i];
-    if (world[i].id != ids_[i] || now.last_input != cursor.last_seq || now.buttons != cursor.held) {
+    const Cursor& cursor = cursors_[present_[i]];
+    if (world[i].id != ids_[present_[i]] || now.last_input != cursor.last_seq || now.buttons != cursor.held) {
       good_ = false;
       return false;
     }
@@ -201,7 +269,8 @@ bool MakeReplay(std::uint64_t tick, int age, std::span<const sim::PlayerCube> ba
 namespace {
 
 // A path a receiver can follow: runs of at least a tick and at most kMaxMovesPerTick Moves a tick, `age`
-// ticks in all (none: no Move), some Move if any run, and turns in order at Moves it makes.
+// ticks in all (the ticks its cube was in the world; none: no Move), some Move if any run, and turns in
+// order at Moves it makes.
 bool PathFits(const CubePath& path, int age) noexcept {
   int ticks = 0;
   int moves = 0;
@@ -219,47 +288,87 @@ bool PathFits(const CubePath& path, int age) noexcept {
   return true;
 }
 
+// A receiver's place on each path: the run it is in, the ticks of it done, its Moves made, its next turn.
+struct PathCursor {
+  std::size_t run = 0;
+  int run_ticks = 0;
+  int moves = 0;
+  std::size_t turn = 0;
+};
+
+// The Moves path `path` makes at its next tick.
+int NextTickMoves(const CubePath& path, PathCursor& c) noexcept {
+  if (path.runs.empty()) return 0;
+  if (c.run_ticks == path.runs[c.run].ticks) {
+    ++c.run;
+    c.run_ticks = 0;
+  }
+  ++c.run_ticks;
+  return path.runs[c.run].moves;
+}
+
+// The cubes that go and come before the step of tick `at`: `world` and `present` (each cube's path) changed
+// alike. False when one that goes is not there, or one that comes has an id that is.
+bool ApplyMembers(const DeltaSnapshot& delta, std::size_t count, int at, std::size_t& next_arrival,
+                  FixedVector<sim::PlayerCube, kMaxPlayers>& world,
+                  FixedVector<std::uint16_t, kMaxPlayers>& present) noexcept {
+  for (const Exit& d : delta.exits) {
+    if (d.at != at) continue;
+    const auto* p = std::find(present.begin(), present.end(), d.path);
+    if (p == present.end()) return false;
+    const auto index = static_cast<std::size_t>(p - present.begin());
+    world.erase(index);
+    present.erase(index);
+  }
+  for (; next_arrival < delta.arrivals.size() && delta.arrivals[next_arrival].at == at; ++next_arrival) {
+    const sim::PlayerCube& cube = delta.arrivals[next_arrival].cube;
+    const auto* p = std::lower_bound(world.begin(), world.end(), cube.id,
+                                     [](const sim::PlayerCube& c, sim::PlayerId id) { return c.id < id; });
+    const auto index = static_cast<std::size_t>(p - world.begin());
+    if ((p != world.end() && p->id == cube.id) || !world.insert(index, cube) ||
+        !present.insert(index, static_cast<std::uint16_t>(count + next_arrival))) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
-bool ApplyReplay(std::span<const sim::PlayerCube> from, int from_ticks, const DeltaSnapshot& delta,
-                 Snapshot& out) noexcept {
-  if (!delta.replay || from.size() != delta.paths.size() || from_ticks < 0 || from_ticks >= delta.age) {
+bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta, Snapshot& out,
+                 std::span<const sim::PlayerCube> newer, int newer_ticks) noexcept {
+  if (!delta.replay || delta.paths.size() != baseline.size() + delta.arrivals.size() || newer_ticks < 0 ||
+      newer_ticks >= delta.age) {
     return false;
   }
-  // Each cube's place on its path: the run it is in, the ticks of it done, its Moves made, its next turn.
-  struct Cursor {
-    std::size_t run = 0;
-    int run_ticks = 0;
-    int moves = 0;
-    std::size_t turn = 0;
-  };
-  std::array<Cursor, kMaxPlayers> cursors{};
-  out.players.clear();
-  for (std::size_t i = 0; i < from.size(); ++i) {
-    if (!PathFits(delta.paths[i], delta.age) || (i > 0 && from[i].id <= from[i - 1].id)) return false;
-    out.players.push_back(from[i]);
+  const std::size_t count = baseline.size();
+  for (std::size_t i = 0; i < delta.paths.size(); ++i) {
+    const int from = i < count ? 1 : delta.arrivals[i - count].at;
+    int end = delta.age + 1;
+    for (const Exit& d : delta.exits) end = d.path == i ? d.at : end;
+    if (end < from || !PathFits(delta.paths[i], end - from)) return false;
   }
-  const auto tick_moves = [&delta](std::size_t i, Cursor& c) {
-    const CubePath& path = delta.paths[i];
-    if (path.runs.empty()) return 0;
-    if (c.run_ticks == path.runs[c.run].ticks) {
-      ++c.run;
-      c.run_ticks = 0;
-    }
-    ++c.run_ticks;
-    return path.runs[c.run].moves;
-  };
-  const std::span<sim::PlayerCube> world = out.players.span();
+  std::array<PathCursor, kMaxReplayPaths> cursors{};
+  FixedVector<std::uint16_t, kMaxPlayers> present;
+  out.players.clear();
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i > 0 && baseline[i].id <= baseline[i - 1].id) return false;
+    out.players.push_back(baseline[i]);
+    present.push_back(static_cast<std::uint16_t>(i));
+  }
+  std::size_t next_arrival = 0;
   for (int k = 0; k < delta.age; ++k) {
-    for (std::size_t i = 0; i < world.size(); ++i) {
-      Cursor& c = cursors[i];
-      const CubePath& path = delta.paths[i];
-      const int count = tick_moves(i, c);
-      sim::CubeState& state = world[i].state;
-      for (int m = 0; m < count; ++m, ++c.moves) {
+    if (!ApplyMembers(delta, count, k + 1, next_arrival, out.players, present)) return false;
+    const bool stepped = k >= newer_ticks;  // the world `newer` has these ticks' Moves already
+    for (std::size_t i = 0; i < present.size(); ++i) {
+      PathCursor& c = cursors[present[i]];
+      const CubePath& path = delta.paths[present[i]];
+      const int moves = NextTickMoves(path, c);
+      sim::CubeState& state = out.players[i].state;
+      for (int m = 0; m < moves; ++m, ++c.moves) {
         const bool turning = c.turn < path.turns.size() && path.turns[c.turn].at == c.moves;
-        if (k < from_ticks) {
-          c.turn += turning ? 1 : 0;  // the world `from` has these Moves already
+        if (!stepped) {
+          c.turn += turning ? 1 : 0;
           continue;
         }
         std::uint8_t buttons = state.buttons;
@@ -267,10 +376,18 @@ bool ApplyReplay(std::span<const sim::PlayerCube> from, int from_ticks, const De
         state = sim::Move(state, {static_cast<sim::Seq>(state.last_input + 1), buttons});
       }
     }
-    if (k >= from_ticks && delta.collisions) sim::ResolveOverlaps(world);
+    if (stepped && delta.collisions) sim::ResolveOverlaps(out.players.span());
+    if (k + 1 == newer_ticks) {
+      // From here on the world is `newer`: the same cubes, each where the ticks so far took it.
+      if (newer.size() != out.players.size()) return false;
+      for (std::size_t i = 0; i < newer.size(); ++i) {
+        if (newer[i].id != out.players[i].id) return false;
+        out.players[i] = newer[i];
+      }
+    }
   }
   // Snapshots carry no input numbers: the world is what a full snapshot of it decodes to.
-  for (sim::PlayerCube& cube : world) cube.state.last_input = cube.state.held_since = 0;
+  for (sim::PlayerCube& cube : out.players) cube.state.last_input = cube.state.held_since = 0;
   out.server_tick = delta.server_tick;
   out.has_ack = delta.has_ack;
   out.ack = delta.ack;

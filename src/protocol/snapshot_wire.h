@@ -87,19 +87,80 @@ bool SerializeDeltaHead(Stream& stream, DeltaSnapshot& m) {
          SerializeBool(stream, m.replay);
 }
 
-// A replay's part before its paths: its collisions bit and how many paths follow (its count, read).
+// The tick before which a replay's path leaves the world: its exit's, else the one after the delta's.
+inline int EndOf(const DeltaSnapshot& m, std::size_t path) noexcept {
+  const auto* it = std::lower_bound(m.exits.begin(), m.exits.end(), path,
+                                    [](const Exit& d, std::size_t p) { return d.path < p; });
+  return it != m.exits.end() && it->path == path ? it->at : m.age + 1;
+}
+
+// A replay's part before its paths: its collisions bit, how many baseline paths follow (`count`, read),
+// and whether cubes came or went: then how many came, how many went, and each exit (its path,
+// increasing, and its tick).
 template <class Stream>
 bool SerializeReplayHead(Stream& stream, DeltaSnapshot& m, std::size_t& count) {
   if constexpr (Stream::kWriting) {
-    if (!m.baseline.empty() || !m.joined.empty()) return false;  // canonical: a replay names no fates
+    // Canonical: a replay names no fates.
+    if (!m.baseline.empty() || !m.joined.empty() || m.paths.size() < m.arrivals.size()) return false;
   } else {
     m.baseline.clear();
     m.joined.clear();
     m.position_order = m.velocity_order = 0;
   }
-  count = m.paths.size();
-  if (!SerializeBool(stream, m.collisions) || !SerializeInt(stream, count, 0, kMaxPlayers)) return false;
-  if constexpr (Stream::kReading) m.paths.resize(count);
+  count = m.paths.size() - m.arrivals.size();
+  bool changed = !m.arrivals.empty() || !m.exits.empty();
+  if (!SerializeBool(stream, m.collisions) || !SerializeInt(stream, count, 0, kMaxPlayers) ||
+      !SerializeBool(stream, changed)) {
+    return false;
+  }
+  std::size_t arrivals = m.arrivals.size();
+  std::size_t exits = m.exits.size();
+  if (changed && (!SerializeInt(stream, arrivals, 0, kMaxArrivals) ||
+                  !SerializeInt(stream, exits, 0, static_cast<std::int64_t>(count + arrivals)) ||
+                  arrivals + exits == 0)) {
+    return false;
+  }
+  const auto paths = static_cast<std::int64_t>(count + arrivals);
+  if constexpr (Stream::kReading) {
+    if (!changed) arrivals = exits = 0;
+    m.arrivals.resize(arrivals);
+    m.exits.resize(exits);
+    m.paths.resize(count + arrivals);
+  }
+  std::int64_t first = 0;  // the lowest path the next exit may name
+  for (Exit& d : m.exits) {
+    if (first >= paths || !SerializeInt(stream, d.path, first, paths - 1) ||
+        !SerializeInt(stream, d.at, 1, m.age)) {
+      return false;
+    }
+    first = static_cast<std::int64_t>(d.path) + 1;
+  }
+  return true;
+}
+
+// A replay's path `i`, over the ticks its cube was in the world (from `from`, the tick it came at).
+template <class Stream>
+bool SerializeReplayPath(Stream& stream, DeltaSnapshot& m, std::size_t i, int from,
+                         int* widths_kept = nullptr) {
+  const int ticks = EndOf(m, i) - from;
+  return ticks >= 0 && SerializeCubePath(stream, m.paths[i], ticks, widths_kept) &&
+         (ticks > 0 || m.paths[i].runs.empty());
+}
+
+// A replay's arrivals after its `count` baseline paths: each one's tick (not before the last's), id (above
+// the last's at the same tick), state and path. A cube that came went at a later tick, if at all.
+template <class Stream>
+bool SerializeArrivals(Stream& stream, DeltaSnapshot& m, std::size_t count) {
+  for (std::size_t k = 0; k < m.arrivals.size(); ++k) {
+    Arrival& a = m.arrivals[k];
+    const int first = k == 0 ? 1 : m.arrivals[k - 1].at;
+    if (!SerializeInt(stream, a.at, first, m.age) || !SerializeUnsigned(stream, a.cube.id) ||
+        !SerializeCube(stream, a.cube.state)) {
+      return false;
+    }
+    if (k > 0 && a.at == m.arrivals[k - 1].at && a.cube.id <= m.arrivals[k - 1].cube.id) return false;
+    if (EndOf(m, count + k) <= a.at || !SerializeReplayPath(stream, m, count + k, a.at)) return false;
+  }
   return true;
 }
 
@@ -112,14 +173,16 @@ bool SerializeDeltaBody(Stream& stream, DeltaSnapshot& m) {
     std::size_t count = 0;
     if (!SerializeReplayHead(stream, m, count)) return false;
     for (std::size_t i = 0; i < count; ++i) {
-      if (!SerializeCubePath(stream, m.paths[i], m.age)) return false;
+      if (!SerializeReplayPath(stream, m, i, 1)) return false;
     }
-    return true;
+    return SerializeArrivals(stream, m, count);
   }
   if constexpr (Stream::kWriting) {
-    if (!m.paths.empty()) return false;
+    if (!m.paths.empty() || !m.arrivals.empty() || !m.exits.empty()) return false;
   } else {
     m.paths.clear();
+    m.arrivals.clear();
+    m.exits.clear();
     m.collisions = true;
   }
   if (!SerializeInt(stream, m.position_order, 0, kMaxResidualOrder) ||

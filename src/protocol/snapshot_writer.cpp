@@ -7,11 +7,13 @@
 
 namespace netcube::protocol {
 
+using snapshot_wire::EndOf;
 using snapshot_wire::SerializeAck;
-using snapshot_wire::SerializeCubePath;
+using snapshot_wire::SerializeArrivals;
 using snapshot_wire::SerializeDeltaBody;
 using snapshot_wire::SerializeDeltaHead;
 using snapshot_wire::SerializeReplayHead;
+using snapshot_wire::SerializeReplayPath;
 using snapshot_wire::SerializeType;
 using snapshot_wire::SerializeWorld;
 
@@ -94,7 +96,7 @@ bool SnapshotWriter::Prepare(const DeltaSnapshot& delta, ReplayCodes& codes) noe
   auto& m = const_cast<DeltaSnapshot&>(delta);
   const auto baseline = delta.server_tick - static_cast<std::uint32_t>(delta.age);
   const bool same_replay = codes.held_ && codes.baseline_ == baseline && codes.age_ <= delta.age &&
-                           codes.count_ == delta.paths.size();
+                           codes.count_ == delta.paths.size() - delta.arrivals.size();
   codes.held_ = false;  // until this encode is whole
   codes.copied_ = 0;
   shared_bits_ = cube_bits_ = 0;
@@ -116,8 +118,12 @@ bool SnapshotWriter::Prepare(const DeltaSnapshot& delta, ReplayCodes& codes) noe
     const CubePath& path = delta.paths[i];
     ReplayCodes::PathCode& code = codes.paths_[i];
     const std::size_t at = writer.BitsWritten() + copy_bits;
-    if (same_replay && delta.age < code.until_age && code.runs == path.runs.size() &&
-        code.turns == path.turns.size() && (path.runs.empty() || path.runs.back().moves == 1)) {
+    // A path that went stays as it was written; one still here grows at its end.
+    const bool gone = EndOf(delta, i) <= delta.age;
+    const bool grew_only =
+        !gone && delta.age < code.until_age && (path.runs.empty() || path.runs.back().moves == 1);
+    if (same_replay && code.gone == gone && (gone || grew_only) && code.runs == path.runs.size() &&
+        code.turns == path.turns.size()) {
       if (copy_bits == 0) copy_from = code.first_bit;
       copy_bits += code.bits;
       ++codes.copied_;
@@ -126,13 +132,16 @@ bool SnapshotWriter::Prepare(const DeltaSnapshot& delta, ReplayCodes& codes) noe
     }
     if (copy_bits > 0 && !copy()) return false;
     int widths_kept = kMaxDeltaAge;  // longer than any replay lasts
-    if (!SerializeCubePath(writer, m.paths[i], delta.age, &widths_kept)) return false;
+    if (!SerializeReplayPath(writer, m, i, 1, &widths_kept)) return false;
     code = ReplayCodes::PathCode{static_cast<std::uint32_t>(at),
                                  static_cast<std::uint16_t>(writer.BitsWritten() - at),
                                  static_cast<std::uint8_t>(path.runs.size()),
-                                 static_cast<std::uint8_t>(path.turns.size()), delta.age + widths_kept};
+                                 static_cast<std::uint8_t>(path.turns.size()),
+                                 gone,
+                                 delta.age + widths_kept};
   }
   if (copy_bits > 0 && !copy()) return false;
+  if (!SerializeArrivals(writer, m, count)) return false;
   shared_bits_ = writer.BitsWritten();
   cube_bits_ = shared_bits_ - SharedParts().replay_header;
   std::copy_n(buffer_.begin(), writer.BytesWritten(), codes.bytes_.begin());

@@ -13,6 +13,7 @@ std::uint64_t Simulation::LastDue(Micros now) noexcept {
 
 void Simulation::Step(Players& players, bool collisions) {
   std::vector<sim::PlayerCube>& world = players.world();
+  RecordArrivals(players);
   steps_.clear();
   std::size_t used = 0;
   for (std::size_t i = 0; i < world.size(); ++i) {
@@ -31,6 +32,22 @@ void Simulation::Step(Players& players, bool collisions) {
   history_.Record(
       tick_, schedule_.TimeOf(tick_), world, [&players](std::size_t i) { return players.HasAck(i); },
       [&players](std::size_t i) { return players.players()[i].generation; });
+}
+
+void Simulation::RecordArrivals(const Players& players) {
+  arrivals_.clear();
+  std::span<const sim::PlayerCube> last;
+  std::span<const std::uint32_t> last_generations;
+  if (!history_.WorldOf(tick_, last, last_generations)) last = {};
+  // Both lists increase by id.
+  std::size_t k = 0;
+  const std::vector<sim::PlayerCube>& world = players.world();
+  for (std::size_t i = 0; i < world.size(); ++i) {
+    while (k < last.size() && last[k].id < world[i].id) ++k;
+    const bool was_there = k < last.size() && last[k].id == world[i].id &&
+                           last_generations[k] == players.players()[i].generation;
+    if (!was_there) arrivals_.push_back(world[i]);
+  }
 }
 
 }  // namespace netcube::server

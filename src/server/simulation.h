@@ -18,7 +18,9 @@ namespace netcube::server {
 
 class Simulation {
  public:
-  Simulation(Micros start, int tick_rate) noexcept : schedule_(start, tick_rate) {}
+  Simulation(Micros start, int tick_rate) : schedule_(start, tick_rate) {
+    arrivals_.reserve(protocol::kMaxPlayers);
+  }
 
   // The newest tick due at `now`. A server more than kMaxTickLag late skips the missed ticks but keeps its
   // tick number following the clock, so that clients' estimates of server time stay valid.
@@ -34,15 +36,21 @@ class Simulation {
   const WorldHistory& history() const noexcept { return history_; }
   // The last tick's steps: each player's inputs that moved its cube.
   std::span<const sim::PlayerStep> steps() const noexcept { return steps_; }
+  // The cubes that came before the last tick's step (not in the tick before's world, or of another
+  // player), as they were put in.
+  std::span<const sim::PlayerCube> arrivals() const noexcept { return arrivals_; }
   const TickCounters& counters() const noexcept { return counters_; }
 
  private:
+  void RecordArrivals(const Players& players);
+
   TickSchedule schedule_;
   std::uint64_t tick_ = 0;
   TickCounters counters_;
   // Reused every tick, so that the steady state allocates nothing here.
   std::array<sim::Input, protocol::kMaxPlayers * InputQueue::kMaxPerTick> inputs_{};
   std::vector<sim::PlayerStep> steps_;
+  std::vector<sim::PlayerCube> arrivals_;  // capacity kMaxPlayers, reserved
   WorldHistory history_;
 };
 

@@ -15,13 +15,13 @@ SnapshotEncoder::SnapshotEncoder(SnapshotCounters& counters) : counters_(counter
 }
 
 void SnapshotEncoder::Record(std::uint64_t tick, std::span<const sim::PlayerCube> world,
-                             const WorldHistory& history, std::span<const sim::PlayerStep> steps,
-                             bool collisions) {
+                             const WorldHistory& history, std::span<const sim::PlayerCube> arrivals,
+                             std::span<const sim::PlayerStep> steps, bool collisions) {
   std::span<const sim::PlayerCube> recorded;
   std::span<const std::uint32_t> generations;
   if (!history.WorldOf(tick, recorded, generations)) return;
   turn_log_.Record(recorded, generations);
-  move_log_.Record(tick, world, generations, steps, collisions);
+  move_log_.Record(tick, world, generations, arrivals, steps, collisions);
 }
 
 std::uint64_t SnapshotEncoder::SeenBaseline(const SnapshotFeed& feed, std::uint64_t tick,

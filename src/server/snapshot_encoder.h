@@ -29,10 +29,12 @@ class SnapshotEncoder {
   // The encoder counts its encodes, the deltas it declined and its predictions' Moves in `counters`.
   explicit SnapshotEncoder(SnapshotCounters& counters);
 
-  // The world after `tick` (its cubes as `history` recorded them, the steps that moved them): each cube's
-  // turns and Moves logged, so a delta names them since its baseline.
+  // The world after `tick` (its cubes as `history` recorded them, the cubes that came before its step,
+  // the steps that moved them): each cube's turns and Moves logged, so a delta names them since its
+  // baseline.
   void Record(std::uint64_t tick, std::span<const sim::PlayerCube> world, const WorldHistory& history,
-              std::span<const sim::PlayerStep> steps, bool collisions);
+              std::span<const sim::PlayerCube> arrivals, std::span<const sim::PlayerStep> steps,
+              bool collisions);
   // Gives each client due a snapshot a kept baseline it holds (its newest, or one shared with others when
   // encodes are dear), keeping one more when some hold none fresh enough, and encodes each kept
   // baseline's delta of the world after `tick` once.

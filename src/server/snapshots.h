@@ -26,8 +26,9 @@ class Snapshots {
 
   // The world after `tick` (SnapshotEncoder::Record).
   void Record(std::uint64_t tick, std::span<const sim::PlayerCube> world, const WorldHistory& history,
-              std::span<const sim::PlayerStep> steps, bool collisions) {
-    encoder_.Record(tick, world, history, steps, collisions);
+              std::span<const sim::PlayerCube> arrivals, std::span<const sim::PlayerStep> steps,
+              bool collisions) {
+    encoder_.Record(tick, world, history, arrivals, steps, collisions);
   }
   // Advances the snapshot credits; false if no client gets a snapshot this tick.
   bool MarkDue(std::vector<Client>& clients, const ServerConfig& config, int tick_rate) noexcept;

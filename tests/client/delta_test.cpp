@@ -173,6 +173,7 @@ TEST(DeltaSnapshotsLive, PlayersWhoStayKeepTheirDeltasWhileOneInAHundredComesOrG
     return n;
   };
   const auto [delta_before, full_before] = received();
+  const server::ServerStats before = rig->server().stats();
   // Twelve seconds: a newcomer joins, stays two seconds and leaves; two seconds later the next joins.
   testing::TestClient* newcomer = nullptr;
   for (int event = 0; event < 6; ++event) {
@@ -193,6 +194,9 @@ TEST(DeltaSnapshotsLive, PlayersWhoStayKeepTheirDeltasWhileOneInAHundredComesOrG
               100.0 * static_cast<double>(deltas) / static_cast<double>(deltas + fulls));
   EXPECT_GE(deltas * 10, (deltas + fulls) * 9);
   EXPECT_EQ(checker.mismatched(), 0);
+  // Each of them a replay that says who came and went (protocol 12): none fell back to predicting.
+  const server::ServerStats after = rig->server().stats();
+  EXPECT_EQ(after.delta_prediction_moves, before.delta_prediction_moves);
 }
 
 TEST(DeltaSnapshotsLive, IdleClientsAcknowledgeWithoutInputsAndCostABitPerCube) {
@@ -205,9 +209,9 @@ TEST(DeltaSnapshotsLive, IdleClientsAcknowledgeWithoutInputsAndCostABitPerCube) 
   const server::ServerStats after = rig->server().stats();
   const std::uint64_t snapshots = after.snapshots_sent - before.snapshots_sent;
   EXPECT_EQ(after.delta_snapshots_sent - before.delta_snapshots_sent, snapshots);
-  // Nobody moves and nobody sends inputs: each delta is a replay, its 57-bit header (protocol 10), a bit
+  // Nobody moves and nobody sends inputs: each delta is a replay, its 58-bit header (protocol 12), a bit
   // per cube and the ack. No input was ever applied either: no ack.
-  EXPECT_EQ((after.snapshot_bytes_sent - before.snapshot_bytes_sent) / snapshots, (57u + 3 + 1 + 7) / 8);
+  EXPECT_EQ((after.snapshot_bytes_sent - before.snapshot_bytes_sent) / snapshots, (58u + 3 + 1 + 7) / 8);
   EXPECT_EQ(after.inputs.processed, before.inputs.processed);
 }
 

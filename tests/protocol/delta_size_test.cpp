@@ -73,7 +73,7 @@ std::array<SizeRun, 3> Measure(std::array<int, 3> ages, Code code, bool collisio
     }
     sim::StepWorld(world, steps, collisions);
     turn_log.Record(world, generations);
-    move_log.Record(static_cast<std::uint64_t>(tick), world, generations, steps, collisions);
+    move_log.Record(static_cast<std::uint64_t>(tick), world, generations, {}, steps, collisions);
     history.push_back(world);
     if (tick < kWarmUp) continue;
     for (std::size_t k = 0; k < ages.size(); ++k) {

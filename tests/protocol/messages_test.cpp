@@ -100,6 +100,20 @@ DeltaSnapshot ReplayWalking() {
   return d;
 }
 
+// A replay of two ticks: the baseline's one cube went at the second, when another came, at rest, and stayed.
+DeltaSnapshot ReplayChurned() {
+  DeltaSnapshot d;
+  d.age = 2;
+  d.replay = true;
+  d.paths.resize(2);
+  d.exits.push_back({0, 2});
+  sim::PlayerCube newcomer{7, {}};
+  newcomer.state.x = sim::kMinX;
+  newcomer.state.y = sim::kMinY;
+  d.arrivals.push_back({2, newcomer});
+  return d;
+}
+
 std::vector<SizedMessage> DocumentedSizes() {
   InputMessage one;
   one.inputs.push_back({1, 0});
@@ -128,9 +142,13 @@ std::vector<SizedMessage> DocumentedSizes() {
        6 + 8 + 8 + 2 + 10 + 8 + 1 + 16},
       {"delta_empty", DeltaSnapshot{}, 6 + 32 + 8 + 1 + 4 + 4 + 9 + 9 + 1},
       {"delta_at_rest", AtRest(), 6 + 32 + 8 + 1 + 4 + 4 + 9 + 3 + 9 + 1 + 16 + 6},
-      {"replay_at_rest", ReplayAtRest(), 6 + 32 + 8 + 1 + 1 + 9 + 3 + 1 + 16 + 6},
+      {"replay_at_rest", ReplayAtRest(), 6 + 32 + 8 + 1 + 1 + 9 + 1 + 3 + 1 + 16 + 6},
       {"replay_walking", ReplayWalking(),
-       6 + 32 + 8 + 1 + 1 + 9 + (1 + 1) + (1 + 1 + (1 + 2 + 1) + 1 + (1 + 3 + 2 + 1)) + 1 + 16 + 6},
+       6 + 32 + 8 + 1 + 1 + 9 + 1 + (1 + 1) + (1 + 1 + (1 + 2 + 1) + 1 + (1 + 3 + 2 + 1)) + 1 + 16 + 6},
+      // changed, arrivals int[0, 64], exits int[0, 2]; the exit: path int[0, 1], at int[1, 2];
+      // the baseline path; the arrival: at int[1, 2], id, state, path.
+      {"replay_churned", ReplayChurned(),
+       6 + 32 + 8 + 1 + 1 + 9 + 1 + 7 + 2 + (1 + 1) + 1 + (1 + 8 + 16 + 16 + 10 + 10 + 4 + 1) + 1},
       {"delta_uneven", Uneven(),
        6 + 32 + 8 + 1 + 4 + 4 + 9 + (2 + 3 + 1 + 1) + (2 + 1 + 1 + 3 + 2 + 1 + 1) + 9 + 1 + 16 + 6},
       {"snapshot_ack", SnapshotAck{}, 6 + 16},
@@ -360,7 +378,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   const std::vector<sim::PlayerCube> replay_baseline = replayed;
   const std::vector<std::uint32_t> three_generations = {0, 1, 4};
   MoveLog move_log;
-  move_log.Record(1200, replayed, three_generations, {}, true);
+  move_log.Record(1200, replayed, three_generations, {}, {}, true);
   const std::vector<std::vector<std::vector<sim::Input>>> ticks = {
       {{{2, sim::kRight}}, {{8, 0}}, {}},
       {{{3, sim::kRight | sim::kDown}}, {{9, 0}}, {{101, sim::kDown}, {102, sim::kDown}}},
@@ -371,7 +389,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
       if (!ticks[t][i].empty()) steps.push_back({&replayed[i], ticks[t][i]});
     }
     sim::StepWorld(replayed, steps, true);
-    move_log.Record(1201 + t, replayed, three_generations, steps, true);
+    move_log.Record(1201 + t, replayed, three_generations, {}, steps, true);
   }
   EXPECT_TRUE(sim::SamePhysics(replayed[0].state, {33532, 18455, 254, 22}));
   EXPECT_TRUE(sim::SamePhysics(replayed[2].state, {20000, 10168, 0, 96}));
@@ -381,12 +399,48 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   replay.ack = 4;
   replay.input_lead = -1;
   const std::vector<std::uint8_t> replay_bytes = {0xEC, 0x00, 0x00, 0x12, 0xCC, 0x0B, 0x01,
-                                                  0xEF, 0x0A, 0xE6, 0xC8, 0x00, 0x23, 0xE0};
+                                                  0xB7, 0x85, 0x73, 0x64, 0x00, 0x11, 0xF0};
   EXPECT_EQ(EncodeToVector(replay), replay_bytes);
   ASSERT_EQ(Decode(replay_bytes, decoded), DecodeError::kNone);
   ASSERT_TRUE(ApplyDelta(replay_baseline, std::get<DeltaSnapshot>(decoded), rebuilt));
   expected.players.clear();
   for (const sim::PlayerCube& cube : replayed) expected.players.push_back(cube);
+  EXPECT_EQ(rebuilt, expected);
+
+  // The replay example with a player going and one coming: after the first tick, player 1 went and player 2
+  // came (at rest at (40000, 20000), no key), and at the second it made one Move with Up.
+  std::vector<sim::PlayerCube> churned = replay_baseline;
+  MoveLog churn_log;
+  churn_log.Record(1200, churned, three_generations, {}, {}, true);
+  std::vector<sim::PlayerStep> first_steps = {{&churned[0], ticks[0][0]}, {&churned[1], ticks[0][1]}};
+  sim::StepWorld(churned, first_steps, true);
+  churn_log.Record(1201, churned, three_generations, {}, first_steps, true);
+  sim::PlayerCube newcomer{2, {}};
+  newcomer.state.x = 40000;
+  newcomer.state.y = 20000;
+  churned[1] = newcomer;
+  const std::vector<sim::Input> up = {{1, sim::kUp}};
+  std::vector<sim::PlayerStep> second_steps = {{&churned[0], ticks[1][0]}, {&churned[1], up}};
+  sim::StepWorld(churned, second_steps, true);
+  const std::vector<std::uint32_t> churned_generations = {0, 5, 4};
+  churn_log.Record(1202, churned, churned_generations, std::vector<sim::PlayerCube>{newcomer}, second_steps,
+                   true);
+  DeltaSnapshot churn;
+  ASSERT_TRUE(MakeReplay(1202, 2, replay_baseline, churned, churn_log, churn));
+  ASSERT_EQ(churn.exits.size(), 1u);
+  ASSERT_EQ(churn.arrivals.size(), 1u);
+  const std::vector<std::uint8_t> churn_bytes = {0xEC, 0x00, 0x00, 0x12, 0xC8, 0x07, 0x01,
+                                                 0xC0, 0x97, 0xBC, 0x29, 0x02, 0x98, 0x40,
+                                                 0x4A, 0x20, 0x40, 0x10, 0x00, 0xD0, 0x00};
+  EXPECT_EQ(EncodeToVector(churn), churn_bytes);
+  ASSERT_EQ(Decode(EncodeToVector(churn), decoded), DecodeError::kNone);
+  ASSERT_TRUE(ApplyDelta(replay_baseline, std::get<DeltaSnapshot>(decoded), rebuilt));
+  expected.players.clear();
+  expected.server_tick = 1202;
+  expected.has_ack = false;
+  expected.ack = 0;
+  expected.input_lead = 0;
+  for (const sim::PlayerCube& cube : churned) expected.players.push_back(cube);
   EXPECT_EQ(rebuilt, expected);
 
   EXPECT_EQ(EncodeToVector(SnapshotAck{1203}), (std::vector<std::uint8_t>{0xF0, 0x12, 0xCC}));
@@ -399,7 +453,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   EXPECT_EQ(EncodeToVector(TagResult{1, 12, TagOutcome::kHit, 183, 0, true, 420}),
             (std::vector<std::uint8_t>{0xE8, 0x04, 0x31, 0x2D, 0xC0, 0x20, 0x34, 0x80}));
 
-  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x01, 0x6B, 0x06, 0x64, 0x98, 0x71, 0x40};
+  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x01, 0x8B, 0x06, 0x64, 0x98, 0x71, 0x40};
   request.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}), request);
   EXPECT_EQ(EncodeToVector(Challenge{0x0123456789ABCDEFull}),
@@ -795,7 +849,7 @@ using Fields = std::vector<std::pair<std::uint32_t, int>>;
 
 // A replay of one player at age 3 that moved and is described by `departures`, then no more, no turn, no ack.
 std::vector<std::uint8_t> ReplayOfOnePath(const Fields& departures) {
-  Fields fields = {{59, 6}, {1000, 32}, {2, 8}, {1, 1}, {1, 1}, {1, 9}, {1, 1}, {1, 1}};
+  Fields fields = {{59, 6}, {1000, 32}, {2, 8}, {1, 1}, {1, 1}, {1, 9}, {0, 1}, {1, 1}, {1, 1}};
   fields.insert(fields.end(), departures.begin(), departures.end());
   fields.insert(fields.end(), {{0, 1}, {0, 1}, {0, 1}});
   return Pack(fields);
@@ -821,6 +875,27 @@ TEST(Decode, AReplayPathHasOneCoding) {
   EXPECT_EQ(DecodeBytes(ReplayOfOnePath({{1, 1}, {2, 2}, {1, 1}})), DecodeError::kMalformed);
   // Two departures of none in a row: one run of two ticks.
   EXPECT_EQ(DecodeBytes(ReplayOfOnePath(Concat(none_first, none_next))), DecodeError::kMalformed);
+}
+
+// A replay of one player at age 3 whose cubes came or went as `members` say, its path `path`, no ack.
+std::vector<std::uint8_t> ReplayWithMembers(const Fields& members, const Fields& path) {
+  return Pack(Concat(Concat({{59, 6}, {1000, 32}, {2, 8}, {1, 1}, {1, 1}, {1, 9}, {1, 1}}, members),
+                     Concat(path, {{0, 1}})));
+}
+
+TEST(Decode, AReplaysCubesThatCameAndWentHaveOneCoding) {
+  // No arrival (int[0, 64]), one exit (int[0, 1]): path 0 (int[0, 0], no bits) went at tick 2 (int[1, 3]).
+  const Fields went_at_2 = {{0, 7}, {1, 1}, {1, 2}};
+  EXPECT_EQ(DecodeBytes(ReplayWithMembers(went_at_2, {{0, 1}})), DecodeError::kNone);
+  // Its path covers the one tick it was there: the usual path, `10`, is one Move at that tick.
+  EXPECT_EQ(DecodeBytes(ReplayWithMembers(went_at_2, {{1, 1}, {0, 1}})), DecodeError::kNone);
+  // Went at tick 4 of a replay 3 ticks long.
+  EXPECT_EQ(DecodeBytes(ReplayWithMembers({{0, 7}, {1, 1}, {3, 2}}, {{0, 1}})), DecodeError::kMalformed);
+  // Said to have changed, and nothing came or went.
+  EXPECT_EQ(DecodeBytes(ReplayWithMembers({{0, 7}, {0, 1}}, {{0, 1}})), DecodeError::kMalformed);
+  // Went at tick 1: there at no tick, so its path cannot have moved.
+  EXPECT_EQ(DecodeBytes(ReplayWithMembers({{0, 7}, {1, 1}, {0, 2}}, {{1, 1}, {0, 1}})),
+            DecodeError::kMalformed);
 }
 
 TEST(Decode, RejectsNonCanonicalAndOversizedChanges) {

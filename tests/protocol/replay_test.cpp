@@ -17,7 +17,9 @@ namespace {
 // arriving a little unevenly (now and then none in a tick, or two, the second sometimes with other keys),
 // logged as the server logs them. At each tick in `stalls` every player's input comes a tick late (a
 // stalled host: none that tick, two the next). With `resting`, each player also rests (sends nothing) for
-// spells of a few ticks. worlds[k] is the world after tick first_tick + k.
+// spells of a few ticks. Every `churn` ticks (0: never), before the step, one player goes and another
+// comes (the lowest free id, which may be the one that went: another player). worlds[k] is the world
+// after tick first_tick + k.
 struct Ticks {
   static constexpr std::uint64_t kFirstTick = 1000;
   std::vector<std::vector<sim::PlayerCube>> worlds;
@@ -26,7 +28,7 @@ struct Ticks {
 };
 
 Ticks Play(std::uint32_t seed, std::size_t players, int ticks, bool collisions,
-           const std::vector<int>& stalls = {}, bool resting = false) {
+           const std::vector<int>& stalls = {}, bool resting = false, int churn = 0) {
   std::mt19937 rng(seed);
   Ticks run;
   std::vector<sim::PlayerCube> world;
@@ -41,11 +43,29 @@ Ticks Play(std::uint32_t seed, std::size_t players, int ticks, bool collisions,
     run.generations.push_back(static_cast<std::uint32_t>(i));
   }
   sim::ResolveOverlaps(world);
-  run.log.Record(Ticks::kFirstTick, world, run.generations, {}, collisions);
+  run.log.Record(Ticks::kFirstTick, world, run.generations, {}, {}, collisions);
   run.worlds.push_back(world);
   std::vector<std::vector<sim::Input>> inputs(players);
   std::vector<std::uint8_t> keys(players);
+  std::uint32_t next_generation = static_cast<std::uint32_t>(players);
   for (int t = 1; t <= ticks; ++t) {
+    std::vector<sim::PlayerCube> arrivals;
+    if (churn > 0 && t % churn == 0) {
+      const std::size_t gone = rng() % world.size();
+      world.erase(world.begin() + static_cast<std::ptrdiff_t>(gone));
+      run.generations.erase(run.generations.begin() + static_cast<std::ptrdiff_t>(gone));
+      keys.erase(keys.begin() + static_cast<std::ptrdiff_t>(gone));
+      std::size_t at = 0;
+      while (at < world.size() && world[at].id == at) ++at;
+      sim::CubeState s;
+      s.x = sim::kMinX + static_cast<std::int32_t>(rng() % (16 * sim::kSubUnitsPerUnit));
+      s.y = sim::kMinY + static_cast<std::int32_t>(rng() % (10 * sim::kSubUnitsPerUnit));
+      s.last_input = static_cast<sim::Seq>(rng());
+      arrivals.push_back({static_cast<sim::PlayerId>(at), s});
+      world.insert(world.begin() + static_cast<std::ptrdiff_t>(at), arrivals.back());
+      run.generations.insert(run.generations.begin() + static_cast<std::ptrdiff_t>(at), next_generation++);
+      keys.insert(keys.begin() + static_cast<std::ptrdiff_t>(at), std::uint8_t{0});
+    }
     std::vector<sim::PlayerStep> steps;
     for (std::size_t i = 0; i < players; ++i) {
       inputs[i].clear();
@@ -62,7 +82,7 @@ Ticks Play(std::uint32_t seed, std::size_t players, int ticks, bool collisions,
       if (!inputs[i].empty()) steps.push_back({&world[i], inputs[i]});
     }
     sim::StepWorld(world, steps, collisions);
-    run.log.Record(Ticks::kFirstTick + static_cast<std::uint64_t>(t), world, run.generations, steps,
+    run.log.Record(Ticks::kFirstTick + static_cast<std::uint64_t>(t), world, run.generations, arrivals, steps,
                    collisions);
     run.worlds.push_back(world);
   }
@@ -97,15 +117,15 @@ TEST(Replay, RebuildsACrowdedWorldBitForBitFromTheBaselineOrAnyWorldSince) {
       EXPECT_EQ(received, delta);
       for (int from = 0; from < age; from += std::max(1, age / 4)) {
         Snapshot rebuilt;
-        ASSERT_TRUE(
-            ApplyReplay(run.worlds[static_cast<std::size_t>(ticks - age + from)], from, received, rebuilt));
+        ASSERT_TRUE(ApplyReplay(baseline, received, rebuilt,
+                                run.worlds[static_cast<std::size_t>(ticks - age + from)], from));
         ExpectSameWorld(rebuilt, run.worlds.back());
       }
       // The pushes are the replay's: the same Moves without them end elsewhere.
       DeltaSnapshot unpushed = received;
       unpushed.collisions = false;
       Snapshot moved_only;
-      ASSERT_TRUE(ApplyReplay(baseline, 0, unpushed, moved_only));
+      ASSERT_TRUE(ApplyReplay(baseline, unpushed, moved_only));
       for (std::size_t i = 0; collisions && i < baseline.size(); ++i) {
         pushed += sim::SamePhysics(moved_only.players[i].state, run.worlds.back()[i].state) ? 0 : 1;
       }
@@ -136,7 +156,7 @@ TEST(Replay, ABuilderExtendedTickByTickMakesWhatOneMadeAtOnceDoes) {
     EXPECT_EQ(kept.collisions, at_once.collisions);
     EXPECT_TRUE(kept.paths == at_once.paths);
     Snapshot rebuilt;
-    ASSERT_TRUE(ApplyReplay(run.worlds[0], 0, kept, rebuilt));
+    ASSERT_TRUE(ApplyReplay(run.worlds[0], kept, rebuilt));
     ExpectSameWorld(rebuilt, world);
   }
   // Past the baselines a client holds it stops, for good.
@@ -175,7 +195,7 @@ TEST(Replay, AStartFromAnOlderReplayMakesWhatAStartOfItsOwnDoes) {
       EXPECT_EQ(carved_out.collisions, own_out.collisions);
       EXPECT_TRUE(carved_out.paths == own_out.paths);
       Snapshot rebuilt;
-      ASSERT_TRUE(ApplyReplay(baseline, 0, carved_out, rebuilt));
+      ASSERT_TRUE(ApplyReplay(baseline, carved_out, rebuilt));
       ExpectSameWorld(rebuilt, run.worlds.back());
     }
     // It gives only what it made: not past where it reached, not its own baseline or older, not to itself.
@@ -241,25 +261,93 @@ TEST(Replay, AWriterKeepingItsPathCodesWritesWhatOneWritingEveryPathDoes) {
   }
 }
 
-TEST(Replay, IsNotMadeAcrossAChangeOfCubesOrSettingsOrAnUnloggedTick) {
+// Players come and go while the others push each other: every replay says who went and who came, at the
+// tick they did, and rebuilds the world bit for bit over the wire, from the baseline and from each world
+// since. A player that comes and one that goes are the replay's own paths; no other path changes.
+TEST(Replay, SaysTheCubesThatCameAndWentAndRebuildsTheWorldAcrossThem) {
+  const int ticks = 40;
+  const Ticks run = Play(17, 48, ticks, true, {}, false, 3);
+  std::size_t arrivals = 0;
+  std::size_t exits = 0;
+  for (int age = 1; age <= ticks; age += 3) {
+    SCOPED_TRACE(age);
+    const std::uint64_t now = Ticks::kFirstTick + static_cast<std::uint64_t>(ticks);
+    const std::vector<sim::PlayerCube>& baseline = run.worlds[static_cast<std::size_t>(ticks - age)];
+    DeltaSnapshot delta;
+    ASSERT_TRUE(MakeReplay(now, age, baseline, run.worlds.back(), run.log, delta));
+    EXPECT_EQ(delta.arrivals.size(), static_cast<std::size_t>((ticks / 3) - (ticks - age) / 3));
+    arrivals += delta.arrivals.size();
+    exits += delta.exits.size();
+    Message decoded;
+    ASSERT_EQ(Decode(testing::EncodeToVector(delta), decoded), DecodeError::kNone);
+    const auto& received = std::get<DeltaSnapshot>(decoded);
+    EXPECT_EQ(received, delta);
+    for (int from = 0; from < age; ++from) {
+      Snapshot rebuilt;
+      ASSERT_TRUE(ApplyReplay(baseline, received, rebuilt,
+                              run.worlds[static_cast<std::size_t>(ticks - age + from)], from));
+      ExpectSameWorld(rebuilt, run.worlds.back());
+    }
+  }
+  EXPECT_GT(arrivals, 50u);
+  EXPECT_EQ(exits, arrivals);
+}
+
+// A replay names what it says: an exit of a cube not there, an arrival of an id there, a path that
+// does not cover its cube's ticks is refused, never followed.
+TEST(Replay, RefusesCubesThatCameOrWentWhereTheyCannot) {
+  const Ticks run = Play(5, 12, 9, true, {}, false, 3);
+  DeltaSnapshot delta;
+  ASSERT_TRUE(MakeReplay(Ticks::kFirstTick + 9, 9, run.worlds[0], run.worlds.back(), run.log, delta));
+  ASSERT_EQ(delta.arrivals.size(), 3u);
+  ASSERT_EQ(delta.exits.size(), 3u);
+  Snapshot rebuilt;
+  ASSERT_TRUE(ApplyReplay(run.worlds[0], delta, rebuilt));
+  DeltaSnapshot twice = delta;  // an arrival of an id still there: a baseline cube's that did not go
+  std::size_t stays = 0;
+  while (std::any_of(delta.exits.begin(), delta.exits.end(),
+                     [stays](const Exit& d) { return d.path == stays; })) {
+    ++stays;
+  }
+  twice.arrivals[0].cube.id = run.worlds[0][stays].id;
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], twice, rebuilt));
+  DeltaSnapshot early = delta;  // an exit before its cube came
+  early.exits.back().at = 1;
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], early, rebuilt));
+  DeltaSnapshot longer = delta;  // a path over more ticks than its cube was there
+  longer.exits.erase(0);
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], longer, rebuilt));
+  // On the wire, the same: refused when read.
+  for (const DeltaSnapshot* bad : {&early}) {
+    Message decoded;
+    EXPECT_NE(Decode(testing::EncodeToVector(*bad), decoded), DecodeError::kNone);
+  }
+}
+
+TEST(Replay, IsNotMadeAcrossACubeItCannotSayOrAChangeOfSettingsOrAnUnloggedTick) {
   Ticks run = Play(3, 8, 10, true);
   const std::uint64_t now = Ticks::kFirstTick + 10;
   DeltaSnapshot delta;
   ASSERT_TRUE(MakeReplay(now, 10, run.worlds[0], run.worlds.back(), run.log, delta));
   EXPECT_FALSE(MakeReplay(now, 11, run.worlds[0], run.worlds.back(), run.log, delta));  // before the log
   EXPECT_FALSE(MakeReplay(now + 1, 1, run.worlds.back(), run.worlds.back(), run.log, delta));  // not yet
-  // A player left at the next tick: no replay across it, one after it.
+  // A player left at the next tick: said. One came whose state before the step is not known: not said,
+  // so no replay across it, one after it.
   std::vector<sim::PlayerCube> fewer = run.worlds.back();
   fewer.pop_back();
   std::vector<std::uint32_t> generations = run.generations;
   generations.pop_back();
-  run.log.Record(now + 1, fewer, generations, {}, true);
-  run.log.Record(now + 2, fewer, generations, {}, true);
-  EXPECT_FALSE(MakeReplay(now + 1, 1, run.worlds.back(), fewer, run.log, delta));
-  EXPECT_TRUE(MakeReplay(now + 2, 1, fewer, fewer, run.log, delta));
+  run.log.Record(now + 1, fewer, generations, {}, {}, true);
+  ASSERT_TRUE(MakeReplay(now + 1, 1, run.worlds.back(), fewer, run.log, delta));
+  ASSERT_EQ(delta.exits.size(), 1u);
+  EXPECT_EQ(delta.exits[0], (Exit{fewer.size(), 1}));
+  run.log.Record(now + 2, run.worlds.back(), run.generations, {}, {}, true);
+  EXPECT_FALSE(MakeReplay(now + 2, 2, run.worlds.back(), run.worlds.back(), run.log, delta));
+  run.log.Record(now + 3, fewer, generations, {}, {}, true);
+  EXPECT_TRUE(MakeReplay(now + 3, 1, run.worlds.back(), fewer, run.log, delta));
   // The server's collisions turned off.
-  run.log.Record(now + 3, fewer, generations, {}, false);
-  EXPECT_FALSE(MakeReplay(now + 3, 2, fewer, fewer, run.log, delta));
+  run.log.Record(now + 4, fewer, generations, {}, {}, false);
+  EXPECT_FALSE(MakeReplay(now + 4, 2, fewer, fewer, run.log, delta));
   // Inputs lost on the way: the numbers jump, which changes no Move, so the replay holds.
   std::vector<sim::PlayerCube> moved = fewer;
   const std::vector<sim::Input> skipped = {
@@ -267,15 +355,15 @@ TEST(Replay, IsNotMadeAcrossAChangeOfCubesOrSettingsOrAnUnloggedTick) {
       {static_cast<sim::Seq>(moved[0].state.last_input + 5), sim::kUp}};
   const std::vector<sim::PlayerStep> steps = {{&moved[0], skipped}};
   sim::StepWorld(moved, steps, false);
-  run.log.Record(now + 4, moved, generations, steps, false);
-  ASSERT_TRUE(MakeReplay(now + 4, 1, fewer, moved, run.log, delta));
+  run.log.Record(now + 5, moved, generations, {}, steps, false);
+  ASSERT_TRUE(MakeReplay(now + 5, 1, fewer, moved, run.log, delta));
   Snapshot rebuilt;
-  ASSERT_TRUE(ApplyReplay(fewer, 0, delta, rebuilt));
+  ASSERT_TRUE(ApplyReplay(fewer, delta, rebuilt));
   ExpectSameWorld(rebuilt, moved);
   // What the log says must still end where the world is.
   std::vector<sim::PlayerCube> other = moved;
   other[0].state.last_input = static_cast<sim::Seq>(other[0].state.last_input + 1);
-  EXPECT_FALSE(MakeReplay(now + 4, 1, fewer, other, run.log, delta));
+  EXPECT_FALSE(MakeReplay(now + 5, 1, fewer, other, run.log, delta));
 }
 
 // Protocol 10 allowed a replay 512 runs in all: three stalls of the host of 128 players made 896, and every
@@ -295,7 +383,7 @@ TEST(Replay, HoldsWhenEveryPlayersInputsComeLateTogether) {
   ASSERT_EQ(Decode(testing::EncodeToVector(delta), decoded), DecodeError::kNone);
   EXPECT_EQ(std::get<DeltaSnapshot>(decoded), delta);
   Snapshot rebuilt;
-  ASSERT_TRUE(ApplyReplay(run.worlds[0], 0, std::get<DeltaSnapshot>(decoded), rebuilt));
+  ASSERT_TRUE(ApplyReplay(run.worlds[0], std::get<DeltaSnapshot>(decoded), rebuilt));
   ExpectSameWorld(rebuilt, run.worlds.back());
 }
 
@@ -349,23 +437,24 @@ TEST(Replay, RefusesPathsThatDoNotFitTheBaseline) {
   DeltaSnapshot delta;
   ASSERT_TRUE(MakeReplay(Ticks::kFirstTick + 6, 6, run.worlds[0], run.worlds.back(), run.log, delta));
   Snapshot rebuilt;
-  ASSERT_TRUE(ApplyReplay(run.worlds[0], 0, delta, rebuilt));
+  ASSERT_TRUE(ApplyReplay(run.worlds[0], delta, rebuilt));
   std::vector<sim::PlayerCube> three(run.worlds[0].begin(), run.worlds[0].end() - 1);
-  EXPECT_FALSE(ApplyReplay(three, 0, delta, rebuilt));          // another player count
-  EXPECT_FALSE(ApplyReplay(run.worlds[6], 6, delta, rebuilt));  // not between the baseline and the tick
+  EXPECT_FALSE(ApplyReplay(three, delta, rebuilt));  // another player count
+  EXPECT_FALSE(
+      ApplyReplay(run.worlds[0], delta, rebuilt, run.worlds[6], 6));  // not between the baseline and the tick
   DeltaSnapshot short_run = delta;
   short_run.paths[1].runs = {};
   short_run.paths[1].runs.push_back({5, 1});  // covers 5 of the 6 ticks
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], 0, short_run, rebuilt));
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], short_run, rebuilt));
   DeltaSnapshot late_turn = delta;
   late_turn.paths[2].runs = {};
   late_turn.paths[2].runs.push_back({6, 1});
   late_turn.paths[2].turns = {};
   late_turn.paths[2].turns.push_back({6, 0});  // at the 7th of 6 Moves
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], 0, late_turn, rebuilt));
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], late_turn, rebuilt));
   DeltaSnapshot predicted = delta;
   predicted.replay = false;
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], 0, predicted, rebuilt));
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], predicted, rebuilt));
 }
 
 }  // namespace

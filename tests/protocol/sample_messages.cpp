@@ -160,6 +160,29 @@ std::vector<NamedMessage> SampleMessages() {
   replay.has_ack = true;
   replay.ack = 9;
   out.push_back({"replay_mixed", replay});
+  // The same ticks with players leaving and joining: the second and the third left (the third at the last
+  // tick), two came, one of them with the second's id, and the other left again.
+  DeltaSnapshot churned = replay;
+  churned.paths[1].runs[0].ticks = 9;
+  churned.exits.push_back({1, 10});
+  churned.exits.push_back({2, 40});
+  churned.paths[2].runs.back().ticks = 23;
+  sim::PlayerCube came{1, {}};
+  came.state.x = sim::kMaxX;
+  came.state.y = sim::kMinY;
+  came.state.vx = -sim::kMaxSpeed;
+  came.state.buttons = sim::kLeft;
+  churned.arrivals.push_back({10, came});
+  came.id = 200;
+  churned.arrivals.push_back({10, came});
+  churned.exits.push_back({5, 12});
+  CubePath stayed;
+  stayed.runs.push_back({31, 1});
+  CubePath left_again;
+  left_again.runs.push_back({2, 1});
+  churned.paths.push_back(stayed);
+  churned.paths.push_back(left_again);
+  out.push_back({"replay_churned", churned});
   // Every cube of the largest world with two runs and three turns, all at their longest: near the packet's
   // limit (a replay has no count of its own; its paths' limits and the packet bound it).
   DeltaSnapshot longest_replay;

@@ -1,6 +1,7 @@
 #pragma once
 // A vector with inline, fixed capacity: decoded messages never allocate, and a count read off the wire
 // can never ask for more than the capacity.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <span>
@@ -18,6 +19,18 @@ class FixedVector {
     return true;
   }
   void clear() noexcept { size_ = 0; }
+  // Puts `value` at `index`, the items from there one place on; false when full or past the end.
+  bool insert(std::size_t index, const T& value) noexcept {
+    if (size_ == Capacity || index > size_) return false;
+    std::move_backward(items_.data() + index, items_.data() + size_, items_.data() + size_ + 1);
+    items_[index] = value;
+    ++size_;
+    return true;
+  }
+  void erase(std::size_t index) noexcept {
+    std::move(items_.data() + index + 1, items_.data() + size_, items_.data() + index);
+    --size_;
+  }
   // Grows with default values or shrinks; returns false beyond the capacity.
   bool resize(std::size_t n) noexcept {
     if (n > Capacity) return false;

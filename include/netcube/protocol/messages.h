@@ -19,7 +19,7 @@
 
 namespace netcube::protocol {
 
-inline constexpr std::uint16_t kProtocolVersion = 11;
+inline constexpr std::uint16_t kProtocolVersion = 12;
 // A snapshot's input_lead, int[kMinInputLead, kMaxInputLead] on the wire (6 bits); the server clamps to it.
 inline constexpr int kMinInputLead = -32;
 inline constexpr int kMaxInputLead = 31;
@@ -226,11 +226,12 @@ inline constexpr std::int32_t kMaxPositionResidual = 4095;  // four units: a pus
 inline constexpr std::int32_t kMaxVelocityResidual = 2 * sim::kMaxSpeed;
 inline constexpr int kMaxResidualOrder = 15;
 
-// Replay deltas: when the same cubes were in the world at every tick since the baseline, the server may
-// say instead what every cube did, tick by tick: how many Moves it made each tick and when its buttons
-// changed. The receiver runs the server's step again (each cube's Moves, then sim::ResolveOverlaps when
-// the server resolves collisions) and has the server's world bit for bit, pushes included, without a
-// residual. The Moves of one cube over the ticks: runs of ticks with the same number of Moves a tick.
+// Replay deltas: the server may say instead what every cube did, tick by tick: how many Moves it made each
+// tick and when its buttons changed, and which cubes came (whole, before a tick's step) and went (before
+// one). The receiver runs the server's step again (at each tick: the cubes that went removed, those that
+// came put in, each cube's Moves, then sim::ResolveOverlaps when the server resolves collisions) and has
+// the server's world bit for bit, pushes included, without a residual. The Moves of one cube over the
+// ticks it was in the world: runs of ticks with the same number of Moves a tick.
 struct MoveRun {
   int ticks = 1;  // [1, age]
   int moves = 1;  // a tick, [0, kMaxMovesPerTick]
@@ -252,6 +253,24 @@ struct CubePath {
   FixedVector<Turn, kMaxPathTurns> turns;
   friend bool operator==(const CubePath&, const CubePath&) = default;
 };
+// A cube that came into the world since the baseline: put in before the step of tick `at` (1 for the
+// first tick after the baseline, up to the age), in this state; its path follows from that tick.
+struct Arrival {
+  int at = 1;
+  sim::PlayerCube cube{};
+  friend bool operator==(const Arrival&, const Arrival&) = default;
+};
+// A cube that went: taken out before the step of tick `at` (a baseline cube's path, or a cube that came
+// since), its path ending at the tick before.
+struct Exit {
+  std::size_t path = 0;  // the index of its path: the baseline's cubes first, then the arrivals'
+  int at = 1;
+  friend bool operator==(const Exit&, const Exit&) = default;
+};
+// The most cubes a replay lets come (a replay past it is not made): a player in a hundred coming and going
+// every second is 3 in a second-old replay; each costs its state and path.
+inline constexpr std::size_t kMaxArrivals = 64;
+inline constexpr std::size_t kMaxReplayPaths = kMaxPlayers + kMaxArrivals;
 
 // Server -> client, unreliable: the world at server_tick against the baseline at server_tick - age.
 struct DeltaSnapshot {
@@ -259,8 +278,12 @@ struct DeltaSnapshot {
   int age = 1;  // [1, kMaxDeltaAge]
   // A replay delta (paths, collisions) or a predicted one (the rest).
   bool replay = false;
-  bool collisions = true;                    // replay: the server resolved overlaps at each tick
-  FixedVector<CubePath, kMaxPlayers> paths;  // replay: one per baseline cube, in its order
+  bool collisions = true;  // replay: the server resolved overlaps at each tick
+  // replay: one path per baseline cube, in its order, then one per arrival, in its order (increasing
+  // `at`, then id); the exits in increasing path order.
+  FixedVector<CubePath, kMaxReplayPaths> paths;
+  FixedVector<Arrival, kMaxArrivals> arrivals;
+  FixedVector<Exit, kMaxReplayPaths> exits;
   // The Exp-Golomb orders of the position and velocity residuals, [0, kMaxResidualOrder]: the encoder
   // picks the cheapest (old baselines leave larger residuals).
   std::uint8_t position_order = 0;

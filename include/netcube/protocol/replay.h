@@ -18,11 +18,13 @@ class MoveLog {
   static constexpr std::size_t kTicks = kHeldBaselines + 1;
 
   // Records the step of `tick`: the inputs `steps` applied to `world` (whose cubes the steps point into;
-  // the world after the step, in increasing id order, with its players' generations) and whether overlaps
-  // were resolved.
+  // the world after the step, in increasing id order, with its players' generations), the cubes that
+  // came before it (`arrivals`: as they were put in, increasing id; those of ids or generations the last
+  // tick did not have) and whether overlaps were resolved. The cubes the last tick had and this one does
+  // not went before the step.
   void Record(std::uint64_t tick, std::span<const sim::PlayerCube> world,
-              std::span<const std::uint32_t> generations, std::span<const sim::PlayerStep> steps,
-              bool collisions) noexcept;
+              std::span<const std::uint32_t> generations, std::span<const sim::PlayerCube> arrivals,
+              std::span<const sim::PlayerStep> steps, bool collisions) noexcept;
 
  private:
   friend class ReplayBuilder;
@@ -40,13 +42,22 @@ class MoveLog {
   };
   struct Tick {
     std::uint64_t tick = 0;  // 0: none recorded
-    // Advanced whenever the world's cubes (ids and generations) or the collisions setting change: a replay
-    // needs the same at every tick since its baseline.
+    // Advanced whenever the collisions setting changes, or cubes come and go in ways a replay cannot say
+    // (more than kMaxArrivals at once, or one whose state before the step is not known): a replay needs
+    // the same at every tick since its baseline.
     std::uint64_t era = 0;
     bool collisions = true;
+    FixedVector<sim::PlayerId, kMaxPlayers> exits;        // before the step, increasing id
+    FixedVector<sim::PlayerCube, kMaxArrivals> arrivals;  // put in before the step, increasing id
+    std::size_t cube_count = 0;
     std::array<Step, kMaxPlayers> cubes{};  // by the cube's index in the world
   };
   const Tick* Find(std::uint64_t tick) const noexcept;
+  // Sets `slot`'s exits and arrivals from the members the last tick had to those of `world`; false
+  // when a replay cannot say them.
+  bool RecordMembers(Tick& slot, std::span<const sim::PlayerCube> world,
+                     std::span<const std::uint32_t> generations,
+                     std::span<const sim::PlayerCube> arrivals) noexcept;
 
   std::array<Tick, kTicks> ticks_{};
   std::uint64_t era_ = 0;
@@ -89,6 +100,8 @@ class ReplayBuilder {
     std::uint8_t held = 0;
   };
   bool ExtendOne(const MoveLog::Tick& step, DeltaSnapshot& out) noexcept;
+  // The cubes that went and came before the step of `step`, which is `at` ticks after the baseline.
+  bool ExtendMembers(const MoveLog::Tick& step, int at, DeltaSnapshot& out) noexcept;
   // Makes `out` a replay of count_ paths, each empty.
   void StartPaths(bool collisions, DeltaSnapshot& out) const noexcept;
 
@@ -96,9 +109,11 @@ class ReplayBuilder {
   std::uint64_t baseline_tick_ = 0;
   std::uint64_t reached_ = 0;  // the last tick added
   std::uint64_t era_ = 0;
-  std::size_t count_ = 0;
-  std::array<Cursor, kMaxPlayers> cursors_{};
-  std::array<sim::PlayerId, kMaxPlayers> ids_{};
+  std::size_t count_ = 0;  // paths: the baseline's cubes, then those that came
+  std::array<Cursor, kMaxReplayPaths> cursors_{};
+  std::array<sim::PlayerId, kMaxReplayPaths> ids_{};
+  // The paths of the cubes in the world at reached_, in its order (increasing id).
+  FixedVector<std::uint16_t, kMaxPlayers> present_;
 };
 
 // Builds `out` (its ack left as it is) as a replay delta: the world after `tick` (`world`) against
@@ -107,11 +122,12 @@ class ReplayBuilder {
 bool MakeReplay(std::uint64_t tick, int age, std::span<const sim::PlayerCube> baseline,
                 std::span<const sim::PlayerCube> world, const MoveLog& log, DeltaSnapshot& out) noexcept;
 
-// Rebuilds the world a replay delta describes into `out` (tick and ack too), from `from`: the baseline
-// world (`from_ticks` 0) or, which costs only the ticks after it, the world `from_ticks` ticks after the
-// baseline (the receiver rebuilt it from an earlier snapshot: the same cubes). False when the delta does
-// not fit it: another cube count, a path that does not cover the age, a turn out of range.
-bool ApplyReplay(std::span<const sim::PlayerCube> from, int from_ticks, const DeltaSnapshot& delta,
-                 Snapshot& out) noexcept;
+// Rebuilds the world a replay delta describes into `out` (tick and ack too), from `baseline`, the world it
+// was made against; or, which costs only the ticks after it, from `newer`, the world `newer_ticks` ticks
+// after the baseline (the receiver rebuilt it from an earlier snapshot: the cubes the delta says were
+// there then). False when the delta does not fit them: another cube count, a path that does not cover
+// its cube's ticks, a turn out of range, an exit of a cube not there, an arrival of an id there.
+bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta, Snapshot& out,
+                 std::span<const sim::PlayerCube> newer = {}, int newer_ticks = 0) noexcept;
 
 }  // namespace netcube::protocol

@@ -31,7 +31,8 @@ class ReplayCodes {
     std::uint16_t bits = 0;
     std::uint8_t runs = 0;  // the path's runs and turns when written
     std::uint8_t turns = 0;
-    // The code holds up to this age (not included), as long as the path has grown only at its end, by
+    bool gone = false;  // its cube went: the code holds as long as the path does
+    // Else the code holds up to this age (not included), as long as the path has grown only at its end, by
     // ticks of one Move (of none, when it names no Move): its runs and turns as many, the last of one Move.
     int until_age = 0;
   };

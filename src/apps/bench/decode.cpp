@@ -57,7 +57,7 @@ class Crowd {
     }
     sim::StepWorld(world_, steps_, true);
     turns_.Record(world_, generations_);
-    moves_.Record(tick, world_, generations_, steps_, true);
+    moves_.Record(tick, world_, generations_, {}, steps_, true);
     history_.push_back(world_);
   }
 
