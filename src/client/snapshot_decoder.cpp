@@ -1,6 +1,5 @@
 #include "netcube/client/snapshot_decoder.h"
 
-#include "netcube/protocol/delta.h"
 #include "netcube/protocol/replay.h"
 
 namespace netcube::client {
@@ -27,23 +26,18 @@ const protocol::Snapshot* SnapshotDecoder::Rebuild(Tick baseline,
                                                    const protocol::DeltaSnapshot& delta) noexcept {
   const auto* held = Find(baseline);
   if (held == nullptr) return nullptr;
-  if (delta.replay) {
-    // A replay may start from any world held between the baseline and its tick: the newest costs least.
-    const Slot* newer = nullptr;
-    for (const Slot& slot : slots_) {
-      if (slot.used && slot.tick > baseline && slot.tick < baseline + static_cast<Tick>(delta.age) &&
-          (newer == nullptr || slot.tick > newer->tick)) {
-        newer = &slot;
-      }
+  // A replay may start from any world held between the baseline and its tick: the newest costs least.
+  const Slot* newer = nullptr;
+  for (const Slot& slot : slots_) {
+    if (slot.used && slot.tick > baseline && slot.tick < baseline + static_cast<Tick>(delta.age) &&
+        (newer == nullptr || slot.tick > newer->tick)) {
+      newer = &slot;
     }
-    const bool rebuilt = newer != nullptr
-                             ? protocol::ApplyReplay(held->span(), delta, rebuilt_, newer->world.span(),
-                                                     static_cast<int>(newer->tick - baseline))
-                             : protocol::ApplyReplay(held->span(), delta, rebuilt_);
-    return rebuilt ? &rebuilt_ : nullptr;
   }
-  if (!protocol::ApplyDelta(held->span(), delta, rebuilt_, &predictions_)) return nullptr;
-  return &rebuilt_;
+  const bool rebuilt = newer != nullptr ? protocol::ApplyReplay(held->span(), delta, rebuilt_, newer->world.span(),
+                                                                static_cast<int>(newer->tick - baseline))
+                                        : protocol::ApplyReplay(held->span(), delta, rebuilt_);
+  return rebuilt ? &rebuilt_ : nullptr;
 }
 
 void SnapshotDecoder::Store(Tick tick, std::span<const sim::PlayerCube> world) noexcept {

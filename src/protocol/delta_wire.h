@@ -1,7 +1,7 @@
 #pragma once
-// The wire form of a delta snapshot's baseline cubes (docs/PROTOCOL.md, "10 DeltaSnapshot"): each cube's
-// fate, its turns and its residuals, or in a replay delta its path. Private to the protocol library:
-// messages.cpp's Serialize of a DeltaSnapshot runs it for the writer, the reader and the measurer.
+// The wire form of a delta snapshot's paths (docs/PROTOCOL.md, "10 DeltaSnapshot"): what each cube did,
+// its runs of Moves and its turns. Private to the protocol library: messages.cpp's Serialize of a
+// DeltaSnapshot runs it for the writer, the reader and the measurer.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -10,47 +10,6 @@
 #include "netcube/protocol/messages.h"
 
 namespace netcube::protocol::delta_wire {
-
-// A residual of Exp-Golomb order k: `0` for 0; else `1`, the sign (1 = negative), and m = |value| - 1 as
-// q = (m >> k) + 1 in bit_width(q) - 1 zero bits then q itself, then m's low k bits. Small residuals, the
-// common ones at order 0, take 1, 3 or 5 bits; a larger order suits an old baseline's larger ones. The
-// largest the simulation can produce (|value| <= max_abs) bounds the code, so a reader never counts more
-// zeros than that.
-template <class Stream>
-bool SerializeResidual(Stream& stream, std::int32_t& value, std::int32_t max_abs, int order) {
-  bool nonzero = value != 0;
-  if (!SerializeBool(stream, nonzero)) return false;
-  if (!nonzero) {
-    if constexpr (Stream::kReading) value = 0;
-    return true;
-  }
-  bool negative = value < 0;
-  if (!SerializeBool(stream, negative)) return false;
-  const auto max_m = static_cast<std::uint32_t>(max_abs - 1);
-  const int max_zeros = static_cast<int>(std::bit_width((max_m >> order) + 1)) - 1;
-  if constexpr (Stream::kWriting) {
-    const std::uint32_t m = static_cast<std::uint32_t>(negative ? -value : value) - 1u;
-    if (value < -max_abs || value > max_abs) return false;
-    const std::uint32_t q = (m >> order) + 1u;
-    const int width = static_cast<int>(std::bit_width(q));
-    return stream.Bits(0, width - 1) && stream.Bits(q, width) && stream.Bits(m & ((1u << order) - 1u), order);
-  } else {
-    int zeros = 0;
-    std::uint32_t bit = 0;
-    while (true) {
-      if (!stream.Bits(bit, 1)) return false;
-      if (bit != 0) break;
-      if (++zeros > max_zeros) return false;
-    }
-    std::uint32_t rest = 0;
-    std::uint32_t low = 0;
-    if (!stream.Bits(rest, zeros) || !stream.Bits(low, order)) return false;
-    const std::uint64_t m = ((std::uint64_t{(1u << zeros) | rest} - 1u) << order) | low;
-    if (m > max_m) return false;
-    value = negative ? -static_cast<std::int32_t>(m + 1) : static_cast<std::int32_t>(m + 1);
-    return true;
-  }
-}
 
 // A turn's choice: 3 bits for choices 0..6; the value 7 is followed by 3 more bits for choices 7..14.
 template <class Stream>
@@ -79,20 +38,18 @@ void KeepWidth(int* widths_kept, std::int64_t lo, std::int64_t hi) noexcept {
   }
 }
 
-// A change's turns: `turned`, then each turn's choice and Move (int[first Move it may be, n]), each but the
-// last followed by `1` and the last by `0`; no such bit after the kMost-th turn (a change's kMaxTurns, a
-// path's kMaxPathTurns) or a turn at Move n.
-// `budget` is what is left of the delta's kMaxDeltaTurns (a replay path's: its kMaxPathTurns).
+// A path's turns: `turned`, then each turn's choice and Move (int[first Move it may be, n]), each but the
+// last followed by `1` and the last by `0`; no such bit after the kMaxPathTurns-th turn or a turn at Move n.
 // `widths_kept`, when given to a writer, is lowered as for a path (see SerializeCubePath), n growing.
-template <class Stream, std::size_t kMost>
-bool SerializeTurns(Stream& stream, FixedVector<Turn, kMost>& turns, int moves, int& budget,
+template <class Stream>
+bool SerializeTurns(Stream& stream, FixedVector<Turn, kMaxPathTurns>& turns, int moves,
                     int* widths_kept = nullptr) {
+  constexpr std::size_t kMost = kMaxPathTurns;
   bool more = !turns.empty();
   if (!SerializeBool(stream, more)) return false;
   if constexpr (Stream::kReading) turns.clear();
   int first = 0;
   for (std::size_t k = 0; more; ++k) {
-    if (--budget < 0) return false;
     if constexpr (Stream::kReading) turns.push_back(Turn{});
     Turn& turn = turns[k];
     if (!SerializeChoice(stream, turn.choice) || !SerializeInt(stream, turn.at, first, moves)) return false;
@@ -108,44 +65,6 @@ bool SerializeTurns(Stream& stream, FixedVector<Turn, kMost>& turns, int moves, 
     if (!SerializeBool(stream, more)) return false;
   }
   return true;
-}
-
-// One baseline cube's fate: `0` as predicted, `10` changed, `11` left. A change says how many Moves the
-// cube made (as an offset from the age), its turns, then `0` when the prediction is exact or `1`, which
-// axes are held, and the four residuals.
-template <class Stream>
-bool SerializeCubeDelta(Stream& stream, CubeDelta& d, int age, int position_order, int velocity_order,
-                        int& turn_budget) {
-  bool changed_or_left = d.op != DeltaOp::kPredicted;
-  if (!SerializeBool(stream, changed_or_left)) return false;
-  bool left = d.op == DeltaOp::kLeft;
-  if (changed_or_left && !SerializeBool(stream, left)) return false;
-  if constexpr (Stream::kReading) {
-    d = CubeDelta{};
-    d.op = !changed_or_left ? DeltaOp::kPredicted : left ? DeltaOp::kLeft : DeltaOp::kChanged;
-  }
-  if (d.op != DeltaOp::kChanged) return d == CubeDelta{d.op};  // canonical: nothing unsent is set
-  std::int32_t offset = d.moves - age;
-  if (!SerializeResidual(stream, offset, kMaxMovesOffset, 0)) return false;
-  if constexpr (Stream::kReading) {
-    d.moves = age + offset;
-    if (d.moves < 0) return false;
-  }
-  if (!SerializeTurns(stream, d.turns, d.moves, turn_budget)) return false;
-  bool pushed = d.hold_x || d.hold_y || d.dx != 0 || d.dy != 0 || d.dvx != 0 || d.dvy != 0;
-  if (!SerializeBool(stream, pushed)) return false;
-  // Canonical: a change that changes nothing is a prediction.
-  if (!pushed && d.turns.empty() && d.moves == age) return false;
-  if (!pushed) return true;
-  if (!SerializeBool(stream, d.hold_x) || !SerializeBool(stream, d.hold_y) ||
-      !SerializeResidual(stream, d.dx, kMaxPositionResidual, position_order) ||
-      !SerializeResidual(stream, d.dy, kMaxPositionResidual, position_order) ||
-      !SerializeResidual(stream, d.dvx, kMaxVelocityResidual, velocity_order) ||
-      !SerializeResidual(stream, d.dvy, kMaxVelocityResidual, velocity_order)) {
-    return false;
-  }
-  // Canonical: a push says something.
-  return d.hold_x || d.hold_y || d.dx != 0 || d.dy != 0 || d.dvx != 0 || d.dvy != 0;
 }
 
 // A departure's Moves a tick (never one: that is the usual): `1` for none, `01` for two, else `00` and
@@ -240,7 +159,7 @@ bool SerializeDepartures(Stream& stream, CubePath& path, int age, int* widths_ke
   }
 }
 
-// A replay's baseline cube: `0` when it made no Move; `10` when it made one at every tick and did not turn
+// A cube's path: `0` when it made no Move; `10` when it made one at every tick and did not turn
 // (the usual); else `11`, its departures from one Move a tick, and its turns (as a change's, with n its
 // Moves). Each departure is `1`, the ticks of one Move before it (int[0, ticks left - 1]), then `1` for a
 // late (no Move at a tick, two at the next: an input that came a tick late) or `0`, its Moves a tick and
@@ -271,9 +190,7 @@ bool SerializeCubePath(Stream& stream, CubePath& path, int age, int* widths_kept
   std::size_t k = 0;  // runs done
   int moves = 0;
   if (!SerializeDepartures(stream, path, age, widths_kept, k, moves)) return false;
-  int turn_budget = kMaxPathTurns;  // a path's turns are bounded by their own count alone
-  if (k != path.runs.size() || moves == 0 ||
-      !SerializeTurns(stream, path.turns, moves, turn_budget, widths_kept))
+  if (k != path.runs.size() || moves == 0 || !SerializeTurns(stream, path.turns, moves, widths_kept))
     return false;
   if (path.runs.size() == 1 && path.runs[0].moves == 1 && path.turns.empty())
     return false;  // the usual: `10`

@@ -187,16 +187,12 @@ bool operator==(const Snapshot& a, const Snapshot& b) noexcept {
 
 bool operator==(const DeltaSnapshot& a, const DeltaSnapshot& b) noexcept {
   if (a.server_tick != b.server_tick || a.age != b.age || a.has_ack != b.has_ack || a.ack != b.ack ||
-      a.input_lead != b.input_lead || a.replay != b.replay || a.collisions != b.collisions ||
-      !(a.paths == b.paths) || !(a.exits == b.exits) || a.arrivals.size() != b.arrivals.size())
+      a.input_lead != b.input_lead || a.collisions != b.collisions || !(a.paths == b.paths) ||
+      !(a.exits == b.exits) || a.arrivals.size() != b.arrivals.size())
     return false;
   for (std::size_t i = 0; i < a.arrivals.size(); ++i) {
     if (a.arrivals[i].at != b.arrivals[i].at || !SameOnWire(a.arrivals[i].cube, b.arrivals[i].cube))
       return false;
-  }
-  if (!(a.baseline == b.baseline) || a.joined.size() != b.joined.size()) return false;
-  for (std::size_t i = 0; i < a.joined.size(); ++i) {
-    if (!SameOnWire(a.joined[i], b.joined[i])) return false;
   }
   return true;
 }

@@ -1,10 +1,33 @@
 #include "netcube/protocol/replay.h"
 
 #include <algorithm>
-
-#include "netcube/protocol/delta.h"
+#include <array>
 
 namespace netcube::protocol {
+namespace {
+
+// The 16 button values in the order turns name them: those without opposite keys first (a player's usual
+// combinations: none, one key, or two keys at a right angle), each group in increasing order.
+constexpr std::array<std::uint8_t, 16> kChoiceOrder = {0, 1, 2, 4, 5, 6, 8, 9, 10, 3, 7, 11, 12, 13, 14, 15};
+
+}  // namespace
+
+std::uint8_t ButtonsOfChoice(std::uint8_t held, std::uint8_t choice) noexcept {
+  for (const std::uint8_t buttons : kChoiceOrder) {
+    if (buttons == held) continue;
+    if (choice-- == 0) return buttons;
+  }
+  return held;  // a choice out of range: ApplyReplay refuses it before
+}
+
+std::uint8_t ChoiceOf(std::uint8_t held, std::uint8_t buttons) noexcept {
+  std::uint8_t choice = 0;
+  for (const std::uint8_t b : kChoiceOrder) {
+    if (b == buttons) break;
+    if (b != held) ++choice;
+  }
+  return choice;
+}
 
 void MoveLog::Record(std::uint64_t tick, std::span<const sim::PlayerCube> world,
                      std::span<const std::uint32_t> generations, std::span<const sim::PlayerCube> arrivals,
@@ -97,10 +120,7 @@ bool ReplayBuilder::Start(std::uint64_t baseline_tick, std::span<const sim::Play
 }
 
 void ReplayBuilder::StartPaths(bool collisions, DeltaSnapshot& out) const noexcept {
-  out.replay = true;
   out.collisions = collisions;
-  out.baseline.clear();
-  out.joined.clear();
   out.arrivals.clear();
   out.exits.clear();
   // Emptied in place: a path holds hundreds of bytes, its emptiness two counts.
@@ -337,7 +357,7 @@ bool ApplyMembers(const DeltaSnapshot& delta, std::size_t count, int at, std::si
 
 bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta, Snapshot& out,
                  std::span<const sim::PlayerCube> newer, int newer_ticks) noexcept {
-  if (!delta.replay || delta.paths.size() != baseline.size() + delta.arrivals.size() || newer_ticks < 0 ||
+  if (delta.paths.size() != baseline.size() + delta.arrivals.size() || newer_ticks < 0 ||
       newer_ticks >= delta.age) {
     return false;
   }

@@ -13,7 +13,6 @@
 
 namespace netcube::protocol::snapshot_wire {
 
-using delta_wire::SerializeCubeDelta;
 using delta_wire::SerializeCubePath;
 
 // The packet: the message type (3 bits; 3 + 3 from kTypeEscape on; 3 + 3 + 6 from kLongTypeEscape on), the
@@ -80,11 +79,10 @@ bool SerializeWorld(Stream& stream, std::uint32_t& server_tick, Players& players
   return SerializeUnsigned(stream, server_tick) && SerializePlayers(stream, players);
 }
 
-// A delta's tick, age and kind.
+// A delta's tick and age.
 template <class Stream>
 bool SerializeDeltaHead(Stream& stream, DeltaSnapshot& m) {
-  return SerializeUnsigned(stream, m.server_tick) && SerializeInt(stream, m.age, 1, kMaxDeltaAge) &&
-         SerializeBool(stream, m.replay);
+  return SerializeUnsigned(stream, m.server_tick) && SerializeInt(stream, m.age, 1, kMaxDeltaAge);
 }
 
 // The tick before which a replay's path leaves the world: its exit's, else the one after the delta's.
@@ -99,14 +97,7 @@ inline int EndOf(const DeltaSnapshot& m, std::size_t path) noexcept {
 // increasing, and its tick).
 template <class Stream>
 bool SerializeReplayHead(Stream& stream, DeltaSnapshot& m, std::size_t& count) {
-  if constexpr (Stream::kWriting) {
-    // Canonical: a replay names no fates.
-    if (!m.baseline.empty() || !m.joined.empty() || m.paths.size() < m.arrivals.size()) return false;
-  } else {
-    m.baseline.clear();
-    m.joined.clear();
-    m.position_order = m.velocity_order = 0;
-  }
+  if (m.paths.size() < m.arrivals.size()) return false;
   count = m.paths.size() - m.arrivals.size();
   bool changed = !m.arrivals.empty() || !m.exits.empty();
   if (!SerializeBool(stream, m.collisions) || !SerializeInt(stream, count, 0, kMaxPlayers) ||
@@ -164,41 +155,15 @@ bool SerializeArrivals(Stream& stream, DeltaSnapshot& m, std::size_t count) {
   return true;
 }
 
-// The shared part of a delta: tick, age, then a replay's collisions bit and one path per baseline cube,
-// or a prediction's residual orders, one fate per baseline cube and the joined cubes.
+// The shared part of a delta: tick, age, collisions bit, one path per baseline cube, the arrivals.
 template <class Stream>
 bool SerializeDeltaBody(Stream& stream, DeltaSnapshot& m) {
-  if (!SerializeDeltaHead(stream, m)) return false;
-  if (m.replay) {
-    std::size_t count = 0;
-    if (!SerializeReplayHead(stream, m, count)) return false;
-    for (std::size_t i = 0; i < count; ++i) {
-      if (!SerializeReplayPath(stream, m, i, 1)) return false;
-    }
-    return SerializeArrivals(stream, m, count);
-  }
-  if constexpr (Stream::kWriting) {
-    if (!m.paths.empty() || !m.arrivals.empty() || !m.exits.empty()) return false;
-  } else {
-    m.paths.clear();
-    m.arrivals.clear();
-    m.exits.clear();
-    m.collisions = true;
-  }
-  if (!SerializeInt(stream, m.position_order, 0, kMaxResidualOrder) ||
-      !SerializeInt(stream, m.velocity_order, 0, kMaxResidualOrder)) {
-    return false;
-  }
-  int turn_budget = kMaxDeltaTurns;
-  std::size_t count = m.baseline.size();
-  if (!SerializeInt(stream, count, 0, kMaxPlayers)) return false;
-  if constexpr (Stream::kReading) m.baseline.resize(count);
+  std::size_t count = 0;
+  if (!SerializeDeltaHead(stream, m) || !SerializeReplayHead(stream, m, count)) return false;
   for (std::size_t i = 0; i < count; ++i) {
-    if (!SerializeCubeDelta(stream, m.baseline[i], m.age, m.position_order, m.velocity_order, turn_budget)) {
-      return false;
-    }
+    if (!SerializeReplayPath(stream, m, i, 1)) return false;
   }
-  return SerializePlayers(stream, m.joined);
+  return SerializeArrivals(stream, m, count);
 }
 
 // The per-receiver part, last on the wire so that the SnapshotWriter can rewrite it in place.

@@ -25,7 +25,6 @@ struct SharedPartBits {
   std::size_t full_header = 0;
   std::size_t full_cube = 0;
   std::size_t delta_header = 0;
-  std::size_t replay_header = 0;
 };
 
 SharedPartBits MeasureSharedParts() noexcept {
@@ -46,11 +45,6 @@ SharedPartBits MeasureSharedParts() noexcept {
   SerializeType(delta_header, MessageType::kDeltaSnapshot);
   SerializeDeltaBody(delta_header, delta);
   out.delta_header = delta_header.BitsWritten();
-  delta.replay = true;
-  BitMeasurer replay_header;
-  SerializeType(replay_header, MessageType::kDeltaSnapshot);
-  SerializeDeltaBody(replay_header, delta);
-  out.replay_header = replay_header.BitsWritten();
   return out;
 }
 
@@ -84,15 +78,11 @@ bool SnapshotWriter::Prepare(const DeltaSnapshot& delta) noexcept {
     return false;
   }
   shared_bits_ = writer.BitsWritten();
-  cube_bits_ = shared_bits_ - (delta.replay ? SharedParts().replay_header : SharedParts().delta_header);
+  cube_bits_ = shared_bits_ - SharedParts().delta_header;
   return true;
 }
 
 bool SnapshotWriter::Prepare(const DeltaSnapshot& delta, ReplayCodes& codes) noexcept {
-  if (!delta.replay) {
-    codes.Forget();
-    return Prepare(delta);
-  }
   auto& m = const_cast<DeltaSnapshot&>(delta);
   const auto baseline = delta.server_tick - static_cast<std::uint32_t>(delta.age);
   const bool same_replay = codes.held_ && codes.baseline_ == baseline && codes.age_ <= delta.age &&
@@ -143,7 +133,7 @@ bool SnapshotWriter::Prepare(const DeltaSnapshot& delta, ReplayCodes& codes) noe
   if (copy_bits > 0 && !copy()) return false;
   if (!SerializeArrivals(writer, m, count)) return false;
   shared_bits_ = writer.BitsWritten();
-  cube_bits_ = shared_bits_ - SharedParts().replay_header;
+  cube_bits_ = shared_bits_ - SharedParts().delta_header;
   std::copy_n(buffer_.begin(), writer.BytesWritten(), codes.bytes_.begin());
   codes.held_ = true;
   codes.baseline_ = baseline;

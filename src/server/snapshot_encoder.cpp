@@ -20,7 +20,6 @@ void SnapshotEncoder::Record(std::uint64_t tick, std::span<const sim::PlayerCube
   std::span<const sim::PlayerCube> recorded;
   std::span<const std::uint32_t> generations;
   if (!history.WorldOf(tick, recorded, generations)) return;
-  turn_log_.Record(recorded, generations);
   move_log_.Record(tick, world, generations, arrivals, steps, collisions);
 }
 
@@ -53,16 +52,9 @@ std::optional<std::size_t> SnapshotEncoder::NewestHeld(const protocol::RecentTic
   return newest;
 }
 
-void SnapshotEncoder::AdvanceKept(std::uint64_t tick, const Players& players) {
-  const std::span<const std::uint32_t> gens(generations_.data(), players.world().size());
+void SnapshotEncoder::LetGoOfKept(std::uint64_t tick) {
   for (Kept& kept : kept_) {
-    if (!kept.live) continue;
-    if (tick - kept.last_used > kIdleTicks || tick - kept.baseline > protocol::kHeldBaselines) {
-      kept.live = false;
-      continue;
-    }
-    if (kept.predicting)
-      kept.prediction.Advance(tick, players.world(), gens, &counters_.delta_prediction_moves);
+    if (tick - kept.last_used > kIdleTicks || tick - kept.baseline > protocol::kHeldBaselines) kept.live = false;
   }
 }
 
@@ -81,13 +73,10 @@ std::optional<std::size_t> SnapshotEncoder::Keep(std::uint64_t tick, std::uint64
   kept.live = true;
   kept.baseline = seen;
   kept.last_used = tick;
-  // Predictions start only when a delta against it cannot replay (one whose tick the log lacks cannot:
-  // its replay refuses every Extend).
-  kept.predicting = false;
   // The newest older replay kept gives its paths' tails when it reached `seen`: no tick replayed again.
   const Kept* older = nullptr;
   for (const Kept& other : kept_) {
-    if (&other != &kept && other.live && !other.predicting && other.baseline < seen &&
+    if (&other != &kept && other.live && other.baseline < seen &&
         (older == nullptr || other.baseline > older->baseline)) {
       older = &other;
     }
@@ -175,10 +164,7 @@ std::uint64_t SnapshotEncoder::WantedStart(std::uint64_t tick, std::size_t cubes
 
 void SnapshotEncoder::Prepare(std::uint64_t tick, const Players& players, const WorldHistory& history,
                               SnapshotEncoding encoding) {
-  const std::vector<Player>& cube_owners = players.players();
-  for (std::size_t i = 0; i < cube_owners.size(); ++i) generations_[i] = cube_owners[i].generation;
-  AdvanceKept(tick, players);
-  started_this_tick_ = false;
+  LetGoOfKept(tick);
   const std::vector<Client>& clients = players.clients();
   receivers_.clear();
   for (std::size_t i = 0; i < clients.size(); ++i) {
@@ -207,7 +193,7 @@ void SnapshotEncoder::Prepare(std::uint64_t tick, const Players& players, const 
       for (std::size_t s = 0; s < kept_.size() && r.baseline != kNoBaseline; ++s) {
         if (kept_[s].live && kept_[s].baseline == r.baseline) kept = s;
       }
-      group_is_delta_[groups] = PrepareOne(tick, players, history, kept, writers_[groups]);
+      group_is_delta_[groups] = PrepareOne(tick, players, kept, writers_[groups]);
       ++groups;
     }
     r.group = groups - 1;
@@ -215,43 +201,22 @@ void SnapshotEncoder::Prepare(std::uint64_t tick, const Players& players, const 
   counters_.snapshot_encodes += groups;
 }
 
-bool SnapshotEncoder::PrepareOne(std::uint64_t tick, const Players& players, const WorldHistory& history,
-                                 std::optional<std::size_t> kept, protocol::SnapshotWriter& writer) {
-  const auto server_tick = static_cast<std::uint32_t>(tick);
+bool SnapshotEncoder::PrepareOne(std::uint64_t tick, const Players& players, std::optional<std::size_t> kept,
+                                 protocol::SnapshotWriter& writer) {
   const std::span<const sim::PlayerCube> world = players.world();
-  const std::span<const std::uint32_t> world_gens(generations_.data(), world.size());
-  std::span<const sim::PlayerCube> cubes;
-  std::span<const std::uint32_t> gens;
-  // A delta longer than the full snapshot (a world turned over since an old baseline) is not worth sending.
-  const std::size_t full_bits = protocol::SnapshotWriter::FullSharedBits(world.size());
-  const auto fits = [&](bool prepared) { return prepared && writer.shared_bits() <= full_bits; };
+  // A delta longer than the full snapshot (a world turned over since an old baseline, inputs that came in
+  // bursts: a client's host fell behind) is not worth sending: the full snapshot's acks bring a fresh
+  // baseline.
   if (kept) {
     Kept& k = kept_[*kept];
-    const int age = static_cast<int>(tick - k.baseline);
-    if (history.WorldOf(k.baseline, cubes, gens)) {
-      const bool replayed = !k.predicting && k.replay.Extend(tick, move_log_, k.replay_delta) &&
-                            k.replay.Finish(world, k.replay_delta);
-      if (replayed && fits(writer.Prepare(k.replay_delta, k.replay_codes))) return true;
-      // A replay longer than the full snapshot says inputs came in bursts (a client's host fell behind):
-      // its clients get the full snapshot, whose acks bring a fresh baseline; predicting would cost Moves
-      // every tick and rarely say such bursts in fewer bits. A start predicts every cube from the baseline:
-      // one a tick, however many replays a change of cubes (or a path too uneven to name) ends at once;
-      // the others' clients get the full snapshot.
-      if (!replayed && !k.predicting && !started_this_tick_) {
-        k.prediction.Start(k.baseline, cubes, gens, tick, world, world_gens, turn_log_,
-                           &counters_.delta_prediction_moves);
-        k.predicting = true;
-        started_this_tick_ = true;
-      }
-      if (k.predicting &&
-          protocol::MakeDelta(server_tick, world, world_gens, age, cubes, gens, delta_,
-                              &counters_.delta_prediction_moves, &turn_log_, &k.prediction) &&
-          fits(writer.Prepare(delta_))) {
-        return true;
-      }
+    if (k.replay.Extend(tick, move_log_, k.replay_delta) && k.replay.Finish(world, k.replay_delta) &&
+        writer.Prepare(k.replay_delta, k.replay_codes) &&
+        writer.shared_bits() <= protocol::SnapshotWriter::FullSharedBits(world.size())) {
+      return true;
     }
+    k.live = false;  // a replay only grows: a fresher baseline is kept for its clients instead
   }
-  [[maybe_unused]] const bool encoded = writer.Prepare(server_tick, world);
+  [[maybe_unused]] const bool encoded = writer.Prepare(static_cast<std::uint32_t>(tick), world);
   assert(encoded && "the server's world is always encodable: ids increasing, states in range");
   return false;
 }

@@ -1,9 +1,9 @@
 #pragma once
-// The server's one encoder of snapshots: the logs a delta is made from (every cube's turns and Moves, fed the
-// world after each tick), the baselines the clients due a snapshot say they hold, the few baselines it keeps
-// given to them (each one's replay, extended tick by tick, or its predictions, protocol::BaselinePrediction),
-// and each kept baseline's delta made once (or the full world): the encodings the snapshots room hands to
-// each receiver with its own ack.
+// The server's one encoder of snapshots: the log a delta is made from (every cube's Moves, and the cubes
+// that came and went, fed each tick), the baselines the clients due a snapshot say they hold, the few
+// baselines it keeps given to them (each one's replay, extended tick by tick), and each kept baseline's
+// delta made once (or the full world): the encodings the snapshots room hands to each receiver with its
+// own ack.
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -11,8 +11,6 @@
 #include <limits>
 #include <vector>
 
-#include "netcube/protocol/baseline_prediction.h"
-#include "netcube/protocol/delta.h"
 #include "netcube/protocol/recent_ticks.h"
 #include "netcube/protocol/replay.h"
 #include "netcube/protocol/snapshot_writer.h"
@@ -26,11 +24,11 @@ namespace netcube::server {
 
 class SnapshotEncoder {
  public:
-  // The encoder counts its encodes, the deltas it declined and its predictions' Moves in `counters`.
+  // The encoder counts its encodes and the deltas it declined in `counters`.
   explicit SnapshotEncoder(SnapshotCounters& counters);
 
-  // The world after `tick` (its cubes as `history` recorded them, the cubes that came before its step,
-  // the steps that moved them): each cube's turns and Moves logged, so a delta names them since its
+  // The world after `tick` (its players' generations as `history` recorded them, the cubes that came
+  // before its step, the steps that moved them): each cube's Moves logged, so a delta names them since its
   // baseline.
   void Record(std::uint64_t tick, std::span<const sim::PlayerCube> world, const WorldHistory& history,
               std::span<const sim::PlayerCube> arrivals, std::span<const sim::PlayerStep> steps,
@@ -60,19 +58,17 @@ class SnapshotEncoder {
 
  private:
   // A baseline given to clients: a delta against it replays the ticks since (its replay, extended by each
-  // tick's steps when it is given), or, once they cannot be replayed (the cubes changed, keys changed
-  // too often within a tick), is made from its predictions, kept from then on, with no Move run.
+  // tick's steps when it is given). Once they cannot be replayed (more cubes came than a replay says, keys
+  // changed too often within a tick, a path beyond its limits) its clients get full snapshots.
   struct Kept {
     bool live = false;
     std::uint64_t baseline = 0;
     std::uint64_t last_used = 0;  // the last tick a client was given it
-    bool predicting = false;
     protocol::ReplayBuilder replay;
     protocol::DeltaSnapshot replay_delta;
     protocol::ReplayCodes replay_codes;  // of replay_delta's last encode
-    protocol::BaselinePrediction prediction;
   };
-  // A kept baseline no client was given for this many ticks is let go: one unused costs its Moves for
+  // A kept baseline no client was given for this many ticks is let go: one unused costs its extension for
   // nothing, and a client that comes back later (at 10 snapshots a second, every 6 ticks at 60) is kept a
   // new one, no dearer than one encode against its baseline.
   static constexpr std::uint64_t kIdleTicks = 3;
@@ -109,17 +105,16 @@ class SnapshotEncoder {
   void GiveKept(std::uint64_t tick, std::size_t cubes);
   // The baseline to start keeping this tick, or kNoBaseline.
   std::uint64_t WantedStart(std::uint64_t tick, std::size_t cubes);
-  // Advances the kept baselines to `tick`, letting go of those unused or too old.
-  void AdvanceKept(std::uint64_t tick, const Players& players);
+  // Lets go of the kept baselines unused or too old at `tick`.
+  void LetGoOfKept(std::uint64_t tick);
   // Keeps the baseline `seen` in a free slot or the one least recently used before this tick; its index,
   // or none when every slot serves this tick.
   std::optional<std::size_t> Keep(std::uint64_t tick, std::uint64_t seen, const WorldHistory& history);
   // Encodes `writer` for receivers of `kept` (none: the full snapshot); true for a delta.
-  bool PrepareOne(std::uint64_t tick, const Players& players, const WorldHistory& history,
-                  std::optional<std::size_t> kept, protocol::SnapshotWriter& writer);
+  bool PrepareOne(std::uint64_t tick, const Players& players, std::optional<std::size_t> kept,
+                  protocol::SnapshotWriter& writer);
 
   SnapshotCounters& counters_;
-  protocol::TurnLog turn_log_;  // every cube's recent turns, so a delta names all of them since its baseline
   protocol::MoveLog move_log_;  // every cube's Moves at each recent tick, so a delta may replay them
   std::vector<Kept> kept_;      // kMaxDeltaEncodes, made once
   // Per age (1..kHeldBaselines): how many clients due a snapshot, holding no fresh enough kept baseline,
@@ -129,14 +124,11 @@ class SnapshotEncoder {
   // Per age: how long a kept baseline of that age would serve the clients due a snapshot (the ticks it
   // would stay fresh enough for each that holds it, summed).
   std::array<std::uint64_t, protocol::kHeldBaselines + 1> service_{};
-  bool started_this_tick_ = false;  // a kept baseline's predictions were started this tick
   // A snapshot's encodings, one per kept baseline given this tick (on a LAN nearly all share one) and the
   // full one: made inside the tick, handed to each client after it.
   std::vector<Receiver> receivers_;
   std::vector<protocol::SnapshotWriter> writers_;  // capacity kMaxPlayers, grown to the most groups seen
   std::array<bool, protocol::kMaxPlayers> group_is_delta_{};
-  protocol::DeltaSnapshot delta_;
-  std::array<std::uint32_t, protocol::kMaxPlayers> generations_{};  // of the world's cubes, at a snapshot
 };
 
 }  // namespace netcube::server

@@ -57,12 +57,12 @@ inline constexpr Micros kTagBurstTolerance{sim::kTagCooldownMs * 1000};
 // and the hits on its cube are always told.
 inline constexpr std::int64_t kBystanderHitsPerSecond = 20;
 
-// The most baselines whose predictions the server keeps from tick to tick (protocol::BaselinePrediction),
-// and so the most distinct deltas a tick encodes. Each client gets a delta against the newest kept one it
-// told the server it holds (or the full snapshot); one more is kept a tick when some hold none fresh. A
-// tick's encoding work is then these baselines' Moves (one or two a cube each), one new baseline's
-// prediction, and this many deltas and one full snapshot made without a Move, however the
-// acknowledgements spread over real links and whatever a client claims to hold.
+// The most baselines whose replays the server keeps from tick to tick (protocol::ReplayBuilder), and so the
+// most distinct deltas a tick encodes. Each client gets a delta against the newest kept one it told the
+// server it holds (or the full snapshot); one more is kept a tick when some hold none fresh. A tick's
+// encoding work is then each kept replay extended by the tick's steps (a few operations a cube), one new
+// baseline's start, and this many deltas and one full snapshot, however the acknowledgements spread over
+// real links and whatever a client claims to hold.
 inline constexpr std::size_t kMaxDeltaEncodes = 8;
 
 }  // namespace netcube::server

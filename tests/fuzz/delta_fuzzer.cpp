@@ -1,8 +1,8 @@
 // libFuzzer target for the client's delta path: a baseline Snapshot packet and a DeltaSnapshot packet are
-// decoded, and the delta applied to the baseline, as the client does (the first two bytes are the baseline
+// decoded, and the delta replayed on the baseline, as the client does (the first two bytes are the baseline
 // packet's length; the type fields are forced so that every input reaches both decoders). Nothing may
-// crash, and a delta that applies must rebuild a valid world from which the server's encoder, given the
-// same baseline, makes a delta that rebuilds it again exactly.
+// crash; a delta that decodes encodes back to itself; one that applies rebuilds a valid world, and the
+// same world again from the world it rebuilt at any tick since the baseline.
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -12,8 +12,8 @@
 #include <span>
 #include <vector>
 
-#include "netcube/protocol/delta.h"
 #include "netcube/protocol/messages.h"
+#include "netcube/protocol/replay.h"
 
 namespace {
 
@@ -51,28 +51,49 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const Snapshot& baseline = std::get<Snapshot>(baseline_message);
   const DeltaSnapshot& delta = std::get<DeltaSnapshot>(delta_message);
 
-  static Snapshot rebuilt;
-  if (!ApplyDelta(baseline.players.span(), delta, rebuilt)) return 0;
   static std::array<std::uint8_t, kMaxPacketBytes> buffer;
-  if (Encode(rebuilt, buffer) == 0) Fail("an applied delta rebuilt a world that does not encode");
-
-  // The same world, made into a delta by the server's encoder (every player of the baseline still the
-  // same one where its id is kept), must rebuild exactly.
-  std::vector<std::uint32_t> baseline_generations(baseline.players.size());
-  std::vector<std::uint32_t> world_generations(rebuilt.players.size());
-  for (std::size_t i = 0; i < baseline.players.size(); ++i) baseline_generations[i] = baseline.players[i].id;
-  for (std::size_t i = 0; i < rebuilt.players.size(); ++i) world_generations[i] = rebuilt.players[i].id;
-  static DeltaSnapshot remade;
-  if (!MakeDelta(rebuilt.server_tick, rebuilt.players.span(), world_generations, delta.age,
-                 baseline.players.span(), baseline_generations, remade)) {
-    Fail("the encoder refused a world and age the decoder accepted");
+  static Message again;
+  const std::size_t bytes = Encode(delta, buffer);
+  if (bytes == 0 || Decode(std::span(buffer.data(), bytes), again) != DecodeError::kNone ||
+      !(std::get<DeltaSnapshot>(again) == delta)) {
+    Fail("a decoded delta does not encode back to itself");
   }
-  remade.has_ack = rebuilt.has_ack;
-  remade.ack = rebuilt.ack;
-  remade.input_lead = rebuilt.input_lead;
-  if (Encode(remade, buffer) == 0) Fail("the encoder's delta does not encode");
-  static Snapshot again;
-  if (!ApplyDelta(baseline.players.span(), remade, again)) Fail("the encoder's delta does not apply");
-  if (!(again == rebuilt)) Fail("the encoder's delta rebuilds another world");
+  static Snapshot rebuilt;
+  if (!ApplyReplay(baseline.players.span(), delta, rebuilt)) return 0;
+  if (Encode(rebuilt, buffer) == 0) Fail("an applied delta rebuilt a world that does not encode");
+  // The same world from the world the replay rebuilds at its first tick (as a client that holds it does).
+  if (delta.age > 1) {
+    static DeltaSnapshot first;
+    first = delta;
+    first.age = 1;
+    first.arrivals.clear();
+    first.exits.clear();
+    static Snapshot at_first;
+    // Only a replay whose cubes neither came nor went reaches its first tick's world this simply.
+    if (delta.arrivals.empty() && delta.exits.empty()) {
+      for (CubePath& path : first.paths) {
+        path.turns.clear();
+        if (path.runs.empty()) continue;
+        const int moves = path.runs[0].moves;
+        path.runs.clear();
+        path.runs.push_back({1, moves});
+        // The first tick's turns, at the Moves it makes.
+      }
+      for (std::size_t i = 0; i < first.paths.size(); ++i) {
+        for (const Turn& turn : delta.paths[i].turns) {
+          if (!first.paths[i].runs.empty() && turn.at < first.paths[i].runs[0].moves) {
+            first.paths[i].turns.push_back(turn);
+          }
+        }
+        if (!first.paths[i].runs.empty() && first.paths[i].runs[0].moves == 0) first.paths[i].runs.clear();
+      }
+      static Snapshot from_first;
+      if (ApplyReplay(baseline.players.span(), first, at_first) &&
+          (!ApplyReplay(baseline.players.span(), delta, from_first, at_first.players.span(), 1) ||
+           !(from_first == rebuilt))) {
+        Fail("a replay from the world at its first tick rebuilds another world");
+      }
+    }
+  }
   return 0;
 }

@@ -9,9 +9,10 @@
 #include <fstream>
 #include <string>
 
-#include "netcube/protocol/delta.h"
 #include "netcube/protocol/discovery.h"
 #include "netcube/protocol/messages.h"
+#include "netcube/protocol/replay.h"
+#include "netcube/sim/world.h"
 #include "protocol/sample_messages.h"
 #include "server_fuzz_script.h"
 
@@ -189,42 +190,46 @@ std::vector<std::pair<std::string, std::vector<std::uint8_t>>> DiscoverySeeds() 
   return out;
 }
 
-// A baseline snapshot and deltas against it: its length (2 bytes), its packet, the delta's packet.
+// A baseline snapshot and deltas against it: its length (2 bytes), its packet, the delta's packet. Six
+// players steered for a few ticks, pushing each other, one leaving and another coming at the third tick.
 std::vector<std::pair<std::string, std::vector<std::uint8_t>>> DeltaSeeds() {
   using netcube::sim::PlayerCube;
-  Snapshot baseline;
-  baseline.server_tick = 0xFFFFFFFEu;
+  constexpr std::uint64_t kFirstTick = 0xFFFFFFF0u;  // the ticks wrap in the delta's 32 bits
+  std::vector<PlayerCube> world;
   for (int id = 0; id < 6; ++id) {
-    baseline.players.push_back(
-        {static_cast<netcube::sim::PlayerId>(id * 40), {2000 + 3000 * id, 3000, 256 - 100 * id, -24, 0}});
+    world.push_back({static_cast<netcube::sim::PlayerId>(id * 40), {2000 + 1500 * id, 3000, 256 - 100 * id, -24, 0}});
   }
-  const std::vector<std::uint32_t> generations = {0, 40, 80, 120, 160, 200};
-  std::vector<PlayerCube> world(baseline.players.begin(), baseline.players.end());
-  world[1].state = {9000, 9000, 0, 0, 0};
-  world[2].state = netcube::protocol::PredictCube(world[2].state, 4);
-  // A turn: Right held for one Move, then Down (the encoder reads the Moves and the turn from last_input
-  // and held_since); and a cube that made one Move fewer than the ticks.
-  using netcube::sim::Move;
-  using netcube::sim::Seq;
-  baseline.players[0].state.buttons = netcube::sim::kRight;
-  baseline.players[5].state.buttons = netcube::sim::kLeft;
-  world[0].state = baseline.players[0].state;
-  world[5].state = baseline.players[5].state;
-  for (Seq seq = 1; seq <= 4; ++seq) {
-    world[0].state = Move(world[0].state, {seq, seq == 1 ? netcube::sim::kRight : netcube::sim::kDown});
-    if (seq <= 3) world[5].state = Move(world[5].state, {seq, netcube::sim::kLeft});
-  }
-  world.erase(world.begin() + 4);
-  world.push_back({250, {60000, 30000, 5, 5, 0}});
-  std::vector<std::uint32_t> world_generations = {0, 40, 80, 120, 200, 250};
-  world_generations[3] = 999;  // id 120 reused by a new player
-  std::vector<std::pair<std::string, std::vector<std::uint8_t>>> out;
-  for (const int age : {1, 4, kMaxDeltaAge}) {
-    DeltaSnapshot delta;
-    if (!MakeDelta(baseline.server_tick + static_cast<std::uint32_t>(age), world, world_generations, age,
-                   baseline.players.span(), generations, delta)) {
-      continue;
+  std::vector<std::uint32_t> generations = {0, 40, 80, 120, 160, 200};
+  MoveLog log;
+  log.Record(kFirstTick, world, generations, world, {}, true);
+  std::vector<std::vector<PlayerCube>> worlds = {world};
+  std::vector<std::vector<netcube::sim::Input>> inputs(6);
+  for (std::uint64_t t = 1; t <= 6; ++t) {
+    std::vector<PlayerCube> arrivals;
+    if (t == 3) {
+      world.erase(world.begin() + 4);
+      generations.erase(generations.begin() + 4);
+      arrivals.push_back({250, {60000, 30000, 5, 5, 0}});
+      world.push_back(arrivals.back());
+      generations.push_back(250);
     }
+    std::vector<netcube::sim::PlayerStep> steps;
+    for (std::size_t i = 0; i < world.size(); ++i) {
+      inputs[i] = {{static_cast<netcube::sim::Seq>(world[i].state.last_input + 1),
+                    static_cast<std::uint8_t>(t < 3 ? netcube::sim::kRight : netcube::sim::kDown)}};
+      if (i != 2 || t % 2 == 0) steps.push_back({&world[i], inputs[i]});
+    }
+    netcube::sim::StepWorld(world, steps, true);
+    log.Record(kFirstTick + t, world, generations, arrivals, steps, true);
+    worlds.push_back(world);
+  }
+  std::vector<std::pair<std::string, std::vector<std::uint8_t>>> out;
+  for (const int age : {1, 4, 6}) {
+    Snapshot baseline;
+    baseline.server_tick = static_cast<std::uint32_t>(kFirstTick + 6 - static_cast<std::uint64_t>(age));
+    for (const PlayerCube& cube : worlds[static_cast<std::size_t>(6 - age)]) baseline.players.push_back(cube);
+    DeltaSnapshot delta;
+    if (!MakeReplay(kFirstTick + 6, age, baseline.players.span(), world, log, delta)) continue;
     delta.has_ack = age != 1;
     delta.ack = 7;
     const auto base_bytes = EncodeToVector(baseline);

@@ -63,28 +63,8 @@ bool InRange(const Message& message) {
           return true;
         } else if constexpr (std::is_same_v<T, DeltaSnapshot>) {
           if (m.age < 1 || m.age > kMaxDeltaAge || (!m.has_ack && m.ack != 0)) return false;
-          for (const CubeDelta& d : m.baseline) {
-            const bool zero = d.dx == 0 && d.dy == 0 && d.dvx == 0 && d.dvy == 0 && !d.hold_x && !d.hold_y;
-            if (d.op != DeltaOp::kChanged) {
-              if (!(d == CubeDelta{d.op})) return false;
-              continue;
-            }
-            if (zero && d.turns.empty() && d.moves == m.age) return false;
-            if (d.moves < 0 || std::abs(d.moves - m.age) > kMaxMovesOffset) return false;
-            int first = 0;
-            for (const Turn& turn : d.turns) {
-              if (turn.at < first || turn.at > d.moves || turn.choice >= kTurnChoices) return false;
-              first = turn.at + 1;
-            }
-            if (m.position_order > kMaxResidualOrder || m.velocity_order > kMaxResidualOrder) return false;
-            if (std::abs(d.dx) > kMaxPositionResidual || std::abs(d.dy) > kMaxPositionResidual ||
-                std::abs(d.dvx) > kMaxVelocityResidual || std::abs(d.dvy) > kMaxVelocityResidual) {
-              return false;
-            }
-          }
-          for (std::size_t i = 0; i < m.joined.size(); ++i) {
-            if (!ValidCube(m.joined[i].state)) return false;
-            if (i > 0 && m.joined[i].id <= m.joined[i - 1].id) return false;
+          for (const Arrival& arrival : m.arrivals) {
+            if (!ValidCube(arrival.cube.state) || arrival.at < 1 || arrival.at > m.age) return false;
           }
           return true;
         } else if constexpr (std::is_same_v<T, PlayerJoined>) {

@@ -4,12 +4,12 @@
 // Every delta must rebuild the world bit for bit; the bits per cube are printed for docs/BENCHMARKS.md.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <random>
 #include <vector>
 
-#include "netcube/protocol/delta.h"
 #include "netcube/protocol/messages.h"
 #include "netcube/protocol/replay.h"
 #include "netcube/protocol/snapshot_writer.h"
@@ -24,19 +24,14 @@ using testing::kBotChoices;
 struct SizeRun {
   std::uint64_t cubes = 0;      // baseline cubes over every delta
   std::uint64_t cube_bits = 0;  // the deltas' bits spent on cubes
-  std::uint64_t joined = 0;     // cubes sent whole
-  std::uint64_t deltas = 0;
-  std::uint64_t replays = 0;
+  std::uint64_t deltas = 0;     // made (the others: the full snapshot, as a server sends)
+  std::uint64_t ticks = 0;
 };
-
-// How the deltas are made: predicted naming the last turn only, or every turn, or replayed where the
-// ticks since allow (else predicted, as the server does).
-enum class Code { kLastTurn, kEveryTurn, kReplay };
 
 // Runs the world for `ticks` after a warm-up, and measures a delta against each of `ages` every tick.
 // Inputs arrive unevenly (1 tick in 8 none, about 1 in 8 two), or `buffered` as the server's input buffer
 // gives them (one a tick, 1 tick in 300 none).
-std::array<SizeRun, 3> Measure(std::array<int, 3> ages, Code code, bool collisions, bool buffered = false) {
+std::array<SizeRun, 3> Measure(std::array<int, 3> ages, bool collisions, bool buffered) {
   std::mt19937 rng(17);
   constexpr int kCubes = 128;
   std::vector<sim::PlayerCube> world;
@@ -52,7 +47,6 @@ std::array<SizeRun, 3> Measure(std::array<int, 3> ages, Code code, bool collisio
   for (int& p : phase) p = static_cast<int>(rng() % 18);
   std::vector<sim::Seq> seq(kCubes, 0);
   std::vector<std::vector<sim::PlayerCube>> history;
-  TurnLog turn_log;
   MoveLog move_log;
   std::vector<std::vector<sim::Input>> inputs(kCubes);
   std::vector<sim::PlayerStep> steps;
@@ -72,25 +66,18 @@ std::array<SizeRun, 3> Measure(std::array<int, 3> ages, Code code, bool collisio
       if (moves > 0) steps.push_back({&world[i], inputs[i]});
     }
     sim::StepWorld(world, steps, collisions);
-    turn_log.Record(world, generations);
     move_log.Record(static_cast<std::uint64_t>(tick), world, generations, {}, steps, collisions);
     history.push_back(world);
     if (tick < kWarmUp) continue;
     for (std::size_t k = 0; k < ages.size(); ++k) {
       const auto& baseline = history[history.size() - 1 - static_cast<std::size_t>(ages[k])];
-      const bool replayed = code == Code::kReplay && MakeReplay(static_cast<std::uint64_t>(tick), ages[k],
-                                                                baseline, world, move_log, delta);
-      if (!replayed) {
-        EXPECT_TRUE(MakeDelta(static_cast<std::uint32_t>(tick), world, generations, ages[k], baseline,
-                              generations, delta, nullptr, code == Code::kLastTurn ? nullptr : &turn_log));
-      }
+      ++out[k].ticks;
+      if (!MakeReplay(static_cast<std::uint64_t>(tick), ages[k], baseline, world, move_log, delta)) continue;
       EXPECT_TRUE(writer.Prepare(delta));
       ++out[k].deltas;
-      out[k].replays += replayed ? 1 : 0;
       out[k].cubes += kCubes;
       out[k].cube_bits += writer.cube_bits();
-      out[k].joined += delta.joined.size();
-      EXPECT_TRUE(ApplyDelta(baseline, delta, rebuilt));
+      EXPECT_TRUE(ApplyReplay(baseline, delta, rebuilt));
       EXPECT_EQ(rebuilt.players.size(), world.size());
       for (std::size_t i = 0; i < world.size() && i < rebuilt.players.size(); ++i) {
         EXPECT_TRUE(sim::SamePhysics(rebuilt.players[i].state, world[i].state) &&
@@ -104,53 +91,28 @@ std::array<SizeRun, 3> Measure(std::array<int, 3> ages, Code code, bool collisio
 
 void Print(const char* what, std::array<int, 3> ages, const std::array<SizeRun, 3>& runs) {
   for (std::size_t k = 0; k < ages.size(); ++k) {
-    const double bits = static_cast<double>(runs[k].cube_bits) / static_cast<double>(runs[k].cubes);
-    std::printf(
-        "%-40s age %2d: %6.2f bits = %5.2f B per cube (full 8.00 B: %.2fx), %.1f%% sent whole, %.0f%% "
-        "replays\n",
-        what, ages[k], bits, bits / 8, bits / 64,
-        100.0 * static_cast<double>(runs[k].joined) / static_cast<double>(runs[k].cubes),
-        100.0 * static_cast<double>(runs[k].replays) / static_cast<double>(runs[k].deltas));
+    const double bits = static_cast<double>(runs[k].cube_bits) / static_cast<double>(std::max<std::uint64_t>(runs[k].cubes, 1));
+    std::printf("%-32s age %2d: %6.2f bits = %5.2f B per cube (full 8.00 B: %.2fx), %.0f%% deltas\n", what,
+                ages[k], bits, bits / 8, bits / 64,
+                100.0 * static_cast<double>(runs[k].deltas) / static_cast<double>(runs[k].ticks));
   }
 }
 
-TEST(DeltaSize, TurnsSinceAnOldBaselineCostFarLessThanTheFullState) {
+// The crowded arena replayed, pushes and all, with inputs as the server's input buffer gives them and as
+// uneven as above, and without collisions.
+TEST(DeltaSize, ADeltaCodesACrowdedArenaInAFractionOfTheFullState) {
   constexpr std::array<int, 3> kAges = {3, 22, 60};
-  const auto logged = Measure(kAges, Code::kEveryTurn, true);
-  const auto unlogged = Measure(kAges, Code::kLastTurn, true);
-  const auto apart = Measure(kAges, Code::kEveryTurn, false);
-  const auto apart_unlogged = Measure(kAges, Code::kLastTurn, false);
-  Print("every turn, collisions", kAges, logged);
-  Print("the last turn only, collisions", kAges, unlogged);
-  Print("every turn, no collisions", kAges, apart);
-  Print("the last turn only, no collisions", kAges, apart_unlogged);
-  // Naming every turn since the baseline never costs more than naming the last one only, and far less
-  // where cubes turned more than once and nothing pushed them.
+  const auto buffered = Measure(kAges, true, true);
+  const auto uneven = Measure(kAges, true, false);
+  const auto apart = Measure(kAges, false, false);
+  Print("collisions, buffered inputs", kAges, buffered);
+  Print("collisions, uneven inputs", kAges, uneven);
+  Print("no collisions, uneven inputs", kAges, apart);
   for (std::size_t k = 0; k < kAges.size(); ++k) {
-    EXPECT_LE(logged[k].cube_bits, unlogged[k].cube_bits);
-    EXPECT_LE(apart[k].cube_bits, apart_unlogged[k].cube_bits);
+    EXPECT_EQ(buffered[k].deltas, buffered[k].ticks);  // nothing stops a replay here
   }
-  EXPECT_LT(apart[1].cube_bits * 5, apart_unlogged[1].cube_bits * 4);
-  EXPECT_LT(apart[2].cube_bits * 5, apart_unlogged[2].cube_bits * 4);
-}
-
-// Protocol 10: the same crowded arena replayed, pushes and all, beside protocol 9's prediction, with
-// inputs as the server's input buffer gives them and as uneven as above.
-TEST(DeltaSize, AReplayCodesACrowdedArenaInAFractionOfAPrediction) {
-  constexpr std::array<int, 3> kAges = {3, 22, 60};
-  const auto predicted = Measure(kAges, Code::kEveryTurn, true, true);
-  const auto replayed = Measure(kAges, Code::kReplay, true, true);
-  const auto uneven = Measure(kAges, Code::kReplay, true);
-  Print("predicted, collisions, buffered inputs", kAges, predicted);
-  Print("replayed, collisions, buffered inputs", kAges, replayed);
-  Print("replayed, collisions, uneven inputs", kAges, uneven);
-  for (std::size_t k = 0; k < kAges.size(); ++k) {
-    EXPECT_EQ(replayed[k].replays, replayed[k].deltas);  // nothing stops a replay here
-    EXPECT_LT(replayed[k].cube_bits, predicted[k].cube_bits);
-  }
-  EXPECT_LT(replayed[0].cube_bits * 2, predicted[0].cube_bits);
-  EXPECT_LT(replayed[1].cube_bits * 2, predicted[1].cube_bits);
-  EXPECT_LT(replayed[1].cube_bits, replayed[1].cubes * 20);  // at the cross-continent age: under 2.5 B
+  EXPECT_LT(buffered[0].cube_bits, buffered[0].cubes * 8);   // a LAN's age: under 1 B
+  EXPECT_LT(buffered[1].cube_bits, buffered[1].cubes * 20);  // the cross-continent age: under 2.5 B
 }
 
 }  // namespace

@@ -8,7 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include "netcube/protocol/delta.h"
 #include "netcube/protocol/replay.h"
 #include "sample_messages.h"
 
@@ -53,29 +52,9 @@ struct SizedMessage {
   std::size_t bits;  // the type (3 bits, 6 from type 7 on) + the fields listed in docs/PROTOCOL.md
 };
 
-// Three players as predicted (at rest, or doing what their held buttons do): one bit each.
-DeltaSnapshot AtRest() {
-  DeltaSnapshot d;
-  for (int i = 0; i < 3; ++i) d.baseline.push_back({DeltaOp::kPredicted});
-  d.has_ack = true;
-  return d;
-}
-
-// At the age of a 20 Hz snapshot, one cube that made one Move too few, one that turned after two of its
-// three.
-DeltaSnapshot Uneven() {
-  DeltaSnapshot d;
-  d.age = 3;
-  d.baseline.push_back(testing::Changed(2, 0, 0, 0, 0));
-  d.baseline.push_back(testing::Turned(testing::Changed(3, 0, 0, 0, 0), 2, 2));
-  d.has_ack = true;
-  return d;
-}
-
 // A replay of three cubes that made no Move (they may still have been pushed).
 DeltaSnapshot ReplayAtRest() {
   DeltaSnapshot d;
-  d.replay = true;
   d.paths.resize(3);
   d.has_ack = true;
   return d;
@@ -85,7 +64,6 @@ DeltaSnapshot ReplayAtRest() {
 // tick, made two Moves in the second and one in the third, turning at its third Move.
 DeltaSnapshot ReplayWalking() {
   DeltaSnapshot d;
-  d.replay = true;
   d.age = 3;
   CubePath walking;
   walking.runs.push_back({3, 1});
@@ -104,7 +82,6 @@ DeltaSnapshot ReplayWalking() {
 DeltaSnapshot ReplayChurned() {
   DeltaSnapshot d;
   d.age = 2;
-  d.replay = true;
   d.paths.resize(2);
   d.exits.push_back({0, 2});
   sim::PlayerCube newcomer{7, {}};
@@ -140,17 +117,14 @@ std::vector<SizedMessage> DocumentedSizes() {
       {"tag_result_hit", TagResult{1, 2, TagOutcome::kHit, 3, 4, false, 0}, 6 + 8 + 8 + 2 + 10 + 8 + 1},
       {"tag_result_hit_seq", TagResult{1, 2, TagOutcome::kHit, 3, 4, true, 5},
        6 + 8 + 8 + 2 + 10 + 8 + 1 + 16},
-      {"delta_empty", DeltaSnapshot{}, 6 + 32 + 8 + 1 + 4 + 4 + 9 + 9 + 1},
-      {"delta_at_rest", AtRest(), 6 + 32 + 8 + 1 + 4 + 4 + 9 + 3 + 9 + 1 + 16 + 6},
-      {"replay_at_rest", ReplayAtRest(), 6 + 32 + 8 + 1 + 1 + 9 + 1 + 3 + 1 + 16 + 6},
+      {"delta_empty", DeltaSnapshot{}, 6 + 32 + 8 + 1 + 9 + 1 + 1},
+      {"replay_at_rest", ReplayAtRest(), 6 + 32 + 8 + 1 + 9 + 1 + 3 + 1 + 16 + 6},
       {"replay_walking", ReplayWalking(),
-       6 + 32 + 8 + 1 + 1 + 9 + 1 + (1 + 1) + (1 + 1 + (1 + 2 + 1) + 1 + (1 + 3 + 2 + 1)) + 1 + 16 + 6},
+       6 + 32 + 8 + 1 + 9 + 1 + (1 + 1) + (1 + 1 + (1 + 2 + 1) + 1 + (1 + 3 + 2 + 1)) + 1 + 16 + 6},
       // changed, arrivals int[0, 64], exits int[0, 2]; the exit: path int[0, 1], at int[1, 2];
       // the baseline path; the arrival: at int[1, 2], id, state, path.
       {"replay_churned", ReplayChurned(),
-       6 + 32 + 8 + 1 + 1 + 9 + 1 + 7 + 2 + (1 + 1) + 1 + (1 + 8 + 16 + 16 + 10 + 10 + 4 + 1) + 1},
-      {"delta_uneven", Uneven(),
-       6 + 32 + 8 + 1 + 4 + 4 + 9 + (2 + 3 + 1 + 1) + (2 + 1 + 1 + 3 + 2 + 1 + 1) + 9 + 1 + 16 + 6},
+       6 + 32 + 8 + 1 + 9 + 1 + 7 + 2 + (1 + 1) + 1 + (1 + 8 + 16 + 16 + 10 + 10 + 4 + 1) + 1},
       {"snapshot_ack", SnapshotAck{}, 6 + 16},
       {"challenge", Challenge{}, 6 + 64},
       {"challenge_response", ChallengeResponse{}, 6 + 64},
@@ -246,42 +220,6 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
             Pack({{7, 3}, {2, 3}, {3, 8}, {9, 8}, {1, 2}, {183, 10}, {7, 8}, {1, 1}, {0xFFFF, 16}}));
   EXPECT_EQ(EncodeToVector(SnapshotAck{0x1234}), Pack({{7, 3}, {4, 3}, {0x1234, 16}}));
 
-  // A delta: residual orders 0 and 0, fates `0`, `11`, `10` with as many Moves as ticks (offset 0: `0`),
-  // no turn, pushed with no axis held (`1 00`), residuals -1, +1, 0, +2 (`1 1 1`, `1 0 1`, `0`, `1 0 010`),
-  // and `10` with a Move too few
-  // (offset -1: `111`), one turn (choice 3: `011`) after 7 of its 255 Moves, no more turns and no residual;
-  // then one joined cube and no ack.
-  DeltaSnapshot delta;
-  delta.server_tick = 0xFFFFFFFFu;
-  delta.age = 256;
-  delta.baseline.push_back({DeltaOp::kPredicted});
-  delta.baseline.push_back({DeltaOp::kLeft});
-  delta.baseline.push_back(testing::Changed(256, -1, 1, 0, 2));
-  delta.baseline.push_back(testing::Turned(testing::Changed(255, 0, 0, 0, 0), 3, 7));
-  delta.joined.push_back({9, {sim::kMinX + 1, sim::kMinY + 2, -sim::kMaxSpeed, 0, 0, sim::kDown, 0}});
-  EXPECT_EQ(EncodeToVector(delta), Pack({{7, 3},       {3, 3},    {0xFFFFFFFFu, 32},
-                                         {255, 8},     {0, 1},    {0, 4},
-                                         {0, 4},       {4, 9},    {0, 1},
-                                         {3, 2},       {2, 2},    {0, 1},
-                                         {0, 1},       {1, 1},    {0, 2},
-                                         {7, 3},       {5, 3},    {0, 1},
-                                         {0b10010, 5}, {2, 2},    {7, 3},
-                                         {1, 1},       {3, 3},    {7, 8},
-                                         {0, 1},       {0, 1},    {1, 9},
-                                         {9, 8},       {1, 16},   {2, 16},
-                                         {0, 10},      {256, 10}, {2, 4},
-                                         {0, 1}}));
-  // Larger orders: a position residual of -300 at order 6 is `1 1`, m = 299 as q = 5 (`00101`) and the
-  // low 6 bits `101011`; a turn at the last Move ends the turns without a `more` bit.
-  DeltaSnapshot ordered;
-  ordered.age = 2;
-  ordered.position_order = 6;
-  ordered.velocity_order = 1;
-  ordered.baseline.push_back(testing::Turned(testing::Changed(2, -300, 0, 3, 0), 8, 2));
-  EXPECT_EQ(EncodeToVector(ordered),
-            Pack({{7, 3},        {3, 3}, {0, 32}, {1, 8},     {0, 1}, {6, 4}, {1, 4}, {1, 9}, {2, 2},
-                  {0, 1},        {1, 1}, {7, 3},  {1, 3},     {2, 2}, {1, 1}, {0, 2}, {3, 2}, {0b00101, 5},
-                  {0b101011, 6}, {0, 1}, {2, 2},  {0b010, 3}, {0, 1}, {0, 1}, {0, 9}, {0, 1}}));
 }
 
 // The hex examples of docs/PROTOCOL.md section 5, byte for byte.
@@ -303,78 +241,11 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
             (std::vector<std::uint8_t>{0x80, 0x00, 0x00, 0x96, 0x00, 0x10, 0x07, 0xC0, 0x04, 0x40, 0x08, 0x00,
                                        0xE8, 0x88, 0x00, 0x0C, 0x20}));
 
-  // The DeltaSnapshot example: made from the baseline and world it describes (each cube moved by Move, as
-  // the server does), and rebuilding that world.
-  Snapshot baseline = snapshot;
-  baseline.players.push_back({1, {5000, 6000, 0, 0, 7}});
-  baseline.players.push_back({2, {7000, 8000, 16, 0, 0}});
-  baseline.players.push_back({4, {20000, 10000, 0, 48, 100, sim::kDown, 90}});
-  std::vector<sim::PlayerCube> world(baseline.players.begin(), baseline.players.end());
-  world.erase(world.begin() + 2);  // player 2 left
-  const auto moves = [](sim::CubeState& s, sim::Seq first, std::initializer_list<std::uint8_t> keys) {
-    for (const std::uint8_t k : keys) s = sim::Move(s, {first++, k});
-  };
-  moves(world[0].state, 2,
-        {sim::kRight, sim::kRight | sim::kDown, sim::kRight | sim::kDown});  // pressed Down
-  moves(world[1].state, 8, {0, 0, 0});                                       // at rest
-  moves(world[2].state, 101, {sim::kDown, sim::kDown});  // one input late: two Moves in three ticks ...
-  world[2].state.x -= 16;                                // ... and pushed 16 sub-units left
-  world.insert(world.begin() + 2, {3, {2048, 2048, 0, 0, 0}});  // player 3 joined
-  EXPECT_TRUE(sim::SamePhysics(world[0].state, {33532, 18455, 254, 22}));
-  EXPECT_TRUE(sim::SamePhysics(world[3].state, {19984, 10168, 0, 96}));
-  const std::vector<std::uint32_t> world_generations = {0, 1, 3, 4};
-  const std::vector<std::uint32_t> baseline_generations = {0, 1, 2, 4};
-  DeltaSnapshot delta;
-  ASSERT_TRUE(
-      MakeDelta(1203, world, world_generations, 3, baseline.players.span(), baseline_generations, delta));
-  delta.has_ack = true;
-  delta.ack = 4;
-  delta.input_lead = -1;
-  const std::vector<std::uint8_t> delta_bytes = {0xEC, 0x00, 0x00, 0x12, 0xCC, 0x08, 0x80, 0x04, 0x9E,
-                                                 0x11, 0xDD, 0x3F, 0x80, 0x08, 0x18, 0x20, 0x00, 0x20,
-                                                 0x02, 0x00, 0x80, 0x04, 0x00, 0x11, 0xF0};
-  EXPECT_EQ(EncodeToVector(delta), delta_bytes);
-  Message decoded;
-  ASSERT_EQ(Decode(delta_bytes, decoded), DecodeError::kNone);
-  Snapshot rebuilt;
-  ASSERT_TRUE(ApplyDelta(baseline.players.span(), std::get<DeltaSnapshot>(decoded), rebuilt));
-  Snapshot expected;
-  expected.server_tick = 1203;
-  for (const sim::PlayerCube& cube : world) expected.players.push_back(cube);
-  expected.has_ack = true;
-  expected.ack = 4;
-  expected.input_lead = -1;
-  EXPECT_EQ(rebuilt, expected);
-
-  // The DeltaSnapshot example against an older baseline: two turns since it, both named from the server's
-  // TurnLog.
-  const std::vector<sim::PlayerCube> old_world = {{7, {10000, 20000, 0, 0, 100, sim::kRight, 90}}};
-  std::vector<sim::PlayerCube> later = old_world;
-  const std::vector<std::uint32_t> one_generation = {1};
-  TurnLog log;
-  log.Record(old_world, one_generation);
-  for (sim::Seq seq = 101; seq <= 122; ++seq) {
-    const auto keys = static_cast<std::uint8_t>(seq <= 106   ? sim::kRight
-                                                : seq <= 115 ? sim::kUp
-                                                             : sim::kUp | sim::kLeft);
-    later[0].state = sim::Move(later[0].state, {seq, keys});
-    log.Record(later, one_generation);
-  }
-  EXPECT_TRUE(sim::SamePhysics(later[0].state, {10701, 17211, -86, -240}));
-  DeltaSnapshot turns;
-  ASSERT_TRUE(MakeDelta(5022, later, one_generation, 22, old_world, one_generation, turns, nullptr, &log));
-  const std::vector<std::uint8_t> turns_bytes = {0xEC, 0x00, 0x00, 0x4E, 0x78, 0x54,
-                                                 0x00, 0x01, 0x92, 0x6B, 0x80, 0x00};
-  EXPECT_EQ(EncodeToVector(turns), turns_bytes);
-  ASSERT_EQ(Decode(turns_bytes, decoded), DecodeError::kNone);
-  ASSERT_TRUE(ApplyDelta(old_world, std::get<DeltaSnapshot>(decoded), rebuilt));
-  ASSERT_EQ(rebuilt.players.size(), 1u);
-  EXPECT_TRUE(sim::SamePhysics(rebuilt.players[0].state, later[0].state));
-  EXPECT_EQ(rebuilt.players[0].state.buttons, sim::kUp | sim::kLeft);
-
-  // The replay example: players 0, 1 and 4 of the first example, none joined or left, stepped by the
-  // server (sim::StepWorld) and logged as it logs them; the replay rebuilds the world bit for bit.
-  std::vector<sim::PlayerCube> replayed = {baseline.players[0], baseline.players[1], baseline.players[3]};
+  // The DeltaSnapshot example: player 0 of the Snapshot example and players 1 and 4, none joined or left,
+  // stepped by the server (sim::StepWorld) and logged as it logs them; the replay rebuilds the world bit for
+  // bit.
+  std::vector<sim::PlayerCube> replayed = {
+      snapshot.players[0], {1, {5000, 6000, 0, 0, 7}}, {4, {20000, 10000, 0, 48, 100, sim::kDown, 90}}};
   const std::vector<sim::PlayerCube> replay_baseline = replayed;
   const std::vector<std::uint32_t> three_generations = {0, 1, 4};
   MoveLog move_log;
@@ -398,12 +269,18 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   replay.has_ack = true;
   replay.ack = 4;
   replay.input_lead = -1;
-  const std::vector<std::uint8_t> replay_bytes = {0xEC, 0x00, 0x00, 0x12, 0xCC, 0x0B, 0x01,
-                                                  0xB7, 0x85, 0x73, 0x64, 0x00, 0x11, 0xF0};
+  const std::vector<std::uint8_t> replay_bytes = {0xEC, 0x00, 0x00, 0x12, 0xCC, 0x0A, 0x03,
+                                                  0x6F, 0x0A, 0xE6, 0xC8, 0x00, 0x23, 0xE0};
   EXPECT_EQ(EncodeToVector(replay), replay_bytes);
+  Message decoded;
   ASSERT_EQ(Decode(replay_bytes, decoded), DecodeError::kNone);
-  ASSERT_TRUE(ApplyDelta(replay_baseline, std::get<DeltaSnapshot>(decoded), rebuilt));
-  expected.players.clear();
+  Snapshot rebuilt;
+  ASSERT_TRUE(ApplyReplay(replay_baseline, std::get<DeltaSnapshot>(decoded), rebuilt));
+  Snapshot expected;
+  expected.server_tick = 1203;
+  expected.has_ack = true;
+  expected.ack = 4;
+  expected.input_lead = -1;
   for (const sim::PlayerCube& cube : replayed) expected.players.push_back(cube);
   EXPECT_EQ(rebuilt, expected);
 
@@ -434,7 +311,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
                                                  0x4A, 0x20, 0x40, 0x10, 0x00, 0xD0, 0x00};
   EXPECT_EQ(EncodeToVector(churn), churn_bytes);
   ASSERT_EQ(Decode(EncodeToVector(churn), decoded), DecodeError::kNone);
-  ASSERT_TRUE(ApplyDelta(replay_baseline, std::get<DeltaSnapshot>(decoded), rebuilt));
+  ASSERT_TRUE(ApplyReplay(replay_baseline, std::get<DeltaSnapshot>(decoded), rebuilt));
   expected.players.clear();
   expected.server_tick = 1202;
   expected.has_ack = false;
@@ -849,7 +726,7 @@ using Fields = std::vector<std::pair<std::uint32_t, int>>;
 
 // A replay of one player at age 3 that moved and is described by `departures`, then no more, no turn, no ack.
 std::vector<std::uint8_t> ReplayOfOnePath(const Fields& departures) {
-  Fields fields = {{59, 6}, {1000, 32}, {2, 8}, {1, 1}, {1, 1}, {1, 9}, {0, 1}, {1, 1}, {1, 1}};
+  Fields fields = {{59, 6}, {1000, 32}, {2, 8}, {1, 1}, {1, 9}, {0, 1}, {1, 1}, {1, 1}};
   fields.insert(fields.end(), departures.begin(), departures.end());
   fields.insert(fields.end(), {{0, 1}, {0, 1}, {0, 1}});
   return Pack(fields);
@@ -879,7 +756,7 @@ TEST(Decode, AReplayPathHasOneCoding) {
 
 // A replay of one player at age 3 whose cubes came or went as `members` say, its path `path`, no ack.
 std::vector<std::uint8_t> ReplayWithMembers(const Fields& members, const Fields& path) {
-  return Pack(Concat(Concat({{59, 6}, {1000, 32}, {2, 8}, {1, 1}, {1, 1}, {1, 9}, {1, 1}}, members),
+  return Pack(Concat(Concat({{59, 6}, {1000, 32}, {2, 8}, {1, 1}, {1, 9}, {1, 1}}, members),
                      Concat(path, {{0, 1}})));
 }
 
@@ -896,111 +773,6 @@ TEST(Decode, AReplaysCubesThatCameAndWentHaveOneCoding) {
   // Went at tick 1: there at no tick, so its path cannot have moved.
   EXPECT_EQ(DecodeBytes(ReplayWithMembers({{0, 7}, {1, 1}, {0, 2}}, {{1, 1}, {0, 1}})),
             DecodeError::kMalformed);
-}
-
-TEST(Decode, RejectsNonCanonicalAndOversizedChanges) {
-  // One baseline cube at age 1, residual orders 0, changed (`10`), then no joined cube and no ack.
-  const auto changed = [](std::vector<std::pair<std::uint32_t, int>> body) {
-    std::vector<std::pair<std::uint32_t, int>> fields = {{7, 3}, {3, 3}, {0, 32}, {0, 8}, {0, 1},
-                                                         {0, 4}, {0, 4}, {1, 9},  {2, 2}};
-    fields.insert(fields.end(), body.begin(), body.end());
-    fields.push_back({0, 9});
-    fields.push_back({0, 1});
-    return Pack(fields);
-  };
-  // Offset 0, no turn, residuals 0, 0, 0, -1.
-  EXPECT_EQ(DecodeBytes(changed({{0, 1}, {0, 1}, {1, 1}, {0, 2}, {0, 1}, {0, 1}, {0, 1}, {7, 3}})),
-            DecodeError::kNone);
-  // A held axis with no residual says something; a change that changes nothing is what `0` says, and a push
-  // that holds nothing with residuals all zero: not canonical.
-  EXPECT_EQ(DecodeBytes(changed({{0, 1}, {0, 1}, {1, 1}, {1, 2}, {0, 1}, {0, 1}, {0, 1}, {0, 1}})),
-            DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(changed({{0, 1}, {0, 1}, {0, 1}})), DecodeError::kMalformed);
-  EXPECT_EQ(DecodeBytes(changed({{0, 1}, {0, 1}, {1, 1}, {0, 2}, {0, 1}, {0, 1}, {0, 1}, {0, 1}})),
-            DecodeError::kMalformed);
-  // Offsets: -1 (no Move) is a change; -2 would be a negative count; +63 is the most, 6 zero bits too many.
-  EXPECT_EQ(DecodeBytes(changed({{7, 3}, {0, 1}, {0, 1}})), DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(changed({{3, 2}, {2, 3}, {0, 1}, {0, 1}})), DecodeError::kMalformed);
-  EXPECT_EQ(DecodeBytes(changed({{2, 2}, {0, 5}, {63, 6}, {0, 1}, {0, 1}})), DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(changed({{2, 2}, {0, 6}, {64, 7}, {0, 1}, {0, 1}})), DecodeError::kMalformed);
-  // Turns: a choice, then the Move in BitsRequired(first, moves) bits (1 bit for Moves 0..1, none when only
-  // one is left), then `more` unless the turn is at the last Move.
-  EXPECT_EQ(DecodeBytes(changed({{0, 1}, {1, 1}, {5, 3}, {1, 1}, {0, 1}})), DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(changed({{0, 1}, {1, 1}, {5, 3}, {0, 1}, {0, 1}, {0, 1}})), DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(changed({{0, 1}, {1, 1}, {5, 3}, {0, 1}, {1, 1}, {2, 3}, {0, 1}})),
-            DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(changed({{0, 1}, {1, 1}, {7, 3}, {7, 3}, {1, 1}, {0, 1}})), DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(changed({{7, 3}, {1, 1}, {5, 3}, {0, 1}})), DecodeError::kNone);
-  // A position residual: m = |dx| - 1 <= 4094, at most 11 zero bits at order 0.
-  EXPECT_EQ(DecodeBytes(changed(
-                {{0, 1}, {0, 1}, {1, 1}, {0, 2}, {2, 2}, {0, 11}, {4095, 12}, {0, 1}, {0, 1}, {0, 1}})),
-            DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(changed(
-                {{0, 1}, {0, 1}, {1, 1}, {0, 2}, {2, 2}, {0, 12}, {4096, 13}, {0, 1}, {0, 1}, {0, 1}})),
-            DecodeError::kMalformed);
-  // A velocity residual: m <= 511, at most 9 zero bits.
-  EXPECT_EQ(DecodeBytes(
-                changed({{0, 1}, {0, 1}, {1, 1}, {0, 2}, {0, 1}, {0, 1}, {2, 2}, {0, 9}, {512, 10}, {0, 1}})),
-            DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(
-                changed({{0, 1}, {0, 1}, {1, 1}, {0, 2}, {0, 1}, {0, 1}, {3, 2}, {0, 9}, {513, 10}, {0, 1}})),
-            DecodeError::kMalformed);
-  EXPECT_EQ(DecodeBytes(changed(
-                {{0, 1}, {0, 1}, {1, 1}, {0, 2}, {0, 1}, {0, 1}, {2, 2}, {0, 10}, {1024, 11}, {0, 1}})),
-            DecodeError::kMalformed);
-  // Zero bits running off the end of the packet.
-  EXPECT_EQ(DecodeBytes(Pack({{7, 3},
-                              {3, 3},
-                              {0, 32},
-                              {0, 8},
-                              {0, 4},
-                              {0, 4},
-                              {1, 9},
-                              {2, 2},
-                              {0, 1},
-                              {0, 1},
-                              {1, 1},
-                              {0, 2},
-                              {2, 2},
-                              {0, 7}})),
-            DecodeError::kMalformed);
-}
-
-TEST(Decode, RejectsUnorderedJoinedIds) {
-  const auto joined = [](std::uint32_t first, std::uint32_t second) {
-    return Pack({{7, 3},  {3, 3},     {0, 32}, {0, 8},  {0, 1},  {0, 4},  {0, 4}, {0, 9},
-                 {2, 9},  {first, 8}, {0, 16}, {0, 16}, {0, 10}, {0, 10}, {0, 4}, {second, 8},
-                 {0, 16}, {0, 16},    {0, 10}, {0, 10}, {0, 4},  {0, 1}});
-  };
-  EXPECT_EQ(DecodeBytes(joined(1, 2)), DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(joined(2, 2)), DecodeError::kMalformed);
-  EXPECT_EQ(DecodeBytes(joined(2, 1)), DecodeError::kMalformed);
-}
-
-TEST(Encode, RejectsNonCanonicalDeltas) {
-  DeltaSnapshot d;
-  d.baseline.push_back(testing::Changed(1, 0, 0, 0, 0));  // a change of nothing at age 1
-  ExpectUnencodable(d);
-  d.baseline[0] = {DeltaOp::kPredicted, 1};  // a Move count on a prediction
-  ExpectUnencodable(d);
-  d.baseline[0] = testing::Changed(1, kMaxPositionResidual + 1, 0, 0, 0);
-  ExpectUnencodable(d);
-  d.baseline[0] = testing::Changed(1, 0, 0, -kMaxVelocityResidual - 1, 0);
-  ExpectUnencodable(d);
-  d.baseline[0] = testing::Changed(1 + kMaxMovesOffset + 1, 0, 0, 0, 0);
-  ExpectUnencodable(d);
-  d.baseline[0] = testing::Turned(testing::Changed(1, 0, 0, 0, 0), 1, 2);  // turned after its last Move
-  ExpectUnencodable(d);
-  d.baseline[0] =
-      testing::Turned(testing::Turned(testing::Changed(3, 0, 0, 0, 0), 1, 2), 2, 2);  // twice at once
-  ExpectUnencodable(d);
-  d.baseline[0] = testing::Turned(testing::Changed(1, 0, 0, 0, 0), kTurnChoices, 0);  // no such choice
-  ExpectUnencodable(d);
-  d.baseline[0] = {DeltaOp::kLeft};
-  d.age = 0;
-  ExpectUnencodable(d);
-  d.age = kMaxDeltaAge + 1;
-  ExpectUnencodable(d);
 }
 
 }  // namespace

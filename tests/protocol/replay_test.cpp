@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -392,7 +394,6 @@ TEST(Replay, EveryPathOfRunsIsReadBackAsWritten) {
   std::mt19937 rng(7);
   for (int trial = 0; trial < 2000; ++trial) {
     DeltaSnapshot delta;
-    delta.replay = true;
     delta.age = 1 + static_cast<int>(rng() % 64);
     CubePath path;
     int left = delta.age;
@@ -418,7 +419,6 @@ TEST(Replay, EveryPathOfRunsIsReadBackAsWritten) {
 // A replay its paths allow but the packet does not is not written: the server sends the full snapshot.
 TEST(Replay, LongerThanAPacketIsNotWritten) {
   DeltaSnapshot delta;
-  delta.replay = true;
   delta.age = kMaxDeltaAge;
   for (std::size_t i = 0; i < kMaxPlayers; ++i) {
     CubePath path;
@@ -452,9 +452,47 @@ TEST(Replay, RefusesPathsThatDoNotFitTheBaseline) {
   late_turn.paths[2].turns = {};
   late_turn.paths[2].turns.push_back({6, 0});  // at the 7th of 6 Moves
   EXPECT_FALSE(ApplyReplay(run.worlds[0], late_turn, rebuilt));
-  DeltaSnapshot predicted = delta;
-  predicted.replay = false;
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], predicted, rebuilt));
+}
+
+TEST(Replay, EveryButtonValueIsOneChoiceAfterEveryOther) {
+  for (int held = 0; held <= sim::kButtonMask; ++held) {
+    std::array<bool, sim::kButtonMask + 1> named{};
+    for (int choice = 0; choice < kTurnChoices; ++choice) {
+      const std::uint8_t buttons =
+          ButtonsOfChoice(static_cast<std::uint8_t>(held), static_cast<std::uint8_t>(choice));
+      EXPECT_NE(buttons, held);
+      EXPECT_FALSE(named[buttons]);
+      named[buttons] = true;
+      EXPECT_EQ(ChoiceOf(static_cast<std::uint8_t>(held), buttons), choice);
+    }
+  }
+  // The usual turns (no opposite keys) take the 3-bit choices 0..6 from any usual combination but one.
+  EXPECT_EQ(ChoiceOf(0, sim::kUp | sim::kRight), 6);
+  EXPECT_EQ(ChoiceOf(0, sim::kRight | sim::kDown), 7);
+  EXPECT_EQ(ChoiceOf(sim::kRight, sim::kRight | sim::kDown), 7);
+}
+
+TEST(Replay, AWriterSharesOneEncodeAndAppendsEachAck) {
+  const Ticks run = Play(23, 16, 3, true);
+  DeltaSnapshot delta;
+  ASSERT_TRUE(MakeReplay(Ticks::kFirstTick + 3, 3, run.worlds[0], run.worlds.back(), run.log, delta));
+  SnapshotWriter writer;
+  ASSERT_TRUE(writer.Prepare(delta));
+  using ReceiverAck = SnapshotWriter::ReceiverAck;
+  for (const std::optional<ReceiverAck> ack : {std::optional<ReceiverAck>{}, std::optional(ReceiverAck{0, 3}),
+                                               std::optional(ReceiverAck{0xFFFF, -2})}) {
+    delta.has_ack = ack.has_value();
+    delta.ack = ack ? ack->ack : sim::Seq{0};
+    delta.input_lead = static_cast<std::int8_t>(ack ? ack->input_lead : 0);
+    const auto packet = writer.PacketFor(ack);
+    EXPECT_EQ(std::vector<std::uint8_t>(packet.begin(), packet.end()), testing::EncodeToVector(delta));
+  }
+  // The cubes' bits: all but the type, tick, age, collisions, count and `changed`.
+  EXPECT_EQ(writer.cube_bits(), writer.shared_bits() - (6 + 32 + 8 + 1 + 9 + 1));
+  // A full snapshot's shared part is FullSharedBits long, 64 bits a cube.
+  ASSERT_TRUE(writer.Prepare(5, run.worlds.back()));
+  EXPECT_EQ(writer.shared_bits(), SnapshotWriter::FullSharedBits(run.worlds.back().size()));
+  EXPECT_EQ(writer.cube_bits(), 64 * run.worlds.back().size());
 }
 
 }  // namespace

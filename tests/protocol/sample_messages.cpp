@@ -24,22 +24,6 @@ Snapshot FullSnapshot() {
   return s;
 }
 
-CubeDelta Changed(int moves, std::int32_t dx, std::int32_t dy, std::int32_t dvx, std::int32_t dvy) {
-  CubeDelta d;
-  d.op = DeltaOp::kChanged;
-  d.moves = moves;
-  d.dx = dx;
-  d.dy = dy;
-  d.dvx = dvx;
-  d.dvy = dvy;
-  return d;
-}
-
-CubeDelta Turned(CubeDelta d, std::uint8_t choice, int at) {
-  d.turns.push_back({at, choice});
-  return d;
-}
-
 std::vector<NamedMessage> SampleMessages() {
   std::vector<NamedMessage> out;
 
@@ -101,49 +85,9 @@ std::vector<NamedMessage> SampleMessages() {
   out.push_back({"tag_result_hit_seq", TagResult{1, 2, TagOutcome::kHit, 183, 0, true, 65535}});
 
   out.push_back({"delta_empty", DeltaSnapshot{}});
-  DeltaSnapshot delta;
-  delta.server_tick = 0xFFFFFFFEu;
-  delta.age = kMaxDeltaAge;
-  delta.baseline.push_back({DeltaOp::kPredicted});
-  delta.baseline.push_back(Changed(kMaxDeltaAge, 1, 0, 0, 0));
-  delta.baseline.push_back({DeltaOp::kLeft});
-  delta.baseline.push_back(Changed(kMaxDeltaAge - kMaxMovesOffset, -kMaxPositionResidual,
-                                   kMaxPositionResidual, kMaxVelocityResidual, -kMaxVelocityResidual));
-  delta.baseline.push_back(Turned(Changed(kMaxDeltaAge + 1, 0, 0, 0, -1), 1, kMaxDeltaAge + 1));
-  delta.baseline.push_back(Turned(Turned(Changed(kMaxDeltaAge, 0, 0, 0, 0), kTurnChoices - 1, 0), 7, 9));
-  delta.position_order = kMaxResidualOrder;
-  delta.velocity_order = 3;
-  delta.joined.push_back(
-      {4, {sim::kMinX, sim::kMaxY, -sim::kMaxSpeed, sim::kMaxSpeed, 0, sim::kButtonMask, 0}});
-  delta.joined.push_back({255, {sim::kMaxX, sim::kMinY, 0, 5, 0}});
-  delta.has_ack = true;
-  delta.ack = 65535;
-  delta.input_lead = kMinInputLead;
-  out.push_back({"delta_mixed", delta});
-  DeltaSnapshot turns;
-  turns.age = 60;
-  turns.position_order = 9;
-  turns.velocity_order = 7;
-  CubeDelta most = Changed(62, 1000, -2, 255, 0);
-  for (int k = 0; k < kMaxTurns; ++k) most = Turned(most, static_cast<std::uint8_t>(k * 4), 5 + 18 * k);
-  turns.baseline.push_back(most);
-  turns.baseline.push_back(Turned(Turned(Changed(59, 0, 0, 0, 0), 0, 0), 6, 59));
-  out.push_back({"delta_turns", turns});
-  // Every cube of the largest world changed by the most: the longest delta.
-  DeltaSnapshot longest;
-  longest.age = kMaxDeltaAge;
-  for (std::size_t i = 0; i < kMaxPlayers; ++i) {
-    CubeDelta d = Changed(kMaxDeltaAge + kMaxMovesOffset, -kMaxPositionResidual, -kMaxPositionResidual,
-                          -kMaxVelocityResidual, -kMaxVelocityResidual);
-    longest.baseline.push_back(Turned(d, kTurnChoices - 1, 0));  // kMaxDeltaTurns: one turn a cube
-  }
-  longest.has_ack = true;
-  longest.input_lead = kMaxInputLead;
-  out.push_back({"delta_longest", longest});
   DeltaSnapshot replay;
   replay.server_tick = 77;
   replay.age = 40;
-  replay.replay = true;
   replay.collisions = false;
   replay.paths.resize(4);  // the first made no Move
   replay.paths[1].runs.push_back({40, 1});
@@ -187,7 +131,6 @@ std::vector<NamedMessage> SampleMessages() {
   // limit (a replay has no count of its own; its paths' limits and the packet bound it).
   DeltaSnapshot longest_replay;
   longest_replay.age = kMaxDeltaAge;
-  longest_replay.replay = true;
   for (std::size_t i = 0; i < kMaxPlayers; ++i) {
     CubePath path;
     path.runs.push_back({kMaxDeltaAge - 1, kMaxMovesPerTick - 1});

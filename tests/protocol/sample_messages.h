@@ -3,7 +3,6 @@
 #include <string>
 #include <vector>
 
-#include "netcube/protocol/delta.h"
 #include "netcube/protocol/messages.h"
 #include "netcube/sim/move.h"
 
@@ -19,10 +18,6 @@ std::vector<NamedMessage> SampleMessages();
 // The largest snapshot: every player id 0..255, positions and velocities spread over their whole range.
 Snapshot FullSnapshot();
 
-// A changed baseline cube: `moves` Moves and these residuals; Turned adds a turn to `buttons` after `at`.
-CubeDelta Changed(int moves, std::int32_t dx, std::int32_t dy, std::int32_t dvx, std::int32_t dvy);
-// Appends a turn to `choice` (ButtonsOfChoice) after `at` Moves.
-CubeDelta Turned(CubeDelta d, std::uint8_t choice, int at);
 
 // The keys `netcube-bot --script random` picks from: none, or one of the eight directions.
 inline constexpr std::uint8_t kBotChoices[] = {0,

@@ -26,7 +26,6 @@ constexpr int kHostile = 24;
 constexpr std::uint32_t kHostileAge = 240;  // ticks: hostile k names the snapshot kHostileAge + k old
 
 struct Work {
-  double moves_per_tick = 0.0;
   double encodes_per_tick = 0.0;
   double deltas_share = 0.0;
   bool honest_in_sync = true;
@@ -85,8 +84,6 @@ Work Play(int hostile) {
 
   Work work;
   const auto ticks = static_cast<double>(after.ticks - before.ticks);
-  work.moves_per_tick =
-      static_cast<double>(after.delta_prediction_moves - before.delta_prediction_moves) / ticks;
   work.encodes_per_tick = static_cast<double>(after.snapshot_encodes - before.snapshot_encodes) / ticks;
   work.tick = after.tick_durations;
   work.network = after.network_durations;
@@ -117,20 +114,15 @@ TEST(DeltaWork, PlayersNamingDistinctOldBaselinesCostAboutWhatHonestOnesDo) {
   const Work hostile = Play(kHostile);
   const auto us = [](Micros t) { return static_cast<long long>(t.count()); };
   std::printf(
-      "honest: %.0f Moves, %.2f encodes a tick, %.0f%% deltas, tick p50/p99 %lld/%lld us, net %lld/%lld us\n"
-      "hostile: %.0f Moves, %.2f encodes a tick, %.0f%% deltas, tick p50/p99 %lld/%lld us, net %lld/%lld "
-      "us\n",
-      honest.moves_per_tick, honest.encodes_per_tick, 100 * honest.deltas_share, us(honest.tick.p50),
-      us(honest.tick.p99), us(honest.network.p50), us(honest.network.p99), hostile.moves_per_tick,
-      hostile.encodes_per_tick, 100 * hostile.deltas_share, us(hostile.tick.p50), us(hostile.tick.p99),
+      "honest: %.2f encodes a tick, %.0f%% deltas, tick p50/p99 %lld/%lld us, net %lld/%lld us\n"
+      "hostile: %.2f encodes a tick, %.0f%% deltas, tick p50/p99 %lld/%lld us, net %lld/%lld us\n",
+      honest.encodes_per_tick, 100 * honest.deltas_share, us(honest.tick.p50), us(honest.tick.p99),
+      us(honest.network.p50), us(honest.network.p99), hostile.encodes_per_tick, 100 * hostile.deltas_share, us(hostile.tick.p50), us(hostile.tick.p99),
       us(hostile.network.p50), us(hostile.network.p99));
   // The liars' old baselines share one encode: the tick encodes the honest players' delta, the liars' one
   // and the full snapshot they get (and one more full when a delta would be longer): no more than thrice
   // the honest tick's encodes and the full snapshot.
   EXPECT_LE(hostile.encodes_per_tick, 3 * honest.encodes_per_tick + 1);
-  // A prediction costs a few Moves whatever its age: a 240-tick-old baseline no more than 16 a cube (it
-  // was 2 x 240 when each Move was replayed).
-  EXPECT_LE(hostile.moves_per_tick, 16.0 * kPlayers * hostile.encodes_per_tick);
   EXPECT_TRUE(honest.honest_in_sync);
   EXPECT_TRUE(hostile.honest_in_sync);
   EXPECT_GT(honest.deltas_share, 0.9);

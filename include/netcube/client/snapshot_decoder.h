@@ -1,8 +1,7 @@
 #pragma once
 // The client's one decoder of snapshots: the worlds of the newest snapshots it has received, by server tick
 // (the baselines a delta may name), the world a delta snapshot against any of them rebuilds (a replay from
-// the newest world held since its baseline; a prediction continuing the last delta's when it names the same
-// baseline), and which of them the server has not yet been told of. A delta against one no longer here is
+// the newest world held since its baseline), and which of them the server has not yet been told of. A delta against one no longer here is
 // dropped (and counted) by the caller; the next snapshot, against a newer acknowledged one, recovers.
 #include <array>
 #include <cstddef>
@@ -11,7 +10,6 @@
 #include <span>
 
 #include "netcube/client/interpolation_buffer.h"
-#include "netcube/protocol/baseline_prediction.h"
 #include "netcube/protocol/messages.h"
 #include "netcube/protocol/recent_ticks.h"
 
@@ -52,8 +50,7 @@ class SnapshotDecoder {
 
   std::array<Slot, kSlots> slots_{};
   protocol::RecentTicks untold_;           // the snapshots received the server has not been told of
-  protocol::Snapshot rebuilt_;             // a delta snapshot's world, rebuilt in place
-  protocol::PredictionCache predictions_;  // the last delta's, continued by the next on its baseline
+  protocol::Snapshot rebuilt_;    // a delta snapshot's world, rebuilt in place
 };
 
 }  // namespace netcube::client

@@ -185,53 +185,25 @@ struct TagResult {
 };
 
 // Delta snapshots. The server keeps its recent worlds and sends each client the world at server_tick as
-// a change from the newest snapshot that client said it holds (the baseline, `age` ticks older). A cube
-// carries the buttons it holds, so the prediction is the simulation itself: the baseline cube moved by
-// `age` Moves with those buttons (PredictCube). Each baseline cube is either as predicted, or changed (the
-// number of Moves it made, when and to what its buttons changed, and what that prediction still misses:
-// pushes), or gone; cubes not in the baseline, and any that a residual's range cannot reach, come in full.
+// a change from a snapshot that client said it holds (the baseline, `age` ticks older): what every cube
+// did, tick by tick, since. How many Moves it made each tick and when its buttons changed, and which cubes
+// came (whole, before a tick's step) and went (before one). The receiver runs the server's step again (at
+// each tick: the cubes that went taken out, those that came put in, each cube's Moves, then
+// sim::ResolveOverlaps when the server resolves collisions) and has the server's world bit for bit, pushes
+// included: a replay. The Moves of one cube over the ticks it was in the world: runs of ticks with the
+// same number of Moves a tick.
 inline constexpr int kMaxDeltaAge = 256;  // ticks from the baseline; an older one gets a full snapshot
 // A client keeps the worlds of at least its last kHeldBaselines snapshots: the server may send a delta
 // against any of them it was told of, not only the newest (clients on one server share a few baselines).
 inline constexpr int kHeldBaselines = 64;
-enum class DeltaOp : std::uint8_t { kPredicted = 0, kChanged = 1, kLeft = 2 };
 // A turn of a cube's buttons since the baseline: after `at` Moves (counted from the baseline) it held the
 // buttons `choice` names (ButtonsOfChoice: one of the 15 others than those it held before).
 struct Turn {
-  int at = 0;               // [0, moves], and later than the turn before
+  int at = 0;               // [0, moves), and later than the turn before
   std::uint8_t choice = 0;  // [0, kTurnChoices - 1]
   friend bool operator==(const Turn&, const Turn&) = default;
 };
 inline constexpr int kTurnChoices = 15;
-// The turns a change names (a random steerer turns every 18 ticks: a second's worth), and a whole delta
-// (so that the longest delta fits kMaxPacketBytes); more are residuals.
-inline constexpr int kMaxTurns = 4;
-inline constexpr int kMaxDeltaTurns = 256;
-struct CubeDelta {
-  DeltaOp op = DeltaOp::kPredicted;
-  // kChanged only:
-  int moves = 0;  // Moves the cube made since the baseline, [max(0, age - k), age + k], k = kMaxMovesOffset
-  FixedVector<Turn, kMaxTurns> turns{};  // its buttons' changes since the baseline, in order
-  // Pushed only: an axis held by other cubes is predicted where the baseline had it, at rest, instead of
-  // moved (a cube pressing against another goes nowhere its Moves would take it).
-  bool hold_x = false, hold_y = false;
-  std::int32_t dx = 0, dy = 0, dvx = 0, dvy = 0;  // actual minus predicted
-  friend bool operator==(const CubeDelta&, const CubeDelta&) = default;
-};
-// The Moves a cube makes per tick vary with its inputs' arrival (none in one tick, two in the next); a
-// cube further off the tick count, or a residual beyond these, is sent in full instead. They keep the
-// longest delta (every cube of the largest world changed by the most) within kMaxPacketBytes.
-inline constexpr int kMaxMovesOffset = 63;
-inline constexpr std::int32_t kMaxPositionResidual = 4095;  // four units: a push, not a teleport
-inline constexpr std::int32_t kMaxVelocityResidual = 2 * sim::kMaxSpeed;
-inline constexpr int kMaxResidualOrder = 15;
-
-// Replay deltas: the server may say instead what every cube did, tick by tick: how many Moves it made each
-// tick and when its buttons changed, and which cubes came (whole, before a tick's step) and went (before
-// one). The receiver runs the server's step again (at each tick: the cubes that went removed, those that
-// came put in, each cube's Moves, then sim::ResolveOverlaps when the server resolves collisions) and has
-// the server's world bit for bit, pushes included, without a residual. The Moves of one cube over the
-// ticks it was in the world: runs of ticks with the same number of Moves a tick.
 struct MoveRun {
   int ticks = 1;  // [1, age]
   int moves = 1;  // a tick, [0, kMaxMovesPerTick]
@@ -275,22 +247,14 @@ inline constexpr std::size_t kMaxReplayPaths = kMaxPlayers + kMaxArrivals;
 // Server -> client, unreliable: the world at server_tick against the baseline at server_tick - age.
 struct DeltaSnapshot {
   std::uint32_t server_tick = 0;
-  int age = 1;  // [1, kMaxDeltaAge]
-  // A replay delta (paths, collisions) or a predicted one (the rest).
-  bool replay = false;
-  bool collisions = true;  // replay: the server resolved overlaps at each tick
-  // replay: one path per baseline cube, in its order, then one per arrival, in its order (increasing
-  // `at`, then id); the exits in increasing path order.
+  int age = 1;             // [1, kMaxDeltaAge]
+  bool collisions = true;  // the server resolved overlaps at each tick
+  // One path per baseline cube, in its order, then one per arrival, in its order (increasing `at`, then
+  // id); the exits in increasing path order.
   FixedVector<CubePath, kMaxReplayPaths> paths;
   FixedVector<Arrival, kMaxArrivals> arrivals;
   FixedVector<Exit, kMaxReplayPaths> exits;
-  // The Exp-Golomb orders of the position and velocity residuals, [0, kMaxResidualOrder]: the encoder
-  // picks the cheapest (old baselines leave larger residuals).
-  std::uint8_t position_order = 0;
-  std::uint8_t velocity_order = 0;
-  FixedVector<CubeDelta, kMaxPlayers> baseline;      // one per baseline cube, in its order
-  FixedVector<sim::PlayerCube, kMaxPlayers> joined;  // cubes not in the baseline, increasing id
-  bool has_ack = false;                              // as in Snapshot
+  bool has_ack = false;  // as in Snapshot
   sim::Seq ack = 0;
   std::int8_t input_lead = 0;
   friend bool operator==(const DeltaSnapshot& a, const DeltaSnapshot& b) noexcept;

@@ -12,6 +12,11 @@
 
 namespace netcube::protocol {
 
+// The buttons a turn's choice names after `held`, and back: the 15 other values, the ones without
+// opposite keys first (a player's usual turns get the 3-bit codes), each group in increasing order.
+std::uint8_t ButtonsOfChoice(std::uint8_t held, std::uint8_t choice) noexcept;
+std::uint8_t ChoiceOf(std::uint8_t held, std::uint8_t buttons) noexcept;  // buttons != held
+
 class MoveLog {
  public:
   // The ticks kept: enough for any baseline a delta may name (kHeldBaselines) and the tick after it.

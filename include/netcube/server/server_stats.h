@@ -95,9 +95,7 @@ struct SnapshotCounters {
   std::uint64_t snapshots_sent = 0;        // snapshot messages, all clients together
   std::uint64_t delta_snapshots_sent = 0;  // of which deltas
   std::uint64_t snapshot_encodes = 0;      // distinct encodes (receivers of one baseline share one)
-  // The sim::Moves the deltas' predictions ran (the encoding's work), and the snapshots sent full because
-  // the tick's few shared baselines held none the client told of.
-  std::uint64_t delta_prediction_moves = 0;
+  // The snapshots sent full because the tick's few shared baselines held none the client told of.
   std::uint64_t deltas_declined = 0;
   std::uint64_t snapshot_bytes_sent = 0;  // snapshot payload bytes, all clients together
   std::uint64_t snapshot_cube_bits = 0;   // of those, the bits that carry cubes (headers and acks aside)

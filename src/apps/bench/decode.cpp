@@ -8,7 +8,6 @@
 
 #include "netcube/client/input_script.h"
 #include "netcube/client/snapshot_decoder.h"
-#include "netcube/protocol/delta.h"
 #include "netcube/protocol/replay.h"
 #include "netcube/protocol/snapshot_writer.h"
 #include "netcube/sim/world.h"
@@ -18,19 +17,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-enum class Code { kFull, kReplay, kPredicted };
+enum class Code { kFull, kDelta };
 
-const char* NameOf(Code code) {
-  switch (code) {
-    case Code::kFull:
-      return "full";
-    case Code::kReplay:
-      return "replay";
-    case Code::kPredicted:
-      return "predicted";
-  }
-  return "?";
-}
+const char* NameOf(Code code) { return code == Code::kFull ? "full" : "delta"; }
 
 // The crowded arena the scale scenario's players make: every cube steered by the random script (seeded per
 // cube), an input each tick, pushing each other apart.
@@ -56,7 +45,6 @@ class Crowd {
       steps_.push_back({&world_[i], std::span(&inputs_[i], 1)});
     }
     sim::StepWorld(world_, steps_, true);
-    turns_.Record(world_, generations_);
     moves_.Record(tick, world_, generations_, {}, steps_, true);
     history_.push_back(world_);
   }
@@ -66,8 +54,6 @@ class Crowd {
     return history_[history_.size() - 1 - static_cast<std::size_t>(age)];
   }
   const std::vector<sim::PlayerCube>& world() const { return world_; }
-  const std::vector<std::uint32_t>& generations() const { return generations_; }
-  const protocol::TurnLog& turns() const { return turns_; }
   const protocol::MoveLog& moves() const { return moves_; }
 
  private:
@@ -76,7 +62,6 @@ class Crowd {
   std::vector<sim::Input> inputs_;
   std::vector<sim::PlayerStep> steps_;
   std::vector<std::vector<sim::PlayerCube>> history_;
-  protocol::TurnLog turns_;
   protocol::MoveLog moves_;
   client::InputScript script_;
 };
@@ -91,8 +76,7 @@ double Percentile(std::vector<double> values, double p) {
 // One code against baselines `age` ticks old, a snapshot every tick, as a client at 60 snapshots a second
 // receives them: every snapshot is received, so the decoder holds the world a tick before each. As a
 // server's kept baseline, one serves until it is half as old again as the newest the client told of, so
-// consecutive deltas name the same baseline (and a prediction continues the last one's), and never one
-// older than a client holds.
+// consecutive deltas name the same baseline, and never one older than a client holds.
 DecodeResult Measure(int cubes, int ticks, Code code, int age) {
   constexpr int kWarmUp = 80;
   Crowd crowd(cubes);
@@ -102,7 +86,7 @@ DecodeResult Measure(int cubes, int ticks, Code code, int age) {
   protocol::Message message;
   std::vector<double> micros;
   std::uint64_t cube_bits = 0;
-  std::uint64_t replays = 0;
+  std::uint64_t deltas = 0;
   std::uint64_t ages = 0;
   std::uint64_t baseline = 0;
   for (int t = 0; t < kWarmUp + ticks; ++t) {
@@ -116,15 +100,14 @@ DecodeResult Measure(int cubes, int ticks, Code code, int age) {
         baseline = tick - static_cast<std::uint64_t>(age);
       const int kept_age = static_cast<int>(tick - baseline);
       const std::vector<sim::PlayerCube>& held = crowd.Ago(kept_age);
-      const bool replayed = code == Code::kReplay &&
-                            protocol::MakeReplay(tick, kept_age, held, crowd.world(), crowd.moves(), delta);
-      if (!replayed) {
-        protocol::MakeDelta(static_cast<std::uint32_t>(tick), crowd.world(), crowd.generations(), kept_age,
-                            held, crowd.generations(), delta, nullptr, &crowd.turns());
-      }
-      replays += replayed ? 1 : 0;
+      const bool replayed = protocol::MakeReplay(tick, kept_age, held, crowd.world(), crowd.moves(), delta);
+      deltas += replayed ? 1 : 0;
       ages += static_cast<std::uint64_t>(kept_age);
-      writer.Prepare(delta);
+      if (replayed) {
+        writer.Prepare(delta);
+      } else {
+        writer.Prepare(static_cast<std::uint32_t>(tick), crowd.world());
+      }
     }
     const std::span<const std::uint8_t> packet = writer.PacketFor(std::nullopt);
     const Clock::time_point start = Clock::now();
@@ -148,7 +131,7 @@ DecodeResult Measure(int cubes, int ticks, Code code, int age) {
   out.bytes_per_cube = static_cast<double>(cube_bits) / 8.0 / samples / cubes;
   out.decode_p50_us = Percentile(micros, 0.5);
   out.decode_p99_us = Percentile(micros, 0.99);
-  out.replays_pct = code == Code::kReplay ? 100.0 * static_cast<double>(replays) / ticks : 0.0;
+  out.deltas_pct = code == Code::kDelta ? 100.0 * static_cast<double>(deltas) / ticks : 0.0;
   return out;
 }
 
@@ -157,8 +140,7 @@ DecodeResult Measure(int cubes, int ticks, Code code, int age) {
 std::vector<DecodeResult> RunDecode(int cubes, int ticks) {
   std::vector<DecodeResult> out{Measure(cubes, ticks, Code::kFull, 0)};
   for (const int age : {3, 22, 60}) {
-    out.push_back(Measure(cubes, ticks, Code::kReplay, age));
-    out.push_back(Measure(cubes, ticks, Code::kPredicted, age));
+    out.push_back(Measure(cubes, ticks, Code::kDelta, age));
   }
   return out;
 }
@@ -166,10 +148,10 @@ std::vector<DecodeResult> RunDecode(int cubes, int ticks) {
 void PrintDecode(const std::vector<DecodeResult>& results) {
   std::printf("\nDecode: one snapshot of a crowded arena, as a client decodes it\n");
   std::printf("%-10s %4s %8s %6s %12s %14s %14s %9s\n", "code", "age", "mean age", "cubes", "B per cube",
-              "decode p50 us", "decode p99 us", "replays");
+              "decode p50 us", "decode p99 us", "deltas");
   for (const DecodeResult& r : results) {
     std::printf("%-10s %4d %8.1f %6zu %12.2f %14.1f %14.1f %8.0f%%\n", r.code.c_str(), r.age, r.mean_age,
-                r.cubes, r.bytes_per_cube, r.decode_p50_us, r.decode_p99_us, r.replays_pct);
+                r.cubes, r.bytes_per_cube, r.decode_p50_us, r.decode_p99_us, r.deltas_pct);
   }
 }
 
@@ -183,7 +165,7 @@ nlohmann::json DecodeJson(const std::vector<DecodeResult>& results) {
                    {"bytes_per_cube", r.bytes_per_cube},
                    {"decode_p50_us", r.decode_p50_us},
                    {"decode_p99_us", r.decode_p99_us},
-                   {"replays_pct", r.replays_pct}});
+                   {"deltas_pct", r.deltas_pct}});
   }
   return out;
 }

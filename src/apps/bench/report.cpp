@@ -66,7 +66,7 @@ void PrintScaleRow(const ScaleResult& r) {
   const ScaleSettings& s = r.settings;
   std::printf(
       "%4d %4d %3d %-5s %-5s %3.0f%% | %6.0f %6.0f %6.0f | %5.0f %5.0f | %7.1f %5.2f | %6.1f %9.0f %9.0f "
-      "%7.0f %9.0f %7.0f | %6llu %4llu %7.1f | %4llu %5llu %4.0f%% %4.0f%% %6.0f %-4s\n",
+      "%7.0f %9.0f %7.0f | %6llu %4llu %7.1f | %4llu %5llu %4.0f%% %4.0f%% %-4s\n",
       s.clients, s.snapshot_rate, s.redundancy, s.link_name.substr(0, 5).c_str(),
       s.delta_snapshots ? "delta" : "full", s.idle_fraction * 100, r.tick_p50_us, r.tick_p99_us,
       r.tick_max_us, r.network_p50_us, r.network_p99_us, r.snapshot_bytes, r.bytes_per_cube,
@@ -74,7 +74,7 @@ void PrintScaleRow(const ScaleResult& r) {
       r.wire_down_bytes_per_s, r.wire_up_bytes_per_s, static_cast<unsigned long long>(r.corrections),
       static_cast<unsigned long long>(r.inputs_lost + r.inputs_dropped_rate_limit), r.rtt_ms_mean,
       static_cast<unsigned long long>(r.ticks_skipped), static_cast<unsigned long long>(r.dry_ticks),
-      r.delta_share * 100, r.deltas_declined_share * 100, r.prediction_moves_per_tick,
+      r.delta_share * 100, r.deltas_declined_share * 100,
       r.bots_problem.empty() ? (r.all_final_match ? "yes" : "no") : "?");
   if (!r.bots_problem.empty()) std::printf("      (bot figures missing: %s)\n", r.bots_problem.c_str());
 }
@@ -126,7 +126,7 @@ void PrintScaleHeading(const ScaleSettings& s) {
       "(--mixed-profiles); else a profile's name;\n"
       "   dry = a moving cube's ticks without its input, in the window; decl. = snapshots sent full for want "
       "of\n"
-      "   a shared baseline; Moves/t = the deltas' prediction work a tick;\n"
+      "   a shared baseline;\n"
       "   sync = every bot's final state equal to the server's; collisions %s; tick %d Hz; measured over a "
       "%.0f s window after all joined;\n"
       "   tick = simulation, tags and the snapshot's encoding; net = servicing the network and handing each\n"
@@ -141,7 +141,7 @@ void PrintScaleHeading(const ScaleSettings& s) {
   std::printf(
       "   N snap red link  enc  idle | tick us: p50    p99    max | net us p50   p99 |  snap B  B/cube | per "
       "client per second: snaps  snap B"
-      "    down B      up B  wire down  wire up | corr   lost  rtt ms | skip   dry delta decl. Moves/t "
+      "    down B      up B  wire down  wire up | corr   lost  rtt ms | skip   dry delta decl. "
       "sync\n");
 }
 

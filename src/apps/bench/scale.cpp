@@ -340,9 +340,6 @@ void SetSnapshotFigures(const server::ServerStats& start, const server::ServerSt
   }
   r.bytes_per_cube = r.snapshot_bytes / clients;
   if (end.ticks > start.ticks) {
-    r.prediction_moves_per_tick =
-        static_cast<double>(end.delta_prediction_moves - start.delta_prediction_moves) /
-        static_cast<double>(end.ticks - start.ticks);
     r.encodes_per_tick = static_cast<double>(end.snapshot_encodes - start.snapshot_encodes) /
                          static_cast<double>(end.ticks - start.ticks);
   }
@@ -519,7 +516,6 @@ void to_json(nlohmann::json& j, const ScaleResult& r) {
        {"snapshot_bytes", r.snapshot_bytes},
        {"delta_share", r.delta_share},
        {"delta_age_ticks", r.delta_age_ticks},
-       {"prediction_moves_per_tick", r.prediction_moves_per_tick},
        {"encodes_per_tick", r.encodes_per_tick},
        {"deltas_declined_share", r.deltas_declined_share},
        {"cube_bits_per_snapshot", r.cube_bits},

@@ -64,7 +64,6 @@ struct ScaleResult {
   double bytes_per_cube = 0.0;
   double delta_share = 0.0;                // of the snapshots sent, the share that were deltas
   double delta_age_ticks = 0.0;            // the mean age of the deltas' baselines
-  double prediction_moves_per_tick = 0.0;  // the deltas' prediction work (sim::Moves) per tick
   double encodes_per_tick = 0.0;           // distinct snapshot encodes (one per baseline served) per tick
   double deltas_declined_share = 0.0;      // of the snapshots sent, those full for want of a shared baseline
   double cube_bits = 0.0;  // the mean snapshot's bits spent on cubes (headers and ack aside), per cube

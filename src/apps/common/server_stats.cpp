@@ -33,7 +33,6 @@ nlohmann::json StatsJson(const server::ServerStats& stats) {
       {"snapshot_bytes_sent", stats.snapshot_bytes_sent},
       {"snapshot_cube_bits", stats.snapshot_cube_bits},
       {"delta_age_ticks", stats.delta_age_ticks},
-      {"delta_prediction_moves", stats.delta_prediction_moves},
       {"deltas_declined", stats.deltas_declined},
       {"tick_us_p50", stats.tick_durations.p50.count()},
       {"tick_us_p99", stats.tick_durations.p99.count()},
