@@ -306,9 +306,9 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   ASSERT_TRUE(MakeReplay(1202, 2, replay_baseline, churned, churn_log, churn));
   ASSERT_EQ(churn.exits.size(), 1u);
   ASSERT_EQ(churn.arrivals.size(), 1u);
-  const std::vector<std::uint8_t> churn_bytes = {0xEC, 0x00, 0x00, 0x12, 0xC8, 0x07, 0x01,
-                                                 0xC0, 0x97, 0xBC, 0x29, 0x02, 0x98, 0x40,
-                                                 0x4A, 0x20, 0x40, 0x10, 0x00, 0xD0, 0x00};
+  const std::vector<std::uint8_t> churn_bytes = {0xEC, 0x00, 0x00, 0x12, 0xC8, 0x06, 0x03,
+                                                 0x81, 0x2F, 0x78, 0x52, 0x05, 0x30, 0x80,
+                                                 0x94, 0x40, 0x80, 0x20, 0x01, 0xA0, 0x00};
   EXPECT_EQ(EncodeToVector(churn), churn_bytes);
   ASSERT_EQ(Decode(EncodeToVector(churn), decoded), DecodeError::kNone);
   ASSERT_TRUE(ApplyReplay(replay_baseline, std::get<DeltaSnapshot>(decoded), rebuilt));
