@@ -34,9 +34,10 @@ const protocol::Snapshot* SnapshotDecoder::Rebuild(Tick baseline,
       newer = &slot;
     }
   }
-  const bool rebuilt = newer != nullptr ? protocol::ApplyReplay(held->span(), delta, rebuilt_, newer->world.span(),
-                                                                static_cast<int>(newer->tick - baseline))
-                                        : protocol::ApplyReplay(held->span(), delta, rebuilt_);
+  const bool rebuilt = newer != nullptr
+                           ? protocol::ApplyReplay(held->span(), delta, rebuilt_, newer->world.span(),
+                                                   static_cast<int>(newer->tick - baseline))
+                           : protocol::ApplyReplay(held->span(), delta, rebuilt_);
   return rebuilt ? &rebuilt_ : nullptr;
 }
 

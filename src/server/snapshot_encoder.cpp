@@ -54,7 +54,8 @@ std::optional<std::size_t> SnapshotEncoder::NewestHeld(const protocol::RecentTic
 
 void SnapshotEncoder::LetGoOfKept(std::uint64_t tick) {
   for (Kept& kept : kept_) {
-    if (tick - kept.last_used > kIdleTicks || tick - kept.baseline > protocol::kHeldBaselines) kept.live = false;
+    if (tick - kept.last_used > kIdleTicks || tick - kept.baseline > protocol::kHeldBaselines)
+      kept.live = false;
   }
 }
 

@@ -197,7 +197,8 @@ std::vector<std::pair<std::string, std::vector<std::uint8_t>>> DeltaSeeds() {
   constexpr std::uint64_t kFirstTick = 0xFFFFFFF0u;  // the ticks wrap in the delta's 32 bits
   std::vector<PlayerCube> world;
   for (int id = 0; id < 6; ++id) {
-    world.push_back({static_cast<netcube::sim::PlayerId>(id * 40), {2000 + 1500 * id, 3000, 256 - 100 * id, -24, 0}});
+    world.push_back(
+        {static_cast<netcube::sim::PlayerId>(id * 40), {2000 + 1500 * id, 3000, 256 - 100 * id, -24, 0}});
   }
   std::vector<std::uint32_t> generations = {0, 40, 80, 120, 160, 200};
   MoveLog log;

@@ -91,7 +91,8 @@ std::array<SizeRun, 3> Measure(std::array<int, 3> ages, bool collisions, bool bu
 
 void Print(const char* what, std::array<int, 3> ages, const std::array<SizeRun, 3>& runs) {
   for (std::size_t k = 0; k < ages.size(); ++k) {
-    const double bits = static_cast<double>(runs[k].cube_bits) / static_cast<double>(std::max<std::uint64_t>(runs[k].cubes, 1));
+    const double bits = static_cast<double>(runs[k].cube_bits) /
+                        static_cast<double>(std::max<std::uint64_t>(runs[k].cubes, 1));
     std::printf("%-32s age %2d: %6.2f bits = %5.2f B per cube (full 8.00 B: %.2fx), %.0f%% deltas\n", what,
                 ages[k], bits, bits / 8, bits / 64,
                 100.0 * static_cast<double>(runs[k].deltas) / static_cast<double>(runs[k].ticks));

@@ -219,7 +219,6 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
   EXPECT_EQ(EncodeToVector(TagResult{3, 9, TagOutcome::kHit, 183, 7, true, 0xFFFF}),
             Pack({{7, 3}, {2, 3}, {3, 8}, {9, 8}, {1, 2}, {183, 10}, {7, 8}, {1, 1}, {0xFFFF, 16}}));
   EXPECT_EQ(EncodeToVector(SnapshotAck{0x1234}), Pack({{7, 3}, {4, 3}, {0x1234, 16}}));
-
 }
 
 // The hex examples of docs/PROTOCOL.md section 5, byte for byte.
@@ -756,8 +755,8 @@ TEST(Decode, AReplayPathHasOneCoding) {
 
 // A replay of one player at age 3 whose cubes came or went as `members` say, its path `path`, no ack.
 std::vector<std::uint8_t> ReplayWithMembers(const Fields& members, const Fields& path) {
-  return Pack(Concat(Concat({{59, 6}, {1000, 32}, {2, 8}, {1, 1}, {1, 9}, {1, 1}}, members),
-                     Concat(path, {{0, 1}})));
+  return Pack(
+      Concat(Concat({{59, 6}, {1000, 32}, {2, 8}, {1, 1}, {1, 9}, {1, 1}}, members), Concat(path, {{0, 1}})));
 }
 
 TEST(Decode, AReplaysCubesThatCameAndWentHaveOneCoding) {

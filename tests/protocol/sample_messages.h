@@ -18,7 +18,6 @@ std::vector<NamedMessage> SampleMessages();
 // The largest snapshot: every player id 0..255, positions and velocities spread over their whole range.
 Snapshot FullSnapshot();
 
-
 // The keys `netcube-bot --script random` picks from: none, or one of the eight directions.
 inline constexpr std::uint8_t kBotChoices[] = {0,
                                                sim::kRight,

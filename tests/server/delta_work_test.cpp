@@ -117,8 +117,8 @@ TEST(DeltaWork, PlayersNamingDistinctOldBaselinesCostAboutWhatHonestOnesDo) {
       "honest: %.2f encodes a tick, %.0f%% deltas, tick p50/p99 %lld/%lld us, net %lld/%lld us\n"
       "hostile: %.2f encodes a tick, %.0f%% deltas, tick p50/p99 %lld/%lld us, net %lld/%lld us\n",
       honest.encodes_per_tick, 100 * honest.deltas_share, us(honest.tick.p50), us(honest.tick.p99),
-      us(honest.network.p50), us(honest.network.p99), hostile.encodes_per_tick, 100 * hostile.deltas_share, us(hostile.tick.p50), us(hostile.tick.p99),
-      us(hostile.network.p50), us(hostile.network.p99));
+      us(honest.network.p50), us(honest.network.p99), hostile.encodes_per_tick, 100 * hostile.deltas_share,
+      us(hostile.tick.p50), us(hostile.tick.p99), us(hostile.network.p50), us(hostile.network.p99));
   // The liars' old baselines share one encode: the tick encodes the honest players' delta, the liars' one
   // and the full snapshot they get (and one more full when a delta would be longer): no more than thrice
   // the honest tick's encodes and the full snapshot.

@@ -1,8 +1,9 @@
 #pragma once
 // The client's one decoder of snapshots: the worlds of the newest snapshots it has received, by server tick
 // (the baselines a delta may name), the world a delta snapshot against any of them rebuilds (a replay from
-// the newest world held since its baseline), and which of them the server has not yet been told of. A delta against one no longer here is
-// dropped (and counted) by the caller; the next snapshot, against a newer acknowledged one, recovers.
+// the newest world held since its baseline), and which of them the server has not yet been told of. A delta
+// against one no longer here is dropped (and counted) by the caller; the next snapshot, against a newer
+// acknowledged one, recovers.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -49,7 +50,7 @@ class SnapshotDecoder {
   void Store(Tick tick, std::span<const sim::PlayerCube> world) noexcept;
 
   std::array<Slot, kSlots> slots_{};
-  protocol::RecentTicks untold_;           // the snapshots received the server has not been told of
+  protocol::RecentTicks untold_;  // the snapshots received the server has not been told of
   protocol::Snapshot rebuilt_;    // a delta snapshot's world, rebuilt in place
 };
 

@@ -18,7 +18,8 @@ struct DecodeResult {
   double bytes_per_cube = 0.0;  // the cubes' bits of the shared part, in bytes
   double decode_p50_us = 0.0;   // Decode of the packet, then the world rebuilt
   double decode_p99_us = 0.0;
-  double deltas_pct = 0.0;  // of the delta code's snapshots, those a replay could say (else full, as a server does)
+  double deltas_pct =
+      0.0;  // of the delta code's snapshots, those a replay could say (else full, as a server does)
 };
 
 std::vector<DecodeResult> RunDecode(int cubes, int ticks);

@@ -62,10 +62,10 @@ struct ScaleResult {
   // The mean snapshot the server sent in the window (payload bytes, ack included), and its cost per cube.
   double snapshot_bytes = 0.0;
   double bytes_per_cube = 0.0;
-  double delta_share = 0.0;                // of the snapshots sent, the share that were deltas
-  double delta_age_ticks = 0.0;            // the mean age of the deltas' baselines
-  double encodes_per_tick = 0.0;           // distinct snapshot encodes (one per baseline served) per tick
-  double deltas_declined_share = 0.0;      // of the snapshots sent, those full for want of a shared baseline
+  double delta_share = 0.0;            // of the snapshots sent, the share that were deltas
+  double delta_age_ticks = 0.0;        // the mean age of the deltas' baselines
+  double encodes_per_tick = 0.0;       // distinct snapshot encodes (one per baseline served) per tick
+  double deltas_declined_share = 0.0;  // of the snapshots sent, those full for want of a shared baseline
   double cube_bits = 0.0;  // the mean snapshot's bits spent on cubes (headers and ack aside), per cube
   // From the bots' report (empty when it failed: bots_problem says why) and the server's input counters.
   std::uint64_t corrections = 0;
