@@ -384,13 +384,14 @@ bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot&
       PathCursor& c = cursors[present[i]];
       const CubePath& path = delta.paths[present[i]];
       const int moves = NextTickMoves(path, c);
+      if (!stepped) {  // past this tick's Moves and the turns among them, none made
+        c.moves += moves;
+        while (c.turn < path.turns.size() && path.turns[c.turn].at < c.moves) ++c.turn;
+        continue;
+      }
       sim::CubeState& state = out.players[i].state;
       for (int m = 0; m < moves; ++m, ++c.moves) {
         const bool turning = c.turn < path.turns.size() && path.turns[c.turn].at == c.moves;
-        if (!stepped) {
-          c.turn += turning ? 1 : 0;
-          continue;
-        }
         std::uint8_t buttons = state.buttons;
         if (turning) buttons = ButtonsOfChoice(state.buttons, path.turns[c.turn++].choice);
         state = sim::Move(state, {static_cast<sim::Seq>(state.last_input + 1), buttons});
