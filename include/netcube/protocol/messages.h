@@ -229,8 +229,7 @@ struct CubePath {
 // first tick after the baseline, up to the age), in this state; its path follows from that tick.
 struct Arrival {
   int at = 1;
-  sim::PlayerCube cube{};
-  friend bool operator==(const Arrival&, const Arrival&) = default;
+  sim::PlayerCube cube{};  // compared as the wire carries it (DeltaSnapshot's ==)
 };
 // A cube that went: taken out before the step of tick `at` (a baseline cube's path, or a cube that came
 // since), its path ending at the tick before.
