@@ -1,8 +1,9 @@
 // Soak: one server and 32 netcube::client players churning (random connects, polite leaves and abrupt
-// drops) under the `harsh` profile of assets/link_profiles.json, on a virtual clock over real loopback
-// sockets. NETCUBE_SOAK_SECONDS sets the simulated length (default 60). Under attack: 64 players, each
-// from its own 127.0.0.x, while a hostile peer of every kind in tests/hostile attacks throughout (default
-// 10 s; issue 27's reliability goal is an hour of it under ASan, docs/SECURITY.md).
+// drops) and tagging about at the cooldown, under the `harsh` profile of assets/link_profiles.json, on a
+// virtual clock over real loopback sockets. NETCUBE_SOAK_SECONDS sets the simulated length (default 60).
+// Under attack: 64 players, each from its own 127.0.0.x, while a hostile peer of every kind in
+// tests/hostile attacks throughout, and 8 churners join and leave in a loop (default 10 s; issue 27's
+// reliability goal is an hour of it under ASan, docs/SECURITY.md).
 //
 // Asserted: nothing crashes (and the sanitizer build reports nothing); no client is ever refused or lost;
 // the server never applies more inputs for a player than that player generated (an input applied twice
@@ -12,6 +13,7 @@
 // 10% of what it was after the first minute.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
@@ -85,6 +87,7 @@ class HostilePeers {
     for (ParkedCommands& parked : parked_) parked.Step(now, port_);
     for (Refused& refused : refused_) refused.Step(now, port_);
     jumper_.Step(now, port_);
+    for (Churner& churner : churners_) churner.Step(now, port_);
     AskDiscovery(now, server);
   }
 
@@ -115,6 +118,12 @@ class HostilePeers {
   int browser_asked() const { return browser_asked_; }
   int browser_answered() const { return browser_answered_; }
   int jumper_sessions() const { return jumper_.sessions; }
+  int churner_joins() const {
+    int joins = 0;
+    for (const Churner& churner : churners_) joins += churner.joins;
+    return joins;
+  }
+  static constexpr int kChurners = 8;
 
  private:
   static constexpr int kConnectFloodAddresses = 100;  // 800 handshakes: more than the server's peer table
@@ -225,7 +234,39 @@ class HostilePeers {
     }
   };
 
+  // A player that joins and leaves in a loop from its own address, as fast as the server lets it (issue
+  // 44's churn): a polite leave as soon as it is welcomed, then a new connection. The server's per-address
+  // meter holds it to a few joins a second, and the honest players' replays say its cube coming and going.
+  struct Churner {
+    std::string source;
+    std::unique_ptr<testing::TestClient> client;
+    bool asked = false;
+    bool leaving = false;
+    int joins = 0;
+
+    void Step(Micros now, std::uint16_t port) {
+      if (client == nullptr || client->inbox().disconnected) {
+        transport::HostConfig config;
+        config.bind_address = source;
+        std::string error;
+        client.reset();
+        client = testing::TestClient::Connect(port, config, &error);
+        asked = leaving = false;
+      }
+      if (client == nullptr) return;
+      client->Poll(now);
+      if (client->inbox().connected && !asked) asked = client->SendConnectRequest(now, "churner");
+      if (client->inbox().welcome && !leaving) {
+        client->Disconnect(now);
+        leaving = true;
+        ++joins;
+      }
+    }
+  };
+
   explicit HostilePeers(std::uint16_t port) : port_(port) {
+    for (std::size_t i = 0; i < churners_.size(); ++i)
+      churners_[i].source = "127.0.3." + std::to_string(1 + i);
     parked_[0].source = "127.0.0.2";
     parked_[1].source = "127.0.0.3";
     parked_[1].descending = true;
@@ -273,6 +314,7 @@ class HostilePeers {
   std::array<ParkedCommands, 2> parked_;
   std::array<Refused, 2> refused_;
   SequenceJumper jumper_;
+  std::array<Churner, kChurners> churners_;
   std::unique_ptr<discovery::Responder> responder_;
   std::vector<std::unique_ptr<hostile::UdpSocket>> discovery_flood_;
   std::size_t next_source_ = 0;
@@ -297,6 +339,7 @@ struct Slot {
   Micros next_change{0};  // when it next connects (offline) or stops playing and leaves (online)
   std::uint8_t buttons = 0;
   Micros next_buttons{0};
+  Micros next_tag{0};
 
   std::string name() const {
     std::string name = "s";  // built step by step: g++ 12 misreports operator+ chains (-Wrestrict)
@@ -388,6 +431,12 @@ class Soak : public ::testing::Test {
       slot.buttons = static_cast<std::uint8_t>(std::uniform_int_distribution<int>(0, sim::kButtonMask)(rng_));
       slot.next_buttons = now + RandomMicros(rng_, 0.05, 0.6);
     }
+    // Every player tags too, about at the cooldown: each tag rewinds the world and its result goes out.
+    if (slot.playing && slot.online && now >= slot.next_tag) {
+      const auto aim = static_cast<sim::Aim>(std::uniform_int_distribution<int>(0, 0xFFFF)(rng_));
+      if (slot.client->Tag(now, aim)) ++tags_fired_;
+      slot.next_tag = now + RandomMicros(rng_, 0.25, 0.5);
+    }
     // A politely leaving client still needs updates to finish its goodbye.
     if (slot.client) slot.client->Update(now, slot.playing && slot.online ? slot.buttons : 0);
   }
@@ -437,6 +486,7 @@ class Soak : public ::testing::Test {
   std::unique_ptr<testing::LoopbackRig> rig_;
   std::vector<Slot> slots_;
   int connects_ = 0;
+  int tags_fired_ = 0;
   int polite_leaves_ = 0;
   int drops_ = 0;
   std::unique_ptr<HostilePeers> hostile_;
@@ -497,13 +547,16 @@ void Soak::Run(double seconds) {
   const server::ServerStats stats = rig_->server().stats();
   std::printf(
       "soak: %.0f s simulated, %d connects, %d polite leaves, %d drops, %d players compared at the end; "
-      "server: %llu ticks, %llu inputs applied, %llu duplicates ignored, %llu lost, %llu rate-limited\n",
+      "server: %llu ticks, %llu inputs applied, %llu duplicates ignored, %llu lost, %llu rate-limited; "
+      "%d tags fired, %llu judged, %llu hits\n",
       seconds, connects_, polite_leaves_, drops_, compared, static_cast<unsigned long long>(stats.ticks),
       static_cast<unsigned long long>(stats.inputs.processed),
       static_cast<unsigned long long>(stats.inputs.duplicate),
       static_cast<unsigned long long>(stats.inputs.lost),
-      static_cast<unsigned long long>(stats.inputs.dropped_rate_limit));
+      static_cast<unsigned long long>(stats.inputs.dropped_rate_limit), tags_fired_,
+      static_cast<unsigned long long>(stats.tags_judged), static_cast<unsigned long long>(stats.tags_hit));
   EXPECT_GT(compared, 0);
+  EXPECT_GT(stats.tags_judged, 0u);
   EXPECT_GT(connects_, static_cast<int>(slots_.size()));  // churn happened: some slots came back
   const std::size_t rss_end = hostile::ResidentBytes();
   std::printf("resident set: %zu kB after %lld s, %zu kB at the end (%+.1f%%)\n", rss_reference / 1024,
@@ -518,6 +571,11 @@ void Soak::Run(double seconds) {
   EXPECT_GE(hostile_->browser_answered() * 2, hostile_->browser_asked());
   // A sequence jump under the limit is a gap, not an offence: the jumper is never kicked.
   EXPECT_EQ(hostile_->jumper_sessions(), 1);
+  // The churners joined, each held to its address's budget: a burst of 16, then 2.8 a second.
+  std::printf("churners: %d joins from %d addresses in %.0f s\n", hostile_->churner_joins(),
+              HostilePeers::kChurners, seconds);
+  EXPECT_GT(hostile_->churner_joins(), 0);
+  EXPECT_LE(hostile_->churner_joins(), HostilePeers::kChurners * static_cast<int>(16 + 2.8 * seconds + 1));
 }
 
 TEST_F(Soak, HarshNetworkWithChurn) {
