@@ -136,7 +136,7 @@ struct Client::Impl {
     newest_tick = w.server_tick;
     clock.Reset(w.tick_rate, w.snapshot_rate, newest_tick, now);
     snapshot_rate.Reset(w.snapshot_rate, protocol::EffectiveSnapshotRate(w.max_snapshot_rate, w.tick_rate));
-    own.StartSampling(now);
+    own.StartSampling(now, w.arena);
     last_snapshot_at = now;
   }
 
@@ -147,14 +147,15 @@ struct Client::Impl {
       link.OnMissingBaseline(tick, welcome.tick_rate, snapshot_rate.rate());
       return true;
     }
-    const protocol::Snapshot* rebuilt = decoder.Rebuild(tick - delta.age, delta);
+    const protocol::Snapshot* rebuilt = decoder.Rebuild(tick - delta.age, delta, welcome.arena);
     return rebuilt != nullptr && OnSnapshot(*rebuilt, true, now);
   }
 
   // Returns false for a snapshot that contradicts what this client sent (an ack of an unsent input).
   bool OnSnapshot(const protocol::Snapshot& snapshot, bool delta, Micros now) {
     const Tick tick = UnwrapTick(snapshot.server_tick, newest_tick);
-    if (!own.AckPlausible(snapshot.has_ack, snapshot.ack)) return false;
+    // Another arena than the Welcome's is not this session's world.
+    if (snapshot.arena != welcome.arena || !own.AckPlausible(snapshot.has_ack, snapshot.ack)) return false;
     if (!link.OnSnapshot(tick, welcome.tick_rate, snapshot_rate.rate())) return true;  // a duplicate
     last_snapshot_at = now;
     link.OnEncoding(delta);
@@ -251,7 +252,7 @@ struct Client::Impl {
     view_delay.SetSnapshotLoss(link.metrics().snapshot_unusable, link.loss_measured());
     const double elapsed_ms = static_cast<double>(remote_elapsed.count()) / 1000.0;
     view_delay.Advance(now, elapsed_ms, clock, settings, remotes.dry());
-    remotes.RefreshViews(elapsed_ms, view_delay, clock, settings);
+    remotes.RefreshViews(elapsed_ms, view_delay, clock, settings, welcome.arena);
     if (predicting && world.others_predicted()) {
       remotes.DrawPredicted([this](sim::PlayerId id) { return world.RemoteAt(id); });
     }

@@ -40,10 +40,11 @@ bool Applied(sim::Seq seq, const sim::CubeState& truth) noexcept {
 
 // Where the keys pressed so far put the cube: the server's state now, with the inputs it has not applied
 // yet replayed on top, as the server will apply them.
-Vec2 KeysPosition(const sim::CubeState& truth, const PendingInputs& pending) noexcept {
+Vec2 KeysPosition(const sim::CubeState& truth, const PendingInputs& pending,
+                  const sim::Arena& arena) noexcept {
   sim::CubeState state = truth;
   for (std::size_t i = 0; i < pending.size(); ++i) {
-    if (!Applied(pending[i].input.seq, truth)) state = sim::Move(state, pending[i].input);
+    if (!Applied(pending[i].input.seq, truth)) state = sim::Move(state, pending[i].input, arena);
   }
   return PositionOf(state);
 }
@@ -175,7 +176,7 @@ void FrameSampler::SampleOwn(FrameSample& s, const Client& client, std::span<con
   s.drawn = local.drawn;
   s.server = PositionOf(own->state);
   s.own_error = Length(s.drawn - s.server);
-  const Vec2 keys = KeysPosition(own->state, client.pending());
+  const Vec2 keys = KeysPosition(own->state, client.pending(), client.welcome().arena);
   s.keys_error = Length(s.drawn - keys);
   if (client.settings().prediction) s.drift = Length(local.predicted - keys);
   s.own_jump = last_drawn_ && seconds > 0.0 && IsJump(s.drawn - *last_drawn_, seconds);

@@ -52,7 +52,8 @@ InterpolationBuffer::InsertResult InterpolationBuffer::Insert(Tick tick,
   return InsertResult::kInserted;
 }
 
-Sample InterpolationBuffer::SampleAt(double render_tick, double max_extrapolation_ticks) const noexcept {
+Sample InterpolationBuffer::SampleAt(double render_tick, double max_extrapolation_ticks,
+                                     const sim::Arena& arena) const noexcept {
   Sample sample;
   if (size_ == 0) return sample;
 
@@ -70,8 +71,8 @@ Sample InterpolationBuffer::SampleAt(double render_tick, double max_extrapolatio
     sample.kind =
         sample.ticks_past_newest <= max_extrapolation_ticks ? SampleKind::kExtrapolated : SampleKind::kHeld;
     // Velocity is in sub-units per tick; the walls stop the cube, as Move would.
-    const double x = Clamp(last.state.x + last.state.vx * ahead, sim::kMinX, sim::kMaxX);
-    const double y = Clamp(last.state.y + last.state.vy * ahead, sim::kMinY, sim::kMaxY);
+    const double x = Clamp(last.state.x + last.state.vx * ahead, arena.min_x(), arena.max_x());
+    const double y = Clamp(last.state.y + last.state.vy * ahead, arena.min_y(), arena.max_y());
     sample.position = {x / sim::kSubUnitsPerUnit, y / sim::kSubUnitsPerUnit};
     return sample;
   }

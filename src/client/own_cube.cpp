@@ -26,7 +26,8 @@ constexpr int kLeadSettleInputs = 10;
 
 void OwnCube::Reset() noexcept { *this = OwnCube{}; }
 
-void OwnCube::StartSampling(Micros now) noexcept {
+void OwnCube::StartSampling(Micros now, const sim::Arena& arena) noexcept {
+  arena_ = arena;
   last_sample_call_ = now;
   sample_clock_us_ = 0.0;
   samples_taken_ = 0;
@@ -65,7 +66,7 @@ void OwnCube::TakeSample(std::uint8_t buttons, int redundancy, const Send& send)
     if (std::exchange(stream_broken_, false)) stream_start_ = next_seq_;
     const sim::Input input{next_seq_, buttons};
     next_seq_ = static_cast<sim::Seq>(next_seq_ + 1);
-    predicted_ = sim::Move(predicted_, input);
+    predicted_ = sim::Move(predicted_, input, arena_);
     pending_.Push({input, predicted_});
     any_input_sent_ = true;
     ++metrics_.inputs_sent;
@@ -122,7 +123,7 @@ void OwnCube::Reconcile(const Settings& settings, const sim::CubeState* replayed
   } else if (settings.reconciliation) {
     // Replay what the server has not applied yet; each replayed prediction replaces the old one.
     for (std::size_t i = 0; i < pending_.size(); ++i) {
-      predicted_ = sim::Move(predicted_, pending_[i].input);
+      predicted_ = sim::Move(predicted_, pending_[i].input, arena_);
       pending_[i].predicted = predicted_;
     }
   }

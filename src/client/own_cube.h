@@ -21,8 +21,8 @@ class OwnCube {
 
   // Forgets the cube, its inputs and its measurements: a new connection.
   void Reset() noexcept;
-  // The fixed-step sampling starts at `now` (the Welcome's arrival).
-  void StartSampling(Micros now) noexcept;
+  // The fixed-step sampling starts at `now` (the Welcome's arrival); the cube moves in `arena` (its).
+  void StartSampling(Micros now, const sim::Arena& arena) noexcept;
 
   // Takes every sample due by `now` (`input_rate` per simulation step of the paced sampling clock, at most
   // a few after a stall) of the `held` buttons, and sends the unacknowledged inputs after each.
@@ -65,6 +65,7 @@ class OwnCube {
   void TakeSample(std::uint8_t buttons, int redundancy, const Send& send);
 
   bool present_ = false;
+  sim::Arena arena_;
   sim::CubeState predicted_;
   sim::CubeState server_state_;
   PendingInputs pending_;

@@ -78,7 +78,7 @@ void RemoteCubes::EndSnapshot() {
 }
 
 void RemoteCubes::RefreshViews(double elapsed_ms, const ViewDelay& delay, const ServerClock& clock,
-                               const Settings& settings) {
+                               const Settings& settings, const sim::Arena& arena) {
   metrics_.interp_delay_ms = delay.delay_ms();
   const double render = delay.render_tick();
   const double period_ms = clock.tick_period_ms();
@@ -105,7 +105,7 @@ void RemoteCubes::RefreshViews(double elapsed_ms, const ViewDelay& delay, const 
     view.latest_state = cube.latest;
     view.latest = PositionOf(cube.latest);
     if (settings.interpolation) {
-      const Sample sample = cube.buffer.SampleAt(render, max_extrapolation_ticks);
+      const Sample sample = cube.buffer.SampleAt(render, max_extrapolation_ticks, arena);
       view.drawn = settings.smoothing && cube.was_drawn ? StepToward(cube.drawn, sample.position, step_budget)
                                                         : sample.position;
       view.sample = sample.kind;

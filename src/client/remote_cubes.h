@@ -36,9 +36,10 @@ class RemoteCubes {
 
   // Samples every cube at the view delay's render time, just advanced (over `elapsed_ms`). A cube whose first
   // state is still ahead of the render time had not joined at that time: it has no view yet (drawing it at
-  // its first state would show, and let a player tag, a cube where it never was at that time).
+  // its first state would show, and let a player tag, a cube where it never was at that time). Extrapolation
+  // stops at the walls of `arena`.
   void RefreshViews(double elapsed_ms, const ViewDelay& delay, const ServerClock& clock,
-                    const Settings& settings);
+                    const Settings& settings, const sim::Arena& arena);
   // Some cube's render time was past its newest state at the last refresh: the delay climbs fast.
   bool dry() const noexcept { return dry_; }
 

@@ -22,8 +22,8 @@ const protocol::FixedVector<sim::PlayerCube, protocol::kMaxPlayers>* SnapshotDec
   return nullptr;
 }
 
-const protocol::Snapshot* SnapshotDecoder::Rebuild(Tick baseline,
-                                                   const protocol::DeltaSnapshot& delta) noexcept {
+const protocol::Snapshot* SnapshotDecoder::Rebuild(Tick baseline, const protocol::DeltaSnapshot& delta,
+                                                   const sim::Arena& arena) noexcept {
   const auto* held = Find(baseline);
   if (held == nullptr) return nullptr;
   // A replay may start from any world held between the baseline and its tick: the newest costs least.
@@ -35,9 +35,9 @@ const protocol::Snapshot* SnapshotDecoder::Rebuild(Tick baseline,
     }
   }
   const bool rebuilt = newer != nullptr
-                           ? protocol::ApplyReplay(held->span(), delta, rebuilt_, newer->world.span(),
+                           ? protocol::ApplyReplay(held->span(), arena, delta, rebuilt_, newer->world.span(),
                                                    static_cast<int>(newer->tick - baseline))
-                           : protocol::ApplyReplay(held->span(), delta, rebuilt_);
+                           : protocol::ApplyReplay(held->span(), arena, delta, rebuilt_);
   return rebuilt ? &rebuilt_ : nullptr;
 }
 

@@ -72,7 +72,7 @@ void WorldPrediction::Step(std::size_t k, const Frame& frame) {
     }
     if (count > 0) steps_.push_back({&cube, std::span<const sim::Input>(inputs, count)});
   }
-  sim::StepWorld(world, steps_, frame.collisions);
+  sim::StepWorld(world, steps_, frame.collisions, frame.arena);
   ++metrics_.ticks_simulated;
   metrics_.cube_ticks_simulated += world.size();
 }
@@ -207,6 +207,7 @@ WorldPrediction::Frame WorldPrediction::FrameAt(Micros now, const ServerClock& c
   frame.pending = &pending;
   frame.moves_per_tick = std::max(1, sim::kTicksPerSecond / std::max(1, int{welcome.tick_rate}));
   frame.collisions = welcome.collisions;
+  frame.arena = welcome.arena;
   frame.window_ticks = static_cast<int>(settings.predict_window_ms / clock.tick_period_ms());
   frame.smoothing = settings.smoothing;
   frame.smoothing_ms = settings.smoothing_ms;

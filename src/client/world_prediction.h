@@ -42,6 +42,7 @@ class WorldPrediction {
     const PendingInputs* pending = nullptr;  // the own cube's inputs the snapshot's world has not applied
     int moves_per_tick = 1;                  // sim steps (Moves) per server tick
     bool collisions = true;                  // the server resolves overlaps
+    sim::Arena arena;                        // the walls
     int window_ticks = 60;                   // the most ticks simulated past the snapshot
     bool to_input_tick = false;  // remote cubes read at the own cube's newest input's tick when later
     bool smoothing = true;       // remote mispredictions eased over smoothing_ms

@@ -9,37 +9,75 @@
 namespace netcube::gui {
 namespace {
 
-const double kArenaWidthUnits = client::ToUnits(sim::kArenaWidth);
-const double kArenaHeightUnits = client::ToUnits(sim::kArenaHeight);
 const double kCubeHalfUnits = client::ToUnits(sim::kCubeHalf);
 constexpr double kGridSpacingUnits = 4.0;
 constexpr float kCorrectionArrowThickness = 2.5F;
 
+// The largest scale at which `size` (units) fits inside `area`.
+float FitScale(const Rect& area, client::Vec2 size) noexcept {
+  return std::max(0.0F, std::min(area.w / static_cast<float>(size.x), area.h / static_cast<float>(size.y)));
+}
+
+client::Vec2 SizeOf(const sim::Arena& arena) noexcept {
+  return {client::ToUnits(arena.width), client::ToUnits(arena.height)};
+}
+
 }  // namespace
 
-ArenaMapping ArenaMapping::Fit(const Rect& area) noexcept {
-  ArenaMapping mapping;
-  mapping.scale_ = std::max(0.0F, std::min(area.w / static_cast<float>(kArenaWidthUnits),
-                                           area.h / static_cast<float>(kArenaHeightUnits)));
-  const float width = mapping.scale_ * static_cast<float>(kArenaWidthUnits);
-  const float height = mapping.scale_ * static_cast<float>(kArenaHeightUnits);
-  mapping.arena_ = {area.x + (area.w - width) / 2.0F, area.y + (area.h - height) / 2.0F, width, height};
-  return mapping;
+ArenaMapping::ArenaMapping(const Rect& area, const sim::Arena& arena, float scale,
+                           client::Vec2 centre) noexcept
+    : scale_(scale), world_size_(SizeOf(arena)) {
+  // Per axis: the arena centred when it is no larger than the area, else the area's span of it around
+  // `centre`, kept within the walls.
+  const auto place = [scale](float area_from, float area_span, double world_span, double at, float& view_from,
+                             float& view_span, float& origin) {
+    const auto drawn = static_cast<float>(world_span) * scale;
+    if (drawn <= area_span) {
+      view_from = area_from + (area_span - drawn) / 2.0F;
+      view_span = drawn;
+      origin = view_from;
+      return;
+    }
+    const double half = static_cast<double>(area_span / scale) / 2.0;
+    const double first = std::clamp(at - half, 0.0, world_span - 2.0 * half);
+    view_from = area_from;
+    view_span = area_span;
+    origin = area_from - static_cast<float>(first) * scale;
+  };
+  place(area.x, area.w, world_size_.x, centre.x, view_.x, view_.w, origin_.x);
+  place(area.y, area.h, world_size_.y, centre.y, view_.y, view_.h, origin_.y);
+}
+
+ArenaMapping ArenaMapping::Fit(const Rect& area, const sim::Arena& arena) noexcept {
+  return {area, arena, FitScale(area, SizeOf(arena)), {}};
+}
+
+ArenaMapping ArenaMapping::Follow(const Rect& area, const sim::Arena& arena, client::Vec2 centre) noexcept {
+  const float whole = FitScale(area, SizeOf(arena));
+  const float standard = FitScale(area, SizeOf(sim::kStandardArena));
+  return {area, arena, std::max(whole, standard), centre};
+}
+
+bool ArenaMapping::whole() const noexcept {
+  const client::Vec2 lo = visible_min();
+  const client::Vec2 hi = visible_max();
+  constexpr double kSlack = 1e-3;  // units: rounding through screen points
+  return lo.x <= kSlack && lo.y <= kSlack && hi.x >= world_size_.x - kSlack && hi.y >= world_size_.y - kSlack;
 }
 
 ImVec2 ArenaMapping::ToScreen(client::Vec2 units) const noexcept {
-  return {arena_.x + static_cast<float>(units.x) * scale_, arena_.y + static_cast<float>(units.y) * scale_};
+  return {origin_.x + static_cast<float>(units.x) * scale_, origin_.y + static_cast<float>(units.y) * scale_};
 }
 
 client::Vec2 ArenaMapping::ToWorld(ImVec2 screen) const noexcept {
   if (scale_ <= 0.0F) return {};
-  return {static_cast<double>((screen.x - arena_.x) / scale_),
-          static_cast<double>((screen.y - arena_.y) / scale_)};
+  return {static_cast<double>((screen.x - origin_.x) / scale_),
+          static_cast<double>((screen.y - origin_.y) / scale_)};
 }
 
 bool ArenaMapping::Contains(ImVec2 screen) const noexcept {
-  return screen.x >= arena_.x && screen.x < arena_.x + arena_.w && screen.y >= arena_.y &&
-         screen.y < arena_.y + arena_.h;
+  return screen.x >= view_.x && screen.x < view_.x + view_.w && screen.y >= view_.y &&
+         screen.y < view_.y + view_.h;
 }
 
 void DrawRay(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 origin, sim::Aim aim, ImU32 colour) {
@@ -83,13 +121,49 @@ void DrawArenaFloor(ImDrawList& draw, const ArenaMapping& mapping) {
   const Rect& arena = mapping.arena();
   draw.AddRectFilled(arena.min(), arena.max(), ToImU32(kArenaFloor));
   const ImU32 grid = ToImU32(kArenaGrid);
-  for (double x = kGridSpacingUnits; x < kArenaWidthUnits; x += kGridSpacingUnits) {
-    draw.AddLine(mapping.ToScreen({x, 0.0}), mapping.ToScreen({x, kArenaHeightUnits}), grid);
+  // Grid lines at least a few points apart: a whole large arena doubles their spacing until they are.
+  constexpr float kMinGridPoints = 6.0F;
+  double spacing = kGridSpacingUnits;
+  while (static_cast<float>(spacing) * mapping.pixels_per_unit() < kMinGridPoints) spacing *= 2.0;
+  const client::Vec2 lo = mapping.visible_min();
+  const client::Vec2 hi = mapping.visible_max();
+  const client::Vec2 size = mapping.world_size();
+  for (double x = std::max(1.0, std::ceil(lo.x / spacing)) * spacing; x < std::min(hi.x, size.x);
+       x += spacing) {
+    draw.AddLine(mapping.ToScreen({x, lo.y}), mapping.ToScreen({x, hi.y}), grid);
   }
-  for (double y = kGridSpacingUnits; y < kArenaHeightUnits; y += kGridSpacingUnits) {
-    draw.AddLine(mapping.ToScreen({0.0, y}), mapping.ToScreen({kArenaWidthUnits, y}), grid);
+  for (double y = std::max(1.0, std::ceil(lo.y / spacing)) * spacing; y < std::min(hi.y, size.y);
+       y += spacing) {
+    draw.AddLine(mapping.ToScreen({lo.x, y}), mapping.ToScreen({hi.x, y}), grid);
   }
-  draw.AddRect(arena.min(), arena.max(), ToImU32(kArenaBorder), 0.0F, 0, 1.5F);
+  // The walls, where they are in sight.
+  const ImVec2 walls_min = mapping.ToScreen({0.0, 0.0});
+  const ImVec2 walls_max = mapping.ToScreen(size);
+  draw.PushClipRect(arena.min(), arena.max(), true);
+  draw.AddRect(walls_min, walls_max, ToImU32(kArenaBorder), 0.0F, 0, 1.5F);
+  draw.PopClipRect();
+}
+
+void DrawMinimap(ImDrawList& draw, const ArenaMapping& mapping, std::span<const CubeMark> cubes,
+                 std::optional<sim::PlayerId> own) {
+  if (mapping.whole()) return;
+  constexpr float kMargin = 8.0F;
+  const Rect& view = mapping.arena();
+  const float width = std::min(160.0F, view.w / 4.0F);
+  const client::Vec2 size = mapping.world_size();
+  const auto height = static_cast<float>(static_cast<double>(width) * size.y / size.x);
+  const Rect area{view.x + view.w - width - kMargin, view.y + kMargin, width, height};
+  const float scale = width / static_cast<float>(size.x);
+  const auto at = [&](client::Vec2 units) {
+    return ImVec2(area.x + static_cast<float>(units.x) * scale, area.y + static_cast<float>(units.y) * scale);
+  };
+  draw.AddRectFilled(area.min(), area.max(), ToImU32(kArenaFloor, 230));
+  for (const CubeMark& cube : cubes) {
+    const float radius = own && cube.id == *own ? 3.0F : 1.5F;
+    draw.AddCircleFilled(at(cube.position), radius, ToImU32(PlayerColour(cube.id)));
+  }
+  draw.AddRect(at(mapping.visible_min()), at(mapping.visible_max()), ToImU32(kOwnCubeOutline, 180));
+  draw.AddRect(area.min(), area.max(), ToImU32(kArenaBorder), 0.0F, 0, 1.0F);
 }
 
 void DrawCube(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre, sim::PlayerId id,

@@ -36,8 +36,8 @@ ClientLayout ClientLayout::For(ImVec2 display_size) noexcept {
   const float panel_width = std::clamp(display_size.x * 0.36F, kMinPanelWidth, kMaxPanelWidth);
   const float left_width = std::max(1.0F, display_size.x - panel_width - 3.0F * kMargin);
   layout.title = {kMargin, kMargin, left_width, kTitleHeight};
-  layout.arena = ArenaMapping::Fit({kMargin, kMargin + kTitleHeight, left_width,
-                                    std::max(1.0F, display_size.y - kTitleHeight - 2.0F * kMargin)});
+  layout.arena = {kMargin, kMargin + kTitleHeight, left_width,
+                  std::max(1.0F, display_size.y - kTitleHeight - 2.0F * kMargin)};
   layout.panel = {kMargin + left_width + kMargin, kMargin, panel_width,
                   std::max(1.0F, display_size.y - 2.0F * kMargin)};
   return layout;
@@ -98,9 +98,10 @@ void ClientScreen::Draw(const ClientLayout& layout, Micros now,
   DrawCentredText(background, layout.title.x + layout.title.w / 2.0F,
                   layout.title.y + (layout.title.h - ImGui::GetFontSize()) / 2.0F, ToImU32(kHeaderText),
                   Title());
-  view_.DrawArena(background, layout.arena, *client_, now);
+  const ArenaMapping mapping = PlayerView::MappingFor(layout.arena, *client_);
+  view_.DrawArena(background, mapping, *client_, now);
   if (const std::optional<TagRequest> tag =
-          view_.TagInput(layout.arena, TagKeyPressedNow(KeyBinding::kArrowsAndWasd))) {
+          view_.TagInput(mapping, TagKeyPressedNow(KeyBinding::kArrowsAndWasd))) {
     view_.TagByHand(*client_, now, tag->target);
   }
 

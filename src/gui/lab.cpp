@@ -75,13 +75,15 @@ LabLayout LabLayout::For(ImVec2 display_size, std::size_t players) noexcept {
   layout.server_column = layout.columns / 2;
   const auto n = static_cast<float>(layout.columns);
   const float column_width = std::max(1.0F, (display_size.x - (n + 1.0F) * kMargin) / n);
-  const float arena_height = std::min(column_width * static_cast<float>(sim::kArenaHeight) / sim::kArenaWidth,
+  // The standard arena's shape: a larger arena is followed (or fitted, in the server's column) inside it.
+  const float arena_height = std::min(column_width * static_cast<float>(sim::kStandardArena.height) /
+                                          static_cast<float>(sim::kStandardArena.width),
                                       kMaxArenaShare * (display_size.y - kTitleHeight - 3.0F * kMargin));
   const float panel_top = kMargin + kTitleHeight + arena_height + kMargin;
   for (std::size_t column = 0; column < layout.columns; ++column) {
     const float x = kMargin + static_cast<float>(column) * (column_width + kMargin);
     layout.title[column] = {x, kMargin, column_width, kTitleHeight};
-    layout.arena[column] = ArenaMapping::Fit({x, kMargin + kTitleHeight, column_width, arena_height});
+    layout.arena[column] = {x, kMargin + kTitleHeight, column_width, arena_height};
     layout.panel[column] = {x, panel_top, column_width, std::max(1.0F, display_size.y - panel_top - kMargin)};
   }
   return layout;
@@ -160,7 +162,8 @@ void Lab::Draw(const LabLayout& layout, Micros now, std::span<const transport::L
   }
   for (std::size_t i = 0; hand_tags_ && !read_only_ && i < players_.size(); ++i) {
     const std::optional<TagRequest> request =
-        player_views_[i].TagInput(layout.arena[layout.ColumnOf(i)], TagKeyPressedNow(tag_keys_[i]));
+        player_views_[i].TagInput(PlayerView::MappingFor(layout.arena[layout.ColumnOf(i)], *players_[i]),
+                                  TagKeyPressedNow(tag_keys_[i]));
     if (request) TagByHand(now, {i, *request});
   }
   for (std::size_t i = 0; i < players_.size(); ++i) {
@@ -171,7 +174,8 @@ void Lab::Draw(const LabLayout& layout, Micros now, std::span<const transport::L
     DrawPlayerColumn(i, layout, now, profiles);
   }
 
-  server_view_.DrawArena(background, layout.arena[layout.server_column], *server_);
+  server_view_.DrawArena(
+      background, ArenaMapping::Fit(layout.arena[layout.server_column], server_->config().arena), *server_);
   BeginPanel("##server", layout.panel[layout.server_column]);
   // A journaled run's time machine and the server's controls share the panel as tabs (the time machine
   // first), so that each fits a 1280 x 720 window whole.
@@ -213,7 +217,8 @@ void Lab::DrawPlayerColumn(std::size_t index, const LabLayout& layout, Micros no
   const std::size_t column = layout.ColumnOf(index);
   client::Client& player = *players_[index];
   PlayerView& view = player_views_[index];
-  view.DrawArena(*ImGui::GetBackgroundDrawList(), layout.arena[column], player, now, server_->world());
+  view.DrawArena(*ImGui::GetBackgroundDrawList(), PlayerView::MappingFor(layout.arena[column], player),
+                 player, now, server_->world());
 
   BeginPanel(("##player" + std::to_string(index + 1)).c_str(), layout.panel[column]);
   const client::ConnectionState state = player.state();

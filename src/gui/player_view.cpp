@@ -95,6 +95,15 @@ void PlayerView::Observe(Micros now, const client::Client& client) {
   trails_.Record(now, cubes);
 }
 
+ArenaMapping PlayerView::MappingFor(const Rect& area, const client::Client& client) noexcept {
+  const sim::Arena& arena = client.welcome().arena;
+  const client::LocalView& local = client.local();
+  const client::Vec2 centre =
+      local.present ? local.drawn
+                    : client::Vec2{client::ToUnits(arena.width) / 2.0, client::ToUnits(arena.height) / 2.0};
+  return ArenaMapping::Follow(area, arena, centre);
+}
+
 void PlayerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const client::Client& client,
                            Micros now, std::span<const sim::PlayerCube> authoritative) const {
   DrawArenaFloor(draw, mapping);
@@ -106,6 +115,8 @@ void PlayerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const 
                     ToImU32(kHeaderText), text);
     return;
   }
+  // A followed arena's cubes beyond the part drawn stay out of the rest of the window.
+  draw.PushClipRect(arena.min(), arena.max(), true);
   if (overlays_.trails) trails_.Draw(draw, mapping);
   DrawOutlines(draw, mapping, client, authoritative);
   const client::LocalView& local = client.local();
@@ -120,6 +131,15 @@ void PlayerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const 
   DrawCorrection(draw, mapping, client, now);
   DrawTags(draw, mapping, client, now);
   DrawLabels(draw, mapping, client, authoritative);
+  draw.PopClipRect();
+  if (!mapping.whole()) {
+    std::vector<CubeMark> cubes;
+    if (own_visible) cubes.push_back({*own_id, local.drawn});
+    for (const client::RemoteView& remote : client.remotes()) {
+      if (remote.sample != client::SampleKind::kEmpty) cubes.push_back({remote.id, remote.drawn});
+    }
+    DrawMinimap(draw, mapping, cubes, own_id);
+  }
 }
 
 void PlayerView::DrawOutlines(ImDrawList& draw, const ArenaMapping& mapping, const client::Client& client,

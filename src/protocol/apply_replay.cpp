@@ -52,9 +52,9 @@ int NextTickMoves(const CubePath& path, PathCursor& c) noexcept {
 }
 
 // The cubes that go and come before the step of tick `at`: `world` and `present` (each cube's path) changed
-// alike. False when one that goes is not there, or one that comes has an id that is.
-bool ApplyMembers(const DeltaSnapshot& delta, std::size_t count, int at, std::size_t& next_arrival,
-                  FixedVector<sim::PlayerCube, kMaxPlayers>& world,
+// alike. False when one that goes is not there, or one that comes has an id that is or lies outside `arena`.
+bool ApplyMembers(const DeltaSnapshot& delta, std::size_t count, int at, const sim::Arena& arena,
+                  std::size_t& next_arrival, FixedVector<sim::PlayerCube, kMaxPlayers>& world,
                   FixedVector<std::uint16_t, kMaxPlayers>& present) noexcept {
   for (const Exit& d : delta.exits) {
     if (d.at != at) continue;
@@ -69,7 +69,8 @@ bool ApplyMembers(const DeltaSnapshot& delta, std::size_t count, int at, std::si
     const auto* p = std::lower_bound(world.begin(), world.end(), cube.id,
                                      [](const sim::PlayerCube& c, sim::PlayerId id) { return c.id < id; });
     const auto index = static_cast<std::size_t>(p - world.begin());
-    if ((p != world.end() && p->id == cube.id) || !world.insert(index, cube) ||
+    if ((p != world.end() && p->id == cube.id) || !arena.Contains(cube.state.x, cube.state.y) ||
+        !world.insert(index, cube) ||
         !present.insert(index, static_cast<std::uint16_t>(count + next_arrival))) {
       return false;
     }
@@ -96,8 +97,9 @@ std::uint8_t ChoiceOf(std::uint8_t held, std::uint8_t buttons) noexcept {
   return choice;
 }
 
-bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta, Snapshot& out,
-                 std::span<const sim::PlayerCube> newer, int newer_ticks) noexcept {
+bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const sim::Arena& arena,
+                 const DeltaSnapshot& delta, Snapshot& out, std::span<const sim::PlayerCube> newer,
+                 int newer_ticks) noexcept {
   if (delta.paths.size() != baseline.size() + delta.arrivals.size() || newer_ticks < 0 ||
       newer_ticks >= delta.age) {
     return false;
@@ -119,7 +121,7 @@ bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot&
   }
   std::size_t next_arrival = 0;
   for (int k = 0; k < delta.age; ++k) {
-    if (!ApplyMembers(delta, count, k + 1, next_arrival, out.players, present)) return false;
+    if (!ApplyMembers(delta, count, k + 1, arena, next_arrival, out.players, present)) return false;
     const bool stepped = k >= newer_ticks;  // the world `newer` has these ticks' Moves already
     for (std::size_t i = 0; i < present.size(); ++i) {
       PathCursor& c = cursors[present[i]];
@@ -135,10 +137,10 @@ bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot&
         const bool turning = c.turn < path.turns.size() && path.turns[c.turn].at == c.moves;
         std::uint8_t buttons = state.buttons;
         if (turning) buttons = ButtonsOfChoice(state.buttons, path.turns[c.turn++].choice);
-        state = sim::Move(state, {static_cast<sim::Seq>(state.last_input + 1), buttons});
+        state = sim::Move(state, {static_cast<sim::Seq>(state.last_input + 1), buttons}, arena);
       }
     }
-    if (stepped && delta.collisions) sim::ResolveOverlaps(out.players.span());
+    if (stepped && delta.collisions) sim::ResolveOverlaps(out.players.span(), arena);
     if (k + 1 == newer_ticks) {
       // From here on the world is `newer`: the same cubes, each where the ticks so far took it.
       if (newer.size() != out.players.size()) return false;
@@ -149,8 +151,9 @@ bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot&
     }
   }
   // Snapshots carry no input numbers: the world is what a full snapshot of it decodes to.
-  for (sim::PlayerCube& cube : out.players) cube.state.last_input = cube.state.held_since = 0;
+  for (sim::PlayerCube& cube : out.players) cube.state.last_input = 0;
   out.server_tick = delta.server_tick;
+  out.arena = arena;
   out.has_ack = delta.has_ack;
   out.ack = delta.ack;
   out.input_lead = delta.input_lead;

@@ -1,5 +1,7 @@
 #include "netcube/protocol/discovery.h"
 
+#include "snapshot_wire.h"
+
 namespace netcube::protocol {
 namespace {
 
@@ -32,7 +34,8 @@ bool Serialize(Stream& stream, DiscoveryReply& m) {
       !SerializeInt(stream, m.max_players, 1, kMaxPlayers) || m.players > m.max_players ||
       !SerializeInt(stream, m.tick_rate, 1, kMaxRate) ||
       !SerializeInt(stream, m.snapshot_rate, 1, kMaxRate) ||
-      !SerializeInt(stream, m.max_snapshot_rate, 1, kMaxRate)) {
+      !SerializeInt(stream, m.max_snapshot_rate, 1, kMaxRate) ||
+      !snapshot_wire::SerializeArena(stream, m.arena)) {
     return false;
   }
   return SerializeText(stream, m.name, kMaxServerNameLength) && !m.name.empty();

@@ -15,6 +15,7 @@ namespace {
 
 using snapshot_wire::SameOnWire;
 using snapshot_wire::SerializeAck;
+using snapshot_wire::SerializeArena;
 using snapshot_wire::SerializeDeltaBody;
 using snapshot_wire::SerializeType;
 using snapshot_wire::SerializeWorld;
@@ -66,8 +67,7 @@ bool Serialize(Stream& stream, Welcome& m) {
   return SerializeUnsigned(stream, m.player_id) && SerializeInt(stream, m.tick_rate, 1, kMaxRate) &&
          SerializeInt(stream, m.snapshot_rate, 1, kMaxRate) &&
          SerializeInt(stream, m.max_players, 1, kMaxPlayers) && SerializeBool(stream, m.collisions) &&
-         SerializeInt(stream, m.arena_width, 1, 1 << 24) &&
-         SerializeInt(stream, m.arena_height, 1, 1 << 24) && SerializeUnsigned(stream, m.server_tick) &&
+         SerializeArena(stream, m.arena) && SerializeUnsigned(stream, m.server_tick) &&
          SerializeInt(stream, m.max_snapshot_rate, 1, kMaxRate);
 }
 
@@ -94,7 +94,7 @@ bool Serialize(Stream& stream, InputMessage& m) {
 
 template <class Stream>
 bool Serialize(Stream& stream, Snapshot& m) {
-  return SerializeWorld(stream, m.server_tick, m.players) &&
+  return SerializeWorld(stream, m.server_tick, m.arena, m.players) &&
          SerializeAck(stream, m.has_ack, m.ack, m.input_lead);
 }
 
@@ -175,7 +175,7 @@ void EmplaceByIndex(Message& message, std::size_t index, std::index_sequence<I..
 static_assert(std::variant_size_v<Message> == kMessageTypeCount);
 
 bool operator==(const Snapshot& a, const Snapshot& b) noexcept {
-  if (a.server_tick != b.server_tick || a.has_ack != b.has_ack || a.ack != b.ack ||
+  if (a.server_tick != b.server_tick || a.arena != b.arena || a.has_ack != b.has_ack || a.ack != b.ack ||
       a.input_lead != b.input_lead)
     return false;
   if (a.players.size() != b.players.size()) return false;

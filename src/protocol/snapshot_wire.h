@@ -42,10 +42,24 @@ bool SerializeType(Stream& stream, MessageType type) {
   return SerializeType(stream, value);
 }
 
+// An arena's sides in whole units, each int[kMinArenaUnits, kMaxArenaUnits].
 template <class Stream>
-bool SerializeCube(Stream& stream, sim::CubeState& s) {
-  return SerializeInt(stream, s.x, sim::kMinX, sim::kMaxX) &&
-         SerializeInt(stream, s.y, sim::kMinY, sim::kMaxY) &&
+bool SerializeArena(Stream& stream, sim::Arena& arena) {
+  std::int32_t width = arena.width_units();
+  std::int32_t height = arena.height_units();
+  if (!SerializeInt(stream, width, sim::kMinArenaUnits, sim::kMaxArenaUnits) ||
+      !SerializeInt(stream, height, sim::kMinArenaUnits, sim::kMaxArenaUnits)) {
+    return false;
+  }
+  arena = sim::Arena::OfUnits(width, height);
+  return true;
+}
+
+// A cube's state: its position within `arena`, its velocity and its held buttons.
+template <class Stream>
+bool SerializeCube(Stream& stream, sim::CubeState& s, const sim::Arena& arena) {
+  return SerializeInt(stream, s.x, arena.min_x(), arena.max_x()) &&
+         SerializeInt(stream, s.y, arena.min_y(), arena.max_y()) &&
          SerializeInt(stream, s.vx, -sim::kMaxSpeed, sim::kMaxSpeed) &&
          SerializeInt(stream, s.vy, -sim::kMaxSpeed, sim::kMaxSpeed) &&
          SerializeInt(stream, s.buttons, 0, sim::kButtonMask);
@@ -59,7 +73,7 @@ inline bool SameOnWire(const sim::PlayerCube& a, const sim::PlayerCube& b) noexc
 // A list of whole cubes: the count, then each id (strictly increasing) and state. `players` is a message's
 // own list when reading or measuring, and the server's world as it lies when the SnapshotWriter writes.
 template <class Stream, class Players>
-bool SerializePlayers(Stream& stream, Players& players) {
+bool SerializePlayers(Stream& stream, Players& players, const sim::Arena& arena) {
   std::size_t count = players.size();
   if (!SerializeInt(stream, count, 0, kMaxPlayers)) return false;
   if constexpr (Stream::kReading) players.resize(count);
@@ -67,16 +81,17 @@ bool SerializePlayers(Stream& stream, Players& players) {
     sim::PlayerCube p = players[i];
     if (!SerializeUnsigned(stream, p.id)) return false;
     if (i > 0 && p.id <= players[i - 1].id) return false;  // strictly increasing: no duplicates
-    if (!SerializeCube(stream, p.state)) return false;
+    if (!SerializeCube(stream, p.state, arena)) return false;
     if constexpr (Stream::kReading) players[i] = p;
   }
   return true;
 }
 
-// The part of a snapshot every receiver shares: the tick and the cubes.
+// The part of a snapshot every receiver shares: the tick, the arena and the cubes in it.
 template <class Stream, class Players>
-bool SerializeWorld(Stream& stream, std::uint32_t& server_tick, Players& players) {
-  return SerializeUnsigned(stream, server_tick) && SerializePlayers(stream, players);
+bool SerializeWorld(Stream& stream, std::uint32_t& server_tick, sim::Arena& arena, Players& players) {
+  return SerializeUnsigned(stream, server_tick) && SerializeArena(stream, arena) &&
+         SerializePlayers(stream, players, arena);
 }
 
 // A delta's tick and age.
@@ -139,14 +154,16 @@ bool SerializeReplayPath(Stream& stream, DeltaSnapshot& m, std::size_t i, int fr
 }
 
 // A replay's arrivals after its `count` baseline paths: each one's tick (not before the last's), id (above
-// the last's at the same tick), state and path. A cube that came went at a later tick, if at all.
+// the last's at the same tick), state and path. A cube that came went at a later tick, if at all. A delta
+// does not say its arena (its baseline's is the receiver's), so an arrival's position is coded within the
+// largest, and the replay refuses one outside its baseline's arena.
 template <class Stream>
 bool SerializeArrivals(Stream& stream, DeltaSnapshot& m, std::size_t count) {
   for (std::size_t k = 0; k < m.arrivals.size(); ++k) {
     Arrival& a = m.arrivals[k];
     const int first = k == 0 ? 1 : m.arrivals[k - 1].at;
     if (!SerializeInt(stream, a.at, first, m.age) || !SerializeUnsigned(stream, a.cube.id) ||
-        !SerializeCube(stream, a.cube.state)) {
+        !SerializeCube(stream, a.cube.state, sim::kLargestArena)) {
       return false;
     }
     if (k > 0 && a.at == m.arrivals[k - 1].at && a.cube.id <= m.arrivals[k - 1].cube.id) return false;

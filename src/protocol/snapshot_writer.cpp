@@ -19,54 +19,48 @@ using snapshot_wire::SerializeWorld;
 
 namespace {
 
-// The bits of a snapshot's shared part before its cubes, of one cube, and of a delta's shared part with no
-// cube: measured by the serializers themselves, so a change of the layout cannot leave them behind.
-struct SharedPartBits {
-  std::size_t full_header = 0;
-  std::size_t full_cube = 0;
-  std::size_t delta_header = 0;
-};
-
-SharedPartBits MeasureSharedParts() noexcept {
-  SharedPartBits out;
-  std::uint32_t tick = 0;
-  FixedVector<sim::PlayerCube, 1> cubes;
-  BitMeasurer empty;
-  SerializeType(empty, MessageType::kSnapshot);
-  SerializeWorld(empty, tick, cubes);
-  out.full_header = empty.BitsWritten();
-  cubes.push_back({});
-  BitMeasurer one;
-  SerializeType(one, MessageType::kSnapshot);
-  SerializeWorld(one, tick, cubes);
-  out.full_cube = one.BitsWritten() - out.full_header;
+// The bits of a delta's shared part with no cube: measured by the serializer itself, so a change of the
+// layout cannot leave it behind.
+std::size_t MeasureDeltaHeader() noexcept {
   DeltaSnapshot delta;
-  BitMeasurer delta_header;
-  SerializeType(delta_header, MessageType::kDeltaSnapshot);
-  SerializeDeltaBody(delta_header, delta);
-  out.delta_header = delta_header.BitsWritten();
-  return out;
+  BitMeasurer header;
+  SerializeType(header, MessageType::kDeltaSnapshot);
+  SerializeDeltaBody(header, delta);
+  return header.BitsWritten();
 }
 
-const SharedPartBits& SharedParts() noexcept {
-  static const SharedPartBits kBits = MeasureSharedParts();
+std::size_t DeltaHeaderBits() noexcept {
+  static const std::size_t kBits = MeasureDeltaHeader();
   return kBits;
+}
+
+// The bits of a full snapshot's shared part with `cubes` cubes in `arena` (measured, as above).
+std::size_t MeasureFull(std::span<const sim::PlayerCube> cubes, sim::Arena arena) noexcept {
+  std::uint32_t tick = 0;
+  BitMeasurer measurer;
+  SerializeType(measurer, MessageType::kSnapshot);
+  SerializeWorld(measurer, tick, arena, cubes);
+  return measurer.BitsWritten();
 }
 
 }  // namespace
 
-std::size_t SnapshotWriter::FullSharedBits(std::size_t players) noexcept {
-  return SharedParts().full_header + SharedParts().full_cube * players;
+std::size_t SnapshotWriter::FullSharedBits(std::size_t players, const sim::Arena& arena) noexcept {
+  const sim::PlayerCube cube{0, {arena.min_x(), arena.min_y(), 0, 0, 0, 0}};
+  const std::size_t header = MeasureFull({}, arena);
+  return header + (MeasureFull({&cube, 1}, arena) - header) * players;
 }
 
-bool SnapshotWriter::Prepare(std::uint32_t server_tick, std::span<const sim::PlayerCube> players) noexcept {
+bool SnapshotWriter::Prepare(std::uint32_t server_tick, const sim::Arena& arena,
+                             std::span<const sim::PlayerCube> players) noexcept {
   BitWriter writer(buffer_);
-  if (!SerializeType(writer, MessageType::kSnapshot) || !SerializeWorld(writer, server_tick, players)) {
+  sim::Arena told = arena;
+  if (!SerializeType(writer, MessageType::kSnapshot) || !SerializeWorld(writer, server_tick, told, players)) {
     shared_bits_ = cube_bits_ = 0;
     return false;
   }
   shared_bits_ = writer.BitsWritten();
-  cube_bits_ = shared_bits_ - FullSharedBits(0);
+  cube_bits_ = shared_bits_ - FullSharedBits(0, arena);
   return true;
 }
 
@@ -78,7 +72,7 @@ bool SnapshotWriter::Prepare(const DeltaSnapshot& delta) noexcept {
     return false;
   }
   shared_bits_ = writer.BitsWritten();
-  cube_bits_ = shared_bits_ - SharedParts().delta_header;
+  cube_bits_ = shared_bits_ - DeltaHeaderBits();
   return true;
 }
 
@@ -133,7 +127,7 @@ bool SnapshotWriter::Prepare(const DeltaSnapshot& delta, ReplayCodes& codes) noe
   if (copy_bits > 0 && !copy()) return false;
   if (!SerializeArrivals(writer, m, count)) return false;
   shared_bits_ = writer.BitsWritten();
-  cube_bits_ = shared_bits_ - SharedParts().delta_header;
+  cube_bits_ = shared_bits_ - DeltaHeaderBits();
   std::copy_n(buffer_.begin(), writer.BytesWritten(), codes.bytes_.begin());
   codes.held_ = true;
   codes.baseline_ = baseline;

@@ -26,6 +26,10 @@ std::string CheckConfig(const ServerConfig& config) {
   if (config.max_clients < 1 || config.max_clients > protocol::kMaxPlayers) {
     return "max clients must be in [1, " + std::to_string(protocol::kMaxPlayers) + "]";
   }
+  if (!config.arena.Valid()) {
+    return "arena sides must be whole units in [" + std::to_string(sim::kMinArenaUnits) + ", " +
+           std::to_string(sim::kMaxArenaUnits) + "]";
+  }
   if (config.max_rewind_ms < 0 || config.max_rewind_ms > protocol::kMaxTagDelayMs) {
     return "max rewind must be in [0, " + std::to_string(protocol::kMaxTagDelayMs) + "] ms";
   }
@@ -50,6 +54,7 @@ protocol::Welcome WelcomeFor(const ServerConfig& config, int tick_rate, std::uin
   welcome.max_snapshot_rate = static_cast<std::uint8_t>(MostSnapshots(config, tick_rate));
   welcome.max_players = static_cast<std::uint16_t>(config.max_clients);
   welcome.collisions = config.collisions;
+  welcome.arena = config.arena;
   welcome.server_tick = static_cast<std::uint32_t>(tick);
   return welcome;
 }

@@ -39,7 +39,7 @@ sim::PlayerId Players::Join(Micros now, transport::PeerId peer, const std::strin
   player.name = name;
   // A shared spawn is the slot of an empty world, whoever is already there.
   const sim::PlayerCube cube{id, SpawnState(config.shared_spawn ? std::span<const sim::PlayerCube>() : world_,
-                                            config.spawn_spacing_units)};
+                                            config.spawn_spacing_units, config.arena)};
   players_.insert(players_.begin() + static_cast<std::ptrdiff_t>(index), std::move(player));
   world_.insert(world_.begin() + static_cast<std::ptrdiff_t>(index), cube);
   Client& newcomer = *clients_.insert(LowerBound(clients_, id), Client{peer, id, 0, 0, {}});

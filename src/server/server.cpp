@@ -193,13 +193,14 @@ void Server::Impl::RunDueTicks(Micros now) {
   const auto work_now = [this] { return config.work_clock ? config.work_clock() : Micros(0); };
   while (simulation.tick() < last_due) {
     const Micros started = work_now();
-    simulation.Step(players, config.collisions);
+    simulation.Step(players, config.collisions, config.arena);
     snapshots.Record(simulation.tick(), players.world(), simulation.history(), simulation.arrivals(),
                      simulation.steps(), config.collisions);
     tags.JudgeDue(now, players, simulation.history(), config);
     const bool snapshot_due = snapshots.MarkDue(players.clients(), config, simulation.rate());
     if (snapshot_due) {
-      snapshots.Prepare(simulation.tick(), players, simulation.history(), config.snapshot_encoding);
+      snapshots.Prepare(simulation.tick(), players, simulation.history(), config.snapshot_encoding,
+                        config.arena);
     }
     const Micros simulated = work_now();
     tags.SendResults(now, players, outbox);

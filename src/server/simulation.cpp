@@ -11,7 +11,7 @@ std::uint64_t Simulation::LastDue(Micros now) noexcept {
   return last_due;
 }
 
-void Simulation::Step(Players& players, bool collisions) {
+void Simulation::Step(Players& players, bool collisions, const sim::Arena& arena) {
   std::vector<sim::PlayerCube>& world = players.world();
   RecordArrivals(players);
   steps_.clear();
@@ -26,7 +26,7 @@ void Simulation::Step(Players& players, bool collisions) {
     if (count > 0) steps_.push_back({&world[i], std::span<const sim::Input>(out.data(), count)});
     used += count;
   }
-  sim::StepWorld(world, steps_, collisions);
+  sim::StepWorld(world, steps_, collisions, arena);
   ++tick_;
   ++counters_.ticks;
   history_.Record(

@@ -26,7 +26,7 @@ class Simulation {
   // tick number following the clock, so that clients' estimates of server time stay valid.
   std::uint64_t LastDue(Micros now) noexcept;
   // One tick: every player's inputs for it applied to the world, collisions resolved, the world recorded.
-  void Step(Players& players, bool collisions);
+  void Step(Players& players, bool collisions, const sim::Arena& arena);
   // Ticks after the current one follow `tick_rate`, from the current one's time.
   void SetRate(int tick_rate) noexcept { schedule_.Rebase(tick_, tick_rate); }
 

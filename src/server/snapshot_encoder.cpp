@@ -164,7 +164,7 @@ std::uint64_t SnapshotEncoder::WantedStart(std::uint64_t tick, std::size_t cubes
 }
 
 void SnapshotEncoder::Prepare(std::uint64_t tick, const Players& players, const WorldHistory& history,
-                              SnapshotEncoding encoding) {
+                              SnapshotEncoding encoding, const sim::Arena& arena) {
   LetGoOfKept(tick);
   const std::vector<Client>& clients = players.clients();
   receivers_.clear();
@@ -194,7 +194,7 @@ void SnapshotEncoder::Prepare(std::uint64_t tick, const Players& players, const 
       for (std::size_t s = 0; s < kept_.size() && r.baseline != kNoBaseline; ++s) {
         if (kept_[s].live && kept_[s].baseline == r.baseline) kept = s;
       }
-      group_is_delta_[groups] = PrepareOne(tick, players, kept, writers_[groups]);
+      group_is_delta_[groups] = PrepareOne(tick, players, arena, kept, writers_[groups]);
       ++groups;
     }
     r.group = groups - 1;
@@ -202,8 +202,8 @@ void SnapshotEncoder::Prepare(std::uint64_t tick, const Players& players, const 
   counters_.snapshot_encodes += groups;
 }
 
-bool SnapshotEncoder::PrepareOne(std::uint64_t tick, const Players& players, std::optional<std::size_t> kept,
-                                 protocol::SnapshotWriter& writer) {
+bool SnapshotEncoder::PrepareOne(std::uint64_t tick, const Players& players, const sim::Arena& arena,
+                                 std::optional<std::size_t> kept, protocol::SnapshotWriter& writer) {
   const std::span<const sim::PlayerCube> world = players.world();
   // A delta longer than the full snapshot (a world turned over since an old baseline, inputs that came in
   // bursts: a client's host fell behind) is not worth sending: the full snapshot's acks bring a fresh
@@ -212,12 +212,12 @@ bool SnapshotEncoder::PrepareOne(std::uint64_t tick, const Players& players, std
     Kept& k = kept_[*kept];
     if (k.replay.Extend(tick, move_log_, k.replay_delta) && k.replay.Finish(world, k.replay_delta) &&
         writer.Prepare(k.replay_delta, k.replay_codes) &&
-        writer.shared_bits() <= protocol::SnapshotWriter::FullSharedBits(world.size())) {
+        writer.shared_bits() <= protocol::SnapshotWriter::FullSharedBits(world.size(), arena)) {
       return true;
     }
     k.live = false;  // a replay only grows: a fresher baseline is kept for its clients instead
   }
-  [[maybe_unused]] const bool encoded = writer.Prepare(static_cast<std::uint32_t>(tick), world);
+  [[maybe_unused]] const bool encoded = writer.Prepare(static_cast<std::uint32_t>(tick), arena, world);
   assert(encoded && "the server's world is always encodable: ids increasing, states in range");
   return false;
 }

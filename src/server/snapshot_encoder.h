@@ -35,9 +35,9 @@ class SnapshotEncoder {
               bool collisions);
   // Gives each client due a snapshot a kept baseline it holds (its newest, or one shared with others when
   // encodes are dear), keeping one more when some hold none fresh enough, and encodes each kept
-  // baseline's delta of the world after `tick` once.
+  // baseline's delta of the world after `tick` (in `arena`) once.
   void Prepare(std::uint64_t tick, const Players& players, const WorldHistory& history,
-               SnapshotEncoding encoding);
+               SnapshotEncoding encoding, const sim::Arena& arena);
 
   static constexpr std::uint64_t kNoBaseline = std::numeric_limits<std::uint64_t>::max();
   // A client due the snapshot, and its encoding.
@@ -111,8 +111,8 @@ class SnapshotEncoder {
   // or none when every slot serves this tick.
   std::optional<std::size_t> Keep(std::uint64_t tick, std::uint64_t seen, const WorldHistory& history);
   // Encodes `writer` for receivers of `kept` (none: the full snapshot); true for a delta.
-  bool PrepareOne(std::uint64_t tick, const Players& players, std::optional<std::size_t> kept,
-                  protocol::SnapshotWriter& writer);
+  bool PrepareOne(std::uint64_t tick, const Players& players, const sim::Arena& arena,
+                  std::optional<std::size_t> kept, protocol::SnapshotWriter& writer);
 
   SnapshotCounters& counters_;
   protocol::MoveLog move_log_;  // every cube's Moves at each recent tick, so a delta may replay them

@@ -34,8 +34,8 @@ class Snapshots {
   bool MarkDue(std::vector<Client>& clients, const ServerConfig& config, int tick_rate) noexcept;
   // Encodes the snapshot of the world after `tick` for the clients due one (SnapshotEncoder::Prepare).
   void Prepare(std::uint64_t tick, const Players& players, const WorldHistory& history,
-               SnapshotEncoding encoding) {
-    encoder_.Prepare(tick, players, history, encoding);
+               SnapshotEncoding encoding, const sim::Arena& arena) {
+    encoder_.Prepare(tick, players, history, encoding, arena);
   }
   // The snapshots Prepare encoded, each with its receiver's ack.
   void Send(Micros now, std::uint64_t tick, Players& players, Outbox& outbox);

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdlib>
-#include <limits>
 
 namespace netcube::sim {
 namespace {
@@ -56,7 +54,7 @@ void Integrate(std::int32_t& pos, std::int32_t& vel, std::int32_t lo, std::int32
 
 }  // namespace
 
-CubeState Move(const CubeState& state, const Input& input) noexcept {
+CubeState Move(const CubeState& state, const Input& input, const Arena& arena) noexcept {
   CubeState next = state;
   const std::uint8_t b = input.buttons;
   const std::int32_t dir_x = ((b & kRight) ? 1 : 0) - ((b & kLeft) ? 1 : 0);
@@ -75,125 +73,11 @@ CubeState Move(const CubeState& state, const Input& input) noexcept {
     next.vy = ScaleToMaxSpeed(next.vy, speed);
   }
 
-  Integrate(next.x, next.vx, kMinX, kMaxX);
-  Integrate(next.y, next.vy, kMinY, kMaxY);
+  Integrate(next.x, next.vx, arena.min_x(), arena.max_x());
+  Integrate(next.y, next.vy, arena.min_y(), arena.max_y());
   next.last_input = input.seq;
-  if ((input.buttons & kButtonMask) != state.buttons) next.held_since = input.seq;
   next.buttons = input.buttons & kButtonMask;
   return next;
-}
-
-namespace {
-
-// The Moves a cube at `pos` gliding at `vel` makes before it would pass lo or hi (at most `limit`).
-int GlideSteps(std::int32_t pos, std::int32_t vel, std::int32_t lo, std::int32_t hi, int limit) noexcept {
-  if (vel > 0) return std::min(limit, (hi - pos) / vel);
-  if (vel < 0) return std::min(limit, (pos - lo) / -vel);
-  return limit;
-}
-
-}  // namespace
-
-namespace {
-
-// How one axis's velocity changes per Move while it changes linearly: by the acceleration with a key held,
-// by friction toward 0 without (linear while the speed is at least the friction), and for how many Moves.
-struct AxisRamp {
-  std::int32_t step = 0;
-  int moves = 0;
-};
-
-AxisRamp RampOf(std::int32_t v, std::int32_t dir, std::int32_t accel, int limit) noexcept {
-  if (dir != 0) return {dir * accel, limit};
-  if (v == 0) return {0, limit};
-  return {v > 0 ? -kFriction : kFriction, std::min(limit, std::abs(v) / kFriction)};
-}
-
-// The velocity after j Moves on a ramp, and the distance those Moves cover.
-std::int64_t RampVelocity(std::int32_t v, std::int32_t step, int j) noexcept {
-  return std::int64_t{v} + std::int64_t{j} * step;
-}
-std::int64_t RampDistance(std::int32_t v, std::int32_t step, int j) noexcept {
-  return std::int64_t{j} * v + std::int64_t{step} * j * (j + 1) / 2;
-}
-
-// Moves with `input` (whose buttons the cube already holds) in one step, bit for bit what Move gives them
-// one at a time, while both velocities change linearly: no speed cap (the squared speed is convex in the
-// Move count, so the ends bound it), no velocity changing sign (so the positions are monotone) and no wall
-// (so the end bounds them). Returns the Moves taken, at most `left`; 0 when fewer than 2 would do.
-int RampSteps(CubeState& s, const Input& input, int left) noexcept {
-  const std::uint8_t b = input.buttons;
-  const std::int32_t dir_x = ((b & kRight) ? 1 : 0) - ((b & kLeft) ? 1 : 0);
-  const std::int32_t dir_y = ((b & kDown) ? 1 : 0) - ((b & kUp) ? 1 : 0);
-  const std::int32_t accel =
-      (dir_x != 0 && dir_y != 0) ? kAcceleration * kDiagonalScale / 256 : kAcceleration;
-  const AxisRamp rx = RampOf(s.vx, dir_x, accel, left);
-  const AxisRamp ry = RampOf(s.vy, dir_y, accel, left);
-  int k = std::min(rx.moves, ry.moves);
-  // Stop before a velocity changes sign.
-  const auto before_sign_change = [](std::int32_t v, std::int32_t step) {
-    return v != 0 && step != 0 && (v > 0) != (step > 0) ? std::abs(v) / std::abs(step)
-                                                        : std::numeric_limits<int>::max();
-  };
-  k = std::min({k, before_sign_change(s.vx, rx.step), before_sign_change(s.vy, ry.step)});
-  const auto speed_sq = [&](int j) {
-    const std::int64_t vx = RampVelocity(s.vx, rx.step, j);
-    const std::int64_t vy = RampVelocity(s.vy, ry.step, j);
-    return vx * vx + vy * vy;
-  };
-  constexpr std::int64_t kCapSq = std::int64_t{kMaxSpeed} * kMaxSpeed;
-  if (k < 2 || speed_sq(1) > kCapSq) return 0;
-  if (speed_sq(k) > kCapSq) {
-    // The largest k whose speed is within the cap: the squared speed rises past it once.
-    int lo = 1;
-    int hi = k;
-    while (hi - lo > 1) {
-      const int mid = lo + (hi - lo) / 2;
-      (speed_sq(mid) > kCapSq ? hi : lo) = mid;
-    }
-    k = lo;
-  }
-  if (k < 2) return 0;
-  const std::int64_t x = s.x + RampDistance(s.vx, rx.step, k);
-  const std::int64_t y = s.y + RampDistance(s.vy, ry.step, k);
-  if (x < kMinX || x > kMaxX || y < kMinY || y > kMaxY) return 0;
-  s.x = static_cast<std::int32_t>(x);
-  s.y = static_cast<std::int32_t>(y);
-  s.vx = static_cast<std::int32_t>(RampVelocity(s.vx, rx.step, k));
-  s.vy = static_cast<std::int32_t>(RampVelocity(s.vy, ry.step, k));
-  return k;
-}
-
-}  // namespace
-
-CubeState MoveRepeated(const CubeState& state, const Input& input, int count,
-                       std::uint64_t* moves_stepped) noexcept {
-  CubeState s = state;
-  int left = count;
-  while (left > 0) {
-    const std::int32_t vx = s.vx;
-    const std::int32_t vy = s.vy;
-    // After the first Move (which does the bookkeeping) a velocity changing linearly is taken in one step.
-    const int ramp = left < count ? RampSteps(s, input, left) : 0;
-    if (ramp > 0) {
-      left -= ramp;
-    } else {
-      s = Move(s, input);
-      --left;
-    }
-    if (moves_stepped != nullptr) ++*moves_stepped;
-    // The velocity held: the next Move starts from the same velocity and buttons, so it gives the same
-    // one again. An axis that moved glides on; one stopped at a wall (velocity 0 before and after) was
-    // pushed into it and stays. Move has already put the cube inside the arena.
-    if (left > 0 && s.vx == vx && s.vy == vy) {
-      const int glide =
-          std::min(GlideSteps(s.x, s.vx, kMinX, kMaxX, left), GlideSteps(s.y, s.vy, kMinY, kMaxY, left));
-      s.x += glide * s.vx;
-      s.y += glide * s.vy;
-      left -= glide;
-    }
-  }
-  return s;
 }
 
 std::uint64_t HashState(const CubeState& state, std::uint64_t seed) noexcept {

@@ -30,7 +30,7 @@ void StopToward(std::int32_t& vel, std::int32_t push_sign) noexcept {
 }
 
 // Separates a and b (a has the lower id) along one axis. Returns true if they overlapped.
-bool Separate(CubeState& a, CubeState& b) noexcept {
+bool Separate(CubeState& a, CubeState& b, const Arena& arena) noexcept {
   const std::int32_t dx = b.x - a.x;
   const std::int32_t dy = b.y - a.y;
   const std::int32_t overlap_x = kCubeSize - std::abs(dx);
@@ -42,8 +42,8 @@ bool Separate(CubeState& a, CubeState& b) noexcept {
   std::int32_t& pb = along_x ? b.x : b.y;
   std::int32_t& va = along_x ? a.vx : a.vy;
   std::int32_t& vb = along_x ? b.vx : b.vy;
-  const std::int32_t lo = along_x ? kMinX : kMinY;
-  const std::int32_t hi = along_x ? kMaxX : kMaxY;
+  const std::int32_t lo = along_x ? arena.min_x() : arena.min_y();
+  const std::int32_t hi = along_x ? arena.max_x() : arena.max_y();
   const std::int32_t overlap = along_x ? overlap_x : overlap_y;
   // b goes toward the side it is already on; exact coincidence sends the higher id the positive way.
   const std::int32_t sign = (along_x ? dx : dy) >= 0 ? 1 : -1;
@@ -84,26 +84,30 @@ class IndexSet {
 
 // The broad phase: cube-sized cells over the arena. Two cubes overlap only when their centres are less than
 // a cube apart on both axes, so only cubes in the same or neighbouring cells can; a pass then looks at a
-// handful of neighbours per cube instead of every other cube.
-constexpr int kGridColumns = kArenaWidth / kCubeSize + 1;
-constexpr int kGridRows = kArenaHeight / kCubeSize + 1;
-
+// handful of neighbours per cube instead of every other cube. The cells are filed row by row, each row's
+// cubes by column, so that the grid costs the cubes it holds, not the arena's size.
 class Grid {
  public:
-  // Files every cube (by its index in `cubes`) under the cell of its centre, each cell in index order.
+  explicit Grid(const Arena& arena) noexcept
+      : rows_(static_cast<std::size_t>(arena.height / kCubeSize) + 1) {}
+
+  // Files every cube (by its index in `cubes`) under the cell of its centre.
   void Build(std::span<CubeState* const> cubes) noexcept {
-    first_.fill(0);
+    std::fill_n(first_.begin(), rows_ + 1, std::uint16_t{0});
     for (std::size_t i = 0; i < cubes.size(); ++i) {
       column_[i] = ColumnOf(*cubes[i]);
       row_[i] = RowOf(*cubes[i]);
-      ++first_[Cell(column_[i], row_[i]) + 1];
+      ++first_[row_[i] + 1u];
     }
-    for (std::size_t c = 1; c < first_.size(); ++c)
-      first_[c] = static_cast<std::uint16_t>(first_[c] + first_[c - 1]);
-    std::array<std::uint16_t, kCells> next{};
-    std::copy(first_.begin(), first_.end() - 1, next.begin());
-    for (std::size_t i = 0; i < cubes.size(); ++i)
-      items_[next[Cell(column_[i], row_[i])]++] = static_cast<std::uint16_t>(i);
+    for (std::size_t r = 1; r <= rows_; ++r)
+      first_[r] = static_cast<std::uint16_t>(first_[r] + first_[r - 1]);
+    std::array<std::uint16_t, kMaxRows> next;
+    std::copy_n(first_.begin(), rows_, next.begin());
+    for (std::size_t i = 0; i < cubes.size(); ++i) items_[next[row_[i]]++] = static_cast<std::uint16_t>(i);
+    for (std::size_t r = 0; r < rows_; ++r) {
+      std::sort(items_.begin() + first_[r], items_.begin() + first_[r + 1],
+                [this](std::uint16_t a, std::uint16_t b) { return column_[a] < column_[b]; });
+    }
   }
 
   // Files the cubes again after only `moved` have moved: a push rarely crosses into another cell, and the
@@ -117,37 +121,39 @@ class Grid {
     }
   }
 
-  // Calls visit(j) for every cube j other than `i` in i's cell and the cells around it (as filed by Build).
-  // Cells are numbered row by row, so each row's three cells hold one run of `items_`.
+  // Calls visit(j) for every cube j other than `i` in i's cell and the cells around it (as filed by Build):
+  // in each of the three rows, one run of `items_`.
   template <class Visit>
   void ForEachNearby(std::size_t i, Visit&& visit) const noexcept {
-    const int first_column = std::max(0, column_[i] - 1);
-    const int last_column = std::min(kGridColumns - 1, column_[i] + 1);
-    for (int row = std::max(0, row_[i] - 1); row <= std::min(kGridRows - 1, row_[i] + 1); ++row) {
-      const std::size_t end = first_[Cell(last_column, row) + 1];
-      for (std::size_t k = first_[Cell(first_column, row)]; k < end; ++k) {
-        if (items_[k] != i) visit(static_cast<std::size_t>(items_[k]));
+    const int first_column = column_[i] - 1;
+    const int last_column = column_[i] + 1;
+    const std::size_t row = row_[i];
+    for (std::size_t r = row > 0 ? row - 1 : 0; r <= std::min(rows_ - 1, row + 1); ++r) {
+      const auto* end = items_.begin() + first_[r + 1];
+      const auto* k =
+          std::lower_bound(items_.begin() + first_[r], end, first_column,
+                           [this](std::uint16_t item, int column) { return column_[item] < column; });
+      for (; k != end && column_[*k] <= last_column; ++k) {
+        if (*k != i) visit(static_cast<std::size_t>(*k));
       }
     }
   }
 
  private:
-  static constexpr std::size_t kCells = static_cast<std::size_t>(kGridColumns) * kGridRows;
-  static std::uint8_t ColumnOf(const CubeState& cube) noexcept {
-    return static_cast<std::uint8_t>(std::clamp(cube.x / kCubeSize, 0, kGridColumns - 1));
+  static constexpr int kMaxRows = kMaxArenaUnits * kSubUnitsPerUnit / kCubeSize + 1;  // and columns
+  static std::uint16_t ColumnOf(const CubeState& cube) noexcept {
+    return static_cast<std::uint16_t>(std::clamp(cube.x / kCubeSize, 0, kMaxRows - 1));
   }
-  static std::uint8_t RowOf(const CubeState& cube) noexcept {
-    return static_cast<std::uint8_t>(std::clamp(cube.y / kCubeSize, 0, kGridRows - 1));
-  }
-  static std::size_t Cell(int column, int row) noexcept {
-    return static_cast<std::size_t>(row * kGridColumns + column);
+  std::uint16_t RowOf(const CubeState& cube) const noexcept {
+    return static_cast<std::uint16_t>(std::clamp(cube.y / kCubeSize, 0, static_cast<int>(rows_) - 1));
   }
 
-  std::array<std::uint16_t, kCells + 1>
-      first_{};  // the cubes of cell c: items_[first_[c]] .. items_[first_[c + 1] - 1]
+  std::size_t rows_;
+  std::array<std::uint16_t, kMaxRows + 1>
+      first_;  // the cubes of row r: items_[first_[r]] .. items_[first_[r + 1] - 1]
   std::array<std::uint16_t, kIdCount> items_{};
-  std::array<std::uint8_t, kIdCount> column_{};
-  std::array<std::uint8_t, kIdCount> row_{};
+  std::array<std::uint16_t, kIdCount> column_{};
+  std::array<std::uint16_t, kIdCount> row_{};
 };
 
 // One relaxation pass: every overlapping pair, found from the positions at the start of the pass, pushed
@@ -158,7 +164,7 @@ class Grid {
 // only at pairs with an `active` cube, the cubes pushed in the previous pass plus those this pass pushes
 // before reaching the pair, with the same result as looking at every pair at a fraction of the cost once
 // the first pass has cleared the ordinary contacts. On return `active` holds the cubes this pass pushed.
-bool SeparatePass(std::span<CubeState* const> ordered, const Grid& grid, IndexSet& active,
+bool SeparatePass(std::span<CubeState* const> ordered, const Grid& grid, const Arena& arena, IndexSet& active,
                   bool every_cube_active) noexcept {
   // The cubes that may have a pair with an active cube: those and their neighbours (every cube, when every
   // cube is active: the first pass).
@@ -179,7 +185,7 @@ bool SeparatePass(std::span<CubeState* const> ordered, const Grid& grid, IndexSe
     for (std::size_t k = 0; k < count; ++k) {
       const std::size_t j = later[k];
       if (!active.Has(i) && !active.Has(j)) continue;
-      if (!Separate(*ordered[i], *ordered[j])) continue;
+      if (!Separate(*ordered[i], *ordered[j], arena)) continue;
       pushed.Add(i);
       pushed.Add(j);
       active.Add(i);
@@ -204,7 +210,8 @@ bool Overlaps(std::int32_t x, std::int32_t y, const CubeState& other) noexcept {
 // The spots at `x` for `cube` nearer than `best_cost` that overlap none of `near`: y the cube's own, then
 // each cube that blocks x (in id order) just above and just below it. The nearest, if any, becomes the best.
 void TryColumn(const CubeState& cube, std::int32_t x, std::span<const CubeState* const> near,
-               std::int64_t& best_cost, std::int32_t& best_x, std::int32_t& best_y) noexcept {
+               const Arena& arena, std::int64_t& best_cost, std::int32_t& best_x,
+               std::int32_t& best_y) noexcept {
   std::array<const CubeState*, kIdCount> blockers;  // the cubes a cube at this x could overlap
   std::size_t blocker_count = 0;
   for (const CubeState* other : near) {
@@ -213,7 +220,7 @@ void TryColumn(const CubeState& cube, std::int32_t x, std::span<const CubeState*
   const std::span<const CubeState* const> column(blockers.data(), blocker_count);
   const std::int64_t cost_x = std::abs(x - cube.x);
   const auto try_y = [&](std::int32_t y) {
-    if (y < kMinY || y > kMaxY) return;
+    if (y < arena.min_y() || y > arena.max_y()) return;
     const std::int64_t cost = cost_x + std::abs(y - cube.y);
     if (cost >= best_cost) return;
     for (const CubeState* other : column) {
@@ -237,7 +244,7 @@ void TryColumn(const CubeState& cube, std::int32_t x, std::span<const CubeState*
 // Only the x candidates nearer than `x_reach` are tried. True when the spot found is the nearest of all:
 // no farther than `x_reach`, so that every x candidate beyond is at least as far and the whole search
 // would stop before it.
-bool FindNearestFreeSpotWithin(const CubeState& cube, std::span<CubeState* const> settled,
+bool FindNearestFreeSpotWithin(const CubeState& cube, std::span<CubeState* const> settled, const Arena& arena,
                                std::int64_t x_reach, bool& found, std::int32_t& best_x,
                                std::int32_t& best_y) noexcept {
   // The settled cubes that give a candidate within reach or block one: those less than a cube beyond it
@@ -251,7 +258,7 @@ bool FindNearestFreeSpotWithin(const CubeState& cube, std::span<CubeState* const
   std::array<std::int32_t, 2 * kIdCount + 1> xs;
   std::size_t x_count = 0;
   const auto add_x = [&](std::int32_t x) {
-    if (x >= kMinX && x <= kMaxX && std::abs(x - cube.x) < x_reach) xs[x_count++] = x;
+    if (x >= arena.min_x() && x <= arena.max_x() && std::abs(x - cube.x) < x_reach) xs[x_count++] = x;
   };
   add_x(cube.x);
   for (const CubeState* other : near) {
@@ -272,19 +279,20 @@ bool FindNearestFreeSpotWithin(const CubeState& cube, std::span<CubeState* const
     const std::int64_t cost_x = std::abs(x - cube.x);
     if (cost_x >= best_cost) break;  // every later x is at least as far
     if (k > 0 && x == xs[k - 1]) continue;
-    TryColumn(cube, x, near, best_cost, best_x, best_y);
+    TryColumn(cube, x, near, arena, best_cost, best_x, best_y);
   }
   found = best_cost != std::numeric_limits<std::int64_t>::max();
   return found && best_cost <= x_reach;
 }
 
-bool FindNearestFreeSpot(const CubeState& cube, std::span<CubeState* const> settled, std::int32_t& best_x,
-                         std::int32_t& best_y) noexcept {
+bool FindNearestFreeSpot(const CubeState& cube, std::span<CubeState* const> settled, const Arena& arena,
+                         std::int32_t& best_x, std::int32_t& best_y) noexcept {
   // A free spot is nearly always within a few cubes: try those candidates first, all of them only if not.
   constexpr std::int64_t kNear = 2 * kCubeSize;
   bool found = false;
-  if (FindNearestFreeSpotWithin(cube, settled, kNear, found, best_x, best_y)) return true;
-  FindNearestFreeSpotWithin(cube, settled, std::numeric_limits<std::int64_t>::max(), found, best_x, best_y);
+  if (FindNearestFreeSpotWithin(cube, settled, arena, kNear, found, best_x, best_y)) return true;
+  FindNearestFreeSpotWithin(cube, settled, arena, std::numeric_limits<std::int64_t>::max(), found, best_x,
+                            best_y);
   return found;
 }
 
@@ -292,7 +300,7 @@ bool FindNearestFreeSpot(const CubeState& cube, std::span<CubeState* const> sett
 // before it steps to the nearest spot clear of all of them, and its velocity back toward where it was
 // stops. Cubes already clear do not move. The grid, filed before the first step, finds the neighbours
 // that have not moved; the few that have are checked from their own list.
-void Settle(std::span<CubeState* const> ordered, const Grid& grid) noexcept {
+void Settle(std::span<CubeState* const> ordered, const Grid& grid, const Arena& arena) noexcept {
   std::array<std::size_t, kIdCount> moved{};
   std::size_t moved_count = 0;
   for (std::size_t i = 1; i < ordered.size(); ++i) {
@@ -305,7 +313,7 @@ void Settle(std::span<CubeState* const> ordered, const Grid& grid) noexcept {
     if (clear) continue;
     std::int32_t x = cube.x;
     std::int32_t y = cube.y;
-    if (!FindNearestFreeSpot(cube, settled, x, y)) continue;  // no room left in the arena
+    if (!FindNearestFreeSpot(cube, settled, arena, x, y)) continue;  // no room left in the arena
     if (x != cube.x) StopToward(cube.vx, x > cube.x ? 1 : -1);
     if (y != cube.y) StopToward(cube.vy, y > cube.y ? 1 : -1);
     cube.x = x;
@@ -316,7 +324,7 @@ void Settle(std::span<CubeState* const> ordered, const Grid& grid) noexcept {
 
 }  // namespace
 
-void ResolveOverlaps(std::span<PlayerCube> cubes) noexcept {
+void ResolveOverlaps(std::span<PlayerCube> cubes, const Arena& arena) noexcept {
   // Visiting cubes in id order (not list order) makes the result independent of how they are listed.
   std::array<CubeState*, kIdCount> by_id{};
   for (PlayerCube& cube : cubes) by_id[cube.id] = &cube.state;
@@ -327,23 +335,24 @@ void ResolveOverlaps(std::span<PlayerCube> cubes) noexcept {
   }
 
   const std::span<CubeState* const> cubes_by_id(ordered.data(), count);
-  Grid grid;
+  Grid grid(arena);
   grid.Build(cubes_by_id);
   IndexSet active;  // the first pass looks at every pair
   active.AddFirst(count);
   for (int pass = 0; pass < kMaxResolvePasses; ++pass) {
-    if (!SeparatePass(cubes_by_id, grid, active, pass == 0)) return;
+    if (!SeparatePass(cubes_by_id, grid, arena, active, pass == 0)) return;
     grid.Refile(cubes_by_id, active);
   }
   // Pairwise pushes share a pile-up against a wall ever more thinly and can stall a sub-unit short.
-  Settle(cubes_by_id, grid);
+  Settle(cubes_by_id, grid, arena);
 }
 
-void StepWorld(std::span<PlayerCube> all, std::span<const PlayerStep> steps, bool collisions) noexcept {
+void StepWorld(std::span<PlayerCube> all, std::span<const PlayerStep> steps, bool collisions,
+               const Arena& arena) noexcept {
   for (const PlayerStep& step : steps) {
-    for (const Input& input : step.inputs) step.cube->state = Move(step.cube->state, input);
+    for (const Input& input : step.inputs) step.cube->state = Move(step.cube->state, input, arena);
   }
-  if (collisions) ResolveOverlaps(all);
+  if (collisions) ResolveOverlaps(all, arena);
 }
 
 }  // namespace netcube::sim

@@ -22,16 +22,16 @@ TEST(InterpolationBuffer, InterpolatesLinearlyBetweenTheStatesAroundTheRenderTim
   b.Insert(100, At(10 * kUnit));
   b.Insert(103, At(13 * kUnit));
   b.Insert(106, At(19 * kUnit));
-  Sample s = b.SampleAt(101.5, 0);
+  Sample s = b.SampleAt(101.5, 0, sim::kStandardArena);
   EXPECT_EQ(s.kind, SampleKind::kInterpolated);
   EXPECT_DOUBLE_EQ(s.position.x, 11.5);
   EXPECT_DOUBLE_EQ(s.position.y, 10.0);
-  s = b.SampleAt(104.5, 0);
+  s = b.SampleAt(104.5, 0, sim::kStandardArena);
   EXPECT_DOUBLE_EQ(s.position.x, 16.0);
-  EXPECT_DOUBLE_EQ(b.SampleAt(106, 0).position.x, 19.0);
-  EXPECT_EQ(b.SampleAt(106, 0).kind, SampleKind::kInterpolated);
-  EXPECT_EQ(b.SampleAt(99, 0).kind, SampleKind::kBeforeOldest);
-  EXPECT_DOUBLE_EQ(b.SampleAt(99, 0).position.x, 10.0);
+  EXPECT_DOUBLE_EQ(b.SampleAt(106, 0, sim::kStandardArena).position.x, 19.0);
+  EXPECT_EQ(b.SampleAt(106, 0, sim::kStandardArena).kind, SampleKind::kInterpolated);
+  EXPECT_EQ(b.SampleAt(99, 0, sim::kStandardArena).kind, SampleKind::kBeforeOldest);
+  EXPECT_DOUBLE_EQ(b.SampleAt(99, 0, sim::kStandardArena).position.x, 10.0);
 }
 
 TEST(InterpolationBuffer, OutOfOrderAndDuplicateSnapshotsEndUpSorted) {
@@ -64,14 +64,14 @@ TEST(InterpolationBuffer, ExtrapolatesAlongTheLastVelocityForACappedTimeThenHold
   InterpolationBuffer b;
   b.Insert(100, At(10 * kUnit, 128));  // 1/8 unit per tick
   b.Insert(103, At(11 * kUnit, 128));
-  Sample s = b.SampleAt(107, 10);
+  Sample s = b.SampleAt(107, 10, sim::kStandardArena);
   EXPECT_EQ(s.kind, SampleKind::kExtrapolated);
   EXPECT_DOUBLE_EQ(s.ticks_past_newest, 4.0);
   EXPECT_DOUBLE_EQ(s.position.x, 11.5);
-  s = b.SampleAt(123, 10);  // 20 ticks past: capped at 10
+  s = b.SampleAt(123, 10, sim::kStandardArena);  // 20 ticks past: capped at 10
   EXPECT_EQ(s.kind, SampleKind::kHeld);
   EXPECT_DOUBLE_EQ(s.position.x, 11 + 10 * 0.125);
-  s = b.SampleAt(107, 0);  // extrapolation off
+  s = b.SampleAt(107, 0, sim::kStandardArena);  // extrapolation off
   EXPECT_EQ(s.kind, SampleKind::kHeld);
   EXPECT_DOUBLE_EQ(s.position.x, 11.0);
   EXPECT_GT(s.ticks_past_newest, 0.0);
@@ -79,8 +79,8 @@ TEST(InterpolationBuffer, ExtrapolatesAlongTheLastVelocityForACappedTimeThenHold
 
 TEST(InterpolationBuffer, ExtrapolationStopsAtTheWall) {
   InterpolationBuffer b;
-  b.Insert(1, At(sim::kMaxX - 10, 256));
-  EXPECT_DOUBLE_EQ(b.SampleAt(20, 100).position.x, ToUnits(sim::kMaxX));
+  b.Insert(1, At(sim::kStandardArena.max_x() - 10, 256));
+  EXPECT_DOUBLE_EQ(b.SampleAt(20, 100, sim::kStandardArena).position.x, ToUnits(sim::kStandardArena.max_x()));
 }
 
 TEST(InterpolationBuffer, DropBeforeKeepsTheStateAtOrBeforeTheRenderTime) {
@@ -90,7 +90,7 @@ TEST(InterpolationBuffer, DropBeforeKeepsTheStateAtOrBeforeTheRenderTime) {
   ASSERT_EQ(b.size(), 3u);
   EXPECT_EQ(b[0].tick, 6);
   EXPECT_EQ(b.CountAfter(7.5), 2u);
-  EXPECT_DOUBLE_EQ(b.SampleAt(7.5, 0).position.x, ToUnits(6) + 1.5 / 3.0 * ToUnits(3));
+  EXPECT_DOUBLE_EQ(b.SampleAt(7.5, 0, sim::kStandardArena).position.x, ToUnits(6) + 1.5 / 3.0 * ToUnits(3));
   b.DropBefore(100);
   EXPECT_EQ(b.size(), 1u);
   EXPECT_EQ(b.newest().tick, 12);
@@ -98,7 +98,7 @@ TEST(InterpolationBuffer, DropBeforeKeepsTheStateAtOrBeforeTheRenderTime) {
 
 TEST(InterpolationBuffer, EmptyBufferSamplesNothing) {
   InterpolationBuffer b;
-  EXPECT_EQ(b.SampleAt(5, 10).kind, SampleKind::kEmpty);
+  EXPECT_EQ(b.SampleAt(5, 10, sim::kStandardArena).kind, SampleKind::kEmpty);
 }
 
 TEST(InterpolationBuffer, ServerTicksAcrossThe32BitWrapStayOrdered) {
@@ -115,7 +115,7 @@ TEST(InterpolationBuffer, ServerTicksAcrossThe32BitWrapStayOrdered) {
   for (std::size_t i = 1; i < b.size(); ++i) EXPECT_EQ(b[i].tick - b[i - 1].tick, 3);
   EXPECT_EQ(b.newest().tick, 0x100000006ll);
   // Linear across the wrap: tick 0x100000000 is position 16.
-  EXPECT_DOUBLE_EQ(b.SampleAt(static_cast<double>(0x100000000ll), 0).position.x, 16.0);
+  EXPECT_DOUBLE_EQ(b.SampleAt(static_cast<double>(0x100000000ll), 0, sim::kStandardArena).position.x, 16.0);
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ namespace {
 TEST(OwnCube, AFrameClockAtTheTickRateTakesOneSampleEveryFrame) {
   OwnCube cube;
   cube.OnServerState(sim::CubeState{}, false, 0, Settings{});
-  cube.StartSampling(Micros{0});
+  cube.StartSampling(Micros{0}, sim::kStandardArena);
   int sent = 0;
   const OwnCube::Send send = [&sent](const protocol::InputMessage&) {
     ++sent;
@@ -35,7 +35,7 @@ TEST(OwnCube, AFrameClockAtTheTickRateTakesOneSampleEveryFrame) {
 TEST(OwnCube, InputsTheServerDroppedAreClearedByANoKeyInputAfterASecond) {
   OwnCube cube;
   cube.OnServerState(sim::CubeState{}, false, 0, Settings{});
-  cube.StartSampling(Micros{0});
+  cube.StartSampling(Micros{0}, sim::kStandardArena);
   std::vector<protocol::InputMessage> sent;
   const OwnCube::Send send = [&sent](const protocol::InputMessage& m) {
     sent.push_back(m);
@@ -49,7 +49,7 @@ TEST(OwnCube, InputsTheServerDroppedAreClearedByANoKeyInputAfterASecond) {
   // Right for 20 samples; the server applies inputs 0..9 and drops every one after.
   for (int i = 0; i < 20; ++i) sample(sim::kRight);
   sim::CubeState server;
-  for (sim::Seq seq = 0; seq < 10; ++seq) server = sim::Move(server, {seq, sim::kRight});
+  for (sim::Seq seq = 0; seq < 10; ++seq) server = sim::Move(server, {seq, sim::kRight}, sim::kStandardArena);
   ASSERT_TRUE(cube.OnServerState(server, true, 9, Settings{}));
   cube.Reconcile(Settings{}, nullptr);
   // Released: the prediction slides to rest on no-key inputs, which the server drops too.
@@ -68,7 +68,7 @@ TEST(OwnCube, InputsTheServerDroppedAreClearedByANoKeyInputAfterASecond) {
   EXPECT_EQ(nudge.seq, static_cast<sim::Seq>(last + 1));
   EXPECT_EQ(nudge.buttons, 0);
   // The server applies it on its own state: its ack clears everything, and the prediction follows it.
-  server = sim::Move(server, nudge);
+  server = sim::Move(server, nudge, sim::kStandardArena);
   ASSERT_TRUE(cube.OnServerState(server, true, nudge.seq, Settings{}));
   cube.Reconcile(Settings{}, nullptr);
   cube.RefreshView(Micros{0}, Settings{});

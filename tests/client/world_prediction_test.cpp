@@ -53,7 +53,7 @@ std::vector<sim::PlayerCube> Straight(std::vector<sim::PlayerCube> world, const 
       }
       steps.push_back({&world[i], std::span<const sim::Input>(&inputs[i], 1)});
     }
-    sim::StepWorld(world, steps, true);
+    sim::StepWorld(world, steps, true, sim::kStandardArena);
   }
   return world;
 }

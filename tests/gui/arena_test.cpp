@@ -15,7 +15,7 @@ namespace {
 
 TEST(GuiArenaMapping, FitsTheWholeArenaKeepingItsAspect) {
   // 64 x 36 units into 640 x 600 points: 10 points per unit, centred vertically.
-  const ArenaMapping mapping = ArenaMapping::Fit({100.0F, 50.0F, 640.0F, 600.0F});
+  const ArenaMapping mapping = ArenaMapping::Fit({100.0F, 50.0F, 640.0F, 600.0F}, sim::kStandardArena);
   EXPECT_FLOAT_EQ(mapping.pixels_per_unit(), 10.0F);
   EXPECT_FLOAT_EQ(mapping.arena().x, 100.0F);
   EXPECT_FLOAT_EQ(mapping.arena().y, 50.0F + (600.0F - 360.0F) / 2.0F);
@@ -24,7 +24,7 @@ TEST(GuiArenaMapping, FitsTheWholeArenaKeepingItsAspect) {
 }
 
 TEST(GuiArenaMapping, MapsCornersAndCentre) {
-  const ArenaMapping mapping = ArenaMapping::Fit({0.0F, 0.0F, 1280.0F, 720.0F});
+  const ArenaMapping mapping = ArenaMapping::Fit({0.0F, 0.0F, 1280.0F, 720.0F}, sim::kStandardArena);
   const ImVec2 origin = mapping.ToScreen({0.0, 0.0});
   const ImVec2 far = mapping.ToScreen({64.0, 36.0});
   const ImVec2 centre = mapping.ToScreen(client::PositionOf(sim::CubeState{}));  // a new cube is centred
@@ -39,9 +39,46 @@ TEST(GuiArenaMapping, MapsCornersAndCentre) {
 }
 
 TEST(GuiArenaMapping, WideAreaIsCentredHorizontally) {
-  const ArenaMapping mapping = ArenaMapping::Fit({0.0F, 0.0F, 1000.0F, 180.0F});
+  const ArenaMapping mapping = ArenaMapping::Fit({0.0F, 0.0F, 1000.0F, 180.0F}, sim::kStandardArena);
   EXPECT_FLOAT_EQ(mapping.pixels_per_unit(), 5.0F);
   EXPECT_FLOAT_EQ(mapping.arena().x, (1000.0F - 320.0F) / 2.0F);
+}
+
+TEST(GuiArenaMapping, FollowingTheStandardArenaShowsAllOfIt) {
+  const Rect area{0.0F, 0.0F, 1280.0F, 720.0F};
+  const ArenaMapping followed = ArenaMapping::Follow(area, sim::kStandardArena, {3.0, 3.0});
+  const ArenaMapping fitted = ArenaMapping::Fit(area, sim::kStandardArena);
+  EXPECT_TRUE(followed.whole());
+  EXPECT_FLOAT_EQ(followed.pixels_per_unit(), fitted.pixels_per_unit());
+  EXPECT_FLOAT_EQ(followed.ToScreen({3.0, 3.0}).x, fitted.ToScreen({3.0, 3.0}).x);
+}
+
+// A larger arena is drawn at the standard arena's scale around the followed cube, which stays in the
+// middle until the part drawn reaches a wall.
+TEST(GuiArenaMapping, FollowingALargeArenaKeepsTheCubeInSightWithinTheWalls) {
+  const Rect area{100.0F, 50.0F, 640.0F, 360.0F};
+  const sim::Arena large = sim::Arena::OfUnits(1024, 576);
+  const ArenaMapping middle = ArenaMapping::Follow(area, large, {500.0, 300.0});
+  EXPECT_FALSE(middle.whole());
+  EXPECT_FLOAT_EQ(middle.pixels_per_unit(), 10.0F);
+  EXPECT_FLOAT_EQ(middle.ToScreen({500.0, 300.0}).x, 100.0F + 320.0F);
+  EXPECT_FLOAT_EQ(middle.ToScreen({500.0, 300.0}).y, 50.0F + 180.0F);
+  EXPECT_FLOAT_EQ(middle.arena().w, 640.0F);
+  EXPECT_NEAR(middle.visible_min().x, 468.0, 1e-3);
+  EXPECT_NEAR(middle.visible_max().y, 318.0, 1e-3);
+  // Near a corner the walls stop the view: the arena's corner is the area's.
+  const ArenaMapping corner = ArenaMapping::Follow(area, large, {2.0, 570.0});
+  EXPECT_FLOAT_EQ(corner.ToScreen({0.0, 576.0}).x, 100.0F);
+  EXPECT_FLOAT_EQ(corner.ToScreen({0.0, 576.0}).y, 50.0F + 360.0F);
+  EXPECT_TRUE(corner.Contains(corner.ToScreen({2.0, 570.0})));
+  const client::Vec2 back = corner.ToWorld(corner.ToScreen({10.0, 560.0}));
+  EXPECT_NEAR(back.x, 10.0, 1e-3);
+  EXPECT_NEAR(back.y, 560.0, 1e-3);
+  // A narrow arena is centred along its short side and followed along its long one.
+  const ArenaMapping narrow = ArenaMapping::Follow(area, sim::Arena::OfUnits(32, 400), {16.0, 200.0});
+  EXPECT_FLOAT_EQ(narrow.arena().w, 320.0F);
+  EXPECT_FLOAT_EQ(narrow.arena().x, 100.0F + 160.0F);
+  EXPECT_FLOAT_EQ(narrow.arena().h, 360.0F);
 }
 
 bool Overlap(const Rect& a, const Rect& b) {
@@ -60,7 +97,7 @@ TEST(GuiLabLayout, ColumnsOfArenaAbovePanelNothingOverlappingServerInTheMiddle) 
       ASSERT_EQ(layout.columns, players + 1);
       std::vector<Rect> rects;
       for (std::size_t c = 0; c < layout.columns; ++c) {
-        const Rect& arena = layout.arena[c].arena();
+        const Rect& arena = layout.arena[c];
         const Rect& panel = layout.panel[c];
         EXPECT_TRUE(Inside(arena, display));
         EXPECT_TRUE(Inside(panel, display));
@@ -69,7 +106,7 @@ TEST(GuiLabLayout, ColumnsOfArenaAbovePanelNothingOverlappingServerInTheMiddle) 
         rects.push_back(arena);
         rects.push_back(panel);
         if (c > 0) {
-          EXPECT_LT(layout.arena[c - 1].arena().x, arena.x);
+          EXPECT_LT(layout.arena[c - 1].x, arena.x);
         }
       }
       for (std::size_t i = 0; i < rects.size(); ++i) {
@@ -93,10 +130,10 @@ TEST(GuiLabLayout, ColumnsOfArenaAbovePanelNothingOverlappingServerInTheMiddle) 
 TEST(GuiClientLayout, ArenaLeftPanelRight) {
   const ImVec2 display(1280.0F, 720.0F);
   const ClientLayout layout = ClientLayout::For(display);
-  EXPECT_TRUE(Inside(layout.arena.arena(), display));
+  EXPECT_TRUE(Inside(layout.arena, display));
   EXPECT_TRUE(Inside(layout.panel, display));
-  EXPECT_FALSE(Overlap(layout.arena.arena(), layout.panel));
-  EXPECT_LT(layout.arena.arena().x, layout.panel.x);
+  EXPECT_FALSE(Overlap(layout.arena, layout.panel));
+  EXPECT_LT(layout.arena.x, layout.panel.x);
 }
 
 TEST(GuiTrails, RecordsAtTheirIntervalCapsTheirLengthAndForgetsGoneCubes) {

@@ -246,7 +246,7 @@ TEST(CorrectionArrow, StartsAtTheCubesEdge) {
   std::unique_ptr<App> app = OpenHeadlessAppForInput(640, 480);
   ASSERT_NE(app, nullptr);
   InputFrame(*app, {});
-  const ArenaMapping mapping = ArenaMapping::Fit({0.0F, 0.0F, 640.0F, 480.0F});
+  const ArenaMapping mapping = ArenaMapping::Fit({0.0F, 0.0F, 640.0F, 480.0F}, sim::kStandardArena);
   const float half = static_cast<float>(client::ToUnits(sim::kCubeHalf)) * mapping.pixels_per_unit();
   const client::Vec2 from{20.0, 20.0};
   const ImVec2 centre = mapping.ToScreen(from);

@@ -152,7 +152,8 @@ TEST(GuiLabRender, ThreeViewsShowEveryCubeWhereItsViewSaysUnderLag) {
   EXPECT_EQ(image.At(image.width / 2, image.height - 1), kBackground);
   for (std::size_t column = 0; column < layout.columns; ++column) {
     EXPECT_GT(RectShare(image, scale, layout.panel[column], kPanelBackground), 0.3) << "panel " << column;
-    const ImVec2 corner = layout.arena[column].ToScreen({1.0, 1.0});  // between grid lines, away from cubes
+    const ImVec2 corner = ArenaMapping::Fit(layout.arena[column], sim::kStandardArena)
+                              .ToScreen({1.0, 1.0});  // between grid lines, away from cubes
     EXPECT_GT(PatchShare(image, scale, corner, kArenaFloor, 2, 0), 0.9) << "arena " << column;
   }
 
@@ -163,9 +164,10 @@ TEST(GuiLabRender, ThreeViewsShowEveryCubeWhereItsViewSaysUnderLag) {
       << "player 1 should be ahead of its server ghost";
   EXPECT_EQ(p2.local().drawn, p2.local().server);
 
-  const ArenaMapping& view1 = layout.arena[layout.ColumnOf(0)];
-  const ArenaMapping& view2 = layout.arena[layout.ColumnOf(1)];
-  const ArenaMapping& truth = layout.arena[layout.server_column];
+  // In the standard arena every view shows all of it.
+  const ArenaMapping view1 = ArenaMapping::Fit(layout.arena[layout.ColumnOf(0)], sim::kStandardArena);
+  const ArenaMapping view2 = ArenaMapping::Fit(layout.arena[layout.ColumnOf(1)], sim::kStandardArena);
+  const ArenaMapping truth = ArenaMapping::Fit(layout.arena[layout.server_column], sim::kStandardArena);
   ExpectCubeAt(image, scale, view1, local1.drawn, id1, "player 1's own cube");
   ASSERT_EQ(p1.remotes().size(), 1U);
   ExpectCubeAt(image, scale, view1, p1.remotes()[0].drawn, id2, "player 2 seen by player 1");
@@ -246,11 +248,11 @@ TEST(GuiClientRender, ConnectedClientDrawsItsCubeAndARemoteOneWhereItsViewsSay) 
   ASSERT_TRUE(alice.local().present);
   EXPECT_EQ(image.At(1, image.height - 1), kBackground);
   EXPECT_GT(RectShare(image, scale, layout.panel, kPanelBackground), 0.3);
-  ExpectCubeAt(image, scale, layout.arena, alice.local().drawn, *alice.player_id(), "alice's own cube");
+  const ArenaMapping mapping = PlayerView::MappingFor(layout.arena, alice);
+  ExpectCubeAt(image, scale, mapping, alice.local().drawn, *alice.player_id(), "alice's own cube");
   ASSERT_EQ(alice.remotes().size(), 1U);
   EXPECT_EQ(alice.remotes()[0].name, "bob");
-  ExpectCubeAt(image, scale, layout.arena, alice.remotes()[0].drawn, alice.remotes()[0].id,
-               "bob seen by alice");
+  ExpectCubeAt(image, scale, mapping, alice.remotes()[0].drawn, alice.remotes()[0].id, "bob seen by alice");
   EXPECT_NE(PlayerColour(*alice.player_id()), PlayerColour(alice.remotes()[0].id));
 }
 
@@ -342,7 +344,8 @@ TEST(GuiLabHandTags, AClickInAnArenaTagsThatPlayerAndIsHandedBack) {
     ASSERT_NE(lab, nullptr) << error;
     const LabLayout layout = LabLayout::For(app->display_size(), lab->players());
     const client::Vec2 target{10.0, 5.0};
-    const ImVec2 point = layout.arena[layout.ColumnOf(1)].ToScreen(target);
+    const ImVec2 point =
+        ArenaMapping::Fit(layout.arena[layout.ColumnOf(1)], sim::kStandardArena).ToScreen(target);
     std::vector<LabHandTag> taken;
     for (int frame = 0; frame < 90; ++frame) {
       const Micros now = VirtualFrameTime(frame);

@@ -27,10 +27,9 @@ bool ValidName(const std::string& name) {
   return true;
 }
 
-bool ValidCube(const sim::CubeState& s) {
-  return s.x >= sim::kMinX && s.x <= sim::kMaxX && s.y >= sim::kMinY && s.y <= sim::kMaxY &&
-         s.vx >= -sim::kMaxSpeed && s.vx <= sim::kMaxSpeed && s.vy >= -sim::kMaxSpeed &&
-         s.vy <= sim::kMaxSpeed && s.buttons <= sim::kButtonMask;
+bool ValidCube(const sim::CubeState& s, const sim::Arena& arena) {
+  return arena.Contains(s.x, s.y) && s.vx >= -sim::kMaxSpeed && s.vx <= sim::kMaxSpeed &&
+         s.vy >= -sim::kMaxSpeed && s.vy <= sim::kMaxSpeed && s.buttons <= sim::kButtonMask;
 }
 
 // Every invariant a receiver relies on, checked field by field.
@@ -45,8 +44,7 @@ bool InRange(const Message& message) {
         } else if constexpr (std::is_same_v<T, Welcome>) {
           return m.tick_rate >= 1 && m.tick_rate <= kMaxRate && m.snapshot_rate >= 1 &&
                  m.snapshot_rate <= kMaxRate && m.max_players >= 1 && m.max_players <= kMaxPlayers &&
-                 m.arena_width >= 1 && m.arena_width <= (1 << 24) && m.arena_height >= 1 &&
-                 m.arena_height <= (1 << 24);
+                 m.arena.Valid();
         } else if constexpr (std::is_same_v<T, InputMessage>) {
           if (m.inputs.empty() || m.inputs.size() > kMaxInputsPerPacket) return false;
           for (std::size_t i = 0; i < m.inputs.size(); ++i) {
@@ -57,14 +55,15 @@ bool InRange(const Message& message) {
         } else if constexpr (std::is_same_v<T, Snapshot>) {
           if (m.players.size() > kMaxPlayers || (!m.has_ack && m.ack != 0)) return false;
           for (std::size_t i = 0; i < m.players.size(); ++i) {
-            if (!ValidCube(m.players[i].state)) return false;
+            if (!m.arena.Valid() || !ValidCube(m.players[i].state, m.arena)) return false;
             if (i > 0 && m.players[i].id <= m.players[i - 1].id) return false;
           }
           return true;
         } else if constexpr (std::is_same_v<T, DeltaSnapshot>) {
           if (m.age < 1 || m.age > kMaxDeltaAge || (!m.has_ack && m.ack != 0)) return false;
           for (const Arrival& arrival : m.arrivals) {
-            if (!ValidCube(arrival.cube.state) || arrival.at < 1 || arrival.at > m.age) return false;
+            if (!ValidCube(arrival.cube.state, sim::kLargestArena) || arrival.at < 1 || arrival.at > m.age)
+              return false;
           }
           return true;
         } else if constexpr (std::is_same_v<T, PlayerJoined>) {

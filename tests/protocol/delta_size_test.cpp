@@ -37,8 +37,8 @@ std::array<SizeRun, 3> Measure(std::array<int, 3> ages, bool collisions, bool bu
   std::vector<sim::PlayerCube> world;
   for (int id = 0; id < kCubes; ++id) {
     sim::PlayerCube cube{static_cast<sim::PlayerId>(id), {}};
-    cube.state.x = sim::kMinX + 2600 * (id % 24);
-    cube.state.y = sim::kMinY + 2600 * (id / 24);
+    cube.state.x = sim::kStandardArena.min_x() + 2600 * (id % 24);
+    cube.state.y = sim::kStandardArena.min_y() + 2600 * (id / 24);
     world.push_back(cube);
   }
   const std::vector<std::uint32_t> generations(kCubes, 1);
@@ -65,7 +65,7 @@ std::array<SizeRun, 3> Measure(std::array<int, 3> ages, bool collisions, bool bu
       for (int m = 0; m < moves; ++m) inputs[i].push_back({++seq[i], keys[i]});
       if (moves > 0) steps.push_back({&world[i], inputs[i]});
     }
-    sim::StepWorld(world, steps, collisions);
+    sim::StepWorld(world, steps, collisions, sim::kStandardArena);
     move_log.Record(static_cast<std::uint64_t>(tick), world, generations, {}, steps, collisions);
     history.push_back(world);
     if (tick < kWarmUp) continue;
@@ -77,7 +77,7 @@ std::array<SizeRun, 3> Measure(std::array<int, 3> ages, bool collisions, bool bu
       ++out[k].deltas;
       out[k].cubes += kCubes;
       out[k].cube_bits += writer.cube_bits();
-      EXPECT_TRUE(ApplyReplay(baseline, delta, rebuilt));
+      EXPECT_TRUE(ApplyReplay(baseline, sim::kStandardArena, delta, rebuilt));
       EXPECT_EQ(rebuilt.players.size(), world.size());
       for (std::size_t i = 0; i < world.size() && i < rebuilt.players.size(); ++i) {
         EXPECT_TRUE(sim::SamePhysics(rebuilt.players[i].state, world[i].state) &&

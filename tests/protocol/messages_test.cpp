@@ -85,8 +85,8 @@ DeltaSnapshot ReplayChurned() {
   d.paths.resize(2);
   d.exits.push_back({0, 2});
   sim::PlayerCube newcomer{7, {}};
-  newcomer.state.x = sim::kMinX;
-  newcomer.state.y = sim::kMinY;
+  newcomer.state.x = sim::kStandardArena.min_x();
+  newcomer.state.y = sim::kStandardArena.min_y();
   d.arrivals.push_back({2, newcomer});
   return d;
 }
@@ -103,12 +103,15 @@ std::vector<SizedMessage> DocumentedSizes() {
        kConnectRequestBytes * 8},
       {"connect_request_version_1", ConnectRequest{kProtocolMagic, 1, "alice"}, 3 + 32 + 16 + 4 + 5 * 7},
       {"connect_refused", ConnectRefused{}, 3 + 2 + 16},
-      {"welcome", Welcome{}, 3 + 8 + 8 + 8 + 8 + 1 + 24 + 24 + 32 + 8},
+      {"welcome", Welcome{}, 3 + 8 + 8 + 8 + 8 + 1 + 12 + 12 + 32 + 8},
       {"input_1", one, 3 + 16 + 6 + 4 + 16},
       {"input_64", full, 3 + 16 + 6 + 64 * 4 + 16},
-      {"snapshot_empty", Snapshot{}, 3 + 32 + 9 + 1},
-      {"snapshot_empty_acked", acked, 3 + 32 + 9 + 1 + 16 + 6},
-      {"snapshot_256", testing::FullSnapshot(), 3 + 32 + 9 + 256 * (8 + 16 + 16 + 10 + 10 + 4) + 1 + 16 + 6},
+      {"snapshot_empty", Snapshot{}, 3 + 32 + 12 + 12 + 9 + 1},
+      {"snapshot_empty_acked", acked, 3 + 32 + 12 + 12 + 9 + 1 + 16 + 6},
+      {"snapshot_256", testing::FullSnapshot(),
+       3 + 32 + 12 + 12 + 9 + 256 * (8 + 16 + 16 + 10 + 10 + 4) + 1 + 16 + 6},
+      {"snapshot_256_largest_arena", testing::FullSnapshot(sim::kLargestArena),
+       3 + 32 + 12 + 12 + 9 + 256 * (8 + 22 + 22 + 10 + 10 + 4) + 1 + 16 + 6},
       {"player_joined", PlayerJoined{1, "bot-1"}, 3 + 8 + 4 + 5 * 7},
       {"player_left", PlayerLeft{}, 3 + 8 + 1},
       {"time_echo", TimeEcho{}, 6 + 1 + 32 + 32},
@@ -124,7 +127,7 @@ std::vector<SizedMessage> DocumentedSizes() {
       // changed, arrivals int[0, 64], exits int[0, 2]; the exit: path int[0, 1], at int[1, 2];
       // the baseline path; the arrival: at int[1, 2], id, state, path.
       {"replay_churned", ReplayChurned(),
-       6 + 32 + 8 + 1 + 9 + 1 + 7 + 2 + (1 + 1) + 1 + (1 + 8 + 16 + 16 + 10 + 10 + 4 + 1) + 1},
+       6 + 32 + 8 + 1 + 9 + 1 + 7 + 2 + (1 + 1) + 1 + (1 + 8 + 22 + 22 + 10 + 10 + 4 + 1) + 1},
       {"snapshot_ack", SnapshotAck{}, 6 + 16},
       {"challenge", Challenge{}, 6 + 64},
       {"challenge_response", ChallengeResponse{}, 6 + 64},
@@ -136,7 +139,8 @@ TEST(Messages, EncodedSizesMatchTheDocumentedLayout) {
   for (const SizedMessage& m : DocumentedSizes()) {
     EXPECT_EQ(MeasureBytes(m.message), (m.bits + 7) / 8) << m.name;
   }
-  EXPECT_EQ(MeasureBytes(testing::FullSnapshot()), 2057u);  // the largest full snapshot
+  EXPECT_EQ(MeasureBytes(testing::FullSnapshot()), 2060u);  // the largest full snapshot, standard arena
+  EXPECT_EQ(MeasureBytes(testing::FullSnapshot(sim::kLargestArena)), 2444u);  // and in the largest
   for (const auto& [name, message] : SampleMessages()) {
     if (name == "delta_longest") {
       EXPECT_EQ(MeasureBytes(message), 4076u);  // the largest valid message
@@ -160,12 +164,16 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
 
   Snapshot snapshot;
   snapshot.server_tick = 0x01020304;
-  snapshot.players.push_back({7, {sim::kMinX + 5, sim::kMinY + 6, -sim::kMaxSpeed, sim::kMaxSpeed, 0}});
+  snapshot.players.push_back({7,
+                              {sim::kStandardArena.min_x() + 5, sim::kStandardArena.min_y() + 6,
+                               -sim::kMaxSpeed, sim::kMaxSpeed, 0}});
   snapshot.has_ack = true;
   snapshot.ack = 0xBEEF;
   snapshot.input_lead = -3;
   EXPECT_EQ(EncodeToVector(snapshot), Pack({{4, 3},
                                             {0x01020304, 32},
+                                            {64 - sim::kMinArenaUnits, 12},
+                                            {36 - sim::kMinArenaUnits, 12},
                                             {1, 9},
                                             {7, 8},
                                             {5, 16},
@@ -190,15 +198,15 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
             Pack({{7, 3}, {6, 3}, {0xFEDCBA98, 32}, {0x76543210, 32}}));
   EXPECT_EQ(EncodeToVector(ConnectRefused{RefuseReason::kVersionMismatch, 2}),
             Pack({{1, 3}, {0, 2}, {2, 16}}));
-  EXPECT_EQ(EncodeToVector(Welcome{9, 60, 20, 32, true, sim::kArenaWidth, sim::kArenaHeight, 77, 30}),
+  EXPECT_EQ(EncodeToVector(Welcome{9, 60, 20, 32, true, sim::kStandardArena, 77, 30}),
             Pack({{2, 3},
                   {9, 8},
                   {59, 8},
                   {19, 8},
                   {31, 8},
                   {1, 1},
-                  {sim::kArenaWidth - 1, 24},
-                  {sim::kArenaHeight - 1, 24},
+                  {64 - sim::kMinArenaUnits, 12},
+                  {36 - sim::kMinArenaUnits, 12},
                   {77, 32},
                   {29, 8}}));
   EXPECT_EQ(EncodeToVector(PlayerJoined{4, "x"}), Pack({{5, 3}, {4, 8}, {1, 4}, {'x' - 32, 7}}));
@@ -232,19 +240,29 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
 
   Snapshot snapshot;
   snapshot.server_tick = 1200;
-  snapshot.players.push_back({0, {sim::kArenaWidth / 2, sim::kArenaHeight / 2, 256, -24, 1, sim::kRight, 0}});
+  snapshot.players.push_back(
+      {0, {sim::kStandardArena.width / 2, sim::kStandardArena.height / 2, 256, -24, 1, sim::kRight}});
   snapshot.has_ack = true;
   snapshot.ack = 1;
   snapshot.input_lead = 1;
   EXPECT_EQ(EncodeToVector(snapshot),
-            (std::vector<std::uint8_t>{0x80, 0x00, 0x00, 0x96, 0x00, 0x10, 0x07, 0xC0, 0x04, 0x40, 0x08, 0x00,
-                                       0xE8, 0x88, 0x00, 0x0C, 0x20}));
+            (std::vector<std::uint8_t>{0x80, 0x00, 0x00, 0x96, 0x00, 0x40, 0x00, 0x80, 0x10, 0x07,
+                                       0xC0, 0x04, 0x40, 0x08, 0x00, 0xE8, 0x88, 0x00, 0x0C, 0x20}));
+
+  // The same tick in an arena of 1024 x 576 units, one player at rest, no ack.
+  Snapshot large;
+  large.server_tick = 1200;
+  large.arena = sim::Arena::OfUnits(1024, 576);
+  large.players.push_back({3, {500000, 300000, 0, 0, 0}});
+  EXPECT_EQ(EncodeToVector(large),
+            (std::vector<std::uint8_t>{0x80, 0x00, 0x00, 0x96, 0x07, 0xC0, 0x44, 0x00, 0x10, 0x37, 0x9D, 0x20,
+                                       0x48, 0xFE, 0x04, 0x01, 0x00, 0x00}));
 
   // The DeltaSnapshot example: player 0 of the Snapshot example and players 1 and 4, none joined or left,
   // stepped by the server (sim::StepWorld) and logged as it logs them; the replay rebuilds the world bit for
   // bit.
   std::vector<sim::PlayerCube> replayed = {
-      snapshot.players[0], {1, {5000, 6000, 0, 0, 7}}, {4, {20000, 10000, 0, 48, 100, sim::kDown, 90}}};
+      snapshot.players[0], {1, {5000, 6000, 0, 0, 7}}, {4, {20000, 10000, 0, 48, 100, sim::kDown}}};
   const std::vector<sim::PlayerCube> replay_baseline = replayed;
   const std::vector<std::uint32_t> three_generations = {0, 1, 4};
   MoveLog move_log;
@@ -258,7 +276,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
     for (std::size_t i = 0; i < replayed.size(); ++i) {
       if (!ticks[t][i].empty()) steps.push_back({&replayed[i], ticks[t][i]});
     }
-    sim::StepWorld(replayed, steps, true);
+    sim::StepWorld(replayed, steps, true, sim::kStandardArena);
     move_log.Record(1201 + t, replayed, three_generations, {}, steps, true);
   }
   EXPECT_TRUE(sim::SamePhysics(replayed[0].state, {33532, 18455, 254, 22}));
@@ -274,7 +292,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   Message decoded;
   ASSERT_EQ(Decode(replay_bytes, decoded), DecodeError::kNone);
   Snapshot rebuilt;
-  ASSERT_TRUE(ApplyReplay(replay_baseline, std::get<DeltaSnapshot>(decoded), rebuilt));
+  ASSERT_TRUE(ApplyReplay(replay_baseline, sim::kStandardArena, std::get<DeltaSnapshot>(decoded), rebuilt));
   Snapshot expected;
   expected.server_tick = 1203;
   expected.has_ack = true;
@@ -289,7 +307,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   MoveLog churn_log;
   churn_log.Record(1200, churned, three_generations, {}, {}, true);
   std::vector<sim::PlayerStep> first_steps = {{&churned[0], ticks[0][0]}, {&churned[1], ticks[0][1]}};
-  sim::StepWorld(churned, first_steps, true);
+  sim::StepWorld(churned, first_steps, true, sim::kStandardArena);
   churn_log.Record(1201, churned, three_generations, {}, first_steps, true);
   sim::PlayerCube newcomer{2, {}};
   newcomer.state.x = 40000;
@@ -297,7 +315,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   churned[1] = newcomer;
   const std::vector<sim::Input> up = {{1, sim::kUp}};
   std::vector<sim::PlayerStep> second_steps = {{&churned[0], ticks[1][0]}, {&churned[1], up}};
-  sim::StepWorld(churned, second_steps, true);
+  sim::StepWorld(churned, second_steps, true, sim::kStandardArena);
   const std::vector<std::uint32_t> churned_generations = {0, 5, 4};
   churn_log.Record(1202, churned, churned_generations, std::vector<sim::PlayerCube>{newcomer}, second_steps,
                    true);
@@ -305,12 +323,12 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   ASSERT_TRUE(MakeReplay(1202, 2, replay_baseline, churned, churn_log, churn));
   ASSERT_EQ(churn.exits.size(), 1u);
   ASSERT_EQ(churn.arrivals.size(), 1u);
-  const std::vector<std::uint8_t> churn_bytes = {0xEC, 0x00, 0x00, 0x12, 0xC8, 0x06, 0x03,
-                                                 0x81, 0x2F, 0x78, 0x52, 0x05, 0x30, 0x80,
-                                                 0x94, 0x40, 0x80, 0x20, 0x01, 0xA0, 0x00};
+  const std::vector<std::uint8_t> churn_bytes = {0xEC, 0x00, 0x00, 0x12, 0xC8, 0x06, 0x03, 0x81,
+                                                 0x2F, 0x78, 0x52, 0x04, 0x04, 0xC2, 0x00, 0x09,
+                                                 0x44, 0x08, 0x02, 0x00, 0x1A, 0x00};
   EXPECT_EQ(EncodeToVector(churn), churn_bytes);
   ASSERT_EQ(Decode(EncodeToVector(churn), decoded), DecodeError::kNone);
-  ASSERT_TRUE(ApplyReplay(replay_baseline, std::get<DeltaSnapshot>(decoded), rebuilt));
+  ASSERT_TRUE(ApplyReplay(replay_baseline, sim::kStandardArena, std::get<DeltaSnapshot>(decoded), rebuilt));
   expected.players.clear();
   expected.server_tick = 1202;
   expected.has_ack = false;
@@ -329,7 +347,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   EXPECT_EQ(EncodeToVector(TagResult{1, 12, TagOutcome::kHit, 183, 0, true, 420}),
             (std::vector<std::uint8_t>{0xE8, 0x04, 0x31, 0x2D, 0xC0, 0x20, 0x34, 0x80}));
 
-  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x01, 0x8B, 0x06, 0x64, 0x98, 0x71, 0x40};
+  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x01, 0xAB, 0x06, 0x64, 0x98, 0x71, 0x40};
   request.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}), request);
   EXPECT_EQ(EncodeToVector(Challenge{0x0123456789ABCDEFull}),
@@ -387,9 +405,9 @@ TEST(Encode, RejectsBadNames) {
   ExpectUnencodable(ConnectRequest{kProtocolMagic, 1, "\x7F"});
   ExpectUnencodable(ConnectRequest{kProtocolMagic, 1, "caf\xC3\xA9"});  // UTF-8 is not printable ASCII
   // docs/PROTOCOL.md's worked example.
-  EXPECT_EQ(EncodeToVector(Welcome{9, 60, 20, 32, true, sim::kArenaWidth, sim::kArenaHeight, 1200, 30}),
-            (std::vector<std::uint8_t>{0x41, 0x27, 0x62, 0x63, 0xF0, 0x0F, 0xFF, 0xF0, 0x08, 0xFF, 0xF0, 0x00,
-                                       0x00, 0x4B, 0x01, 0xD0}));
+  EXPECT_EQ(EncodeToVector(Welcome{9, 60, 20, 32, true, sim::kStandardArena, 1200, 30}),
+            (std::vector<std::uint8_t>{0x41, 0x27, 0x62, 0x63, 0xF0, 0x20, 0x00, 0x40, 0x00, 0x00, 0x4B, 0x01,
+                                       0xD0}));
   ExpectUnencodable(PlayerJoined{1, std::string(16, 'b')});
   ExpectUnencodable(PlayerJoined{1, "new\nline"});
 }
@@ -413,10 +431,10 @@ TEST(Encode, RejectsOutOfRangeEnumsAndSettings) {
   w.max_players = kMaxPlayers + 1;
   ExpectUnencodable(w);
   w = Welcome{};
-  w.arena_width = 0;
+  w.arena = sim::Arena::OfUnits(sim::kMinArenaUnits - 1, 36);
   ExpectUnencodable(w);
   w = Welcome{};
-  w.arena_height = (1 << 24) + 1;
+  w.arena = sim::Arena::OfUnits(64, sim::kMaxArenaUnits + 1);
   ExpectUnencodable(w);
   w = Welcome{};
   w.max_snapshot_rate = 0;
@@ -446,22 +464,22 @@ TEST(Encode, RejectsEmptyOrNonConsecutiveInputs) {
 }
 
 TEST(Encode, RejectsOutOfRangeCubesAndUnorderedIds) {
-  const sim::CubeState valid{sim::kMinX, sim::kMinY, 0, 0, 0};
+  const sim::CubeState valid{sim::kStandardArena.min_x(), sim::kStandardArena.min_y(), 0, 0, 0};
   const auto with = [](sim::CubeState s, sim::PlayerId second_id) {
     Snapshot snap;
-    snap.players.push_back({1, {sim::kMaxX, sim::kMaxY, 0, 0, 0}});
+    snap.players.push_back({1, {sim::kStandardArena.max_x(), sim::kStandardArena.max_y(), 0, 0, 0}});
     snap.players.push_back({second_id, s});
     return snap;
   };
   EXPECT_GT(MeasureBytes(with(valid, 2)), 0u);
   sim::CubeState s = valid;
-  s.x = sim::kMinX - 1;
+  s.x = sim::kStandardArena.min_x() - 1;
   ExpectUnencodable(with(s, 2));
   s = valid;
-  s.x = sim::kMaxX + 1;
+  s.x = sim::kStandardArena.max_x() + 1;
   ExpectUnencodable(with(s, 2));
   s = valid;
-  s.y = sim::kMaxY + 1;
+  s.y = sim::kStandardArena.max_y() + 1;
   ExpectUnencodable(with(s, 2));
   s = valid;
   s.vx = sim::kMaxSpeed + 1;
@@ -558,7 +576,8 @@ TEST(Decode, RejectsNonPrintableNameCharacters) {
 TEST(Decode, RejectsBadEnumsAndSettings) {
   EXPECT_EQ(DecodeBytes(Pack({{1, 3}, {2, 2}, {1, 16}})), DecodeError::kNone);
   EXPECT_EQ(DecodeBytes(Pack({{1, 3}, {3, 2}, {1, 16}})), DecodeError::kMalformed);  // refuse reason 3
-  // Welcome rates are sent as rate - 1 in 8 bits: 240..255 would be 241..256 Hz.
+  // Welcome rates are sent as rate - 1 in 8 bits: 240..255 would be 241..256 Hz. Arena sides are sent as
+  // units - 32 in 12 bits: 4065..4095 would be 4097..4127 units.
   const auto welcome = [](std::uint32_t tick_offset, std::uint32_t players_offset, std::uint32_t width_offset,
                           std::uint32_t max_snapshot_offset = 59) {
     return Pack({{2, 3},
@@ -567,17 +586,18 @@ TEST(Decode, RejectsBadEnumsAndSettings) {
                  {19, 8},
                  {players_offset, 8},
                  {1, 1},
-                 {width_offset, 24},
-                 {100, 24},
+                 {width_offset, 12},
+                 {100, 12},
                  {0, 32},
                  {max_snapshot_offset, 8}});
   };
-  EXPECT_EQ(DecodeBytes(welcome(239, 255, 0xFFFFFF)), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(welcome(239, 255, 4064)), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(welcome(59, 31, 4065)), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(welcome(59, 31, 4095)), DecodeError::kMalformed);
   EXPECT_EQ(DecodeBytes(welcome(240, 31, 1000)), DecodeError::kMalformed);
   EXPECT_EQ(DecodeBytes(welcome(59, 31, 1000, 239)), DecodeError::kNone);
   EXPECT_EQ(DecodeBytes(welcome(59, 31, 1000, 240)), DecodeError::kMalformed);
-  // max_players 1..256 is sent as n - 1 in 8 bits and arena sizes 1..2^24 as n - 1 in 24 bits, so every
-  // pattern of those fields is valid: there is nothing out of range to send.
+  // max_players 1..256 is sent as n - 1 in 8 bits: every pattern of that field is valid.
 }
 
 TEST(Decode, RejectsUnusedTypesAndOutOfRangeTagFields) {
@@ -603,11 +623,23 @@ TEST(Decode, RejectsUnusedTypesAndOutOfRangeTagFields) {
 
 TEST(Decode, RejectsOversizedPlayerCounts) {
   // The count is 9 bits for 0..256; 257..511 are invalid.
-  EXPECT_EQ(DecodeBytes(Pack({{4, 3}, {0, 32}, {257, 9}, {0, 1}})), DecodeError::kMalformed);
-  EXPECT_EQ(DecodeBytes(Pack({{4, 3}, {0, 32}, {511, 9}, {0, 1}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{4, 3}, {0, 32}, {32, 12}, {4, 12}, {257, 9}, {0, 1}})),
+            DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{4, 3}, {0, 32}, {32, 12}, {4, 12}, {511, 9}, {0, 1}})),
+            DecodeError::kMalformed);
   // A count that promises more players than the packet holds.
-  EXPECT_EQ(DecodeBytes(Pack(
-                {{4, 3}, {0, 32}, {2, 9}, {1, 8}, {0, 16}, {0, 16}, {256, 10}, {256, 10}, {0, 4}, {0, 1}})),
+  EXPECT_EQ(DecodeBytes(Pack({{4, 3},
+                              {0, 32},
+                              {32, 12},
+                              {4, 12},
+                              {2, 9},
+                              {1, 8},
+                              {0, 16},
+                              {0, 16},
+                              {256, 10},
+                              {256, 10},
+                              {0, 4},
+                              {0, 1}})),
             DecodeError::kMalformed);
 }
 
@@ -627,12 +659,26 @@ TEST(Decode, RejectsInputCountsBeyondThePacket) {
 }
 
 TEST(Decode, RejectsPositionsOutsideTheArenaAndVelocitiesBeyondMax) {
-  // One player: x, y as offsets from kMinX/kMinY in 16 bits, vx, vy as v + kMaxSpeed in 10 bits, buttons.
+  // One player in the standard arena: x, y as offsets from min_x()/min_y() in 16 bits, vx, vy as
+  // v + kMaxSpeed in 10 bits, buttons.
   const auto snapshot = [](std::uint32_t x, std::uint32_t y, std::uint32_t vx, std::uint32_t vy) {
-    return Pack({{4, 3}, {0, 32}, {1, 9}, {3, 8}, {x, 16}, {y, 16}, {vx, 10}, {vy, 10}, {15, 4}, {0, 1}});
+    return Pack({{4, 3},
+                 {0, 32},
+                 {32, 12},
+                 {4, 12},
+                 {1, 9},
+                 {3, 8},
+                 {x, 16},
+                 {y, 16},
+                 {vx, 10},
+                 {vy, 10},
+                 {15, 4},
+                 {0, 1}});
   };
-  constexpr auto kXRange = static_cast<std::uint32_t>(sim::kMaxX - sim::kMinX);
-  constexpr auto kYRange = static_cast<std::uint32_t>(sim::kMaxY - sim::kMinY);
+  constexpr auto kXRange =
+      static_cast<std::uint32_t>(sim::kStandardArena.max_x() - sim::kStandardArena.min_x());
+  constexpr auto kYRange =
+      static_cast<std::uint32_t>(sim::kStandardArena.max_y() - sim::kStandardArena.min_y());
   constexpr auto kVRange = static_cast<std::uint32_t>(2 * sim::kMaxSpeed);
   EXPECT_EQ(DecodeBytes(snapshot(kXRange, kYRange, kVRange, 0)), DecodeError::kNone);
   EXPECT_EQ(DecodeBytes(snapshot(kXRange + 1, 0, 0, 0)), DecodeError::kMalformed);
@@ -640,12 +686,40 @@ TEST(Decode, RejectsPositionsOutsideTheArenaAndVelocitiesBeyondMax) {
   EXPECT_EQ(DecodeBytes(snapshot(0, kYRange + 1, 0, 0)), DecodeError::kMalformed);
   EXPECT_EQ(DecodeBytes(snapshot(0, 0, kVRange + 1, 0)), DecodeError::kMalformed);
   EXPECT_EQ(DecodeBytes(snapshot(0, 0, 0, 1023)), DecodeError::kMalformed);
+  // In an arena of 1024 x 576 units the positions take 20 bits each, up to that arena's walls.
+  const sim::Arena large = sim::Arena::OfUnits(1024, 576);
+  const auto in_large = [](std::uint32_t x, std::uint32_t y) {
+    return Pack({{4, 3},
+                 {0, 32},
+                 {1024 - 32, 12},
+                 {576 - 32, 12},
+                 {1, 9},
+                 {3, 8},
+                 {x, 20},
+                 {y, 20},
+                 {0, 10},
+                 {0, 10},
+                 {0, 4},
+                 {0, 1}});
+  };
+  const auto large_x = static_cast<std::uint32_t>(large.max_x() - large.min_x());
+  const auto large_y = static_cast<std::uint32_t>(large.max_y() - large.min_y());
+  Message out;
+  ASSERT_EQ(Decode(in_large(large_x, large_y), out), DecodeError::kNone);
+  const auto& decoded = std::get<Snapshot>(out);
+  EXPECT_EQ(decoded.arena, large);
+  EXPECT_EQ(decoded.players[0].state.x, large.max_x());
+  EXPECT_EQ(decoded.players[0].state.y, large.max_y());
+  EXPECT_EQ(DecodeBytes(in_large(large_x, large_y + 1)), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(in_large(large_x + 1, 0)), DecodeError::kMalformed);
 }
 
 TEST(Decode, RejectsNonIncreasingPlayerIds) {
   const auto two = [](std::uint32_t first, std::uint32_t second) {
     return Pack({{4, 3},
                  {0, 32},
+                 {32, 12},
+                 {4, 12},
                  {2, 9},
                  {first, 8},
                  {0, 16},
@@ -700,7 +774,7 @@ TEST(Decode, RejectsNonZeroPadding) {
 
 TEST(Decode, WritesIntoTheHeldMessageAndLeavesNothingOfItBehind) {
   Message out = testing::FullSnapshot();
-  ASSERT_EQ(Decode(Pack({{4, 3}, {9, 32}, {0, 9}, {0, 1}}), out), DecodeError::kNone);
+  ASSERT_EQ(Decode(Pack({{4, 3}, {9, 32}, {32, 12}, {4, 12}, {0, 9}, {0, 1}}), out), DecodeError::kNone);
   Snapshot empty;
   empty.server_tick = 9;
   EXPECT_EQ(out, Message(empty));
@@ -713,7 +787,7 @@ TEST(Decode, WritesIntoTheHeldMessageAndLeavesNothingOfItBehind) {
 
 TEST(Decode, SnapshotWithoutAckReadsAckAsZero) {
   Message out;
-  ASSERT_EQ(Decode(Pack({{4, 3}, {9, 32}, {0, 9}, {0, 1}}), out), DecodeError::kNone);
+  ASSERT_EQ(Decode(Pack({{4, 3}, {9, 32}, {32, 12}, {4, 12}, {0, 9}, {0, 1}}), out), DecodeError::kNone);
   const auto& s = std::get<Snapshot>(out);
   EXPECT_FALSE(s.has_ack);
   EXPECT_EQ(s.ack, 0);

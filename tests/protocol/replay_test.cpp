@@ -36,15 +36,15 @@ Ticks Play(std::uint32_t seed, std::size_t players, int ticks, bool collisions,
   std::vector<sim::PlayerCube> world;
   for (std::size_t i = 0; i < players; ++i) {
     sim::CubeState s;
-    s.x = sim::kMinX + static_cast<std::int32_t>(rng() % (16 * sim::kSubUnitsPerUnit));
-    s.y = sim::kMinY + static_cast<std::int32_t>(rng() % (10 * sim::kSubUnitsPerUnit));
+    s.x = sim::kStandardArena.min_x() + static_cast<std::int32_t>(rng() % (16 * sim::kSubUnitsPerUnit));
+    s.y = sim::kStandardArena.min_y() + static_cast<std::int32_t>(rng() % (10 * sim::kSubUnitsPerUnit));
     s.last_input = static_cast<sim::Seq>(rng());
     s.buttons = static_cast<std::uint8_t>(rng() % 16);
     const std::size_t id = 3 * players <= 256 ? 3 * i + 1 : i;  // spread out where they fit
     world.push_back({static_cast<sim::PlayerId>(id), s});
     run.generations.push_back(static_cast<std::uint32_t>(i));
   }
-  sim::ResolveOverlaps(world);
+  sim::ResolveOverlaps(world, sim::kStandardArena);
   run.log.Record(Ticks::kFirstTick, world, run.generations, {}, {}, collisions);
   run.worlds.push_back(world);
   std::vector<std::vector<sim::Input>> inputs(players);
@@ -60,8 +60,8 @@ Ticks Play(std::uint32_t seed, std::size_t players, int ticks, bool collisions,
       std::size_t at = 0;
       while (at < world.size() && world[at].id == at) ++at;
       sim::CubeState s;
-      s.x = sim::kMinX + static_cast<std::int32_t>(rng() % (16 * sim::kSubUnitsPerUnit));
-      s.y = sim::kMinY + static_cast<std::int32_t>(rng() % (10 * sim::kSubUnitsPerUnit));
+      s.x = sim::kStandardArena.min_x() + static_cast<std::int32_t>(rng() % (16 * sim::kSubUnitsPerUnit));
+      s.y = sim::kStandardArena.min_y() + static_cast<std::int32_t>(rng() % (10 * sim::kSubUnitsPerUnit));
       s.last_input = static_cast<sim::Seq>(rng());
       arrivals.push_back({static_cast<sim::PlayerId>(at), s});
       world.insert(world.begin() + static_cast<std::ptrdiff_t>(at), arrivals.back());
@@ -83,7 +83,7 @@ Ticks Play(std::uint32_t seed, std::size_t players, int ticks, bool collisions,
       }
       if (!inputs[i].empty()) steps.push_back({&world[i], inputs[i]});
     }
-    sim::StepWorld(world, steps, collisions);
+    sim::StepWorld(world, steps, collisions, sim::kStandardArena);
     run.log.Record(Ticks::kFirstTick + static_cast<std::uint64_t>(t), world, run.generations, arrivals, steps,
                    collisions);
     run.worlds.push_back(world);
@@ -119,7 +119,7 @@ TEST(Replay, RebuildsACrowdedWorldBitForBitFromTheBaselineOrAnyWorldSince) {
       EXPECT_EQ(received, delta);
       for (int from = 0; from < age; from += std::max(1, age / 4)) {
         Snapshot rebuilt;
-        ASSERT_TRUE(ApplyReplay(baseline, received, rebuilt,
+        ASSERT_TRUE(ApplyReplay(baseline, sim::kStandardArena, received, rebuilt,
                                 run.worlds[static_cast<std::size_t>(ticks - age + from)], from));
         ExpectSameWorld(rebuilt, run.worlds.back());
       }
@@ -127,7 +127,7 @@ TEST(Replay, RebuildsACrowdedWorldBitForBitFromTheBaselineOrAnyWorldSince) {
       DeltaSnapshot unpushed = received;
       unpushed.collisions = false;
       Snapshot moved_only;
-      ASSERT_TRUE(ApplyReplay(baseline, unpushed, moved_only));
+      ASSERT_TRUE(ApplyReplay(baseline, sim::kStandardArena, unpushed, moved_only));
       for (std::size_t i = 0; collisions && i < baseline.size(); ++i) {
         pushed += sim::SamePhysics(moved_only.players[i].state, run.worlds.back()[i].state) ? 0 : 1;
       }
@@ -158,7 +158,7 @@ TEST(Replay, ABuilderExtendedTickByTickMakesWhatOneMadeAtOnceDoes) {
     EXPECT_EQ(kept.collisions, at_once.collisions);
     EXPECT_TRUE(kept.paths == at_once.paths);
     Snapshot rebuilt;
-    ASSERT_TRUE(ApplyReplay(run.worlds[0], kept, rebuilt));
+    ASSERT_TRUE(ApplyReplay(run.worlds[0], sim::kStandardArena, kept, rebuilt));
     ExpectSameWorld(rebuilt, world);
   }
   // Past the baselines a client holds it stops, for good.
@@ -197,7 +197,7 @@ TEST(Replay, AStartFromAnOlderReplayMakesWhatAStartOfItsOwnDoes) {
       EXPECT_EQ(carved_out.collisions, own_out.collisions);
       EXPECT_TRUE(carved_out.paths == own_out.paths);
       Snapshot rebuilt;
-      ASSERT_TRUE(ApplyReplay(baseline, carved_out, rebuilt));
+      ASSERT_TRUE(ApplyReplay(baseline, sim::kStandardArena, carved_out, rebuilt));
       ExpectSameWorld(rebuilt, run.worlds.back());
     }
     // It gives only what it made: not past where it reached, not its own baseline or older, not to itself.
@@ -286,7 +286,7 @@ TEST(Replay, SaysTheCubesThatCameAndWentAndRebuildsTheWorldAcrossThem) {
     EXPECT_EQ(received, delta);
     for (int from = 0; from < age; ++from) {
       Snapshot rebuilt;
-      ASSERT_TRUE(ApplyReplay(baseline, received, rebuilt,
+      ASSERT_TRUE(ApplyReplay(baseline, sim::kStandardArena, received, rebuilt,
                               run.worlds[static_cast<std::size_t>(ticks - age + from)], from));
       ExpectSameWorld(rebuilt, run.worlds.back());
     }
@@ -304,7 +304,7 @@ TEST(Replay, RefusesCubesThatCameOrWentWhereTheyCannot) {
   ASSERT_EQ(delta.arrivals.size(), 3u);
   ASSERT_EQ(delta.exits.size(), 3u);
   Snapshot rebuilt;
-  ASSERT_TRUE(ApplyReplay(run.worlds[0], delta, rebuilt));
+  ASSERT_TRUE(ApplyReplay(run.worlds[0], sim::kStandardArena, delta, rebuilt));
   DeltaSnapshot twice = delta;  // an arrival of an id still there: a baseline cube's that did not go
   std::size_t stays = 0;
   while (std::any_of(delta.exits.begin(), delta.exits.end(),
@@ -312,13 +312,13 @@ TEST(Replay, RefusesCubesThatCameOrWentWhereTheyCannot) {
     ++stays;
   }
   twice.arrivals[0].cube.id = run.worlds[0][stays].id;
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], twice, rebuilt));
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, twice, rebuilt));
   DeltaSnapshot early = delta;  // an exit before its cube came
   early.exits.back().at = 1;
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], early, rebuilt));
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, early, rebuilt));
   DeltaSnapshot longer = delta;  // a path over more ticks than its cube was there
   longer.exits.erase(0);
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], longer, rebuilt));
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, longer, rebuilt));
   // On the wire, the same: refused when read.
   for (const DeltaSnapshot* bad : {&early}) {
     Message decoded;
@@ -356,11 +356,11 @@ TEST(Replay, IsNotMadeAcrossACubeItCannotSayOrAChangeOfSettingsOrAnUnloggedTick)
       {static_cast<sim::Seq>(moved[0].state.last_input + 2), sim::kRight},
       {static_cast<sim::Seq>(moved[0].state.last_input + 5), sim::kUp}};
   const std::vector<sim::PlayerStep> steps = {{&moved[0], skipped}};
-  sim::StepWorld(moved, steps, false);
+  sim::StepWorld(moved, steps, false, sim::kStandardArena);
   run.log.Record(now + 5, moved, generations, {}, steps, false);
   ASSERT_TRUE(MakeReplay(now + 5, 1, fewer, moved, run.log, delta));
   Snapshot rebuilt;
-  ASSERT_TRUE(ApplyReplay(fewer, delta, rebuilt));
+  ASSERT_TRUE(ApplyReplay(fewer, sim::kStandardArena, delta, rebuilt));
   ExpectSameWorld(rebuilt, moved);
   // What the log says must still end where the world is.
   std::vector<sim::PlayerCube> other = moved;
@@ -380,12 +380,12 @@ TEST(Replay, HoldsWhenEveryPlayersInputsComeLateTogether) {
   SnapshotWriter writer;
   ASSERT_TRUE(writer.Prepare(delta));
   // Sent: no longer than the full snapshot (protocol 10's coding took 12,153 bits, this one about 6,200).
-  EXPECT_LT(writer.shared_bits(), SnapshotWriter::FullSharedBits(128));
+  EXPECT_LT(writer.shared_bits(), SnapshotWriter::FullSharedBits(128, sim::kStandardArena));
   Message decoded;
   ASSERT_EQ(Decode(testing::EncodeToVector(delta), decoded), DecodeError::kNone);
   EXPECT_EQ(std::get<DeltaSnapshot>(decoded), delta);
   Snapshot rebuilt;
-  ASSERT_TRUE(ApplyReplay(run.worlds[0], std::get<DeltaSnapshot>(decoded), rebuilt));
+  ASSERT_TRUE(ApplyReplay(run.worlds[0], sim::kStandardArena, std::get<DeltaSnapshot>(decoded), rebuilt));
   ExpectSameWorld(rebuilt, run.worlds.back());
 }
 
@@ -437,21 +437,21 @@ TEST(Replay, RefusesPathsThatDoNotFitTheBaseline) {
   DeltaSnapshot delta;
   ASSERT_TRUE(MakeReplay(Ticks::kFirstTick + 6, 6, run.worlds[0], run.worlds.back(), run.log, delta));
   Snapshot rebuilt;
-  ASSERT_TRUE(ApplyReplay(run.worlds[0], delta, rebuilt));
+  ASSERT_TRUE(ApplyReplay(run.worlds[0], sim::kStandardArena, delta, rebuilt));
   std::vector<sim::PlayerCube> three(run.worlds[0].begin(), run.worlds[0].end() - 1);
-  EXPECT_FALSE(ApplyReplay(three, delta, rebuilt));  // another player count
-  EXPECT_FALSE(
-      ApplyReplay(run.worlds[0], delta, rebuilt, run.worlds[6], 6));  // not between the baseline and the tick
+  EXPECT_FALSE(ApplyReplay(three, sim::kStandardArena, delta, rebuilt));  // another player count
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, delta, rebuilt, run.worlds[6],
+                           6));  // not between the baseline and the tick
   DeltaSnapshot short_run = delta;
   short_run.paths[1].runs = {};
   short_run.paths[1].runs.push_back({5, 1});  // covers 5 of the 6 ticks
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], short_run, rebuilt));
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, short_run, rebuilt));
   DeltaSnapshot late_turn = delta;
   late_turn.paths[2].runs = {};
   late_turn.paths[2].runs.push_back({6, 1});
   late_turn.paths[2].turns = {};
   late_turn.paths[2].turns.push_back({6, 0});  // at the 7th of 6 Moves
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], late_turn, rebuilt));
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, late_turn, rebuilt));
 }
 
 TEST(Replay, EveryButtonValueIsOneChoiceAfterEveryOther) {
@@ -489,9 +489,10 @@ TEST(Replay, AWriterSharesOneEncodeAndAppendsEachAck) {
   }
   // The cubes' bits: all but the type, tick, age, collisions, count and `changed`.
   EXPECT_EQ(writer.cube_bits(), writer.shared_bits() - (6 + 32 + 8 + 1 + 9 + 1));
-  // A full snapshot's shared part is FullSharedBits long, 64 bits a cube.
-  ASSERT_TRUE(writer.Prepare(5, run.worlds.back()));
-  EXPECT_EQ(writer.shared_bits(), SnapshotWriter::FullSharedBits(run.worlds.back().size()));
+  // A full snapshot's shared part is FullSharedBits long, 64 bits a cube in the standard arena.
+  ASSERT_TRUE(writer.Prepare(5, sim::kStandardArena, run.worlds.back()));
+  EXPECT_EQ(writer.shared_bits(),
+            SnapshotWriter::FullSharedBits(run.worlds.back().size(), sim::kStandardArena));
   EXPECT_EQ(writer.cube_bits(), 64 * run.worlds.back().size());
 }
 

@@ -4,9 +4,10 @@
 
 namespace netcube::protocol::testing {
 
-Snapshot FullSnapshot() {
+Snapshot FullSnapshot(const sim::Arena& arena) {
   Snapshot s;
   s.server_tick = 0xFFFFFFFFu;
+  s.arena = arena;
   s.has_ack = true;
   s.ack = 65535;
   s.input_lead = kMaxInputLead;
@@ -14,8 +15,8 @@ Snapshot FullSnapshot() {
     sim::PlayerCube p;
     p.id = static_cast<sim::PlayerId>(id);
     // Cycle through the extremes and some values between them.
-    p.state.x = sim::kMinX + (sim::kMaxX - sim::kMinX) * (id % 5) / 4;
-    p.state.y = sim::kMinY + (sim::kMaxY - sim::kMinY) * (id % 7) / 6;
+    p.state.x = arena.min_x() + (arena.max_x() - arena.min_x()) / 4 * (id % 5);
+    p.state.y = arena.min_y() + (arena.max_y() - arena.min_y()) / 6 * (id % 7);
     p.state.vx = -sim::kMaxSpeed + 2 * sim::kMaxSpeed * (id % 3) / 2;
     p.state.vy = sim::kMaxSpeed - (id * 37) % (2 * sim::kMaxSpeed + 1);
     p.state.buttons = static_cast<std::uint8_t>(id % (sim::kButtonMask + 1));
@@ -36,8 +37,9 @@ std::vector<NamedMessage> SampleMessages() {
   out.push_back({"refused_malformed", ConnectRefused{RefuseReason::kMalformedRequest, 65535}});
 
   out.push_back({"welcome_default", Welcome{}});
-  out.push_back({"welcome_min", Welcome{0, 1, 1, 1, false, 1, 1, 0, 1}});
-  out.push_back({"welcome_max", Welcome{255, kMaxRate, kMaxRate, kMaxPlayers, true, 1 << 24, 1 << 24,
+  const sim::Arena smallest = sim::Arena::OfUnits(sim::kMinArenaUnits, sim::kMinArenaUnits);
+  out.push_back({"welcome_min", Welcome{0, 1, 1, 1, false, smallest, 0, 1}});
+  out.push_back({"welcome_max", Welcome{255, kMaxRate, kMaxRate, kMaxPlayers, true, sim::kLargestArena,
                                         0xFFFFFFFFu, kMaxRate}});
 
   InputMessage one;
@@ -54,13 +56,20 @@ std::vector<NamedMessage> SampleMessages() {
   out.push_back({"snapshot_empty_no_ack", Snapshot{}});
   Snapshot small;
   small.server_tick = 1234;
-  small.players.push_back({3, {sim::kMinX, sim::kMaxY, -sim::kMaxSpeed, sim::kMaxSpeed, 0}});
-  small.players.push_back({200, {sim::kMaxX, sim::kMinY, 0, -1, 0}});
+  small.players.push_back(
+      {3, {sim::kStandardArena.min_x(), sim::kStandardArena.max_y(), -sim::kMaxSpeed, sim::kMaxSpeed, 0}});
+  small.players.push_back({200, {sim::kStandardArena.max_x(), sim::kStandardArena.min_y(), 0, -1, 0}});
   small.has_ack = true;
   small.ack = 0;
   small.input_lead = -1;
   out.push_back({"snapshot_two", small});
   out.push_back({"snapshot_full", FullSnapshot()});
+  out.push_back({"snapshot_full_largest_arena", FullSnapshot(sim::kLargestArena)});
+  Snapshot narrow = small;
+  narrow.arena = sim::Arena::OfUnits(32, 400);
+  narrow.players[0].state.y = narrow.arena.max_y();
+  narrow.players[1].state.x = narrow.arena.max_x();
+  out.push_back({"snapshot_narrow_arena", narrow});
 
   out.push_back({"joined", PlayerJoined{0, "bot-1"}});
   out.push_back({"joined_max", PlayerJoined{255, "~~~~~~~~~~~~~~~"}});
@@ -112,8 +121,8 @@ std::vector<NamedMessage> SampleMessages() {
   churned.exits.push_back({2, 40});
   churned.paths[2].runs.back().ticks = 23;
   sim::PlayerCube came{1, {}};
-  came.state.x = sim::kMaxX;
-  came.state.y = sim::kMinY;
+  came.state.x = sim::kLargestArena.max_x();  // an arrival's position is coded within the largest arena
+  came.state.y = sim::kStandardArena.min_y();
   came.state.vx = -sim::kMaxSpeed;
   came.state.buttons = sim::kLeft;
   churned.arrivals.push_back({10, came});

@@ -16,7 +16,7 @@ struct NamedMessage {
 std::vector<NamedMessage> SampleMessages();
 
 // The largest snapshot: every player id 0..255, positions and velocities spread over their whole range.
-Snapshot FullSnapshot();
+Snapshot FullSnapshot(const sim::Arena& arena = sim::kStandardArena);
 
 // The keys `netcube-bot --script random` picks from: none, or one of the eight directions.
 inline constexpr std::uint8_t kBotChoices[] = {0,

@@ -19,8 +19,10 @@ Snapshot RandomSnapshot(std::mt19937& rng, std::size_t players) {
   for (std::size_t i = 0; i < players; ++i) {
     sim::PlayerCube cube;
     cube.id = static_cast<sim::PlayerId>(i);
-    cube.state.x = std::uniform_int_distribution<std::int32_t>(sim::kMinX, sim::kMaxX)(rng);
-    cube.state.y = std::uniform_int_distribution<std::int32_t>(sim::kMinY, sim::kMaxY)(rng);
+    cube.state.x = std::uniform_int_distribution<std::int32_t>(sim::kStandardArena.min_x(),
+                                                               sim::kStandardArena.max_x())(rng);
+    cube.state.y = std::uniform_int_distribution<std::int32_t>(sim::kStandardArena.min_y(),
+                                                               sim::kStandardArena.max_y())(rng);
     cube.state.vx = std::uniform_int_distribution<std::int32_t>(-sim::kMaxSpeed, sim::kMaxSpeed)(rng);
     cube.state.vy = std::uniform_int_distribution<std::int32_t>(-sim::kMaxSpeed, sim::kMaxSpeed)(rng);
     snapshot.players.push_back(cube);
@@ -44,7 +46,7 @@ TEST(SnapshotWriter, EveryReceiversPacketEqualsItsOwnFullEncoding) {
   SnapshotWriter writer;
   for (const std::size_t players : {0u, 1u, 2u, 7u, 33u, 255u, 256u}) {
     const Snapshot snapshot = RandomSnapshot(rng, players);
-    ASSERT_TRUE(writer.Prepare(snapshot.server_tick, snapshot.players.span()));
+    ASSERT_TRUE(writer.Prepare(snapshot.server_tick, sim::kStandardArena, snapshot.players.span()));
     std::vector<std::optional<ReceiverAck>> acks = {std::nullopt,
                                                     ReceiverAck{0, 0},
                                                     ReceiverAck{1, kMinInputLead},
@@ -67,7 +69,7 @@ TEST(SnapshotWriter, EveryReceiversPacketEqualsItsOwnFullEncoding) {
 TEST(SnapshotWriter, AnInputLeadBeyondTheWiresRangeIsClampedNotLost) {
   SnapshotWriter writer;
   const std::vector<sim::PlayerCube> players = {sim::PlayerCube{1, {}}};
-  ASSERT_TRUE(writer.Prepare(9, players));
+  ASSERT_TRUE(writer.Prepare(9, sim::kStandardArena, players));
   for (const auto& [given, sent] : {std::pair{100, kMaxInputLead}, std::pair{-100, kMinInputLead}}) {
     const auto packet = writer.PacketFor(ReceiverAck{5, given});
     Message decoded;
@@ -79,7 +81,7 @@ TEST(SnapshotWriter, AnInputLeadBeyondTheWiresRangeIsClampedNotLost) {
 TEST(SnapshotWriter, RefusesPlayersOutOfOrder) {
   SnapshotWriter writer;
   const std::vector<sim::PlayerCube> players = {sim::PlayerCube{3, {}}, sim::PlayerCube{2, {}}};
-  EXPECT_FALSE(writer.Prepare(1, players));
+  EXPECT_FALSE(writer.Prepare(1, sim::kStandardArena, players));
   EXPECT_TRUE(writer.PacketFor(std::nullopt).empty());
 }
 

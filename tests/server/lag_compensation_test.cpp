@@ -31,9 +31,9 @@ WorldHistory Moving(std::uint64_t last, std::int32_t speed = 10, std::int32_t sh
   for (std::uint64_t t = 1; t <= last; ++t) {
     std::vector<sim::PlayerCube> world(2);
     world[0] = {0, {shooter_x * kUnit, 10 * kUnit, 0, 0, 7}};
-    world[1] = {
-        1,
-        {sim::kMinX + static_cast<std::int32_t>(t) * speed, 20 * kUnit, speed, 0, static_cast<sim::Seq>(t)}};
+    world[1] = {1,
+                {sim::kStandardArena.min_x() + static_cast<std::int32_t>(t) * speed, 20 * kUnit, speed, 0,
+                 static_cast<sim::Seq>(t)}};
     history.Record(
         t, TickTime(t), world, [](std::size_t) { return true; }, [](std::size_t) { return 0u; });
   }
@@ -58,11 +58,11 @@ TEST(WorldHistory, RingWrapsAndKeepsTheNewestTicks) {
   std::vector<PastCube> cubes;
   history.WorldAt(static_cast<double>(history.oldest()), cubes);
   ASSERT_EQ(cubes.size(), 2u);
-  EXPECT_EQ(cubes[1].x, sim::kMinX + 10.0 * static_cast<double>(history.oldest()));
+  EXPECT_EQ(cubes[1].x, sim::kStandardArena.min_x() + 10.0 * static_cast<double>(history.oldest()));
   EXPECT_EQ(cubes[1].last_input, static_cast<sim::Seq>(history.oldest()));
   // Between two ticks: interpolated, with the nearer tick's input.
   history.WorldAt(599.25, cubes);
-  EXPECT_DOUBLE_EQ(cubes[1].x, sim::kMinX + 5992.5);
+  EXPECT_DOUBLE_EQ(cubes[1].x, sim::kStandardArena.min_x() + 5992.5);
   EXPECT_EQ(cubes[1].last_input, 599);
   history.WorldAt(599.75, cubes);
   EXPECT_EQ(cubes[1].last_input, 600);
@@ -151,7 +151,7 @@ TEST(LagCompensation, JudgedAgainstTheWorldAsDrawnOnlyWithCompensation) {
   // at tick 124.
   const WorldHistory history = Moving(139, 256);
   const sim::PlayerCube shooter{0, {32 * kUnit, 10 * kUnit, 0, 0, 7}};
-  const double drawn_tick = (32.0 * kUnit - sim::kMinX) / 256.0;
+  const double drawn_tick = (32.0 * kUnit - sim::kStandardArena.min_x()) / 256.0;
   const protocol::Tag tag = TagAt(drawn_tick, 133, 100, sim::AimToward(0, 1));
   JudgeScratch scratch;
   PastCube victim;

@@ -49,8 +49,7 @@ TEST(ServerConnection, JoinGetsWelcomeAndEveryoneIsAnnounced) {
   EXPECT_EQ(welcome.snapshot_rate, 10);
   EXPECT_EQ(welcome.max_players, 5);
   EXPECT_FALSE(welcome.collisions);
-  EXPECT_EQ(welcome.arena_width, sim::kArenaWidth);
-  EXPECT_EQ(welcome.arena_height, sim::kArenaHeight);
+  EXPECT_EQ(welcome.arena, sim::kStandardArena);
   EXPECT_LE(welcome.server_tick, rig->server().tick());
 
   ASSERT_TRUE(rig->StepUntil([&] {
@@ -99,7 +98,8 @@ TEST(ServerConnection, SharedSpawnPutsEveryCubeAtTheSamePlaceAndNobodyIsPushed) 
   const auto world = rig->server().world();
   ASSERT_EQ(world.size(), 2u);
   EXPECT_TRUE(sim::SamePhysics(world[0].state, world[1].state));
-  EXPECT_EQ(world[0].state.x, sim::kArenaWidth / 2 - sim::kArenaWidth / 32);  // the first spawn slot
+  EXPECT_EQ(world[0].state.x,
+            sim::kStandardArena.width / 2 - sim::kStandardArena.width / 32);  // the first spawn slot
 }
 
 TEST(ServerConnection, LeavingFreesTheLowestIdForTheNextPlayer) {

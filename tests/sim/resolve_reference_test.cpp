@@ -15,7 +15,7 @@
 namespace netcube::sim {
 namespace {
 
-// Section 2, "ResolveOverlaps(cubes)", as written.
+// Section 2, "ResolveOverlaps(cubes, arena)", as written.
 namespace document {
 
 std::int32_t Shift(std::int32_t& p, std::int32_t d, std::int32_t lo, std::int32_t hi) {
@@ -25,7 +25,7 @@ std::int32_t Shift(std::int32_t& p, std::int32_t d, std::int32_t lo, std::int32_
   return refused;
 }
 
-bool Separate(CubeState& a, CubeState& b) {
+bool Separate(CubeState& a, CubeState& b, const Arena& arena) {
   const std::int32_t dx = b.x - a.x;
   const std::int32_t dy = b.y - a.y;
   const std::int32_t ox = kCubeSize - std::abs(dx);
@@ -36,8 +36,8 @@ bool Separate(CubeState& a, CubeState& b) {
   std::int32_t& pb = x_axis ? b.x : b.y;
   std::int32_t& va = x_axis ? a.vx : a.vy;
   std::int32_t& vb = x_axis ? b.vx : b.vy;
-  const std::int32_t lo = x_axis ? kMinX : kMinY;
-  const std::int32_t hi = x_axis ? kMaxX : kMaxY;
+  const std::int32_t lo = x_axis ? arena.min_x() : arena.min_y();
+  const std::int32_t hi = x_axis ? arena.max_x() : arena.max_y();
   const std::int32_t o = x_axis ? ox : oy;
   const std::int32_t sign = (x_axis ? dx : dy) >= 0 ? 1 : -1;
   const std::int32_t half = o / 2;
@@ -54,24 +54,24 @@ bool Overlap(std::int32_t x, std::int32_t y, const CubeState& o) {
 }
 
 // True when some separation of the pass found its pair overlapping.
-bool Pass(std::vector<CubeState*>& c) {
+bool Pass(std::vector<CubeState*>& c, const Arena& arena) {
   std::vector<int> column(c.size());
   std::vector<int> row(c.size());
   for (std::size_t i = 0; i < c.size(); ++i) {
-    column[i] = std::clamp(c[i]->x / 2048, 0, 32);
-    row[i] = std::clamp(c[i]->y / 2048, 0, 18);
+    column[i] = std::clamp(c[i]->x / 2048, 0, arena.width / 2048);
+    row[i] = std::clamp(c[i]->y / 2048, 0, arena.height / 2048);
   }
   bool separated = false;
   for (std::size_t a = 0; a < c.size(); ++a) {
     for (std::size_t b = a + 1; b < c.size(); ++b) {
       if (std::abs(column[a] - column[b]) <= 1 && std::abs(row[a] - row[b]) <= 1)
-        separated = Separate(*c[a], *c[b]) || separated;
+        separated = Separate(*c[a], *c[b], arena) || separated;
     }
   }
   return separated;
 }
 
-void Settle(std::vector<CubeState*>& c) {
+void Settle(std::vector<CubeState*>& c, const Arena& arena) {
   for (std::size_t i = 1; i < c.size(); ++i) {
     CubeState& cube = *c[i];
     bool overlaps = false;
@@ -82,7 +82,8 @@ void Settle(std::vector<CubeState*>& c) {
       xs.push_back(c[o]->x - 2048);
       xs.push_back(c[o]->x + 2048);
     }
-    xs.erase(std::remove_if(xs.begin(), xs.end(), [](std::int32_t x) { return x < kMinX || x > kMaxX; }),
+    xs.erase(std::remove_if(xs.begin(), xs.end(),
+                            [&](std::int32_t x) { return x < arena.min_x() || x > arena.max_x(); }),
              xs.end());
     std::stable_sort(xs.begin(), xs.end(), [&](std::int32_t p, std::int32_t q) {
       const std::int32_t dp = std::abs(p - cube.x);
@@ -107,7 +108,7 @@ void Settle(std::vector<CubeState*>& c) {
         ys.push_back(o->y + 2048);
       }
       for (const std::int32_t y : ys) {
-        if (y < kMinY || y > kMaxY) continue;
+        if (y < arena.min_y() || y > arena.max_y()) continue;
         if (std::any_of(blockers.begin(), blockers.end(),
                         [&](const CubeState* o) { return Overlap(x, y, *o); }))
           continue;
@@ -128,7 +129,7 @@ void Settle(std::vector<CubeState*>& c) {
   }
 }
 
-void ResolveOverlaps(std::vector<PlayerCube>& cubes) {
+void ResolveOverlaps(std::vector<PlayerCube>& cubes, const Arena& arena) {
   std::vector<PlayerCube*> by_id;
   for (PlayerCube& cube : cubes) by_id.push_back(&cube);
   std::sort(by_id.begin(), by_id.end(),
@@ -136,9 +137,9 @@ void ResolveOverlaps(std::vector<PlayerCube>& cubes) {
   std::vector<CubeState*> c;
   for (PlayerCube* cube : by_id) c.push_back(&cube->state);
   for (int pass = 0; pass < 8; ++pass) {
-    if (!Pass(c)) return;
+    if (!Pass(c, arena)) return;
   }
-  Settle(c);
+  Settle(c, arena);
 }
 
 }  // namespace document
@@ -157,11 +158,12 @@ std::string Differs(const std::vector<PlayerCube>& a, const std::vector<PlayerCu
 }
 
 // Both resolutions of the same world, listed in a shuffled order: equal, cube for cube.
-void ExpectSameAsTheDocument(std::vector<PlayerCube> world, std::mt19937_64& rng, const std::string& where) {
+void ExpectSameAsTheDocument(std::vector<PlayerCube> world, std::mt19937_64& rng, const std::string& where,
+                             const Arena& arena = kStandardArena) {
   std::shuffle(world.begin(), world.end(), rng);
   std::vector<PlayerCube> expected = world;
-  document::ResolveOverlaps(expected);
-  ResolveOverlaps(world);
+  document::ResolveOverlaps(expected, arena);
+  ResolveOverlaps(world, arena);
   ASSERT_EQ(Differs(world, expected), "") << where;
 }
 
@@ -180,8 +182,10 @@ TEST(ResolveOverlapsAsDocumented, RandomScattersAndPileUps) {
     std::shuffle(ids.begin(), ids.end(), rng);
     for (int k = 0; k < count; ++k) {
       CubeState s;
-      s.x = std::min(kMaxX, kMinX + pick(0, spread));
-      s.y = std::min(kMaxY, kMinY + pick(0, std::min(spread, kMaxY - kMinY)));
+      s.x = std::min(kStandardArena.max_x(), kStandardArena.min_x() + pick(0, spread));
+      s.y = std::min(kStandardArena.max_y(),
+                     kStandardArena.min_y() +
+                         pick(0, std::min(spread, kStandardArena.max_y() - kStandardArena.min_y())));
       s.vx = pick(-kMaxSpeed, kMaxSpeed);
       s.vy = pick(-kMaxSpeed, kMaxSpeed);
       world.push_back({ids[static_cast<std::size_t>(k)], s});
@@ -200,19 +204,50 @@ TEST(ResolveOverlapsAsDocumented, ACrowdTickAfterTick) {
     std::vector<PlayerCube> world;
     for (int id = 0; id < count; ++id) {
       CubeState s;
-      s.x = kMinX + 2600 * (id % 24);
-      s.y = std::min(kMaxY, kMinY + 2600 * (id / 24));
+      s.x = kStandardArena.min_x() + 2600 * (id % 24);
+      s.y = std::min(kStandardArena.max_y(), kStandardArena.min_y() + 2600 * (id / 24));
       world.push_back({static_cast<PlayerId>(id), s});
     }
     std::vector<std::uint8_t> keys(world.size(), 0);
     for (int tick = 0; tick < 300; ++tick) {
       for (std::size_t i = 0; i < world.size(); ++i) {
         if (rng() % 18 == 0) keys[i] = kKeys[rng() % std::size(kKeys)];
-        world[i].state = Move(world[i].state, {static_cast<Seq>(tick), keys[i]});
+        world[i].state = Move(world[i].state, {static_cast<Seq>(tick), keys[i]}, kStandardArena);
       }
       std::vector<PlayerCube> resolved = world;
       ExpectSameAsTheDocument(resolved, rng, std::to_string(count) + " cubes, tick " + std::to_string(tick));
-      ResolveOverlaps(world);
+      ResolveOverlaps(world, kStandardArena);
+    }
+  }
+}
+
+// The same in other arenas: a narrow one, and one far larger than the standard, whose cells the library
+// files row by row; crowds against its walls and corners as well as in the open.
+TEST(ResolveOverlapsAsDocumented, OtherArenas) {
+  std::mt19937_64 rng(79);
+  const auto pick = [&rng](std::int32_t lo, std::int32_t hi) {
+    return std::uniform_int_distribution<std::int32_t>(lo, hi)(rng);
+  };
+  for (const Arena arena : {Arena::OfUnits(32, 100), Arena::OfUnits(1024, 576), kLargestArena}) {
+    for (int trial = 0; trial < 150; ++trial) {
+      const int count = pick(2, trial % 4 == 0 ? 200 : 40);
+      // A pile-up around a random spot, often on a wall or in a corner.
+      const std::int32_t cx = trial % 3 == 0 ? arena.max_x() : pick(arena.min_x(), arena.max_x());
+      const std::int32_t cy = trial % 5 == 0 ? arena.min_y() : pick(arena.min_y(), arena.max_y());
+      const std::int32_t spread = pick(2000, 12000);
+      std::vector<PlayerCube> world;
+      for (int k = 0; k < count; ++k) {
+        CubeState s;
+        s.x = std::clamp(cx + pick(-spread, spread), arena.min_x(), arena.max_x());
+        s.y = std::clamp(cy + pick(-spread, spread), arena.min_y(), arena.max_y());
+        s.vx = pick(-kMaxSpeed, kMaxSpeed);
+        s.vy = pick(-kMaxSpeed, kMaxSpeed);
+        world.push_back({static_cast<PlayerId>(k), s});
+      }
+      ExpectSameAsTheDocument(world, rng,
+                              std::to_string(arena.width_units()) + "x" +
+                                  std::to_string(arena.height_units()) + " trial " + std::to_string(trial),
+                              arena);
     }
   }
 }

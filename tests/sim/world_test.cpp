@@ -20,7 +20,8 @@ bool Overlap(const CubeState& a, const CubeState& b) {
 std::string FindViolation(const std::vector<PlayerCube>& cubes) {
   for (std::size_t i = 0; i < cubes.size(); ++i) {
     const CubeState& s = cubes[i].state;
-    if (s.x < kMinX || s.x > kMaxX || s.y < kMinY || s.y > kMaxY) {
+    if (s.x < kStandardArena.min_x() || s.x > kStandardArena.max_x() || s.y < kStandardArena.min_y() ||
+        s.y > kStandardArena.max_y()) {
       return "cube " + std::to_string(cubes[i].id) + " outside the arena";
     }
     for (std::size_t j = i + 1; j < cubes.size(); ++j) {
@@ -51,10 +52,10 @@ std::vector<PlayerCube> RandomConfiguration(std::mt19937_64& rng) {
   std::shuffle(ids.begin(), ids.end(), rng);
   const auto count = static_cast<std::size_t>(Uniform(rng, 2, 16));
   const int layout = Uniform(rng, 0, 4);
-  const std::int32_t cx = Uniform(rng, kMinX, kMaxX);
-  const std::int32_t cy = Uniform(rng, kMinY, kMaxY);
-  const std::int32_t corner_x = Uniform(rng, 0, 1) != 0 ? kMinX : kMaxX;
-  const std::int32_t corner_y = Uniform(rng, 0, 1) != 0 ? kMinY : kMaxY;
+  const std::int32_t cx = Uniform(rng, kStandardArena.min_x(), kStandardArena.max_x());
+  const std::int32_t cy = Uniform(rng, kStandardArena.min_y(), kStandardArena.max_y());
+  const std::int32_t corner_x = Uniform(rng, 0, 1) != 0 ? kStandardArena.min_x() : kStandardArena.max_x();
+  const std::int32_t corner_y = Uniform(rng, 0, 1) != 0 ? kStandardArena.min_y() : kStandardArena.max_y();
 
   std::vector<PlayerCube> cubes;
   for (std::size_t i = 0; i < count; ++i) {
@@ -63,12 +64,14 @@ std::vector<PlayerCube> RandomConfiguration(std::mt19937_64& rng) {
     CubeState& s = cube.state;
     switch (layout) {
       case 0:  // anywhere
-        s.x = Uniform(rng, kMinX, kMaxX);
-        s.y = Uniform(rng, kMinY, kMaxY);
+        s.x = Uniform(rng, kStandardArena.min_x(), kStandardArena.max_x());
+        s.y = Uniform(rng, kStandardArena.min_y(), kStandardArena.max_y());
         break;
       case 1:  // a tight cluster
-        s.x = std::clamp(cx + Uniform(rng, -kCubeSize, kCubeSize), kMinX, kMaxX);
-        s.y = std::clamp(cy + Uniform(rng, -kCubeSize, kCubeSize), kMinY, kMaxY);
+        s.x = std::clamp(cx + Uniform(rng, -kCubeSize, kCubeSize), kStandardArena.min_x(),
+                         kStandardArena.max_x());
+        s.y = std::clamp(cy + Uniform(rng, -kCubeSize, kCubeSize), kStandardArena.min_y(),
+                         kStandardArena.max_y());
         break;
       case 2:  // exactly coincident
         s.x = cx;
@@ -79,20 +82,20 @@ std::vector<PlayerCube> RandomConfiguration(std::mt19937_64& rng) {
         s.y = corner_y;
         break;
       default:  // pinned against a random wall
-        s.x = Uniform(rng, kMinX, kMaxX);
-        s.y = Uniform(rng, kMinY, kMaxY);
+        s.x = Uniform(rng, kStandardArena.min_x(), kStandardArena.max_x());
+        s.y = Uniform(rng, kStandardArena.min_y(), kStandardArena.max_y());
         switch (Uniform(rng, 0, 3)) {
           case 0:
-            s.x = kMinX;
+            s.x = kStandardArena.min_x();
             break;
           case 1:
-            s.x = kMaxX;
+            s.x = kStandardArena.max_x();
             break;
           case 2:
-            s.y = kMinY;
+            s.y = kStandardArena.min_y();
             break;
           default:
-            s.y = kMaxY;
+            s.y = kStandardArena.max_y();
             break;
         }
         break;
@@ -108,26 +111,26 @@ TEST(ResolveOverlaps, LeavesNoOverlapInRandomConfigurations) {
   std::mt19937_64 rng(1234);
   for (int trial = 0; trial < 5000; ++trial) {
     std::vector<PlayerCube> cubes = RandomConfiguration(rng);
-    ResolveOverlaps(cubes);
+    ResolveOverlaps(cubes, kStandardArena);
     ASSERT_EQ(FindViolation(cubes), "") << "trial " << trial << " with " << cubes.size() << " cubes";
   }
 }
 
 TEST(ResolveOverlaps, SeparatesEveryPileUpToSixteenCubes) {
-  const std::int32_t points[][2] = {{kMinX, kMinY},
-                                    {kMaxX, kMinY},
-                                    {kMinX, kMaxY},
-                                    {kMaxX, kMaxY},
-                                    {kMinX, kArenaHeight / 2},
-                                    {kArenaWidth / 2, kMaxY},
-                                    {kArenaWidth / 2, kArenaHeight / 2}};
+  const std::int32_t points[][2] = {{kStandardArena.min_x(), kStandardArena.min_y()},
+                                    {kStandardArena.max_x(), kStandardArena.min_y()},
+                                    {kStandardArena.min_x(), kStandardArena.max_y()},
+                                    {kStandardArena.max_x(), kStandardArena.max_y()},
+                                    {kStandardArena.min_x(), kStandardArena.height / 2},
+                                    {kStandardArena.width / 2, kStandardArena.max_y()},
+                                    {kStandardArena.width / 2, kStandardArena.height / 2}};
   for (const auto& point : points) {
     for (int count = 2; count <= 16; ++count) {
       std::vector<PlayerCube> cubes;
       for (int i = 0; i < count; ++i) {
         cubes.push_back({static_cast<PlayerId>(i * 7), {point[0], point[1], 0, 0, 0}});
       }
-      ResolveOverlaps(cubes);
+      ResolveOverlaps(cubes, kStandardArena);
       ASSERT_EQ(FindViolation(cubes), "") << count << " cubes at (" << point[0] << "," << point[1] << ")";
     }
   }
@@ -136,8 +139,10 @@ TEST(ResolveOverlaps, SeparatesEveryPileUpToSixteenCubes) {
 TEST(ResolveOverlaps, SeparatesTheLargestGuaranteedPileInACorner) {
   // 132 cubes always leave room in the arena (world.h); all of them start in one corner.
   std::vector<PlayerCube> cubes;
-  for (int i = 0; i < 132; ++i) cubes.push_back({static_cast<PlayerId>(255 - i), {kMaxX, kMaxY, 0, 0, 0}});
-  ResolveOverlaps(cubes);
+  for (int i = 0; i < 132; ++i)
+    cubes.push_back(
+        {static_cast<PlayerId>(255 - i), {kStandardArena.max_x(), kStandardArena.max_y(), 0, 0, 0}});
+  ResolveOverlaps(cubes, kStandardArena);
   EXPECT_EQ(FindViolation(cubes), "");
 }
 
@@ -146,12 +151,12 @@ TEST(ResolveOverlaps, DoesNotDependOnTheOrderOfThePlayers) {
   for (int trial = 0; trial < 2000; ++trial) {
     const std::vector<PlayerCube> original = RandomConfiguration(rng);
     std::vector<PlayerCube> reference = original;
-    ResolveOverlaps(reference);
+    ResolveOverlaps(reference, kStandardArena);
     reference = SortedById(reference);
     for (int shuffle = 0; shuffle < 3; ++shuffle) {
       std::vector<PlayerCube> shuffled = original;
       std::shuffle(shuffled.begin(), shuffled.end(), rng);
-      ResolveOverlaps(shuffled);
+      ResolveOverlaps(shuffled, kStandardArena);
       shuffled = SortedById(shuffled);
       for (std::size_t i = 0; i < reference.size(); ++i) {
         ASSERT_EQ(shuffled[i].id, reference[i].id);
@@ -168,7 +173,7 @@ TEST(ResolveOverlaps, LeavesTouchingAndSeparateCubesAlone) {
                                    {3, {10000, 10000 + kCubeSize, 0, 0, 5}},
                                    {4, {20000, 20000, 100, 100, 6}}};
   const std::vector<PlayerCube> before = cubes;
-  ResolveOverlaps(cubes);
+  ResolveOverlaps(cubes, kStandardArena);
   for (std::size_t i = 0; i < cubes.size(); ++i) EXPECT_EQ(cubes[i].state, before[i].state);
 }
 
@@ -176,7 +181,7 @@ TEST(ResolveOverlaps, PushesAlongTheAxisOfLeastPenetrationAndStopsTheApproach) {
   // b overlaps a by 400 on x and 1948 on y: they separate along x, 200 each, and stop moving together.
   std::vector<PlayerCube> cubes = {{1, {10000, 10000, 100, 30, 0}},
                                    {2, {10000 + kCubeSize - 400, 10100, -80, 0, 0}}};
-  ResolveOverlaps(cubes);
+  ResolveOverlaps(cubes, kStandardArena);
   EXPECT_EQ(cubes[0].state.x, 10000 - 200);
   EXPECT_EQ(cubes[1].state.x, 10000 + kCubeSize - 200);
   EXPECT_EQ(cubes[0].state.y, 10000);
@@ -187,10 +192,11 @@ TEST(ResolveOverlaps, PushesAlongTheAxisOfLeastPenetrationAndStopsTheApproach) {
 }
 
 TEST(ResolveOverlaps, AWallMakesTheOtherCubeTakeTheWholePush) {
-  std::vector<PlayerCube> cubes = {{1, {kMinX, 10000, 0, 0, 0}}, {2, {kMinX + 1000, 10000, 0, 0, 0}}};
-  ResolveOverlaps(cubes);
-  EXPECT_EQ(cubes[0].state.x, kMinX);
-  EXPECT_EQ(cubes[1].state.x, kMinX + kCubeSize);
+  std::vector<PlayerCube> cubes = {{1, {kStandardArena.min_x(), 10000, 0, 0, 0}},
+                                   {2, {kStandardArena.min_x() + 1000, 10000, 0, 0, 0}}};
+  ResolveOverlaps(cubes, kStandardArena);
+  EXPECT_EQ(cubes[0].state.x, kStandardArena.min_x());
+  EXPECT_EQ(cubes[1].state.x, kStandardArena.min_x() + kCubeSize);
 }
 
 TEST(StepWorld, AppliesEachPlayersInputsInOrder) {
@@ -198,13 +204,13 @@ TEST(StepWorld, AppliesEachPlayersInputsInOrder) {
   const Input first[] = {{10, kRight}, {11, kRight}, {12, kDown}};
   const Input second[] = {{400, kLeft}};
   const PlayerStep steps[] = {{&all[0], first}, {&all[1], second}};
-  StepWorld(all, steps, true);
+  StepWorld(all, steps, true, kStandardArena);
 
   CubeState expected_first;
-  for (const Input& in : first) expected_first = Move(expected_first, in);
+  for (const Input& in : first) expected_first = Move(expected_first, in, kStandardArena);
   EXPECT_EQ(all[0].state, expected_first);
   EXPECT_EQ(all[0].state.last_input, 12);
-  EXPECT_EQ(all[1].state, Move({5000, 5000, 0, 0, 0}, second[0]));
+  EXPECT_EQ(all[1].state, Move({5000, 5000, 0, 0, 0}, second[0], kStandardArena));
 }
 
 TEST(StepWorld, APushIsARealDivergenceFromMoveAlone) {
@@ -219,14 +225,14 @@ TEST(StepWorld, APushIsARealDivergenceFromMoveAlone) {
 
   std::vector<PlayerCube> without = all;
   const PlayerStep steps_without[] = {{&without[0], run_input}, {&without[1], stand_input}};
-  StepWorld(without, steps_without, false);
-  EXPECT_EQ(without[0].state, Move(runner, run_input[0]));
-  EXPECT_EQ(without[1].state, Move(standing, stand_input[0]));
+  StepWorld(without, steps_without, false, kStandardArena);
+  EXPECT_EQ(without[0].state, Move(runner, run_input[0], kStandardArena));
+  EXPECT_EQ(without[1].state, Move(standing, stand_input[0], kStandardArena));
   ASSERT_TRUE(Overlap(without[0].state, without[1].state));
 
-  StepWorld(all, steps, true);
+  StepWorld(all, steps, true, kStandardArena);
   EXPECT_FALSE(Overlap(all[0].state, all[1].state));
-  EXPECT_FALSE(SamePhysics(all[1].state, Move(standing, stand_input[0])));
+  EXPECT_FALSE(SamePhysics(all[1].state, Move(standing, stand_input[0], kStandardArena)));
   EXPECT_GT(all[1].state.x, standing.x);  // pushed away from the runner
   EXPECT_EQ(all[0].state.vx, 0);          // the runner was stopped
 }
@@ -234,8 +240,8 @@ TEST(StepWorld, APushIsARealDivergenceFromMoveAlone) {
 TEST(StepWorld, SixteenCubesPushingIntoOneCornerStaySeparated) {
   std::vector<PlayerCube> all;
   for (int i = 0; i < 16; ++i) {
-    all.push_back(
-        {static_cast<PlayerId>(200 - i * 3), {kArenaWidth / 2 - i * 1500, kArenaHeight / 2, 0, 0, 0}});
+    all.push_back({static_cast<PlayerId>(200 - i * 3),
+                   {kStandardArena.width / 2 - i * 1500, kStandardArena.height / 2, 0, 0, 0}});
   }
   std::vector<Input> inputs(all.size());
   std::vector<PlayerStep> steps;
@@ -243,19 +249,20 @@ TEST(StepWorld, SixteenCubesPushingIntoOneCornerStaySeparated) {
     steps.push_back({&all[i], std::span<const Input>(&inputs[i], 1)});
   for (int tick = 0; tick < 600; ++tick) {
     for (Input& in : inputs) in = {static_cast<Seq>(tick), static_cast<std::uint8_t>(kUp | kLeft)};
-    StepWorld(all, steps, true);
+    StepWorld(all, steps, true, kStandardArena);
     ASSERT_EQ(FindViolation(all), "") << "tick " << tick;
   }
   // They did reach the corner: one cube sits in it.
-  EXPECT_TRUE(std::any_of(all.begin(), all.end(),
-                          [](const PlayerCube& c) { return c.state.x == kMinX && c.state.y == kMinY; }));
+  EXPECT_TRUE(std::any_of(all.begin(), all.end(), [](const PlayerCube& c) {
+    return c.state.x == kStandardArena.min_x() && c.state.y == kStandardArena.min_y();
+  }));
 }
 
 TEST(StepWorld, NeverLeavesOverlapsOverManyRandomTicks) {
   std::mt19937_64 rng(4321);
   for (int game = 0; game < 40; ++game) {
     std::vector<PlayerCube> all = RandomConfiguration(rng);
-    ResolveOverlaps(all);
+    ResolveOverlaps(all, kStandardArena);
     std::vector<std::uint8_t> held(all.size(), 0);
     for (int tick = 0; tick < 600; ++tick) {
       std::vector<Input> inputs(all.size());
@@ -265,7 +272,7 @@ TEST(StepWorld, NeverLeavesOverlapsOverManyRandomTicks) {
         inputs[i] = {static_cast<Seq>(tick), held[i]};
         steps.push_back({&all[i], std::span<const Input>(&inputs[i], 1)});
       }
-      StepWorld(all, steps, true);
+      StepWorld(all, steps, true, kStandardArena);
       ASSERT_EQ(FindViolation(all), "") << "game " << game << " tick " << tick;
     }
   }

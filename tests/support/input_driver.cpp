@@ -22,7 +22,7 @@ bool InputDriver::AllAcknowledged() const {
 }
 
 sim::CubeState Replay(sim::CubeState start, std::span<const sim::Input> inputs) {
-  for (const sim::Input& input : inputs) start = sim::Move(start, input);
+  for (const sim::Input& input : inputs) start = sim::Move(start, input, sim::kStandardArena);
   return start;
 }
 

@@ -48,9 +48,9 @@ class InterpolationBuffer {
   InsertResult Insert(Tick tick, const sim::CubeState& state) noexcept;
 
   // The position at `render_tick` (fractional server ticks). Past the newest state it moves along the
-  // newest state's velocity for at most `max_extrapolation_ticks` (0 = no extrapolation), clamped to the
-  // arena, and then stays there.
-  Sample SampleAt(double render_tick, double max_extrapolation_ticks) const noexcept;
+  // newest state's velocity for at most `max_extrapolation_ticks` (0 = no extrapolation), clamped to
+  // `arena`, and then stays there.
+  Sample SampleAt(double render_tick, double max_extrapolation_ticks, const sim::Arena& arena) const noexcept;
 
   // Forgets states no longer needed at `render_tick`: everything before the newest state at or before it.
   void DropBefore(double render_tick) noexcept;

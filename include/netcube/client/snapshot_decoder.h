@@ -26,9 +26,10 @@ class SnapshotDecoder {
   void Reset() noexcept;
   // The world at `tick`, or nullptr when it is not held.
   const protocol::FixedVector<sim::PlayerCube, protocol::kMaxPlayers>* Find(Tick tick) const noexcept;
-  // The world `delta` rebuilds from the held world at `baseline`, or nullptr when it does not fit it (or
-  // that world is not held). Valid until the next Rebuild.
-  const protocol::Snapshot* Rebuild(Tick baseline, const protocol::DeltaSnapshot& delta) noexcept;
+  // The world `delta` rebuilds from the held world at `baseline` (in `arena`, the session's), or nullptr
+  // when it does not fit it (or that world is not held). Valid until the next Rebuild.
+  const protocol::Snapshot* Rebuild(Tick baseline, const protocol::DeltaSnapshot& delta,
+                                    const sim::Arena& arena) noexcept;
   // A snapshot received (whole, or rebuilt): its world is kept in place of the oldest held (unless `tick` is
   // older still, or held), and it is among those to tell the server of.
   void Received(Tick tick, std::span<const sim::PlayerCube> world) noexcept;

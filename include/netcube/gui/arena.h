@@ -29,23 +29,37 @@ struct Rect {
   ImVec2 max() const noexcept { return {x + w, y + h}; }
 };
 
-// World units (client::Vec2, y down like the simulation) to screen points, uniform scale.
+// World units (client::Vec2, y down like the simulation) to screen points, uniform scale: the whole arena,
+// or the part of a large one around a player's cube.
 class ArenaMapping {
  public:
   ArenaMapping() = default;
-  // The arena as large as fits inside `area`, aspect ratio kept, centred.
-  static ArenaMapping Fit(const Rect& area) noexcept;
+  // The whole of `arena` as large as fits inside `area`, aspect ratio kept, centred.
+  static ArenaMapping Fit(const Rect& area, const sim::Arena& arena) noexcept;
+  // What a player sees: the whole arena while it shows at least as large as the standard arena would; in
+  // a larger one, the standard arena's scale, centred on `centre` (units) as far as the walls allow.
+  static ArenaMapping Follow(const Rect& area, const sim::Arena& arena, client::Vec2 centre) noexcept;
 
   ImVec2 ToScreen(client::Vec2 units) const noexcept;
   client::Vec2 ToWorld(ImVec2 screen) const noexcept;
+  // Whether `screen` lies on the part of the arena drawn.
   bool Contains(ImVec2 screen) const noexcept;
   float pixels_per_unit() const noexcept { return scale_; }
-  // Where the arena itself lies on screen.
-  const Rect& arena() const noexcept { return arena_; }
+  // Where the part of the arena drawn lies on screen (all of it, unless following in a larger arena).
+  const Rect& arena() const noexcept { return view_; }
+  // The arena's size and the part of it drawn, in units.
+  client::Vec2 world_size() const noexcept { return world_size_; }
+  client::Vec2 visible_min() const noexcept { return ToWorld(view_.min()); }
+  client::Vec2 visible_max() const noexcept { return ToWorld(view_.max()); }
+  bool whole() const noexcept;
 
  private:
-  Rect arena_;
+  ArenaMapping(const Rect& area, const sim::Arena& arena, float scale, client::Vec2 centre) noexcept;
+
+  Rect view_;
+  ImVec2 origin_;  // where the arena's corner (0, 0) lies on screen
   float scale_ = 1.0F;
+  client::Vec2 world_size_;
 };
 
 // How a cube is drawn: its body, or an outline marking where some other state puts it.
@@ -100,6 +114,11 @@ struct CubeMark {
   sim::PlayerId id = 0;
   client::Vec2 position;
 };
+
+// A small map of the whole arena in the top right corner of the part drawn, when that is not all of it:
+// every cube a dot in its colour (`own`'s larger), the part drawn a frame.
+void DrawMinimap(ImDrawList& draw, const ArenaMapping& mapping, std::span<const CubeMark> cubes,
+                 std::optional<sim::PlayerId> own);
 
 // Short motion trails: each cube's recent positions, recorded every kInterval of the caller's time.
 class Trails {

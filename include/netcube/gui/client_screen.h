@@ -28,7 +28,7 @@ struct ClientScreenConfig {
 // The arena on the left, the panel on the right.
 struct ClientLayout {
   Rect title;
-  ArenaMapping arena;
+  Rect arena;  // where the arena goes (PlayerView::MappingFor fits or follows it there)
   Rect panel;
   static ClientLayout For(ImVec2 display_size) noexcept;
 };

@@ -78,7 +78,8 @@ struct LabLayout {
   std::size_t columns = 0;  // players + 1
   std::size_t server_column = 0;
   std::array<Rect, kMaxLabPlayers + 1> title;
-  std::array<ArenaMapping, kMaxLabPlayers + 1> arena;
+  std::array<Rect, kMaxLabPlayers + 1>
+      arena;  // where each arena goes (the server's whole, players' followed)
   std::array<Rect, kMaxLabPlayers + 1> panel;
 
   static LabLayout For(ImVec2 display_size, std::size_t players) noexcept;

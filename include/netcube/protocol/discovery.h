@@ -15,7 +15,7 @@ namespace netcube::protocol {
 inline constexpr std::uint32_t kDiscoveryQueryMagic = 0x4E434451;  // "NCDQ"
 inline constexpr std::uint32_t kDiscoveryReplyMagic = 0x4E434452;  // "NCDR"
 inline constexpr std::size_t kDiscoveryQueryBytes = 48;            // every query, padding included
-inline constexpr std::size_t kMaxServerNameLength = 30;            // the longest reply is then 48 bytes
+inline constexpr std::size_t kMaxServerNameLength = 26;            // the longest reply is then 48 bytes
 
 // Browser -> server.
 struct DiscoveryQuery {
@@ -35,6 +35,7 @@ struct DiscoveryReply {
   std::uint8_t tick_rate = 60;
   std::uint8_t snapshot_rate = 20;
   std::uint8_t max_snapshot_rate = 60;  // the most a client may ask for (the Welcome's)
+  sim::Arena arena;                     // the Welcome's
   std::string name;                     // 1..kMaxServerNameLength printable ASCII characters
   friend bool operator==(const DiscoveryReply&, const DiscoveryReply&) = default;
 };

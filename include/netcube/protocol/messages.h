@@ -19,7 +19,7 @@
 
 namespace netcube::protocol {
 
-inline constexpr std::uint16_t kProtocolVersion = 12;
+inline constexpr std::uint16_t kProtocolVersion = 13;
 // A snapshot's input_lead, int[kMinInputLead, kMaxInputLead] on the wire (6 bits); the server clamps to it.
 inline constexpr int kMinInputLead = -32;
 inline constexpr int kMaxInputLead = 31;
@@ -105,8 +105,7 @@ struct Welcome {
   std::uint8_t snapshot_rate = 20;
   std::uint16_t max_players = 32;
   bool collisions = true;
-  std::int32_t arena_width = sim::kArenaWidth;
-  std::int32_t arena_height = sim::kArenaHeight;
+  sim::Arena arena;
   std::uint32_t server_tick = 0;
   // The most snapshots a second any client may ask for (SnapshotRate): the operator's cap, at most tick_rate.
   std::uint8_t max_snapshot_rate = 60;
@@ -121,10 +120,12 @@ struct InputMessage {
   friend bool operator==(const InputMessage&, const InputMessage&) = default;
 };
 
-// Server -> client, unreliable: the whole world at `server_tick`, players in increasing id order, and the
-// last input of the receiving client the server has applied (its cube's last_input).
+// Server -> client, unreliable: the whole world at `server_tick` (its arena, the Welcome's, and the players
+// in it in increasing id order), and the last input of the receiving client the server has applied (its
+// cube's last_input).
 struct Snapshot {
   std::uint32_t server_tick = 0;
+  sim::Arena arena;
   FixedVector<sim::PlayerCube, kMaxPlayers> players;
   bool has_ack = false;  // false until the server has applied one of this client's inputs
   sim::Seq ack = 0;

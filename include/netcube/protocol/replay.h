@@ -127,12 +127,14 @@ class ReplayBuilder {
 bool MakeReplay(std::uint64_t tick, int age, std::span<const sim::PlayerCube> baseline,
                 std::span<const sim::PlayerCube> world, const MoveLog& log, DeltaSnapshot& out) noexcept;
 
-// Rebuilds the world a replay delta describes into `out` (tick and ack too), from `baseline`, the world it
-// was made against; or, which costs only the ticks after it, from `newer`, the world `newer_ticks` ticks
-// after the baseline (the receiver rebuilt it from an earlier snapshot: the cubes the delta says were
-// there then). False when the delta does not fit them: another cube count, a path that does not cover
-// its cube's ticks, a turn out of range, an exit of a cube not there, an arrival of an id there.
-bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const DeltaSnapshot& delta, Snapshot& out,
-                 std::span<const sim::PlayerCube> newer = {}, int newer_ticks = 0) noexcept;
+// Rebuilds the world a replay delta describes into `out` (tick, arena and ack too), from `baseline`, the
+// world it was made against in `arena`; or, which costs only the ticks after it, from `newer`, the world
+// `newer_ticks` ticks after the baseline (the receiver rebuilt it from an earlier snapshot: the cubes the
+// delta says were there then). False when the delta does not fit them: another cube count, a path that
+// does not cover its cube's ticks, a turn out of range, an exit of a cube not there, an arrival of an id
+// there or outside the arena.
+bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const sim::Arena& arena,
+                 const DeltaSnapshot& delta, Snapshot& out, std::span<const sim::PlayerCube> newer = {},
+                 int newer_ticks = 0) noexcept;
 
 }  // namespace netcube::protocol

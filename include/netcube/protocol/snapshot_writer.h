@@ -50,8 +50,10 @@ class ReplayCodes {
 // is read where it lies (a span of the server's cubes), never copied into a Snapshot.
 class SnapshotWriter {
  public:
-  // Encodes the type, server_tick and players (increasing ids). False if they cannot be encoded.
-  bool Prepare(std::uint32_t server_tick, std::span<const sim::PlayerCube> players) noexcept;
+  // Encodes the type, server_tick, arena and players (increasing ids, inside the arena). False if they
+  // cannot be encoded.
+  bool Prepare(std::uint32_t server_tick, const sim::Arena& arena,
+               std::span<const sim::PlayerCube> players) noexcept;
   // The same for a delta (its ack fields are ignored).
   bool Prepare(const DeltaSnapshot& delta) noexcept;
   // The same, for a replay that a ReplayBuilder extends (its paths only ever grow at their ends): the codes
@@ -62,8 +64,9 @@ class SnapshotWriter {
   // carry cubes (a full snapshot's cubes; a delta's fates and joined cubes): what a cube costs.
   std::size_t shared_bits() const noexcept { return shared_bits_; }
   std::size_t cube_bits() const noexcept { return cube_bits_; }
-  // Those of a full snapshot of `players` cubes: type, tick, count and 64 bits a cube (measured).
-  static std::size_t FullSharedBits(std::size_t players) noexcept;
+  // Those of a full snapshot of `players` cubes in `arena`: type, tick, arena, count and the cubes, whose
+  // positions take more bits in a larger arena (measured).
+  static std::size_t FullSharedBits(std::size_t players, const sim::Arena& arena) noexcept;
   // The receiver's part of a snapshot: its ack and input lead, once the server has applied an input.
   struct ReceiverAck {
     sim::Seq ack = 0;

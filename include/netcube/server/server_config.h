@@ -37,6 +37,9 @@ struct ServerConfig {
   int max_snapshot_rate = protocol::kMaxRate;
   std::size_t max_clients = 32;  // [1, protocol::kMaxPlayers]
   bool collisions = true;        // players push each other apart
+  // The walls, whole units on each side within [sim::kMinArenaUnits, sim::kMaxArenaUnits]. Told in the
+  // Welcome, in every full snapshot and in discovery replies.
+  sim::Arena arena = sim::kStandardArena;
   // Every cube spawns at the same place, on top of any other: with collisions off, compared players
   // (netcube-client --compare) start alike and never touch each other.
   bool shared_spawn = false;

@@ -18,10 +18,10 @@ struct PlayerCube {
 // Pushes overlapping cubes apart along the axis of least penetration, each by half (the whole when the
 // other is held by a wall), and stops the pushed velocity component. A pile-up that these pairwise pushes
 // do not clear within a bounded number of passes is settled in id order: each cube still overlapping a
-// lower id steps to the nearest clear spot. Afterwards no two cubes overlap (guaranteed up to 132 cubes,
-// the most that always leave room in the arena). Deterministic and independent of the order of `cubes`:
-// pairs are resolved in id order. Ids must be unique.
-void ResolveOverlaps(std::span<PlayerCube> cubes) noexcept;
+// lower id steps to the nearest clear spot. Afterwards no two cubes overlap (guaranteed up to 132 cubes in
+// the standard arena, the most that always leave room). Deterministic and independent of the order of
+// `cubes`: pairs are resolved in id order. Ids must be unique; every cube inside `arena`.
+void ResolveOverlaps(std::span<PlayerCube> cubes, const Arena& arena) noexcept;
 
 struct PlayerStep {
   PlayerCube* cube = nullptr;
@@ -30,6 +30,7 @@ struct PlayerStep {
 
 // One server tick: applies each player's inputs with Move, then resolves overlaps among `all`
 // (when `collisions` is on). `steps` point into `all`.
-void StepWorld(std::span<PlayerCube> all, std::span<const PlayerStep> steps, bool collisions) noexcept;
+void StepWorld(std::span<PlayerCube> all, std::span<const PlayerStep> steps, bool collisions,
+               const Arena& arena) noexcept;
 
 }  // namespace netcube::sim

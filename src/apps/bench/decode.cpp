@@ -28,8 +28,8 @@ class Crowd {
   explicit Crowd(int cubes) : inputs_(static_cast<std::size_t>(cubes)) {
     for (int id = 0; id < cubes; ++id) {
       sim::PlayerCube cube{static_cast<sim::PlayerId>(id), {}};
-      cube.state.x = sim::kMinX + 2600 * (id % 24);
-      cube.state.y = sim::kMinY + 2600 * (id / 24);
+      cube.state.x = sim::kStandardArena.min_x() + 2600 * (id % 24);
+      cube.state.y = sim::kStandardArena.min_y() + 2600 * (id / 24);
       world_.push_back(cube);
     }
     generations_.assign(world_.size(), 1);
@@ -44,7 +44,7 @@ class Crowd {
       inputs_[i] = {static_cast<sim::Seq>(tick), script_.ButtonsAt(elapsed, i + 1)};
       steps_.push_back({&world_[i], std::span(&inputs_[i], 1)});
     }
-    sim::StepWorld(world_, steps_, true);
+    sim::StepWorld(world_, steps_, true, sim::kStandardArena);
     moves_.Record(tick, world_, generations_, {}, steps_, true);
     history_.push_back(world_);
   }
@@ -94,7 +94,7 @@ DecodeResult Measure(int cubes, int ticks, Code code, int age) {
     crowd.Step(tick);
     const bool measured = t >= kWarmUp;
     if (!measured || code == Code::kFull) {
-      writer.Prepare(static_cast<std::uint32_t>(tick), crowd.world());
+      writer.Prepare(static_cast<std::uint32_t>(tick), sim::kStandardArena, crowd.world());
     } else {
       if (tick - baseline > static_cast<std::uint64_t>(std::min(age + age / 2, protocol::kHeldBaselines)))
         baseline = tick - static_cast<std::uint64_t>(age);
@@ -106,7 +106,7 @@ DecodeResult Measure(int cubes, int ticks, Code code, int age) {
       if (replayed) {
         writer.Prepare(delta);
       } else {
-        writer.Prepare(static_cast<std::uint32_t>(tick), crowd.world());
+        writer.Prepare(static_cast<std::uint32_t>(tick), sim::kStandardArena, crowd.world());
       }
     }
     const std::span<const std::uint8_t> packet = writer.PacketFor(std::nullopt);
@@ -114,7 +114,7 @@ DecodeResult Measure(int cubes, int ticks, Code code, int age) {
     const bool decoded = protocol::Decode(packet, message) == protocol::DecodeError::kNone;
     const protocol::Snapshot* snapshot = std::get_if<protocol::Snapshot>(&message);
     if (const auto* d = std::get_if<protocol::DeltaSnapshot>(&message); decoded && d != nullptr)
-      snapshot = decoder.Rebuild(static_cast<client::Tick>(tick) - d->age, *d);
+      snapshot = decoder.Rebuild(static_cast<client::Tick>(tick) - d->age, *d, sim::kStandardArena);
     const Clock::time_point end = Clock::now();
     if (snapshot == nullptr) continue;  // not rebuilt: counted as no sample
     decoder.Received(static_cast<client::Tick>(tick), snapshot->players.span());

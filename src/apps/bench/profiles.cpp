@@ -61,7 +61,7 @@ class KeyPressProbe {
             return;
           }
           // The next frame reads the key.
-          const bool left_half = client_.local().predicted_state.x < sim::kArenaWidth / 2;
+          const bool left_half = client_.local().predicted_state.x < client_.welcome().arena.width / 2;
           key_ = left_half ? sim::kRight : sim::kLeft;
           before_ = drawn;
           frames_pressed_ = 0;

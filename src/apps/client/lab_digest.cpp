@@ -33,7 +33,6 @@ class Fnv1a {
       Add(static_cast<std::uint64_t>(static_cast<std::int64_t>(field)));
     Add(static_cast<std::uint64_t>(state.last_input));
     Add(static_cast<std::uint64_t>(state.buttons));
-    Add(static_cast<std::uint64_t>(state.held_since));
   }
   std::uint64_t value() const noexcept { return hash_; }
 

@@ -54,4 +54,38 @@ CLI::Validator PlayerName() {
                         "1-" + std::to_string(protocol::kMaxNameLength) + " printable ASCII characters");
 }
 
+std::optional<sim::Arena> ParseArena(const std::string& text) {
+  const std::size_t x = text.find('x');
+  const auto side = [](const std::string& digits) -> std::optional<std::int32_t> {
+    if (digits.empty() || digits.size() > 4 ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return std::nullopt;
+    }
+    return std::stoi(digits);
+  };
+  if (x == std::string::npos) return std::nullopt;
+  const std::optional<std::int32_t> width = side(text.substr(0, x));
+  const std::optional<std::int32_t> height = side(text.substr(x + 1));
+  if (!width || !height) return std::nullopt;
+  const sim::Arena arena = sim::Arena::OfUnits(*width, *height);
+  return arena.Valid() ? std::optional(arena) : std::nullopt;
+}
+
+CLI::Option* AddArenaFlag(CLI::App& app, sim::Arena& arena, const std::string& help) {
+  const std::string default_text =
+      std::to_string(arena.width_units()) + "x" + std::to_string(arena.height_units());
+  const std::string range =
+      "[" + std::to_string(sim::kMinArenaUnits) + ", " + std::to_string(sim::kMaxArenaUnits) + "]";
+  return app
+      .add_option_function<std::string>(
+          "--arena", [&arena](const std::string& text) { arena = *ParseArena(text); }, help)
+      ->check(CLI::Validator(
+          [range](std::string& input) -> std::string {
+            return ParseArena(input) ? std::string()
+                                     : input + " is not WxH with whole units in " + range + " on each side";
+          },
+          "WxH"))
+      ->default_str(default_text);
+}
+
 }  // namespace netcube::apps

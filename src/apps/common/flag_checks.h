@@ -3,6 +3,10 @@
 // NonNegativeNumber accept NaN (every comparison with it is false) and PositiveNumber accepts infinity
 // and values so large that a duration made of them overflows; a 64-bit unsigned flag takes "-1" as 2^64-1.
 #include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+
+#include "netcube/sim/move.h"
 
 namespace netcube::apps {
 
@@ -19,5 +23,11 @@ CLI::Validator Unsigned();
 CLI::Validator Port();
 // A player's name as the protocol carries it: 1..protocol::kMaxNameLength printable ASCII characters.
 CLI::Validator PlayerName();
+
+// An arena given as WxH in whole units, each within [sim::kMinArenaUnits, sim::kMaxArenaUnits]: the
+// arena, or nothing when `text` is not one.
+std::optional<sim::Arena> ParseArena(const std::string& text);
+// Adds `--arena WxH` to `app`, read into `arena`.
+CLI::Option* AddArenaFlag(CLI::App& app, sim::Arena& arena, const std::string& help);
 
 }  // namespace netcube::apps

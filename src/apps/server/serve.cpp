@@ -59,6 +59,7 @@ protocol::DiscoveryReply DescribeServer(const server::Server& server, const std:
       static_cast<std::uint8_t>(protocol::EffectiveSnapshotRate(config.snapshot_rate, config.tick_rate));
   info.max_snapshot_rate =
       static_cast<std::uint8_t>(protocol::EffectiveSnapshotRate(config.max_snapshot_rate, config.tick_rate));
+  info.arena = config.arena;
   info.name = name;
   return info;
 }
@@ -127,11 +128,12 @@ void PrintStartLines(const server::Server& server, const discovery::Responder* r
   const server::ServerConfig& config = flags.config;
   const auto on_off = [](bool on) { return on ? "on" : "off"; };
   std::printf(
-      "netcube-server listening on %s:%u (tick %d Hz, snapshots %d Hz, max %zu clients, collisions %s, "
-      "lag compensation %s up to %d ms, %s snapshots)\n",
+      "netcube-server listening on %s:%u (tick %d Hz, snapshots %d Hz, max %zu clients, arena %dx%d, "
+      "collisions %s, lag compensation %s up to %d ms, %s snapshots)\n",
       config.bind_address.c_str(), static_cast<unsigned>(server.port()), config.tick_rate,
-      config.snapshot_rate, config.max_clients, on_off(config.collisions), on_off(config.lag_compensation),
-      config.max_rewind_ms, server::ToString(config.snapshot_encoding));
+      config.snapshot_rate, config.max_clients, config.arena.width_units(), config.arena.height_units(),
+      on_off(config.collisions), on_off(config.lag_compensation), config.max_rewind_ms,
+      server::ToString(config.snapshot_encoding));
   if (responder != nullptr) {
     std::printf("LAN discovery: \"%s\" answers on UDP port %u\n", flags.server_name.c_str(),
                 static_cast<unsigned>(responder->port()));

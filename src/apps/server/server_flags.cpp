@@ -43,6 +43,7 @@ CLI::Option* AddCapacityFlags(CLI::App& app, server::ServerConfig& config) {
   app.add_option("--max-clients", config.max_clients, "Players at most")
       ->check(CLI::Range(std::size_t{1}, protocol::kMaxPlayers))
       ->capture_default_str();
+  AddArenaFlag(app, config.arena, "The arena's width and height in units (a cube is 2 units wide)");
   app.add_option("--max-per-address", config.max_per_address,
                  "Connections from one IP address at once (players behind one NAT share an address)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{4095}))
@@ -125,11 +126,11 @@ void AddDiscoveryFlags(CLI::App& app, ServerFlags& flags, FlagWords& words) {
   app.add_option("--discovery-port", flags.discovery_config.port, "UDP port of LAN discovery")
       ->capture_default_str();
   app.add_option("--server-name", flags.server_name,
-                 "The name LAN browsers show (1-30 printable ASCII characters)")
+                 "The name LAN browsers show (1-26 printable ASCII characters)")
       ->check([](const std::string& name) {
         return protocol::IsPrintableName(name, protocol::kMaxServerNameLength)
                    ? ""
-                   : "1 to 30 printable ASCII characters";
+                   : "1 to 26 printable ASCII characters";
       })
       ->capture_default_str();
 }
