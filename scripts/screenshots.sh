@@ -72,6 +72,11 @@ wanted lab-bandwidth && "$client" --lab --preset full --latency-ms 125 --width 1
 wanted lab-explained && "$client" --lab --latency-ms 125 --width 1600 --height 900 --script "-:5000" \
   --script2 "$script2" --link-script "2s blackout 400ms client 1" --journal --frames 300 --seek 140 \
   --screenshot "$out/lab-explained.png"
+# A larger arena (--arena 256x144, four times the standard's sides): each player's view follows its cube at
+# the standard arena's scale, a minimap in its corner; the server's column shows the whole arena. Player 1
+# drives right and down, away from the spawn, so that its view has moved.
+wanted lab-large-arena && "$client" --lab --arena 256x144 --preset full --latency-ms 125 --width 1600 \
+  --height 900 --script "R:2500,D:1200,-:300" --script2 "$script2" --frames 240 --screenshot "$out/lab-large-arena.png"
 # A blackout of every link at 6 s in a comparison forked at 1 s: each entry beside a copy that draws the
 # others 500 ms in the past from there (the same keys and network luck until the fork); scrubbed back to
 # 6.5 s, the fork of "full" has snapshots left where the original ran out (its explanation names the loss).

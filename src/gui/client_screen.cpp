@@ -179,7 +179,8 @@ void ClientScreen::DrawServerList(Micros now, bool idle) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(r.name.c_str());
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("tick %u Hz, snapshots %u Hz, protocol %u%s", static_cast<unsigned>(r.tick_rate),
+      ImGui::SetTooltip("arena %dx%d, tick %u Hz, snapshots %u Hz, protocol %u%s", r.arena.width_units(),
+                        r.arena.height_units(), static_cast<unsigned>(r.tick_rate),
                         static_cast<unsigned>(r.snapshot_rate), static_cast<unsigned>(r.version),
                         server.compatible() ? "" : " (incompatible)");
     }

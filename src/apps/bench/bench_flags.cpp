@@ -111,6 +111,7 @@ void AddScaleRunFlags(CLI::App& app, BenchFlags& f) {
   app.add_option("--scale-collisions", f.scale_collisions, "Scale: the server's collisions, on or off")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
+  apps::AddArenaFlag(app, f.arena, "Scale: the server's arena, width x height in units");
   app.add_option("--bot", f.bot_path, "Scale: the netcube-bot executable")->capture_default_str();
 }
 

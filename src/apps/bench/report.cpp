@@ -127,8 +127,8 @@ void PrintScaleHeading(const ScaleSettings& s) {
       "   dry = a moving cube's ticks without its input, in the window; decl. = snapshots sent full for want "
       "of\n"
       "   a shared baseline;\n"
-      "   sync = every bot's final state equal to the server's; collisions %s; tick %d Hz; measured over a "
-      "%.0f s window after all joined;\n"
+      "   sync = every bot's final state equal to the server's; collisions %s; arena %dx%d; tick %d Hz; "
+      "measured over a %.0f s window after all joined;\n"
       "   tick = simulation, tags and the snapshot's encoding; net = servicing the network and handing each\n"
       "   client its snapshot, per tick; both the server's own measurements (work_clock = %s)\n",
       s.virtual_time
@@ -136,7 +136,7 @@ void PrintScaleHeading(const ScaleSettings& s) {
             "   the encodings of one setting side by side, stepped in turn, their ticks timed at the same "
             "moments"
           : "N netcube-bot players in child processes on loopback",
-      s.collisions ? "on" : "off", s.tick_rate, s.window_s,
+      s.collisions ? "on" : "off", s.arena.width_units(), s.arena.height_units(), s.tick_rate, s.window_s,
       s.cpu_tick_clock ? "the server thread's CPU time" : "the wall clock");
   std::printf(
       "   N snap red link  enc  idle | tick us: p50    p99    max | net us p50   p99 |  snap B  B/cube | per "

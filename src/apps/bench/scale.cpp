@@ -299,6 +299,7 @@ std::optional<ServerRun> StartRun(const ScaleSettings& settings, std::string* er
   config.max_clients = static_cast<std::size_t>(settings.clients);
   config.max_per_address = config.max_clients + server::kSpareConnectionSlots;  // every bot on 127.0.0.1
   config.collisions = settings.collisions;
+  config.arena = settings.arena;
   config.lag_compensation = settings.lag_compensation;
   config.snapshot_encoding =
       settings.delta_snapshots ? server::SnapshotEncoding::kDelta : server::SnapshotEncoding::kFull;
@@ -492,6 +493,7 @@ void to_json(nlohmann::json& j, const ScaleResult& r) {
          {"snapshot_rate", s.snapshot_rate},
          {"redundancy", s.redundancy},
          {"collisions", s.collisions},
+         {"arena", std::to_string(s.arena.width_units()) + "x" + std::to_string(s.arena.height_units())},
          {"window_s", s.window_s},
          {"tick_clock", s.cpu_tick_clock ? "thread_cpu" : "wall"},
          {"time", s.virtual_time ? "virtual" : "real"},

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "netcube/sim/move.h"
 #include "netcube/transport/link_conditioner.h"
 #include "netcube/transport/link_profile.h"
 
@@ -20,6 +21,7 @@ struct ScaleSettings {
   int snapshot_rate = 20;
   int redundancy = 32;  // the client default
   bool collisions = true;
+  sim::Arena arena = sim::kStandardArena;
   double window_s = 10.0;
   bool cpu_tick_clock = true;  // time ticks with the server thread's CPU clock (else the wall clock)
   int tag_interval_ms = 0;     // the bots tag the nearest cube as drawn this often (0: no tags)

@@ -70,6 +70,7 @@ Scenarios::Scenarios(const BenchFlags& flags, std::string profiles_path,
   base_.window_s = flags.seconds > 0.0 ? flags.seconds : 10.0;
   base_.cpu_tick_clock = flags.tick_clock == "cpu";
   base_.collisions = flags.scale_collisions == "on";
+  base_.arena = flags.arena;
   base_.bot_path = flags.bot_path;
   base_.seed = flags.seed;
 }

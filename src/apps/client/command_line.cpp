@@ -18,6 +18,7 @@ struct Options {
   CLI::Option* connect = nullptr;
   CLI::Option* frames = nullptr;
   CLI::Option* encoding = nullptr;
+  CLI::Option* arena = nullptr;
   CLI::Option* compare = nullptr;
   CLI::Option* replay = nullptr;
 };
@@ -73,6 +74,10 @@ void AddRunFlags(CLI::App& app, ClientCommandLine& f, Options& o) {
           ->check(CLI::IsMember({"full", "delta"}))
           ->capture_default_str()
           ->needs(o.lab);
+  o.arena = AddArenaFlag(app, f.arena,
+                         "The lab server's arena, width x height in units (a cube is 2 units wide); each player "
+                         "follows its cube in a larger one")
+                ->needs(o.lab);
   app.add_option("--switch-encoding-frame", f.switch_encoding_frame,
                  "Switch the lab server's snapshot encoding (to the other one) at this frame, as the server "
                  "panel's toggle does")
@@ -103,10 +108,12 @@ void AddComparisonFlags(CLI::App& app, ClientCommandLine& f, Options& o) {
              "--replay", f.replay,
              "Replay a session written by --record (its network, seed and keys; --compare replaces its "
              "technique sets), on the virtual clock, for the recorded number of frames unless --frames")
-          ->needs(o.lab);
+          ->needs(o.lab)
+          ->excludes(o.arena);
   app.add_option("--record", f.record, "Write the comparison's session (settings, seed, keys) to this file")
       ->needs(o.compare)
-      ->excludes(o.replay);
+      ->excludes(o.replay)
+      ->excludes(o.arena);  // a session is played in the standard arena
   app.add_option("--digests", f.digests,
                  "Write each frame's digest (the server's world and every cube each player draws, hashed) to "
                  "this file, one line per frame: the web lab's must be the same for the same seed and keys")

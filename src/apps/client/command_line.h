@@ -24,6 +24,7 @@ struct ClientCommandLine {
   // The lab server's defaults are netcube-server's (ServerConfig's).
   std::string snapshot_encoding = server::ToString(server::ServerConfig{}.snapshot_encoding);
   int switch_encoding_frame = 0;
+  sim::Arena arena = sim::kStandardArena;  // the lab server's
   std::string transport = transport::ToString(gui::LabConfig{}.network);
   std::string panel_tab = gui::kPanelTabNames[0];
   RunOptions run;

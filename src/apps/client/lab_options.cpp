@@ -148,6 +148,7 @@ std::optional<LabRunOptions> LabOptionsFrom(const ClientCommandLine& flags,
     return std::nullopt;
   }
   options.lab.network = *transport::ParseNetworkKind(flags.transport);
+  options.lab.server.arena = flags.arena;
   const auto tab = std::find(std::begin(gui::kPanelTabNames), std::end(gui::kPanelTabNames), flags.panel_tab);
   options.lab.panel_tab = static_cast<gui::PanelTab>(tab - std::begin(gui::kPanelTabNames));
   return options;
