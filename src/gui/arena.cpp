@@ -26,7 +26,7 @@ client::Vec2 SizeOf(const sim::Arena& arena) noexcept {
 
 ArenaMapping::ArenaMapping(const Rect& area, const sim::Arena& arena, float scale,
                            client::Vec2 centre) noexcept
-    : scale_(scale), world_size_(SizeOf(arena)) {
+    : scale_(scale), world_(arena), world_size_(SizeOf(arena)) {
   // Per axis: the arena centred when it is no larger than the area, else the area's span of it around
   // `centre`, kept within the walls.
   const auto place = [scale](float area_from, float area_span, double world_span, double at, float& view_from,
@@ -144,25 +144,29 @@ void DrawArenaFloor(ImDrawList& draw, const ArenaMapping& mapping) {
   draw.PopClipRect();
 }
 
-void DrawMinimap(ImDrawList& draw, const ArenaMapping& mapping, std::span<const CubeMark> cubes,
-                 std::optional<sim::PlayerId> own) {
-  if (mapping.whole()) return;
+ArenaMapping MinimapOf(const ArenaMapping& mapping) noexcept {
   constexpr float kMargin = 8.0F;
   const Rect& view = mapping.arena();
   const float width = std::min(160.0F, view.w / 4.0F);
   const client::Vec2 size = mapping.world_size();
-  const auto height = static_cast<float>(static_cast<double>(width) * size.y / size.x);
-  const Rect area{view.x + view.w - width - kMargin, view.y + kMargin, width, height};
-  const float scale = width / static_cast<float>(size.x);
-  const auto at = [&](client::Vec2 units) {
-    return ImVec2(area.x + static_cast<float>(units.x) * scale, area.y + static_cast<float>(units.y) * scale);
-  };
+  const auto height =
+      std::min(view.h / 2.0F, static_cast<float>(static_cast<double>(width) * size.y / size.x));
+  return ArenaMapping::Fit({view.x + view.w - width - kMargin, view.y + kMargin, width, height},
+                           mapping.world());
+}
+
+void DrawMinimap(ImDrawList& draw, const ArenaMapping& mapping, std::span<const CubeMark> cubes,
+                 std::optional<sim::PlayerId> own) {
+  if (mapping.whole()) return;
+  const ArenaMapping minimap = MinimapOf(mapping);
+  const Rect& area = minimap.arena();
   draw.AddRectFilled(area.min(), area.max(), ToImU32(kArenaFloor, 230));
   for (const CubeMark& cube : cubes) {
     const float radius = own && cube.id == *own ? 3.0F : 1.5F;
-    draw.AddCircleFilled(at(cube.position), radius, ToImU32(PlayerColour(cube.id)));
+    draw.AddCircleFilled(minimap.ToScreen(cube.position), radius, ToImU32(PlayerColour(cube.id)));
   }
-  draw.AddRect(at(mapping.visible_min()), at(mapping.visible_max()), ToImU32(kOwnCubeOutline, 180));
+  draw.AddRect(minimap.ToScreen(mapping.visible_min()), minimap.ToScreen(mapping.visible_max()),
+               ToImU32(kOwnCubeOutline, 180));
   draw.AddRect(area.min(), area.max(), ToImU32(kArenaBorder), 0.0F, 0, 1.0F);
 }
 

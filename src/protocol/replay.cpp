@@ -48,7 +48,7 @@ bool MoveLog::RecordMembers(Tick& slot, std::span<const sim::PlayerCube> world,
   std::size_t arrival = 0;
   for (std::size_t i = 0; sayable && i < world.size(); ++i) {
     const std::pair<sim::PlayerId, std::uint32_t> member{world[i].id, generations[i]};
-    for (; last < members_count_ && members_[last].first < member.first; ++last) {
+    for (; sayable && last < members_count_ && members_[last].first < member.first; ++last) {
       sayable = slot.exits.push_back(members_[last].first);
     }
     if (last < members_count_ && members_[last] == member) {

@@ -84,30 +84,33 @@ class IndexSet {
 
 // The broad phase: cube-sized cells over the arena. Two cubes overlap only when their centres are less than
 // a cube apart on both axes, so only cubes in the same or neighbouring cells can; a pass then looks at a
-// handful of neighbours per cube instead of every other cube. The cells are filed row by row, each row's
-// cubes by column, so that the grid costs the cubes it holds, not the arena's size.
+// handful of neighbours per cube instead of every other cube. Cells are numbered row by row and filed in
+// buckets, cell number modulo the bucket count: one bucket a cell in an arena of up to kMaxBuckets cells
+// (the standard arena has 627), so that a row's three cells are one run of buckets; in a larger arena
+// several cells share a bucket, and a cube is taken only from its own cell. The grid costs the cubes and the
+// buckets, never the arena's size.
 class Grid {
  public:
   explicit Grid(const Arena& arena) noexcept
-      : rows_(static_cast<std::size_t>(arena.height / kCubeSize) + 1) {}
+      : columns_(arena.width / kCubeSize + 1),
+        rows_(arena.height / kCubeSize + 1),
+        buckets_(std::min(kMaxBuckets, static_cast<std::size_t>(columns_) * static_cast<std::size_t>(rows_))),
+        shared_(buckets_ < static_cast<std::size_t>(columns_) * static_cast<std::size_t>(rows_)) {}
 
-  // Files every cube (by its index in `cubes`) under the cell of its centre.
+  // Files every cube (by its index in `cubes`) under the cell of its centre, each bucket in index order.
   void Build(std::span<CubeState* const> cubes) noexcept {
-    std::fill_n(first_.begin(), rows_ + 1, std::uint16_t{0});
+    std::fill_n(first_.begin(), buckets_ + 1, std::uint16_t{0});
     for (std::size_t i = 0; i < cubes.size(); ++i) {
       column_[i] = ColumnOf(*cubes[i]);
       row_[i] = RowOf(*cubes[i]);
-      ++first_[row_[i] + 1u];
+      ++first_[Bucket(column_[i], row_[i]) + 1];
     }
-    for (std::size_t r = 1; r <= rows_; ++r)
-      first_[r] = static_cast<std::uint16_t>(first_[r] + first_[r - 1]);
-    std::array<std::uint16_t, kMaxRows> next;
-    std::copy_n(first_.begin(), rows_, next.begin());
-    for (std::size_t i = 0; i < cubes.size(); ++i) items_[next[row_[i]]++] = static_cast<std::uint16_t>(i);
-    for (std::size_t r = 0; r < rows_; ++r) {
-      std::sort(items_.begin() + first_[r], items_.begin() + first_[r + 1],
-                [this](std::uint16_t a, std::uint16_t b) { return column_[a] < column_[b]; });
-    }
+    for (std::size_t b = 1; b <= buckets_; ++b)
+      first_[b] = static_cast<std::uint16_t>(first_[b] + first_[b - 1]);
+    std::array<std::uint16_t, kMaxBuckets> next;
+    std::copy_n(first_.begin(), buckets_, next.begin());
+    for (std::size_t i = 0; i < cubes.size(); ++i)
+      items_[next[Bucket(column_[i], row_[i])]++] = static_cast<std::uint16_t>(i);
   }
 
   // Files the cubes again after only `moved` have moved: a push rarely crosses into another cell, and the
@@ -121,36 +124,52 @@ class Grid {
     }
   }
 
-  // Calls visit(j) for every cube j other than `i` in i's cell and the cells around it (as filed by Build):
-  // in each of the three rows, one run of `items_`.
+  // Calls visit(j) once for every cube j other than `i` in i's cell and the cells around it (as filed by
+  // Build). A row's three cells are three buckets in a row (wrapping round the last), whose cubes are one run
+  // of `items_`, or two.
   template <class Visit>
   void ForEachNearby(std::size_t i, Visit&& visit) const noexcept {
-    const int first_column = column_[i] - 1;
-    const int last_column = column_[i] + 1;
-    const std::size_t row = row_[i];
-    for (std::size_t r = row > 0 ? row - 1 : 0; r <= std::min(rows_ - 1, row + 1); ++r) {
-      const auto* end = items_.begin() + first_[r + 1];
-      const auto* k =
-          std::lower_bound(items_.begin() + first_[r], end, first_column,
-                           [this](std::uint16_t item, int column) { return column_[item] < column; });
-      for (; k != end && column_[*k] <= last_column; ++k) {
-        if (*k != i) visit(static_cast<std::size_t>(*k));
+    const int column = column_[i];
+    const int first_column = std::max(0, column - 1);
+    const int last_column = std::min(columns_ - 1, column + 1);
+    const auto take = [&](int row, std::size_t from_bucket, std::size_t to_bucket) {
+      for (std::size_t k = first_[from_bucket]; k < first_[to_bucket + 1]; ++k) {
+        const std::size_t j = items_[k];
+        if (j != i && (!shared_ || (row_[j] == row && std::abs(column_[j] - column) <= 1))) visit(j);
+      }
+    };
+    for (int row = std::max(0, row_[i] - 1); row <= std::min(rows_ - 1, row_[i] + 1); ++row) {
+      const std::size_t from = Bucket(first_column, row);
+      const std::size_t to = Bucket(last_column, row);
+      if (from <= to) {
+        take(row, from, to);
+      } else {
+        take(row, from, buckets_ - 1);
+        take(row, 0, to);
       }
     }
   }
 
  private:
-  static constexpr int kMaxRows = kMaxArenaUnits * kSubUnitsPerUnit / kCubeSize + 1;  // and columns
+  static constexpr std::size_t kMaxBuckets = 1024;  // four for every cube at most
+  static constexpr int kMaxSide = kMaxArenaUnits * kSubUnitsPerUnit / kCubeSize + 1;  // cells, either way
   static std::uint16_t ColumnOf(const CubeState& cube) noexcept {
-    return static_cast<std::uint16_t>(std::clamp(cube.x / kCubeSize, 0, kMaxRows - 1));
+    return static_cast<std::uint16_t>(std::clamp(cube.x / kCubeSize, 0, kMaxSide - 1));
   }
   std::uint16_t RowOf(const CubeState& cube) const noexcept {
-    return static_cast<std::uint16_t>(std::clamp(cube.y / kCubeSize, 0, static_cast<int>(rows_) - 1));
+    return static_cast<std::uint16_t>(std::clamp(cube.y / kCubeSize, 0, rows_ - 1));
+  }
+  std::size_t Bucket(int column, int row) const noexcept {
+    const std::size_t cell = static_cast<std::size_t>(row * columns_ + column);
+    return cell < buckets_ ? cell : cell % buckets_;  // no division while each cell has its own bucket
   }
 
-  std::size_t rows_;
-  std::array<std::uint16_t, kMaxRows + 1>
-      first_;  // the cubes of row r: items_[first_[r]] .. items_[first_[r + 1] - 1]
+  int columns_;
+  int rows_;
+  std::size_t buckets_;
+  bool shared_;  // cells share buckets: a bucket's cubes are checked for their cell
+  std::array<std::uint16_t, kMaxBuckets + 1>
+      first_;  // bucket b's cubes: items_[first_[b]] .. items_[first_[b + 1] - 1]
   std::array<std::uint16_t, kIdCount> items_{};
   std::array<std::uint16_t, kIdCount> column_{};
   std::array<std::uint16_t, kIdCount> row_{};

@@ -307,6 +307,9 @@ TEST(Hostile, MalformedStaleAndOutOfTurnPacketsAreDroppedAndCounted) {
   const std::size_t size = protocol::Encode(on_reliable, buffer);
   ASSERT_GT(size, 0u);
   fake.SendRaw(now, protocol::Channel::kReliable, std::span(buffer.data(), size));  // 7: wrong channel
+  protocol::Snapshot elsewhere = SnapshotAt(0xFFFFFFFAu, {3, 5});
+  elsewhere.arena = sim::Arena::OfUnits(128, 72);
+  fake.Send(now, elsewhere);  // 8: not the Welcome's arena
   step(5);
   fake.Send(now, SnapshotAt(0x00000002u, {3, 5}));  // across the wrap: newer
   step(3);
@@ -316,7 +319,7 @@ TEST(Hostile, MalformedStaleAndOutOfTurnPacketsAreDroppedAndCounted) {
   step(5);
 
   const Metrics m = client.metrics();
-  EXPECT_EQ(m.packets_malformed, 7u);
+  EXPECT_EQ(m.packets_malformed, 8u);
   EXPECT_EQ(m.snapshots_received, 3u);
   EXPECT_EQ(m.snapshots_late, 1u);
   EXPECT_EQ(m.snapshots_stale, 2u);

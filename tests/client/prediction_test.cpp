@@ -285,6 +285,39 @@ TEST(Solo, BadNetworkWithoutRedundancyLosesInputs) {
   EXPECT_TRUE(run.states_equal);  // reconciliation still converges on the server's state
 }
 
+// In an arena larger than the standard one, told in the Welcome: a player drives past where the standard
+// arena's wall would stop it, its prediction and the other player's view of it follow, with no correction,
+// until the larger arena's own wall stops it where the server does.
+TEST(Arena, APlayerDrivesToTheWallsOfTheServersArena) {
+  server::ServerConfig config;
+  config.arena = sim::Arena::OfUnits(160, 40);
+  const auto rig = StartRig(config);
+  // The second player spawns right of the first: it drives right, away from it.
+  Client& watcher = AddPlayer(*rig, WithLatency(PresetSettings(Preset::kFull), 60));
+  Client& driver = AddPlayer(*rig, WithLatency(PresetSettings(Preset::kFull), 60));
+  ASSERT_TRUE(rig->ConnectAll());
+  EXPECT_EQ(driver.welcome().arena, config.arena);
+  EXPECT_EQ(watcher.welcome().arena, config.arena);
+  // 15 units a second for 12 s: far past the standard arena's 64 units, into this one's wall at 160.
+  rig->SetButtons(1, Hold(sim::kRight, rig->now(), seconds(12)));
+  double furthest_seen = 0.0;
+  rig->StepFor(seconds(13), [&] {
+    if (const RemoteView* seen = FindRemote(watcher, *driver.player_id())) {
+      furthest_seen = std::max(furthest_seen, seen->drawn.x);
+    }
+  });
+  ASSERT_TRUE(rig->StepUntil([&] { return driver.Settled(); }, seconds(10)));
+  const double wall = ToUnits(config.arena.max_x());
+  EXPECT_DOUBLE_EQ(driver.local().server.x, wall);
+  EXPECT_DOUBLE_EQ(driver.local().drawn.x, wall);
+  EXPECT_EQ(driver.metrics().corrections, 0u);
+  EXPECT_GT(furthest_seen, ToUnits(sim::kStandardArena.max_x()) + 50.0);
+  EXPECT_LE(furthest_seen, wall);
+  for (const sim::PlayerCube& cube : rig->server().world()) {
+    EXPECT_TRUE(config.arena.Contains(cube.state.x, cube.state.y));
+  }
+}
+
 TEST(Solo, DoubleInputRateIsCorrectedByTheServer) {
   const auto rig = StartRig();
   ClientConfig config = WithLatency(PresetSettings(Preset::kPredicted), 20);

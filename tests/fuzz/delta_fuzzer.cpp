@@ -59,7 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Fail("a decoded delta does not encode back to itself");
   }
   static Snapshot rebuilt;
-  if (!ApplyReplay(baseline.players.span(), delta, rebuilt)) return 0;
+  if (!ApplyReplay(baseline.players.span(), baseline.arena, delta, rebuilt)) return 0;
   if (Encode(rebuilt, buffer) == 0) Fail("an applied delta rebuilt a world that does not encode");
   // The same world from the world the replay rebuilds at its first tick (as a client that holds it does).
   if (delta.age > 1) {
@@ -88,8 +88,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (!first.paths[i].runs.empty() && first.paths[i].runs[0].moves == 0) first.paths[i].runs.clear();
       }
       static Snapshot from_first;
-      if (ApplyReplay(baseline.players.span(), first, at_first) &&
-          (!ApplyReplay(baseline.players.span(), delta, from_first, at_first.players.span(), 1) ||
+      if (ApplyReplay(baseline.players.span(), baseline.arena, first, at_first) &&
+          (!ApplyReplay(baseline.players.span(), baseline.arena, delta, from_first, at_first.players.span(),
+                        1) ||
            !(from_first == rebuilt))) {
         Fail("a replay from the world at its first tick rebuilds another world");
       }

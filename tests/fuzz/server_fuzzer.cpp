@@ -38,9 +38,7 @@ void CheckInvariants(const server::Server& server, Micros elapsed) {
     if (world[i].id != clients[i].id) Fail("world and client list differ in ids");
     if (i > 0 && world[i].id <= world[i - 1].id) Fail("player ids not strictly increasing");
     const sim::CubeState& s = world[i].state;
-    if (s.x < sim::kStandardArena.min_x() || s.x > sim::kStandardArena.max_x() ||
-        s.y < sim::kStandardArena.min_y() || s.y > sim::kStandardArena.max_y())
-      Fail("cube outside the arena");
+    if (!server.config().arena.Contains(s.x, s.y)) Fail("cube outside the arena");
     if (clients[i].queued_inputs > server::kMaxQueuedInputs) Fail("input queue over its bound");
     // The rate limit: real time grants one input per simulation step, a backlog included, applied at
     // most kMaxCatchUpRate per step. Whatever a client sends, it cannot get more.

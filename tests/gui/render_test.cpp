@@ -206,12 +206,15 @@ TEST(GuiLabRender, ThreeViewsShowEveryCubeWhereItsViewSaysUnderLag) {
   EXPECT_GT(lab->player_view(0).history().bytes_up_per_s.max(), 0.0F);
 }
 
-TEST(GuiClientRender, ConnectedClientDrawsItsCubeAndARemoteOneWhereItsViewsSay) {
+// Alice (on screen) and bob on a server of `arena`, alice driven by `alice_keys_text`: the last frame
+// shows every cube where alice's views say.
+void ExpectClientDrawsWhereItsViewsSay(const sim::Arena& arena, const std::string& alice_keys_text) {
   std::unique_ptr<App> app = OpenHeadless();
   ASSERT_NE(app, nullptr);
   server::ServerConfig server_config;
   server_config.bind_address = "127.0.0.1";
   server_config.port = 0;
+  server_config.arena = arena;
   std::string error;
   std::unique_ptr<server::Server> server = server::Server::Create(server_config, Micros(0), &error);
   ASSERT_NE(server, nullptr) << error;
@@ -230,7 +233,7 @@ TEST(GuiClientRender, ConnectedClientDrawsItsCubeAndARemoteOneWhereItsViewsSay) 
   client::Client bob(bob_config);
   ASSERT_TRUE(bob.Connect("127.0.0.1", server->port(), Micros(0), &error)) << error;
 
-  PlayerKeys alice_keys = Scripted("D:500,R:3000");
+  PlayerKeys alice_keys = Scripted(alice_keys_text);
   PlayerKeys bob_keys = Scripted("L:500");
   const ClientLayout layout = ClientLayout::For(app->display_size());
   const Image image = RunFrames(
@@ -246,14 +249,39 @@ TEST(GuiClientRender, ConnectedClientDrawsItsCubeAndARemoteOneWhereItsViewsSay) 
   client::Client& alice = screen.client();
   ASSERT_EQ(alice.state(), client::ConnectionState::kConnected);
   ASSERT_TRUE(alice.local().present);
+  EXPECT_EQ(alice.welcome().arena, arena);
   EXPECT_EQ(image.At(1, image.height - 1), kBackground);
   EXPECT_GT(RectShare(image, scale, layout.panel, kPanelBackground), 0.3);
   const ArenaMapping mapping = PlayerView::MappingFor(layout.arena, alice);
   ExpectCubeAt(image, scale, mapping, alice.local().drawn, *alice.player_id(), "alice's own cube");
   ASSERT_EQ(alice.remotes().size(), 1U);
   EXPECT_EQ(alice.remotes()[0].name, "bob");
-  ExpectCubeAt(image, scale, mapping, alice.remotes()[0].drawn, alice.remotes()[0].id, "bob seen by alice");
+  if (mapping.Contains(mapping.ToScreen(alice.remotes()[0].drawn))) {
+    ExpectCubeAt(image, scale, mapping, alice.remotes()[0].drawn, alice.remotes()[0].id, "bob seen by alice");
+  }
   EXPECT_NE(PlayerColour(*alice.player_id()), PlayerColour(alice.remotes()[0].id));
+  if (arena == sim::kStandardArena) {
+    EXPECT_TRUE(mapping.whole());
+    return;
+  }
+  // A larger arena is followed: alice's cube in the middle of the view, and its dot on the minimap.
+  EXPECT_FALSE(mapping.whole());
+  const ImVec2 own = mapping.ToScreen(alice.local().drawn);
+  EXPECT_NEAR(own.x, layout.arena.x + layout.arena.w / 2.0F, 1.0F);
+  EXPECT_NEAR(own.y, layout.arena.y + layout.arena.h / 2.0F, 1.0F);
+  const ArenaMapping minimap = MinimapOf(mapping);
+  EXPECT_GE(
+      PatchShare(image, scale, minimap.ToScreen(alice.local().drawn), PlayerColour(*alice.player_id()), 1),
+      0.75)
+      << "alice's dot on the minimap";
+}
+
+TEST(GuiClientRender, ConnectedClientDrawsItsCubeAndARemoteOneWhereItsViewsSay) {
+  ExpectClientDrawsWhereItsViewsSay(sim::kStandardArena, "D:500,R:3000");
+}
+
+TEST(GuiClientRender, InALargerArenaTheViewFollowsTheOwnCubeWithAMinimap) {
+  ExpectClientDrawsWhereItsViewsSay(sim::Arena::OfUnits(256, 144), "D:500,R:3000");
 }
 
 TEST(GuiKeysInImGui, KeysTypedIntoAFieldDoNotMoveTheCube) {

@@ -319,6 +319,13 @@ TEST(Replay, RefusesCubesThatCameOrWentWhereTheyCannot) {
   DeltaSnapshot longer = delta;  // a path over more ticks than its cube was there
   longer.exits.erase(0);
   EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, longer, rebuilt));
+  DeltaSnapshot outside = delta;  // an arrival beyond the baseline's arena (the wire allows the largest)
+  outside.arrivals[0].cube.state.x = sim::kStandardArena.max_x() + 1;
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, outside, rebuilt));
+  EXPECT_TRUE(ApplyReplay(run.worlds[0], sim::Arena::OfUnits(128, 36), outside, rebuilt));
+  Message read;
+  ASSERT_EQ(Decode(testing::EncodeToVector(outside), read), DecodeError::kNone);
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, std::get<DeltaSnapshot>(read), rebuilt));
   // On the wire, the same: refused when read.
   for (const DeltaSnapshot* bad : {&early}) {
     Message decoded;

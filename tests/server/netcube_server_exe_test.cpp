@@ -212,6 +212,28 @@ TEST(NetcubeServerExe, APortOutOfRangeSaysWhatIsWrong) {
   }
 }
 
+// The arena is whole units, 32 to 4096 a side: anything else says so in one line; a good one is run and
+// said on the start line.
+TEST(NetcubeServerExe, TheArenaFlagTakesWxHInUnits) {
+  for (const std::string arena :
+       {"31x36", "64x4097", "64", "64x", "x36", "64x36x2", "-64x36", "64.5x36", "WxH"}) {
+    Child child({NETCUBE_SERVER_EXE, "--arena", arena});
+    ASSERT_TRUE(child.started());
+    const std::optional<int> code = child.Wait();
+    ASSERT_TRUE(code.has_value());
+    EXPECT_NE(*code, 0) << arena;
+    EXPECT_EQ(netcube::testing::ShortUsageErrorProblem(child.output(), "netcube-server"), "") << arena;
+    EXPECT_NE(child.output().find("--arena: " + arena + " is not WxH with whole units in [32, 4096]"),
+              std::string::npos)
+        << child.output();
+  }
+  Child large(
+      {NETCUBE_SERVER_EXE, "--port", "0", "--arena", "1024x576", "--duration", "0.2", "--discovery", "off"});
+  ASSERT_TRUE(large.started());
+  EXPECT_EQ(large.Wait(), 0) << large.output();
+  EXPECT_NE(large.output().find("arena 1024x576"), std::string::npos) << large.output();
+}
+
 TEST(NetcubeServerExe, OutOfRangeValueFails) {
   for (const std::vector<std::string>& args : {std::vector<std::string>{"--tick-rate", "0"},
                                                {"--max-rewind-ms", "1001"},

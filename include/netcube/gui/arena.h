@@ -47,7 +47,8 @@ class ArenaMapping {
   float pixels_per_unit() const noexcept { return scale_; }
   // Where the part of the arena drawn lies on screen (all of it, unless following in a larger arena).
   const Rect& arena() const noexcept { return view_; }
-  // The arena's size and the part of it drawn, in units.
+  // The arena, its size and the part of it drawn, in units.
+  const sim::Arena& world() const noexcept { return world_; }
   client::Vec2 world_size() const noexcept { return world_size_; }
   client::Vec2 visible_min() const noexcept { return ToWorld(view_.min()); }
   client::Vec2 visible_max() const noexcept { return ToWorld(view_.max()); }
@@ -59,8 +60,13 @@ class ArenaMapping {
   Rect view_;
   ImVec2 origin_;  // where the arena's corner (0, 0) lies on screen
   float scale_ = 1.0F;
+  sim::Arena world_;
   client::Vec2 world_size_;
 };
+
+// The minimap of `mapping` (see DrawMinimap): the whole arena fitted into a small rectangle in the top right
+// corner of the part drawn.
+ArenaMapping MinimapOf(const ArenaMapping& mapping) noexcept;
 
 // How a cube is drawn: its body, or an outline marking where some other state puts it.
 enum class CubeStyle : std::uint8_t {
