@@ -151,10 +151,9 @@ struct Client::Impl {
     return rebuilt != nullptr && OnSnapshot(*rebuilt, true, now);
   }
 
-  // Returns false for a snapshot that contradicts what this client sent (an ack of an unsent input).
+  // False for a snapshot of another arena than the Welcome's, or acking an input never sent.
   bool OnSnapshot(const protocol::Snapshot& snapshot, bool delta, Micros now) {
     const Tick tick = UnwrapTick(snapshot.server_tick, newest_tick);
-    // Another arena than the Welcome's is not this session's world.
     if (snapshot.arena != welcome.arena || !own.AckPlausible(snapshot.has_ack, snapshot.ack)) return false;
     if (!link.OnSnapshot(tick, welcome.tick_rate, snapshot_rate.rate())) return true;  // a duplicate
     last_snapshot_at = now;

@@ -32,6 +32,18 @@ bool PathFits(const CubePath& path, int age) noexcept {
   return true;
 }
 
+// A path for each of the `count` baseline cubes and each arrival, each fitting the ticks its cube was there.
+bool EveryPathFits(const DeltaSnapshot& delta, std::size_t count) noexcept {
+  if (delta.paths.size() != count + delta.arrivals.size()) return false;
+  for (std::size_t i = 0; i < delta.paths.size(); ++i) {
+    const int from = i < count ? 1 : delta.arrivals[i - count].at;
+    int end = delta.age + 1;
+    for (const Exit& d : delta.exits) end = d.path == i ? d.at : end;
+    if (end < from || !PathFits(delta.paths[i], end - from)) return false;
+  }
+  return true;
+}
+
 // A receiver's place on each path: the run it is in, the ticks of it done, its Moves made, its next turn.
 struct PathCursor {
   std::size_t run = 0;
@@ -100,17 +112,8 @@ std::uint8_t ChoiceOf(std::uint8_t held, std::uint8_t buttons) noexcept {
 bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const sim::Arena& arena,
                  const DeltaSnapshot& delta, Snapshot& out, std::span<const sim::PlayerCube> newer,
                  int newer_ticks) noexcept {
-  if (delta.paths.size() != baseline.size() + delta.arrivals.size() || newer_ticks < 0 ||
-      newer_ticks >= delta.age) {
-    return false;
-  }
   const std::size_t count = baseline.size();
-  for (std::size_t i = 0; i < delta.paths.size(); ++i) {
-    const int from = i < count ? 1 : delta.arrivals[i - count].at;
-    int end = delta.age + 1;
-    for (const Exit& d : delta.exits) end = d.path == i ? d.at : end;
-    if (end < from || !PathFits(delta.paths[i], end - from)) return false;
-  }
+  if (!EveryPathFits(delta, count) || newer_ticks < 0 || newer_ticks >= delta.age) return false;
   std::array<PathCursor, kMaxReplayPaths> cursors{};
   FixedVector<std::uint16_t, kMaxPlayers> present;
   out.players.clear();

@@ -134,8 +134,9 @@ void ExpectFindPrintsTheServer(const std::string& exe) {
     const testing::CommandResult result = RunCommand(find);
     EXPECT_EQ(result.exit_code, 0) << result.output;
     EXPECT_NE(result.output.find("found by find"), std::string::npos) << result.output;
-    EXPECT_NE(result.output.find("127.0.0.1:7777  players 1/32  arena 1024x576  tick 60 Hz  snapshots 20 Hz  protocol " +
-                                 std::to_string(protocol::kProtocolVersion) + "  rtt "),
+    EXPECT_NE(result.output.find(
+                  "127.0.0.1:7777  players 1/32  arena 1024x576  tick 60 Hz  snapshots 20 Hz  protocol " +
+                  std::to_string(protocol::kProtocolVersion) + "  rtt "),
               std::string::npos)
         << result.output;
   }

@@ -3,11 +3,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-
-#include "netcube/sim/move.h"
 #include <vector>
 
 #include "netcube/client/settings.h"
+#include "netcube/sim/move.h"
 
 namespace netcube::bench {
 
@@ -32,7 +31,7 @@ struct BenchFlags {
   std::string scale_time = "real";
   std::string scale_collisions = "on";
   sim::Arena arena = sim::kStandardArena;  // the scale scenario's server's
-  std::string bot_path;  // beside this executable unless --bot
+  std::string bot_path;                    // beside this executable unless --bot
   std::string json_path;
   std::uint64_t seed = 1;
   std::string transport = "memory";

@@ -74,10 +74,11 @@ void AddRunFlags(CLI::App& app, ClientCommandLine& f, Options& o) {
           ->check(CLI::IsMember({"full", "delta"}))
           ->capture_default_str()
           ->needs(o.lab);
-  o.arena = AddArenaFlag(app, f.arena,
-                         "The lab server's arena, width x height in units (a cube is 2 units wide); each player "
-                         "follows its cube in a larger one")
-                ->needs(o.lab);
+  o.arena =
+      AddArenaFlag(app, f.arena,
+                   "The lab server's arena, width x height in units (a cube is 2 units wide); each player "
+                   "follows its cube in a larger one")
+          ->needs(o.lab);
   app.add_option("--switch-encoding-frame", f.switch_encoding_frame,
                  "Switch the lab server's snapshot encoding (to the other one) at this frame, as the server "
                  "panel's toggle does")

@@ -14,14 +14,14 @@ namespace {
 std::string DescribeFound(const discovery::FoundServer& server) {
   const protocol::DiscoveryReply& r = server.reply;
   char line[256];
-  std::snprintf(line, sizeof line,
-                "%-26s %s:%u  players %u/%u  arena %dx%d  tick %u Hz  snapshots %u Hz  protocol %u%s  rtt %.1f ms",
-                r.name.c_str(), server.address.c_str(), static_cast<unsigned>(server.port),
-                static_cast<unsigned>(r.players), static_cast<unsigned>(r.max_players), r.arena.width_units(),
-                r.arena.height_units(),
-                static_cast<unsigned>(r.tick_rate), static_cast<unsigned>(r.snapshot_rate),
-                static_cast<unsigned>(r.version), server.compatible() ? "" : " (incompatible)",
-                std::chrono::duration<double, std::milli>(server.round_trip).count());
+  std::snprintf(
+      line, sizeof line,
+      "%-26s %s:%u  players %u/%u  arena %dx%d  tick %u Hz  snapshots %u Hz  protocol %u%s  rtt %.1f ms",
+      r.name.c_str(), server.address.c_str(), static_cast<unsigned>(server.port),
+      static_cast<unsigned>(r.players), static_cast<unsigned>(r.max_players), r.arena.width_units(),
+      r.arena.height_units(), static_cast<unsigned>(r.tick_rate), static_cast<unsigned>(r.snapshot_rate),
+      static_cast<unsigned>(r.version), server.compatible() ? "" : " (incompatible)",
+      std::chrono::duration<double, std::milli>(server.round_trip).count());
   return line;
 }
 
