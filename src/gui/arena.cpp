@@ -26,7 +26,7 @@ client::Vec2 SizeOf(const sim::Arena& arena) noexcept {
 
 ArenaMapping::ArenaMapping(const Rect& area, const sim::Arena& arena, float scale,
                            client::Vec2 centre) noexcept
-    : scale_(scale), world_(arena), world_size_(SizeOf(arena)) {
+    : scale_(scale), world_(arena) {
   // Per axis: the arena centred when it is no larger than the area, else the area's span of it around
   // `centre`, kept within the walls.
   const auto place = [scale](float area_from, float area_span, double world_span, double at, float& view_from,
@@ -44,9 +44,12 @@ ArenaMapping::ArenaMapping(const Rect& area, const sim::Arena& arena, float scal
     view_span = area_span;
     origin = area_from - static_cast<float>(first) * scale;
   };
-  place(area.x, area.w, world_size_.x, centre.x, view_.x, view_.w, origin_.x);
-  place(area.y, area.h, world_size_.y, centre.y, view_.y, view_.h, origin_.y);
+  const client::Vec2 size = world_size();
+  place(area.x, area.w, size.x, centre.x, view_.x, view_.w, origin_.x);
+  place(area.y, area.h, size.y, centre.y, view_.y, view_.h, origin_.y);
 }
+
+client::Vec2 ArenaMapping::world_size() const noexcept { return SizeOf(world_); }
 
 ArenaMapping ArenaMapping::Fit(const Rect& area, const sim::Arena& arena) noexcept {
   return {area, arena, FitScale(area, SizeOf(arena)), {}};
@@ -62,7 +65,8 @@ bool ArenaMapping::whole() const noexcept {
   const client::Vec2 lo = visible_min();
   const client::Vec2 hi = visible_max();
   constexpr double kSlack = 1e-3;  // units: rounding through screen points
-  return lo.x <= kSlack && lo.y <= kSlack && hi.x >= world_size_.x - kSlack && hi.y >= world_size_.y - kSlack;
+  const client::Vec2 size = world_size();
+  return lo.x <= kSlack && lo.y <= kSlack && hi.x >= size.x - kSlack && hi.y >= size.y - kSlack;
 }
 
 ImVec2 ArenaMapping::ToScreen(client::Vec2 units) const noexcept {

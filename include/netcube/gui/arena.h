@@ -49,7 +49,7 @@ class ArenaMapping {
   const Rect& arena() const noexcept { return view_; }
   // The arena, its size and the part of it drawn, in units.
   const sim::Arena& world() const noexcept { return world_; }
-  client::Vec2 world_size() const noexcept { return world_size_; }
+  client::Vec2 world_size() const noexcept;
   client::Vec2 visible_min() const noexcept { return ToWorld(view_.min()); }
   client::Vec2 visible_max() const noexcept { return ToWorld(view_.max()); }
   bool whole() const noexcept;
@@ -61,7 +61,6 @@ class ArenaMapping {
   ImVec2 origin_;  // where the arena's corner (0, 0) lies on screen
   float scale_ = 1.0F;
   sim::Arena world_;
-  client::Vec2 world_size_;
 };
 
 // The minimap of `mapping` (see DrawMinimap): the whole arena fitted into a small rectangle in the top right
