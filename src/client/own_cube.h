@@ -21,7 +21,8 @@ class OwnCube {
 
   // Forgets the cube, its inputs and its measurements: a new connection.
   void Reset() noexcept;
-  // The fixed-step sampling starts at `now` (the Welcome's arrival); the cube moves in `arena`, the session's.
+  // The fixed-step sampling starts at `now` (the Welcome's arrival); the cube moves in `arena`, the
+  // session's.
   void StartSampling(Micros now, const sim::Arena& arena) noexcept;
 
   // Takes every sample due by `now` (`input_rate` per simulation step of the paced sampling clock, at most
