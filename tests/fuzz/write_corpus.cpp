@@ -220,7 +220,7 @@ std::vector<std::pair<std::string, std::vector<std::uint8_t>>> DeltaSeeds() {
                     static_cast<std::uint8_t>(t < 3 ? netcube::sim::kRight : netcube::sim::kDown)}};
       if (i != 2 || t % 2 == 0) steps.push_back({&world[i], inputs[i]});
     }
-    netcube::sim::StepWorld(world, steps, true, sim::kStandardArena);
+    netcube::sim::StepWorld(world, steps, true, netcube::sim::kStandardArena);
     log.Record(kFirstTick + t, world, generations, arrivals, steps, true);
     worlds.push_back(world);
   }

@@ -227,11 +227,16 @@ TEST(NetcubeServerExe, TheArenaFlagTakesWxHInUnits) {
               std::string::npos)
         << child.output();
   }
-  Child large(
-      {NETCUBE_SERVER_EXE, "--port", "0", "--arena", "1024x576", "--duration", "0.2", "--discovery", "off"});
+  const std::string stats = TempPath("large-arena.json");
+  Child large({NETCUBE_SERVER_EXE, "--port", "0", "--arena", "1024x576", "--duration", "0.2", "--discovery",
+               "off", "--stats-json", stats});
   ASSERT_TRUE(large.started());
   EXPECT_EQ(large.Wait(), 0) << large.output();
   EXPECT_NE(large.output().find("arena 1024x576"), std::string::npos) << large.output();
+  std::ifstream file(stats);
+  const nlohmann::json written = nlohmann::json::parse(file, nullptr, /*allow_exceptions=*/false);
+  EXPECT_EQ(written["settings"]["arena"], "1024x576") << written.dump();
+  std::filesystem::remove(stats);
 }
 
 TEST(NetcubeServerExe, OutOfRangeValueFails) {

@@ -16,6 +16,8 @@ nlohmann::json SettingsJson(const server::ServerConfig& config) {
       {"snapshot_encoding", server::ToString(config.snapshot_encoding)},
       {"input_buffer", config.input_buffer},
       {"collisions", config.collisions},
+      {"arena",
+       std::to_string(config.arena.width_units()) + "x" + std::to_string(config.arena.height_units())},
       {"lag_compensation", config.lag_compensation},
       {"max_rewind_ms", config.max_rewind_ms},
       {"max_clients", config.max_clients},
