@@ -152,9 +152,8 @@ class Grid {
 
  private:
   static constexpr std::size_t kMaxBuckets = 1024;  // four for every cube at most
-  static constexpr int kMaxSide = kMaxArenaUnits * kSubUnitsPerUnit / kCubeSize + 1;  // cells, either way
-  static std::uint16_t ColumnOf(const CubeState& cube) noexcept {
-    return static_cast<std::uint16_t>(std::clamp(cube.x / kCubeSize, 0, kMaxSide - 1));
+  std::uint16_t ColumnOf(const CubeState& cube) const noexcept {
+    return static_cast<std::uint16_t>(std::clamp(cube.x / kCubeSize, 0, columns_ - 1));
   }
   std::uint16_t RowOf(const CubeState& cube) const noexcept {
     return static_cast<std::uint16_t>(std::clamp(cube.y / kCubeSize, 0, rows_ - 1));
