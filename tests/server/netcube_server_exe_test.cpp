@@ -176,6 +176,24 @@ TEST(NetcubeServerExe, BadFlagPrintsTheErrorAndHowToGetHelp) {
   EXPECT_NE(child.output().find("--no-such-flag"), std::string::npos) << child.output();
 }
 
+// The settings a server run briefly with `flags` writes to its stats file; its start line must say
+// `start_line_part`.
+nlohmann::json SettingsOfAShortRun(const std::vector<std::string>& flags,
+                                   const std::string& start_line_part) {
+  const std::string stats = TempPath("short-run.json");
+  std::vector<std::string> command = {
+      NETCUBE_SERVER_EXE, "--port", "0", "--duration", "0.2", "--discovery", "off", "--stats-json", stats};
+  command.insert(command.end(), flags.begin(), flags.end());
+  Child child(command);
+  EXPECT_TRUE(child.started());
+  EXPECT_EQ(child.Wait(), 0) << child.output();
+  EXPECT_NE(child.output().find(start_line_part), std::string::npos) << child.output();
+  std::ifstream file(stats);
+  const nlohmann::json written = nlohmann::json::parse(file, nullptr, /*allow_exceptions=*/false);
+  std::filesystem::remove(stats);
+  return written.contains("settings") ? written["settings"] : nlohmann::json{};
+}
+
 // The server sends at most one snapshot a tick: it never advertises more (start line, discovery).
 TEST(NetcubeServerExe, SnapshotsFasterThanTicksAreRefusedAndTheDefaultFollowsTheTickRate) {
   Child refused({NETCUBE_SERVER_EXE, "--port", "0", "--snapshot-rate", "120", "--tick-rate", "30"});
@@ -186,16 +204,7 @@ TEST(NetcubeServerExe, SnapshotsFasterThanTicksAreRefusedAndTheDefaultFollowsThe
   EXPECT_EQ(netcube::testing::ShortUsageErrorProblem(refused.output(), "netcube-server"), "");
   EXPECT_NE(refused.output().find("120 is more than --tick-rate 30"), std::string::npos) << refused.output();
 
-  const std::string stats = TempPath("slow-ticks.json");
-  Child slow({NETCUBE_SERVER_EXE, "--port", "0", "--tick-rate", "10", "--duration", "0.2", "--discovery",
-              "off", "--stats-json", stats});
-  ASSERT_TRUE(slow.started());
-  EXPECT_EQ(slow.Wait(), 0) << slow.output();
-  EXPECT_NE(slow.output().find("tick 10 Hz, snapshots 10 Hz"), std::string::npos) << slow.output();
-  std::ifstream file(stats);
-  const nlohmann::json written = nlohmann::json::parse(file, nullptr, /*allow_exceptions=*/false);
-  EXPECT_EQ(written["settings"]["snapshot_rate"], 10) << written.dump();
-  std::filesystem::remove(stats);
+  EXPECT_EQ(SettingsOfAShortRun({"--tick-rate", "10"}, "tick 10 Hz, snapshots 10 Hz")["snapshot_rate"], 10);
 }
 
 // A port out of range says so in the flag's terms, not as a failed conversion.
@@ -227,16 +236,7 @@ TEST(NetcubeServerExe, TheArenaFlagTakesWxHInUnits) {
               std::string::npos)
         << child.output();
   }
-  const std::string stats = TempPath("large-arena.json");
-  Child large({NETCUBE_SERVER_EXE, "--port", "0", "--arena", "1024x576", "--duration", "0.2", "--discovery",
-               "off", "--stats-json", stats});
-  ASSERT_TRUE(large.started());
-  EXPECT_EQ(large.Wait(), 0) << large.output();
-  EXPECT_NE(large.output().find("arena 1024x576"), std::string::npos) << large.output();
-  std::ifstream file(stats);
-  const nlohmann::json written = nlohmann::json::parse(file, nullptr, /*allow_exceptions=*/false);
-  EXPECT_EQ(written["settings"]["arena"], "1024x576") << written.dump();
-  std::filesystem::remove(stats);
+  EXPECT_EQ(SettingsOfAShortRun({"--arena", "1024x576"}, "arena 1024x576")["arena"], "1024x576");
 }
 
 TEST(NetcubeServerExe, OutOfRangeValueFails) {
