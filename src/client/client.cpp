@@ -99,18 +99,15 @@ struct Client::Impl {
     } else if (const auto* refused = std::get_if<protocol::ConnectRefused>(&message)) {
       expected = phase == ConnectionState::kConnecting;
       if (expected) connection.OnRefused(*refused);
-    } else if (const auto* snapshot = std::get_if<protocol::Snapshot>(&message)) {
+    } else if (const auto* echo = std::get_if<protocol::TimeEcho>(&message)) {
+      expected = connected && echo->reply;
+      if (expected) expected = link.OnTimeEcho(*echo, now);
+    } else if (protocol::ChannelOf(protocol::TypeOf(message)) == protocol::Channel::kUnreliable) {
       // Snapshots travel unreliably and can overtake the Welcome: early, not malformed.
       if (phase == ConnectionState::kConnecting) {
         link.OnEarlySnapshot();
       } else {
-        expected = connected && OnSnapshot(*snapshot, false, now);
-      }
-    } else if (const auto* delta = std::get_if<protocol::DeltaSnapshot>(&message)) {
-      if (phase == ConnectionState::kConnecting) {
-        link.OnEarlySnapshot();
-      } else {
-        expected = connected && OnDelta(*delta, now);
+        expected = connected && OnAnySnapshot(message, now);
       }
     } else if (const auto* joined = std::get_if<protocol::PlayerJoined>(&message)) {
       expected = connected;
@@ -121,9 +118,6 @@ struct Client::Impl {
     } else if (const auto* result = std::get_if<protocol::TagResult>(&message)) {
       expected = connected;
       if (expected) tagging.OnResult(*result, welcome.player_id, now);
-    } else if (const auto* echo = std::get_if<protocol::TimeEcho>(&message)) {
-      expected = connected && echo->reply;
-      if (expected) expected = link.OnTimeEcho(*echo, now);
     } else {
       expected = false;  // client-to-server messages
     }
@@ -140,25 +134,33 @@ struct Client::Impl {
     last_snapshot_at = now;
   }
 
-  // A delta is applied to the baseline it names, if held; false when it does not fit that baseline.
-  bool OnDelta(const protocol::DeltaSnapshot& delta, Micros now) {
-    const Tick tick = UnwrapTick(delta.server_tick, newest_tick);
-    if (decoder.Find(tick - delta.age) == nullptr) {
+  // Any of the three snapshots (false for a client-to-server message). A delta is applied to the baseline it
+  // names, if held; false when it does not fit that baseline.
+  bool OnAnySnapshot(const protocol::Message& message, Micros now) {
+    if (const auto* snapshot = std::get_if<protocol::Snapshot>(&message))
+      return OnSnapshot(*snapshot, SnapshotKind::kFull, now);
+    if (const auto* interest = std::get_if<protocol::InterestSnapshot>(&message))
+      return OnSnapshot(decoder.Unpack(*interest), SnapshotKind::kInterest, now);
+    const auto* delta = std::get_if<protocol::DeltaSnapshot>(&message);
+    if (delta == nullptr) return false;
+    const Tick tick = UnwrapTick(delta->server_tick, newest_tick);
+    if (decoder.Find(tick - delta->age) == nullptr) {
       link.OnMissingBaseline(tick, welcome.tick_rate, snapshot_rate.rate());
       return true;
     }
-    const protocol::Snapshot* rebuilt = decoder.Rebuild(tick - delta.age, delta, welcome.arena);
-    return rebuilt != nullptr && OnSnapshot(*rebuilt, true, now);
+    const protocol::Snapshot* rebuilt = decoder.Rebuild(tick - delta->age, *delta, welcome.arena);
+    return rebuilt != nullptr && OnSnapshot(*rebuilt, SnapshotKind::kDelta, now);
   }
 
-  // False for a snapshot of another arena than the Welcome's, or acking an input never sent.
-  bool OnSnapshot(const protocol::Snapshot& snapshot, bool delta, Micros now) {
+  // False for a snapshot of another arena than the Welcome's, or acking an input never sent. An interest
+  // snapshot's cubes are those its states carry; its other members are kept as they were (decoder.kept()).
+  bool OnSnapshot(const protocol::Snapshot& snapshot, SnapshotKind kind, Micros now) {
     const Tick tick = UnwrapTick(snapshot.server_tick, newest_tick);
     if (snapshot.arena != welcome.arena || !own.AckPlausible(snapshot.has_ack, snapshot.ack)) return false;
     if (!link.OnSnapshot(tick, welcome.tick_rate, snapshot_rate.rate())) return true;  // a duplicate
     last_snapshot_at = now;
-    link.OnEncoding(delta);
-    decoder.Received(tick, snapshot.players.span());
+    link.OnEncoding(kind);
+    if (kind != SnapshotKind::kInterest) decoder.Received(tick, snapshot.players.span());
     if (have_snapshot && tick < newest_tick) {
       // Overtaken by a newer one, but its states can still fill the interpolation buffers.
       for (const sim::PlayerCube& player : snapshot.players) {
@@ -180,6 +182,9 @@ struct Client::Impl {
       } else {
         remotes.Receive(tick, player);
       }
+    }
+    if (kind == SnapshotKind::kInterest) {
+      for (const sim::PlayerId id : decoder.kept()) remotes.Keep(id);
     }
     remotes.EndSnapshot();
     if (reconcile) {

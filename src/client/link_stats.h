@@ -13,6 +13,9 @@
 
 namespace netcube::client {
 
+// A snapshot of the whole world (full, or a delta rebuilt), or of the client's relevant set.
+enum class SnapshotKind : std::uint8_t { kFull, kDelta, kInterest };
+
 class LinkStats {
  public:
   // Starts a new connection's statistics at `now`.
@@ -38,8 +41,12 @@ class LinkStats {
   void CountLossFrom(Tick tick) noexcept;
   // One that arrived before the Welcome.
   void OnEarlySnapshot() noexcept { ++metrics_.snapshots_early; }
-  // How an accepted snapshot was encoded; a delta dropped for want of its baseline.
-  void OnEncoding(bool delta) noexcept { ++(delta ? metrics_.snapshots_delta : metrics_.snapshots_full); }
+  // How an accepted snapshot was encoded.
+  void OnEncoding(SnapshotKind kind) noexcept {
+    ++(kind == SnapshotKind::kDelta      ? metrics_.snapshots_delta
+       : kind == SnapshotKind::kInterest ? metrics_.snapshots_interest
+                                         : metrics_.snapshots_full);
+  }
 
   // The transport's counters as of now; they are kept after the host is gone.
   void SetCounters(const transport::TransportCounters& counters) noexcept { counters_ = counters; }

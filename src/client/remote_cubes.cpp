@@ -64,6 +64,15 @@ void RemoteCubes::Receive(Tick tick, const sim::PlayerCube& player) {
   it->buffer.Insert(tick, player.state);
   it->latest = player.state;
   it->seen = true;
+  it->kept = false;
+}
+
+void RemoteCubes::Keep(sim::PlayerId id) noexcept {
+  auto it = std::lower_bound(cubes_.begin(), cubes_.end(), id,
+                             [](const Cube& c, sim::PlayerId v) { return c.id < v; });
+  if (it == cubes_.end() || it->id != id) return;  // its state has not come yet: nothing to draw
+  it->seen = true;
+  it->kept = true;
 }
 
 void RemoteCubes::ReceiveLate(Tick tick, const sim::PlayerCube& player, const ViewDelay& delay) {
@@ -109,8 +118,10 @@ void RemoteCubes::RefreshViews(double elapsed_ms, const ViewDelay& delay, const 
       view.drawn = settings.smoothing && cube.was_drawn ? StepToward(cube.drawn, sample.position, step_budget)
                                                         : sample.position;
       view.sample = sample.kind;
-      dry = dry || sample.ticks_past_newest > 0.0;
-      underrun = underrun || sample.ticks_past_newest > max_extrapolation_ticks;
+      // A kept cube's newest state is older than the newest snapshot by design: it says nothing of the
+      // delay.
+      dry = dry || (!cube.kept && sample.ticks_past_newest > 0.0);
+      underrun = underrun || (!cube.kept && sample.ticks_past_newest > max_extrapolation_ticks);
       if (sample.kind == SampleKind::kExtrapolated) metrics_.extrapolation_ms += elapsed_ms;
       cube.buffer.DropBefore(render);
       depth += static_cast<double>(cube.buffer.CountAfter(render));

@@ -26,9 +26,12 @@ class RemoteCubes {
   void Forget(sim::PlayerId id);
 
   // One accepted snapshot: Receive every remote cube in it (of server tick `tick`) between BeginSnapshot
-  // and EndSnapshot. A snapshot holds the whole world, so cubes missing from it are gone.
+  // and EndSnapshot, and Keep those still relevant whose state it does not carry (an interest snapshot's
+  // members without one): drawn from their earlier states, not counted dry. Cubes neither received nor
+  // kept are gone (left the world, or this client's relevant set).
   void BeginSnapshot() noexcept;
   void Receive(Tick tick, const sim::PlayerCube& player);
+  void Keep(sim::PlayerId id) noexcept;
   void EndSnapshot();
   // A remote cube's state from a snapshot older than the newest: buffered if the cube is still known and
   // the state is not yet behind the render time (it says nothing about who is present).
@@ -67,6 +70,7 @@ class RemoteCubes {
     InterpolationBuffer buffer;
     sim::CubeState latest;
     bool seen = false;       // present in the snapshot being processed
+    bool kept = false;       // present in the newest snapshot without a state
     Vec2 drawn;              // where it was drawn at the last refresh
     bool was_drawn = false;  // it had a view at the last refresh
   };

@@ -41,6 +41,24 @@ const protocol::Snapshot* SnapshotDecoder::Rebuild(Tick baseline, const protocol
   return rebuilt ? &rebuilt_ : nullptr;
 }
 
+const protocol::Snapshot& SnapshotDecoder::Unpack(const protocol::InterestSnapshot& interest) noexcept {
+  rebuilt_.server_tick = interest.server_tick;
+  rebuilt_.arena = interest.arena;
+  rebuilt_.has_ack = interest.has_ack;
+  rebuilt_.ack = interest.ack;
+  rebuilt_.input_lead = interest.input_lead;
+  rebuilt_.players.clear();
+  kept_.clear();
+  for (const protocol::InterestMember& member : interest.members) {
+    if (member.has_state) {
+      rebuilt_.players.push_back(member.cube);
+    } else {
+      kept_.push_back(member.cube.id);
+    }
+  }
+  return rebuilt_;
+}
+
 void SnapshotDecoder::Store(Tick tick, std::span<const sim::PlayerCube> world) noexcept {
   Slot* target = nullptr;
   for (Slot& slot : slots_) {

@@ -16,6 +16,7 @@ namespace {
 using snapshot_wire::SameOnWire;
 using snapshot_wire::SerializeAck;
 using snapshot_wire::SerializeArena;
+using snapshot_wire::SerializeCube;
 using snapshot_wire::SerializeDeltaBody;
 using snapshot_wire::SerializeType;
 using snapshot_wire::SerializeWorld;
@@ -101,6 +102,27 @@ bool Serialize(Stream& stream, Snapshot& m) {
 template <class Stream>
 bool Serialize(Stream& stream, DeltaSnapshot& m) {
   return SerializeDeltaBody(stream, m) && SerializeAck(stream, m.has_ack, m.ack, m.input_lead);
+}
+
+template <class Stream>
+bool Serialize(Stream& stream, InterestSnapshot& m) {
+  std::size_t count = m.members.size();
+  if (!SerializeUnsigned(stream, m.server_tick) || !SerializeArena(stream, m.arena) ||
+      !SerializeInt(stream, count, 0, kMaxPlayers)) {
+    return false;
+  }
+  if constexpr (Stream::kReading) m.members.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    InterestMember& member = m.members[i];
+    if (!SerializeUnsigned(stream, member.cube.id)) return false;
+    if (i > 0 && member.cube.id <= m.members[i - 1].cube.id) return false;  // strictly increasing
+    if (!SerializeBool(stream, member.has_state)) return false;
+    if (member.has_state && !SerializeCube(stream, member.cube.state, m.arena)) return false;
+    if constexpr (Stream::kReading) {
+      if (!member.has_state) member.cube.state = {};
+    }
+  }
+  return SerializeAck(stream, m.has_ack, m.ack, m.input_lead);
 }
 
 template <class Stream>
@@ -197,6 +219,36 @@ bool operator==(const DeltaSnapshot& a, const DeltaSnapshot& b) noexcept {
   return true;
 }
 
+bool operator==(const InterestSnapshot& a, const InterestSnapshot& b) noexcept {
+  if (a.server_tick != b.server_tick || a.arena != b.arena || a.has_ack != b.has_ack || a.ack != b.ack ||
+      a.input_lead != b.input_lead || a.members.size() != b.members.size())
+    return false;
+  for (std::size_t i = 0; i < a.members.size(); ++i) {
+    const InterestMember& x = a.members[i];
+    const InterestMember& y = b.members[i];
+    if (x.cube.id != y.cube.id || x.has_state != y.has_state || (x.has_state && !SameOnWire(x.cube, y.cube)))
+      return false;
+  }
+  return true;
+}
+
+std::size_t InterestSnapshotBytes(const sim::Arena& arena, std::size_t members, std::size_t states,
+                                  bool has_ack) noexcept {
+  // Every field but the members' has one width; a member's id and flag, and a state's fields, too.
+  InterestSnapshot empty;
+  empty.arena = arena;
+  empty.has_ack = has_ack;
+  BitMeasurer head;
+  SerializeMessage(head, empty);
+  BitMeasurer state;
+  sim::CubeState cube;
+  cube.x = arena.min_x();
+  cube.y = arena.min_y();
+  SerializeCube(state, cube, arena);
+  constexpr std::size_t kMemberBits = 8 * sizeof(sim::PlayerId) + 1;
+  return (head.BitsWritten() + members * kMemberBits + states * state.BitsWritten() + 7) / 8;
+}
+
 MessageType TypeOf(const Message& message) noexcept { return static_cast<MessageType>(message.index()); }
 
 std::size_t Encode(const Message& message, std::span<std::uint8_t> out) noexcept {
@@ -226,6 +278,7 @@ template std::size_t Encode(const SnapshotAck&, std::span<std::uint8_t>) noexcep
 template std::size_t Encode(const Challenge&, std::span<std::uint8_t>) noexcept;
 template std::size_t Encode(const ChallengeResponse&, std::span<std::uint8_t>) noexcept;
 template std::size_t Encode(const SnapshotRate&, std::span<std::uint8_t>) noexcept;
+template std::size_t Encode(const InterestSnapshot&, std::span<std::uint8_t>) noexcept;
 
 std::size_t MeasureBytes(const Message& message) noexcept {
   BitMeasurer measurer;

@@ -8,12 +8,22 @@
 namespace netcube::protocol {
 
 const char* ToString(MessageType type) noexcept {
-  static constexpr std::array<const char*, kMessageTypeCount> kNames = {
-      "connect_request", "connect_refused",    "welcome",
-      "input",           "snapshot",           "player_joined",
-      "player_left",     "time_echo",          "tag",
-      "tag_result",      "delta_snapshot",     "snapshot_ack",
-      "challenge",       "challenge_response", "snapshot_rate"};
+  static constexpr std::array<const char*, kMessageTypeCount> kNames = {"connect_request",
+                                                                        "connect_refused",
+                                                                        "welcome",
+                                                                        "input",
+                                                                        "snapshot",
+                                                                        "player_joined",
+                                                                        "player_left",
+                                                                        "time_echo",
+                                                                        "tag",
+                                                                        "tag_result",
+                                                                        "delta_snapshot",
+                                                                        "snapshot_ack",
+                                                                        "challenge",
+                                                                        "challenge_response",
+                                                                        "snapshot_rate",
+                                                                        "interest_snapshot"};
   const auto i = static_cast<std::size_t>(type);
   return i < kNames.size() ? kNames[i] : "unknown";
 }

@@ -30,6 +30,15 @@ std::string CheckConfig(const ServerConfig& config) {
     return "arena sides must be whole units in [" + std::to_string(sim::kMinArenaUnits) + ", " +
            std::to_string(sim::kMaxArenaUnits) + "]";
   }
+  if (config.interest_radius_units < kMinInterestRadiusUnits ||
+      config.interest_radius_units > sim::kMaxArenaUnits) {
+    return "interest radius must be in [" + std::to_string(kMinInterestRadiusUnits) + ", " +
+           std::to_string(sim::kMaxArenaUnits) + "] units";
+  }
+  if (config.snapshot_budget < kMinSnapshotBudget || config.snapshot_budget > protocol::kMaxPacketBytes) {
+    return "snapshot budget must be in [" + std::to_string(kMinSnapshotBudget) + ", " +
+           std::to_string(protocol::kMaxPacketBytes) + "] bytes";
+  }
   if (config.max_rewind_ms < 0 || config.max_rewind_ms > protocol::kMaxTagDelayMs) {
     return "max rewind must be in [0, " + std::to_string(protocol::kMaxTagDelayMs) + "] ms";
   }

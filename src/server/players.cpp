@@ -42,7 +42,7 @@ sim::PlayerId Players::Join(Micros now, transport::PeerId peer, const std::strin
                                             config.spawn_spacing_units, config.arena)};
   players_.insert(players_.begin() + static_cast<std::ptrdiff_t>(index), std::move(player));
   world_.insert(world_.begin() + static_cast<std::ptrdiff_t>(index), cube);
-  Client& newcomer = *clients_.insert(LowerBound(clients_, id), Client{peer, id, 0, 0, {}});
+  Client& newcomer = *clients_.insert(LowerBound(clients_, id), Client{peer, id, 0, 0, {}, {}});
   peak_ = std::max(peak_, players_.size());
 
   welcome.player_id = id;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "input_queue.h"
+#include "interest.h"
 #include "netcube/protocol/recent_ticks.h"
 #include "netcube/server/server_config.h"
 #include "netcube/server/server_stats.h"
@@ -63,6 +64,7 @@ struct Client {
   std::uint64_t bytes_sent = 0;
   std::uint64_t bytes_received = 0;
   SnapshotFeed feed;
+  InterestView interest;
   RateBudget bystander_hits{kBystanderHitsPerSecond, kBystanderHitsPerSecond};  // other players' hits told
 };
 

@@ -199,12 +199,11 @@ void Server::Impl::RunDueTicks(Micros now) {
     tags.JudgeDue(now, players, simulation.history(), config);
     const bool snapshot_due = snapshots.MarkDue(players.clients(), config, simulation.rate());
     if (snapshot_due) {
-      snapshots.Prepare(simulation.tick(), players, simulation.history(), config.snapshot_encoding,
-                        config.arena);
+      snapshots.Prepare(simulation.tick(), players, simulation.history(), config);
     }
     const Micros simulated = work_now();
     tags.SendResults(now, players, outbox);
-    if (snapshot_due) snapshots.Send(now, simulation.tick(), players, outbox);
+    if (snapshot_due) snapshots.Send(now, simulation.tick(), players, config, outbox);
     if (config.work_clock) {
       tick_durations.Add(simulated - started);
       network_time += work_now() - simulated;

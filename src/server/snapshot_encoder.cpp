@@ -170,7 +170,7 @@ void SnapshotEncoder::Prepare(std::uint64_t tick, const Players& players, const 
   receivers_.clear();
   for (std::size_t i = 0; i < clients.size(); ++i) {
     const SnapshotFeed& feed = clients[i].feed;
-    if (feed.due)
+    if (feed.due && !clients[i].interest.partial)
       receivers_.push_back(
           Receiver{kNoBaseline, i, 0, SeenBaseline(feed, tick, history, encoding), feed.told});
   }

@@ -42,31 +42,46 @@ bool Snapshots::MarkDue(std::vector<Client>& clients, const ServerConfig& config
   return any_due;
 }
 
-void Snapshots::Send(Micros now, std::uint64_t tick, Players& players, Outbox& outbox) {
+namespace {
+
+// A player's snapshot acknowledges its last applied input and says how early its inputs arrive.
+std::optional<protocol::SnapshotWriter::ReceiverAck> AckFor(const Client& client, const Players& players) {
+  const std::optional<std::size_t> cube = client.player ? players.IndexOf(*client.player) : std::nullopt;
+  if (!cube || !players.HasAck(*cube)) return std::nullopt;
+  return protocol::SnapshotWriter::ReceiverAck{players.world()[*cube].state.last_input,
+                                               players.players()[*cube].inputs.lead()};
+}
+
+}  // namespace
+
+void Snapshots::SendPacket(Micros now, Client& client, std::span<const std::uint8_t> packet, Outbox& outbox) {
   constexpr protocol::Channel kChannel = protocol::ChannelOf(protocol::MessageType::kSnapshot);
+  outbox.SendPacket(now, client.peer, &client.bytes_sent, kChannel, packet);
+  counters_.snapshot_bytes_sent += packet.size();
+  counters_.largest_snapshot_bytes = std::max<std::uint64_t>(counters_.largest_snapshot_bytes, packet.size());
+  ++counters_.snapshots_sent;
+}
+
+void Snapshots::Send(Micros now, std::uint64_t tick, Players& players, const ServerConfig& config,
+                     Outbox& outbox) {
+  for (Client& client : players.clients()) {
+    if (!client.feed.due || !client.interest.partial) continue;
+    const auto packet = interest_.Encode(tick, client, players, config, AckFor(client, players));
+    if (!packet.empty()) SendPacket(now, client, packet, outbox);
+  }
   for (const SnapshotEncoder::Receiver& receiver : encoder_.receivers()) {
     Client& client = players.clients()[receiver.client];
-    // A player's snapshot acknowledges its last applied input and says how early its inputs arrive.
-    std::optional<protocol::SnapshotWriter::ReceiverAck> ack;
-    if (const std::optional<std::size_t> cube =
-            client.player ? players.IndexOf(*client.player) : std::nullopt;
-        cube && players.HasAck(*cube)) {
-      ack = protocol::SnapshotWriter::ReceiverAck{players.world()[*cube].state.last_input,
-                                                  players.players()[*cube].inputs.lead()};
-    }
     protocol::SnapshotWriter& writer = encoder_.writer(receiver);
-    const auto packet = writer.PacketFor(ack);
+    const auto packet = writer.PacketFor(AckFor(client, players));
     if (packet.empty()) continue;
-    outbox.SendPacket(now, client.peer, &client.bytes_sent, kChannel, packet);
+    SendPacket(now, client, packet, outbox);
     client.feed.sent.Insert(tick);
-    counters_.snapshot_bytes_sent += packet.size();
     counters_.snapshot_cube_bits += writer.cube_bits();
     if (encoder_.is_delta(receiver)) {
       ++counters_.delta_snapshots_sent;
       counters_.delta_age_ticks += tick - receiver.baseline;
     }
   }
-  counters_.snapshots_sent += encoder_.receivers().size();
 }
 
 }  // namespace netcube::server

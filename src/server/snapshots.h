@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "interest.h"
 #include "netcube/server/server_config.h"
 #include "netcube/server/server_stats.h"
 #include "outbox.h"
@@ -32,20 +33,26 @@ class Snapshots {
   }
   // Advances the snapshot credits; false if no client gets a snapshot this tick.
   bool MarkDue(std::vector<Client>& clients, const ServerConfig& config, int tick_rate) noexcept;
-  // Encodes the snapshot of the world after `tick` for the clients due one (SnapshotEncoder::Prepare).
-  void Prepare(std::uint64_t tick, const Players& players, const WorldHistory& history,
-               SnapshotEncoding encoding, const sim::Arena& arena) {
-    encoder_.Prepare(tick, players, history, encoding, arena);
+  // Chooses each due client's relevant set (Interest::Select), and encodes the snapshot of the world after
+  // `tick` for those that see all of it (SnapshotEncoder::Prepare).
+  void Prepare(std::uint64_t tick, Players& players, const WorldHistory& history,
+               const ServerConfig& config) {
+    interest_.Select(players.clients(), players, config);
+    encoder_.Prepare(tick, players, history, config.snapshot_encoding, config.arena);
   }
-  // The snapshots Prepare encoded, each with its receiver's ack.
-  void Send(Micros now, std::uint64_t tick, Players& players, Outbox& outbox);
+  // The snapshots Prepare encoded, each with its receiver's ack, and every other due client's
+  // InterestSnapshot.
+  void Send(Micros now, std::uint64_t tick, Players& players, const ServerConfig& config, Outbox& outbox);
 
   const SnapshotCounters& counters() const noexcept { return counters_; }
 
  private:
+  void SendPacket(Micros now, Client& client, std::span<const std::uint8_t> packet, Outbox& outbox);
+
   int credit_ = 0;  // += the server's snapshot rate per tick; a snapshot each time it reaches the tick rate
   SnapshotCounters counters_;
   SnapshotEncoder encoder_{counters_};
+  Interest interest_{counters_};
 };
 
 }  // namespace netcube::server

@@ -66,6 +66,16 @@ bool InRange(const Message& message) {
               return false;
           }
           return true;
+        } else if constexpr (std::is_same_v<T, InterestSnapshot>) {
+          if (!m.arena.Valid() || (!m.has_ack && m.ack != 0)) return false;
+          for (std::size_t i = 0; i < m.members.size(); ++i) {
+            const InterestMember& member = m.members[i];
+            if (member.has_state ? !ValidCube(member.cube.state, m.arena)
+                                 : !(member.cube.state == sim::CubeState{}))
+              return false;
+            if (i > 0 && member.cube.id <= m.members[i - 1].cube.id) return false;
+          }
+          return true;
         } else if constexpr (std::is_same_v<T, PlayerJoined>) {
           return ValidName(m.name);
         } else if constexpr (std::is_same_v<T, PlayerLeft>) {

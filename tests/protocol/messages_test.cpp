@@ -363,8 +363,9 @@ TEST(Messages, ChannelsFollowReliability) {
         MessageType::kPlayerJoined, MessageType::kPlayerLeft, MessageType::kTag, MessageType::kTagResult}) {
     EXPECT_EQ(ChannelOf(t), Channel::kReliable) << ToString(t);
   }
-  for (const MessageType t : {MessageType::kInput, MessageType::kSnapshot, MessageType::kTimeEcho,
-                              MessageType::kDeltaSnapshot, MessageType::kSnapshotAck}) {
+  for (const MessageType t :
+       {MessageType::kInput, MessageType::kSnapshot, MessageType::kTimeEcho, MessageType::kDeltaSnapshot,
+        MessageType::kSnapshotAck, MessageType::kInterestSnapshot}) {
     EXPECT_EQ(ChannelOf(t), Channel::kUnreliable) << ToString(t);
   }
   EXPECT_EQ(static_cast<int>(Channel::kReliable), 0);

@@ -71,6 +71,20 @@ std::vector<NamedMessage> SampleMessages() {
   narrow.players[1].state.x = narrow.arena.max_x();
   out.push_back({"snapshot_narrow_arena", narrow});
 
+  out.push_back({"interest_empty_no_ack", InterestSnapshot{}});
+  InterestSnapshot interest;
+  interest.server_tick = 0xFFFFFFFFu;
+  interest.arena = sim::Arena::OfUnits(1024, 576);
+  interest.members.push_back(
+      {{0, {interest.arena.min_x(), interest.arena.max_y(), sim::kMaxSpeed, 0, 15}}, true});
+  interest.members.push_back({{7, {}}, false});
+  interest.members.push_back(
+      {{255, {interest.arena.max_x(), interest.arena.min_y(), 0, -sim::kMaxSpeed, 0}}, true});
+  interest.has_ack = true;
+  interest.ack = 65535;
+  interest.input_lead = kMaxInputLead;
+  out.push_back({"interest_three_large_arena", interest});
+
   out.push_back({"joined", PlayerJoined{0, "bot-1"}});
   out.push_back({"joined_max", PlayerJoined{255, "~~~~~~~~~~~~~~~"}});
   out.push_back({"left_disconnected", PlayerLeft{1, LeaveReason::kDisconnected}});

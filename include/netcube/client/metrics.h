@@ -35,6 +35,7 @@ struct LinkMetrics {
   // baseline, recovers).
   std::uint64_t snapshots_full = 0;
   std::uint64_t snapshots_delta = 0;
+  std::uint64_t snapshots_interest = 0;  // InterestSnapshots: the cubes of this client's relevant set
   std::uint64_t snapshots_no_baseline = 0;
 
   // Traffic over the last complete second, and totals: payload = protocol bytes; wire = ENet's UDP

@@ -30,6 +30,11 @@ class SnapshotDecoder {
   // when it does not fit it (or that world is not held). Valid until the next Rebuild.
   const protocol::Snapshot* Rebuild(Tick baseline, const protocol::DeltaSnapshot& delta,
                                     const sim::Arena& arena) noexcept;
+  // The states an InterestSnapshot carries, as a Snapshot of those cubes (tick, arena and ack too), and its
+  // members without a state (kept(): still relevant, drawn from their earlier states). Valid until the
+  // next Rebuild or Unpack. Never a baseline: only whole worlds are Received.
+  const protocol::Snapshot& Unpack(const protocol::InterestSnapshot& interest) noexcept;
+  std::span<const sim::PlayerId> kept() const noexcept { return kept_.span(); }
   // A snapshot received (whole, or rebuilt): its world is kept in place of the oldest held (unless `tick` is
   // older still, or held), and it is among those to tell the server of.
   void Received(Tick tick, std::span<const sim::PlayerCube> world) noexcept;
@@ -52,7 +57,8 @@ class SnapshotDecoder {
 
   std::array<Slot, kSlots> slots_{};
   protocol::RecentTicks untold_;  // the snapshots received the server has not been told of
-  protocol::Snapshot rebuilt_;    // a delta snapshot's world, rebuilt in place
+  protocol::Snapshot rebuilt_;    // a delta snapshot's world, rebuilt in place, or an interest one's states
+  protocol::FixedVector<sim::PlayerId, protocol::kMaxPlayers> kept_;
 };
 
 }  // namespace netcube::client

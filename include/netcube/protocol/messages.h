@@ -19,7 +19,7 @@
 
 namespace netcube::protocol {
 
-inline constexpr std::uint16_t kProtocolVersion = 13;
+inline constexpr std::uint16_t kProtocolVersion = 14;
 // A snapshot's input_lead, int[kMinInputLead, kMaxInputLead] on the wire (6 bits); the server clamps to it.
 inline constexpr int kMinInputLead = -32;
 inline constexpr int kMaxInputLead = 31;
@@ -48,11 +48,12 @@ enum class MessageType : std::uint8_t {
   kChallenge = 12,
   kChallengeResponse = 13,
   kSnapshotRate = 14,
+  kInterestSnapshot = 15,
 };
-inline constexpr int kMessageTypeCount = 15;
+inline constexpr int kMessageTypeCount = 16;
 // The type field: 3 bits name types 0..6; the value 7 is followed by 3 more bits naming types 7..13; their
-// value 7 is followed by 6 more bits naming types 14..77 (SnapshotRate is 14): room for 63 more types, each
-// sent rarely. ConnectRequest keeps its 3-bit type, so its magic and version stay where every version
+// value 7 is followed by 6 more bits naming types 14..77 (SnapshotRate is 14, InterestSnapshot 15): room for
+// 62 more types. ConnectRequest keeps its 3-bit type, so its magic and version stay where every version
 // reads them.
 inline constexpr int kShortTypeBits = 3;
 inline constexpr int kTypeEscape = 7;
@@ -289,9 +290,34 @@ struct SnapshotRate {
   friend bool operator==(const SnapshotRate&, const SnapshotRate&) = default;
 };
 
+// Server -> client, unreliable, in place of a Snapshot or DeltaSnapshot when the server manages interest
+// and not every cube is relevant to this client: the cubes of its relevant set at server_tick (those near
+// its own cube, and that cube), in increasing id order, each with its state when this snapshot carries it.
+// A member without one is still relevant and has not moved far: its state was sent in an earlier snapshot,
+// and will be again. A remote cube the client holds that is not a member has left its set. Never a
+// delta's baseline (a client tells of whole worlds only).
+struct InterestMember {
+  sim::PlayerCube cube{};  // its id always; its state when has_state
+  bool has_state = false;
+};
+struct InterestSnapshot {
+  std::uint32_t server_tick = 0;
+  sim::Arena arena;
+  FixedVector<InterestMember, kMaxPlayers> members;
+  bool has_ack = false;  // as in Snapshot
+  sim::Seq ack = 0;
+  std::int8_t input_lead = 0;
+  friend bool operator==(const InterestSnapshot& a, const InterestSnapshot& b) noexcept;
+};
+
+// The bytes an InterestSnapshot in `arena` with `members` members, `states` of them with their state,
+// takes on the wire, with its ack (has_ack) or without: what a server fills a byte budget by.
+std::size_t InterestSnapshotBytes(const sim::Arena& arena, std::size_t members, std::size_t states,
+                                  bool has_ack) noexcept;
+
 using Message = std::variant<ConnectRequest, ConnectRefused, Welcome, InputMessage, Snapshot, PlayerJoined,
                              PlayerLeft, TimeEcho, Tag, TagResult, DeltaSnapshot, SnapshotAck, Challenge,
-                             ChallengeResponse, SnapshotRate>;
+                             ChallengeResponse, SnapshotRate, InterestSnapshot>;
 
 namespace detail {
 template <class M, class... Ts>
@@ -320,6 +346,7 @@ constexpr Channel ChannelOf(MessageType type) noexcept {
     case MessageType::kTimeEcho:
     case MessageType::kDeltaSnapshot:
     case MessageType::kSnapshotAck:
+    case MessageType::kInterestSnapshot:
       return Channel::kUnreliable;
     default:  // control messages, and tags with their results: rare, and none may be lost
       return Channel::kReliable;

@@ -24,6 +24,21 @@ inline constexpr int kDefaultMaxRewindMs = 500;
 enum class SnapshotEncoding : std::uint8_t { kFull, kDelta };
 const char* ToString(SnapshotEncoding encoding) noexcept;
 
+// Interest management: a cube is relevant to a client within this many units of its own cube (and stays
+// so up to kInterestMarginUnits further, so that one at the edge does not flicker in and out). The default
+// covers the standard arena from any point in it (its diagonal is 73 units): there every client is sent the
+// whole world, as without interest management.
+inline constexpr int kDefaultInterestRadiusUnits = 80;
+inline constexpr int kMinInterestRadiusUnits = 16;
+inline constexpr int kInterestMarginUnits = 16;
+// A cube within this many units of a client's cube has its state in every one of the client's snapshots,
+// whatever the budget (as long as the cubes this near fit in it): what the player is about to touch.
+inline constexpr int kNearUnits = 16;
+// The bytes a client's InterestSnapshot may take: one UDP datagram on any internet path (IPv6's smallest
+// MTU, 1,280 bytes, less its headers and ENet's).
+inline constexpr std::size_t kDefaultSnapshotBudget = 1200;
+inline constexpr std::size_t kMinSnapshotBudget = 128;
+
 inline constexpr int kDefaultSpawnSpacingUnits = 8;
 inline constexpr int kMaxSpawnSpacingUnits = 32;
 
@@ -59,6 +74,13 @@ struct ServerConfig {
   bool lag_compensation = true;  // judge tags against the world as the shooter saw it (off: as it is now)
   int max_rewind_ms = kDefaultMaxRewindMs;  // [0, protocol::kMaxTagDelayMs]
   SnapshotEncoding snapshot_encoding = SnapshotEncoding::kDelta;
+  // Interest management: a client to which some cube is not relevant (farther than interest_radius_units,
+  // [kMinInterestRadiusUnits, sim::kMaxArenaUnits]) gets an InterestSnapshot of those that are, within
+  // snapshot_budget bytes ([kMinSnapshotBudget, protocol::kMaxPacketBytes]); off: every client gets every
+  // cube.
+  bool interest = true;
+  int interest_radius_units = kDefaultInterestRadiusUnits;
+  std::size_t snapshot_budget = kDefaultSnapshotBudget;
   // Each client's inputs wait in a small adaptive buffer, so that a tick applies one step's inputs even
   // when they arrive unevenly (off: a tick applies whatever has arrived, and a late input leaves a dry
   // tick). Snapshots tell each client its input lead either way.

@@ -1,0 +1,132 @@
+#include "interest.h"
+
+#include <algorithm>
+
+#include "players.h"
+
+namespace netcube::server {
+namespace {
+
+// Above any importance a member earns by waiting (at most 16 times its age in ticks).
+constexpr std::uint64_t kMust = std::uint64_t{1} << 62;
+
+std::int64_t SquaredUnits(int units) noexcept {
+  const std::int64_t sub = static_cast<std::int64_t>(units) * sim::kSubUnitsPerUnit;
+  return sub * sub;
+}
+
+std::int64_t SquaredDistance(const sim::CubeState& a, const sim::CubeState& b) noexcept {
+  const std::int64_t dx = a.x - b.x;
+  const std::int64_t dy = a.y - b.y;
+  return dx * dx + dy * dy;
+}
+
+// How much a member's staleness weighs, from 16 at the client's cube down to 1 at the edge of its set.
+std::uint64_t Nearness(std::int64_t squared_distance, std::int64_t squared_leave) noexcept {
+  const std::int64_t inside = std::max<std::int64_t>(squared_leave - squared_distance, 0);
+  return 1 + static_cast<std::uint64_t>(15 * inside / squared_leave);
+}
+
+}  // namespace
+
+void Interest::Select(std::span<Client> clients, const Players& players, const ServerConfig& config) {
+  const std::span<const sim::PlayerCube> world = players.world();
+  const std::int64_t enter = SquaredUnits(config.interest_radius_units);
+  const std::int64_t leave = SquaredUnits(config.interest_radius_units + kInterestMarginUnits);
+  for (Client& client : clients) {
+    InterestView& view = client.interest;
+    view.partial = false;
+    const std::optional<std::size_t> seat = client.player ? players.IndexOf(*client.player) : std::nullopt;
+    if (!client.feed.due || !config.interest || !seat) continue;
+    const std::size_t own = *seat;
+    const sim::CubeState& viewpoint = world[own].state;
+    std::size_t next = 0;  // the first id not yet gone over
+    for (std::size_t i = 0; i < world.size(); ++i) {
+      const std::size_t id = world[i].id;
+      for (; next < id; ++next) view.entries[next].member = false;  // not in the world
+      next = id + 1;
+      InterestView::Entry& entry = view.entries[id];
+      const std::uint32_t generation = players.players()[i].generation;
+      const bool was = entry.member && entry.generation == generation;
+      const std::int64_t d = SquaredDistance(world[i].state, viewpoint);
+      entry.member = i == own || d <= enter || (was && d <= leave);
+      if (entry.member && !was) {
+        entry.generation = generation;
+        entry.sent = 0;
+      }
+      view.partial = view.partial || !entry.member;
+    }
+    for (; next < view.entries.size(); ++next) view.entries[next].member = false;
+  }
+}
+
+std::span<const std::uint8_t> Interest::Encode(std::uint64_t tick, Client& client, const Players& players,
+                                               const ServerConfig& config,
+                                               std::optional<protocol::SnapshotWriter::ReceiverAck> ack) {
+  const sim::Arena& arena = config.arena;
+  const std::span<const sim::PlayerCube> world = players.world();
+  InterestView& view = client.interest;
+  const std::optional<std::size_t> seat = client.player ? players.IndexOf(*client.player) : std::nullopt;
+  const std::size_t own = seat.value_or(world.size());
+  const sim::CubeState viewpoint = own < world.size() ? world[own].state : sim::CubeState{};
+  const std::int64_t near = SquaredUnits(kNearUnits);
+  const std::int64_t leave = SquaredUnits(config.interest_radius_units + kInterestMarginUnits);
+  candidates_.clear();
+  for (std::size_t i = 0; i < world.size(); ++i) {
+    const InterestView::Entry& entry = view.entries[world[i].id];
+    if (!entry.member) continue;
+    const std::int64_t d = SquaredDistance(world[i].state, viewpoint);
+    const bool must = i == own || entry.sent == 0 || d <= near;
+    // Those that must go first, the stalest of them first (the new ones stalest of all); then by importance.
+    const std::uint64_t staleness = tick - entry.sent;
+    candidates_.push_back(Candidate{i, must ? kMust + staleness : Nearness(d, leave) * staleness, false});
+  }
+  // The most states the budget holds with every member named, given to the most important.
+  std::size_t states = candidates_.size();
+  while (states > 0 && protocol::InterestSnapshotBytes(arena, candidates_.size(), states, ack.has_value()) >
+                           config.snapshot_budget) {
+    --states;
+  }
+  order_.resize(candidates_.size());
+  for (std::size_t k = 0; k < order_.size(); ++k) order_[k] = k;
+  std::partial_sort(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(states), order_.end(),
+                    [this](std::size_t a, std::size_t b) {
+                      return candidates_[a].priority != candidates_[b].priority
+                                 ? candidates_[a].priority > candidates_[b].priority
+                                 : a < b;
+                    });
+  for (std::size_t k = 0; k < candidates_.size(); ++k) candidates_[k].chosen = false;
+  for (std::size_t k = 0; k < states; ++k) candidates_[order_[k]].chosen = true;
+
+  message_.server_tick = static_cast<std::uint32_t>(tick);
+  message_.arena = arena;
+  message_.members.clear();
+  for (const Candidate& c : candidates_) {
+    InterestView::Entry& entry = view.entries[world[c.cube].id];
+    const bool near_cube = SquaredDistance(world[c.cube].state, viewpoint) <= near;
+    if (c.chosen) {
+      entry.sent = tick;
+    } else if (entry.sent != 0) {
+      counters_.stalest_member_ticks = std::max(counters_.stalest_member_ticks, tick - entry.sent);
+      if (near_cube)
+        counters_.stalest_near_member_ticks =
+            std::max(counters_.stalest_near_member_ticks, tick - entry.sent);
+    }
+    protocol::InterestMember member;
+    member.cube.id = world[c.cube].id;
+    member.has_state = c.chosen;
+    if (c.chosen) member.cube.state = world[c.cube].state;
+    message_.members.push_back(member);
+  }
+  message_.has_ack = ack.has_value();
+  message_.ack = ack ? ack->ack : 0;
+  message_.input_lead = static_cast<std::int8_t>(
+      ack ? std::clamp(ack->input_lead, protocol::kMinInputLead, protocol::kMaxInputLead) : 0);
+  const std::size_t bytes = protocol::Encode(message_, buffer_);
+  ++counters_.interest_snapshots_sent;
+  counters_.interest_members += candidates_.size();
+  counters_.interest_states += states;
+  return std::span<const std::uint8_t>(buffer_.data(), bytes);
+}
+
+}  // namespace netcube::server

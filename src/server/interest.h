@@ -1,0 +1,65 @@
+#pragma once
+// The server's room for interest management: each client's relevant set (its own cube and the cubes near
+// it: one comes in within the interest radius and leaves beyond the radius and a margin, so that a cube at
+// the edge does not flicker in and out), and the snapshot of that set a client gets when it is not the
+// whole world: every member named, the states that fit the client's byte budget carried, by importance
+// (nearness times the ticks since the member's state was sent last: a priority accumulator), the cubes
+// the client is about to touch and those new to its set first.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "netcube/protocol/messages.h"
+#include "netcube/protocol/snapshot_writer.h"
+#include "netcube/server/server_config.h"
+#include "netcube/server/server_stats.h"
+
+namespace netcube::server {
+
+struct Client;
+class Players;
+
+// What the interest room keeps of each client: by player id, whether that cube is in the client's set,
+// which player's cube it was (ids are reused), and the tick its state was last sent (0: not since it came
+// into the set).
+struct InterestView {
+  struct Entry {
+    bool member = false;
+    std::uint32_t generation = 0;
+    std::uint64_t sent = 0;
+  };
+  std::array<Entry, protocol::kMaxPlayers> entries{};
+  bool partial = false;  // this tick's snapshot is an InterestSnapshot: not every cube is relevant
+};
+
+class Interest {
+ public:
+  explicit Interest(SnapshotCounters& counters) : counters_(counters) {}
+
+  // For every client due a snapshot: its relevant set after `tick`, and whether that is the whole world
+  // (it shares the snapshot everyone gets) or not (it gets its own, from Encode). Without interest
+  // management, or without a cube to see from, every cube is relevant.
+  void Select(std::span<Client> clients, const Players& players, const ServerConfig& config);
+  // The InterestSnapshot of `client` (partial) after `tick`, with its ack, within the snapshot budget; its
+  // members' sent ticks updated. Valid until the next call.
+  std::span<const std::uint8_t> Encode(std::uint64_t tick, Client& client, const Players& players,
+                                       const ServerConfig& config,
+                                       std::optional<protocol::SnapshotWriter::ReceiverAck> ack);
+
+ private:
+  struct Candidate {
+    std::size_t cube = 0;        // index in the world
+    std::uint64_t priority = 0;  // above kMust for those that must be sent
+    bool chosen = false;         // its state is sent
+  };
+  SnapshotCounters& counters_;
+  std::vector<Candidate> candidates_;  // the members, in id order
+  std::vector<std::size_t> order_;     // of candidates_, by priority
+  protocol::InterestSnapshot message_;
+  std::array<std::uint8_t, protocol::kMaxPacketBytes> buffer_{};
+};
+
+}  // namespace netcube::server

@@ -1,0 +1,118 @@
+// Interest management over real loopback, against the real server, on a virtual clock: a cube comes into a
+// client's relevant set with its exact state and is said to have left it, under loss, duplication and
+// reordering; a snapshot keeps to its byte budget and every member's state is refreshed in turn.
+#include <algorithm>
+#include <cstdio>
+
+#include "loopback_test.h"
+
+namespace netcube::client {
+namespace {
+
+ClientConfig OnABadLink(const char* name) {
+  ClientConfig config = Named(name, PresetSettings(Preset::kFull));
+  config.link.latency_ms = 40;
+  config.link.jitter_ms = 10;
+  config.link.loss = 0.1;
+  config.link.duplicate = 0.1;
+  config.link.reorder = 0.1;
+  return config;
+}
+
+// The server's state of cube `id` now.
+const sim::PlayerCube* ServerCube(LoopbackRig& rig, sim::PlayerId id) {
+  for (const sim::PlayerCube& cube : rig.server().world()) {
+    if (cube.id == id) return &cube;
+  }
+  return nullptr;
+}
+
+// Two players 32 units apart in a 256-unit arena with an interest radius of 16: neither is relevant to the
+// other (a cube comes in within 16 units, leaves beyond 32). One drives up to the other, stops, and drives
+// away again.
+TEST(Interest, ACubeComesInWithItsExactStateAndIsSaidToLeave) {
+  server::ServerConfig config;
+  config.arena = sim::Arena::OfUnits(256, 64);
+  config.interest_radius_units = 16;
+  config.spawn_spacing_units = 32;
+  const auto rig = StartRig(config);
+  Client& watcher = AddPlayer(*rig, OnABadLink("watcher"));
+  Client& driver = AddPlayer(*rig, OnABadLink("driver"));
+  ASSERT_TRUE(rig->ConnectAll());
+  const sim::PlayerId driven = *driver.player_id();
+  rig->StepFor(seconds(1));
+  EXPECT_EQ(FindRemote(watcher, driven), nullptr) << "32 units away: not relevant";
+  EXPECT_GT(watcher.metrics().snapshots_interest, 0u);
+
+  // Left, toward the watcher, for a second (about 14 units): 18 units apart, then 4 more.
+  rig->SetButtons(1, Hold(sim::kLeft, rig->now(), milliseconds(1300)));
+  ASSERT_TRUE(rig->StepUntil([&] { return FindRemote(watcher, driven) != nullptr; }, seconds(5)));
+  rig->StepFor(seconds(2));
+  ASSERT_TRUE(rig->StepUntil([&] { return driver.Settled(); }, seconds(10)));
+  rig->StepFor(seconds(1));
+  const RemoteView* seen = FindRemote(watcher, driven);
+  ASSERT_NE(seen, nullptr);
+  const sim::PlayerCube* truth = ServerCube(*rig, driven);
+  ASSERT_NE(truth, nullptr);
+  EXPECT_TRUE(sim::SamePhysics(seen->latest_state, truth->state)) << "the server's state, bit for bit";
+  EXPECT_DOUBLE_EQ(seen->drawn.x, ToUnits(truth->state.x));
+
+  // Right, away, for four seconds: past 32 units it has left, and is no longer drawn.
+  rig->SetButtons(1, Hold(sim::kRight, rig->now(), seconds(4)));
+  ASSERT_TRUE(rig->StepUntil([&] { return FindRemote(watcher, driven) == nullptr; }, seconds(6)));
+  const double gone_at = ToUnits(ServerCube(*rig, driven)->state.x) - watcher.local().server.x;
+  EXPECT_GT(gone_at, 32.0);
+  rig->StepFor(seconds(4));
+  EXPECT_EQ(FindRemote(watcher, driven), nullptr);
+  EXPECT_EQ(driver.metrics().corrections, 0u);
+  EXPECT_GT(watcher.metrics().snapshots_stale, 0u);  // duplicates came, and were dropped
+}
+
+// Sixteen players within 25 units of each other, a budget of 128 bytes: each snapshot carries the states
+// it can (the nearest and the stalest first), names every member, and keeps to the budget; every player's
+// view of every other ends at the server's state.
+TEST(Interest, ASnapshotKeepsToItsBudgetAndEveryMemberIsRefreshed) {
+  server::ServerConfig config;
+  config.arena = sim::Arena::OfUnits(128, 32);  // spawn slots 8 x 2 units: 16 players within 25 units
+  config.interest_radius_units = 32;
+  config.spawn_spacing_units = 1;
+  config.snapshot_budget = 128;
+  config.max_clients = 20;
+  config.max_per_address = 20;
+  const auto rig = StartRig(config);
+  // A player far from the others makes every set partial.
+  AddPlayer(*rig, Named("far", PresetSettings(Preset::kFull)));
+  ASSERT_TRUE(rig->ConnectAll());
+  rig->SetButtons(0, Hold(sim::kRight, rig->now(), seconds(6)));
+  rig->StepFor(seconds(6));
+  constexpr std::size_t kPlayers = 16;
+  for (std::size_t i = 1; i < kPlayers; ++i) AddPlayer(*rig, Named("p", PresetSettings(Preset::kFull)));
+  ASSERT_TRUE(rig->ConnectAll());
+  rig->StepFor(seconds(10));
+  const server::ServerStats stats = rig->server().stats();
+  std::printf(
+      "[interest budget] snapshots %llu interest %llu, members %llu states %llu, largest %llu B, "
+      "stalest %llu ticks (near %llu)\n",
+      static_cast<unsigned long long>(stats.snapshots_sent),
+      static_cast<unsigned long long>(stats.interest_snapshots_sent),
+      static_cast<unsigned long long>(stats.interest_members),
+      static_cast<unsigned long long>(stats.interest_states),
+      static_cast<unsigned long long>(stats.largest_snapshot_bytes),
+      static_cast<unsigned long long>(stats.stalest_member_ticks),
+      static_cast<unsigned long long>(stats.stalest_near_member_ticks));
+  EXPECT_GT(stats.interest_snapshots_sent, 0u);
+  EXPECT_LE(stats.largest_snapshot_bytes, config.snapshot_budget);
+  EXPECT_LT(stats.interest_states, stats.interest_members) << "the budget held states back";
+  EXPECT_LE(stats.stalest_member_ticks, 12u) << "every member refreshed within four snapshots";
+  for (std::size_t p = 1; p < kPlayers; ++p) {
+    for (std::size_t q = 1; q < kPlayers; ++q) {
+      if (p == q) continue;
+      const RemoteView* seen = FindRemote(rig->player(p), *rig->player(q).player_id());
+      ASSERT_NE(seen, nullptr) << p << " sees " << q;
+      EXPECT_TRUE(sim::SamePhysics(seen->latest_state, ServerCube(*rig, *rig->player(q).player_id())->state));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace netcube::client
