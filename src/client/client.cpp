@@ -31,8 +31,7 @@ struct Client::Impl {
   SnapshotDecoder decoder;
   ServerClock clock;
   SnapshotRateChooser snapshot_rate;
-  Micros last_view{0};
-  Micros last_remote_view{0};
+  Micros last_view{0}, last_remote_view{0};  // the last RefreshViews, and its last refresh of remote cubes
   std::uint64_t packets_malformed = 0;
   Micros clock_step{0};  // added to every time the caller gives (StepClock)
 
@@ -183,9 +182,9 @@ struct Client::Impl {
         remotes.Receive(tick, player);
       }
     }
-    if (kind == SnapshotKind::kInterest) {
-      for (const sim::PlayerId id : decoder.kept()) remotes.Keep(id);
-    }
+    const std::span<const sim::PlayerId> kept =
+        kind == SnapshotKind::kInterest ? decoder.kept() : std::span<const sim::PlayerId>();
+    for (const sim::PlayerId id : kept) remotes.Keep(id);
     remotes.EndSnapshot();
     if (reconcile) {
       // predict_others replays the pending inputs in the snapshot's world, the other cubes moving too.
@@ -374,12 +373,8 @@ double Client::render_tick() const noexcept {
 }
 std::optional<Micros> Client::snapshot_silence() const noexcept {
   const Impl& c = *impl_;
-  if (c.state() != ConnectionState::kConnected || c.snapshot_rate.rate() <= 0) return std::nullopt;
-  const Micros silence = c.last_view - c.last_snapshot_at;
-  const Micros expected =
-      std::max(kMinSnapshotSilence, kSilentSnapshotIntervals * Micros(1'000'000) / c.snapshot_rate.rate());
-  if (silence <= expected) return std::nullopt;
-  return silence;
+  if (c.state() != ConnectionState::kConnected) return std::nullopt;
+  return c.snapshot_rate.SilenceAt(c.last_snapshot_at, c.last_view);
 }
 
 Metrics Client::metrics() const {

@@ -9,10 +9,12 @@
 // spacing: what loss and jitter add. Its 99th percentile decides for more snapshots, its largest value in
 // a full window for fewer. A new connection starts at the tick rate: its link is not measured yet, the
 // delay has to assume the worst, and at the tick rate the worst costs a third as much.
+#include <algorithm>
 #include <optional>
 
 #include "netcube/client/metrics.h"
 #include "netcube/client/server_clock.h"
+#include "netcube/client/views.h"
 
 namespace netcube::client {
 
@@ -37,6 +39,15 @@ class SnapshotRateChooser {
                          const ServerClock& clock) noexcept;
 
   int rate() const noexcept { return rate_; }  // the rate snapshots come at: asked for, or the server's
+  // How long no snapshot has come, as of `now`, when that is longer than kSilentSnapshotIntervals of them
+  // (and kMinSnapshotSilence); else nullopt.
+  std::optional<Micros> SilenceAt(Micros last_snapshot_at, Micros now) const noexcept {
+    if (rate_ <= 0) return std::nullopt;
+    const Micros silence = now - last_snapshot_at;
+    if (silence <= std::max(kMinSnapshotSilence, kSilentSnapshotIntervals * Micros(1'000'000) / rate_))
+      return std::nullopt;
+    return silence;
+  }
   bool asked() const noexcept { return rate_ != server_rate_; }
 
  private:

@@ -35,9 +35,10 @@ void Interest::Select(std::span<Client> clients, const Players& players, const S
   const std::int64_t leave = SquaredUnits(config.interest_radius_units + kInterestMarginUnits);
   for (Client& client : clients) {
     InterestView& view = client.interest;
+    if (!client.feed.due) continue;
     view.partial = false;
     const std::optional<std::size_t> seat = client.player ? players.IndexOf(*client.player) : std::nullopt;
-    if (!client.feed.due || !config.interest || !seat) continue;
+    if (!config.interest || !seat) continue;
     const std::size_t own = *seat;
     const sim::CubeState& viewpoint = world[own].state;
     std::size_t next = 0;  // the first id not yet gone over

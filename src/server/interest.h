@@ -32,7 +32,9 @@ struct InterestView {
     std::uint64_t sent = 0;
   };
   std::array<Entry, protocol::kMaxPlayers> entries{};
-  bool partial = false;  // this tick's snapshot is an InterestSnapshot: not every cube is relevant
+  // Its latest snapshot (this tick's, when it is due one) is an InterestSnapshot: not every cube is
+  // relevant to it, and it knows only of the members.
+  bool partial = false;
 };
 
 class Interest {

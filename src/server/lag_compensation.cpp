@@ -25,10 +25,11 @@ double TickBefore(const WorldHistory& history, double rewind_ms) noexcept {
   return hi;
 }
 
-void Collect(const std::vector<PastCube>& cubes, sim::PlayerId shooter, std::vector<sim::RayTarget>& out) {
+void Collect(const std::vector<PastCube>& cubes, sim::PlayerId shooter, const InterestView* sight,
+             std::vector<sim::RayTarget>& out) {
   out.clear();
   for (const PastCube& c : cubes) {
-    if (c.id != shooter) out.push_back({c.id, c.x, c.y});
+    if (c.id != shooter && (sight == nullptr || sight->entries[c.id].member)) out.push_back({c.id, c.x, c.y});
   }
 }
 
@@ -92,7 +93,8 @@ Rewind ComputeRewind(const WorldHistory& history, const protocol::Tag& tag, int 
 }
 
 TagRecord Judge(const WorldHistory& history, const sim::PlayerCube& shooter, const protocol::Tag& tag,
-                bool lag_compensation, int max_rewind_ms, JudgeScratch& scratch, PastCube& victim) {
+                bool lag_compensation, int max_rewind_ms, const InterestView* sight, JudgeScratch& scratch,
+                PastCube& victim) {
   const Rewind rewind = ComputeRewind(history, tag, max_rewind_ms);
   history.WorldAt(rewind.at_tick, scratch.then);
   history.WorldAt(static_cast<double>(history.newest()), scratch.now);
@@ -108,9 +110,9 @@ TagRecord Judge(const WorldHistory& history, const sim::PlayerCube& shooter, con
   record.claimed_rewind_ms = rewind.claimed_ms;
   record.rewind_ms = rewind.applied_ms;
   record.capped = rewind.capped;
-  Collect(scratch.then, shooter.id, scratch.targets);
+  Collect(scratch.then, shooter.id, sight, scratch.targets);
   record.rewound = Test(record.ray, scratch.targets);
-  Collect(scratch.now, shooter.id, scratch.targets);
+  Collect(scratch.now, shooter.id, sight, scratch.targets);
   record.present = Test(record.ray, scratch.targets);
 
   const RayVerdict& applied = lag_compensation ? record.rewound : record.present;

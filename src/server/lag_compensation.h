@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "interest.h"
 #include "netcube/protocol/messages.h"
 #include "netcube/server/server_stats.h"
 #include "tuning.h"
@@ -28,10 +29,12 @@ struct JudgeScratch {
   std::vector<sim::RayTarget> targets;
 };
 
-// Judges `tag` from `shooter` (its cube now) against the history's newest world and the rewound one.
-// The outcome follows `lag_compensation`; the record keeps both verdicts. `victim` receives the hit
-// cube as it was at the judged time (when the outcome is a hit).
+// Judges `tag` from `shooter` (its cube now) against the history's newest world and the rewound one, with
+// only the cubes of its relevant set (`sight`, when not every cube is relevant to it) as targets: none it
+// was not sent. The outcome follows `lag_compensation`; the record keeps both verdicts. `victim` receives
+// the hit cube as it was at the judged time (when the outcome is a hit).
 TagRecord Judge(const WorldHistory& history, const sim::PlayerCube& shooter, const protocol::Tag& tag,
-                bool lag_compensation, int max_rewind_ms, JudgeScratch& scratch, PastCube& victim);
+                bool lag_compensation, int max_rewind_ms, const InterestView* sight, JudgeScratch& scratch,
+                PastCube& victim);
 
 }  // namespace netcube::server

@@ -33,9 +33,9 @@ class SnapshotEncoder {
   void Record(std::uint64_t tick, std::span<const sim::PlayerCube> world, const WorldHistory& history,
               std::span<const sim::PlayerCube> arrivals, std::span<const sim::PlayerStep> steps,
               bool collisions);
-  // Gives each client due the shared snapshot (its relevant set the whole world) a kept baseline it holds (its newest, or one shared with others when
-  // encodes are dear), keeping one more when some hold none fresh enough, and encodes each kept
-  // baseline's delta of the world after `tick` (in `arena`) once.
+  // Gives each client due the shared snapshot (its relevant set the whole world) a kept baseline it holds
+  // (its newest, or one shared with others when encodes are dear), keeping one more when some hold none fresh
+  // enough, and encodes each kept baseline's delta of the world after `tick` (in `arena`) once.
   void Prepare(std::uint64_t tick, const Players& players, const WorldHistory& history,
                SnapshotEncoding encoding, const sim::Arena& arena);
 

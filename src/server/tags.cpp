@@ -37,8 +37,11 @@ void Tags::JudgeDue(Micros now, Players& players, const WorldHistory& history, c
 void Tags::Judge(std::size_t shooter, const protocol::Tag& tag, Players& players, const WorldHistory& history,
                  const ServerConfig& config) {
   PastCube victim;
+  const Client* client = players.FindClient(players.world()[shooter].id);
+  const InterestView* sight =
+      config.interest && client != nullptr && client->interest.partial ? &client->interest : nullptr;
   const TagRecord record = server::Judge(history, players.world()[shooter], tag, config.lag_compensation,
-                                         config.max_rewind_ms, judge_scratch_, victim);
+                                         config.max_rewind_ms, sight, judge_scratch_, victim);
   recent_[counters_.tags_judged % kRecentTags] = record;
   ++counters_.tags_judged;
   Player& player = players.players()[shooter];

@@ -128,7 +128,7 @@ TEST(LagCompensation, CapHoldsAgainstALyingClient) {
   EXPECT_EQ(rewind.applied_ms, 0.0);
 }
 
-TEST(LagCompensation, ATagThroughTwoCubesHitsTheFirst) {
+TEST(LagCompensation, ATagThroughTwoCubesHitsTheFirstItWasSent) {
   WorldHistory history;
   const std::vector<sim::PlayerCube> world = {{0, {10 * kUnit, 10 * kUnit, 0, 0, 0}},
                                               {1, {20 * kUnit, 10 * kUnit, 0, 0, 0}},
@@ -138,11 +138,23 @@ TEST(LagCompensation, ATagThroughTwoCubesHitsTheFirst) {
   JudgeScratch scratch;
   PastCube victim;
   const TagRecord record =
-      Judge(history, world[0], TagAt(1, 1, 0, sim::AimToward(1, 0)), true, 500, scratch, victim);
+      Judge(history, world[0], TagAt(1, 1, 0, sim::AimToward(1, 0)), true, 500, nullptr, scratch, victim);
   EXPECT_EQ(record.outcome, protocol::TagOutcome::kHit);
   EXPECT_EQ(record.rewound.hit, std::optional<sim::PlayerId>(2));
   EXPECT_EQ(victim.id, 2);
   EXPECT_EQ(record.subject, 2);
+
+  // A shooter that was not sent the first cube (not in its relevant set) hits the one behind it.
+  InterestView sight;
+  sight.entries[0].member = sight.entries[1].member = true;
+  const TagRecord unseen =
+      Judge(history, world[0], TagAt(1, 1, 0, sim::AimToward(1, 0)), true, 500, &sight, scratch, victim);
+  EXPECT_EQ(unseen.outcome, protocol::TagOutcome::kHit);
+  EXPECT_EQ(unseen.rewound.hit, std::optional<sim::PlayerId>(1));
+  sight.entries[1].member = false;
+  EXPECT_EQ(Judge(history, world[0], TagAt(1, 1, 0, sim::AimToward(1, 0)), true, 500, &sight, scratch, victim)
+                .outcome,
+            protocol::TagOutcome::kMiss);
 }
 
 TEST(LagCompensation, JudgedAgainstTheWorldAsDrawnOnlyWithCompensation) {
@@ -155,7 +167,7 @@ TEST(LagCompensation, JudgedAgainstTheWorldAsDrawnOnlyWithCompensation) {
   const protocol::Tag tag = TagAt(drawn_tick, 133, 100, sim::AimToward(0, 1));
   JudgeScratch scratch;
   PastCube victim;
-  const TagRecord on = Judge(history, shooter, tag, true, 500, scratch, victim);
+  const TagRecord on = Judge(history, shooter, tag, true, 500, nullptr, scratch, victim);
   EXPECT_EQ(on.outcome, protocol::TagOutcome::kHit);
   EXPECT_FALSE(on.present.hit.has_value());
   EXPECT_NEAR(on.rewind_ms, 250.0, 0.01);
@@ -163,7 +175,7 @@ TEST(LagCompensation, JudgedAgainstTheWorldAsDrawnOnlyWithCompensation) {
   EXPECT_EQ(victim.last_input, 124);  // the victim's input that had brought it there
   EXPECT_NEAR(on.subject_now_x - on.subject_then_x, 3.75 * kUnit, 1e-6);
 
-  const TagRecord off = Judge(history, shooter, tag, false, 500, scratch, victim);
+  const TagRecord off = Judge(history, shooter, tag, false, 500, nullptr, scratch, victim);
   EXPECT_EQ(off.outcome, protocol::TagOutcome::kMiss);
   EXPECT_TRUE(off.rewound.hit.has_value());  // compensation would have hit
   ASSERT_TRUE(off.present.has_nearest);

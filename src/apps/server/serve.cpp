@@ -134,6 +134,11 @@ void PrintStartLines(const server::Server& server, const discovery::Responder* r
       config.snapshot_rate, config.max_clients, config.arena.width_units(), config.arena.height_units(),
       on_off(config.collisions), on_off(config.lag_compensation), config.max_rewind_ms,
       server::ToString(config.snapshot_encoding));
+  if (config.interest) {
+    std::printf(
+        "interest management: cubes within %d units of a player's, snapshots of them within %zu bytes\n",
+        config.interest_radius_units, config.snapshot_budget);
+  }
   if (responder != nullptr) {
     std::printf("LAN discovery: \"%s\" answers on UDP port %u\n", flags.server_name.c_str(),
                 static_cast<unsigned>(responder->port()));

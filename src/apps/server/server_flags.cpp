@@ -19,6 +19,7 @@ struct FlagWords {
   std::string lag_compensation;
   std::string snapshot_encoding;
   std::string input_buffer;
+  std::string interest;
   std::string discovery = "on";
 };
 
@@ -73,6 +74,24 @@ void AddTechniqueFlags(CLI::App& app, server::ServerConfig& config, FlagWords& w
       ->capture_default_str();
   app.add_option("--max-rewind-ms", config.max_rewind_ms, "Lag compensation rewinds at most this far")
       ->check(CLI::Range(0, protocol::kMaxTagDelayMs))
+      ->capture_default_str();
+}
+
+// Interest management: who is sent which cubes, and how many bytes a snapshot may take.
+void AddInterestFlags(CLI::App& app, server::ServerConfig& config, FlagWords& words) {
+  app.add_option("--interest", words.interest,
+                 "Send each player only the cubes near its own (within --interest-radius), when not all are: "
+                 "on or off")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  app.add_option("--interest-radius", config.interest_radius_units,
+                 "Interest management: the units around a player's cube within which a cube is sent to it "
+                 "(it stays sent up to 16 units further)")
+      ->check(CLI::Range(server::kMinInterestRadiusUnits, sim::kMaxArenaUnits))
+      ->capture_default_str();
+  app.add_option("--snapshot-budget", config.snapshot_budget,
+                 "Interest management: the bytes a player's snapshot of its nearby cubes may take")
+      ->check(CLI::Range(server::kMinSnapshotBudget, protocol::kMaxPacketBytes))
       ->capture_default_str();
 }
 
@@ -141,13 +160,15 @@ std::optional<int> ParseServerFlags(int argc, char** argv, ServerFlags& flags) {
   server::ServerConfig& config = flags.config;
   // The flags' defaults are ServerConfig's, the same the lab's server starts with.
   FlagWords words{OnOff(config.collisions), OnOff(config.lag_compensation),
-                  server::ToString(config.snapshot_encoding), OnOff(config.input_buffer)};
+                  server::ToString(config.snapshot_encoding), OnOff(config.input_buffer),
+                  OnOff(config.interest)};
   flags.server_name = DefaultServerName();
   CLI::App app{"netcube-server: the authoritative netcube game server"};
   AddVersionFlag(app, "netcube-server");
   ShortUsageErrors(app, "netcube-server");
   CLI::Option* snapshot_rate = AddCapacityFlags(app, config);
   AddTechniqueFlags(app, config, words);
+  AddInterestFlags(app, config, words);
   AddRunFlags(app, flags);
   AddLinkFlags(app, config);
   AddDiscoveryFlags(app, flags, words);
@@ -166,6 +187,7 @@ std::optional<int> ParseServerFlags(int argc, char** argv, ServerFlags& flags) {
   config.collisions = words.collisions == "on";
   config.lag_compensation = words.lag_compensation == "on";
   config.input_buffer = words.input_buffer == "on";
+  config.interest = words.interest == "on";
   config.snapshot_encoding =
       words.snapshot_encoding == "full" ? server::SnapshotEncoding::kFull : server::SnapshotEncoding::kDelta;
   flags.discovery = words.discovery == "on";
