@@ -9,6 +9,7 @@ namespace {
 
 // Above any importance a member earns by waiting (at most 16 times its age in ticks).
 constexpr std::uint64_t kMust = std::uint64_t{1} << 62;
+constexpr std::uint64_t kOwn = std::uint64_t{1} << 63;
 
 std::int64_t SquaredUnits(int units) noexcept {
   const std::int64_t sub = static_cast<std::int64_t>(units) * sim::kSubUnitsPerUnit;
@@ -77,10 +78,14 @@ std::span<const std::uint8_t> Interest::Encode(std::uint64_t tick, Client& clien
     const InterestView::Entry& entry = view.entries[world[i].id];
     if (!entry.member) continue;
     const std::int64_t d = SquaredDistance(world[i].state, viewpoint);
-    const bool must = i == own || entry.sent == 0 || d <= near;
-    // Those that must go first, the stalest of them first (the new ones stalest of all); then by importance.
+    const bool must = entry.sent == 0 || d <= near;
+    // The own cube first (reconciliation needs it); then those that must go, the stalest of them first
+    // (the new ones stalest of all); then by importance.
     const std::uint64_t staleness = tick - entry.sent;
-    candidates_.push_back(Candidate{i, must ? kMust + staleness : Nearness(d, leave) * staleness, false});
+    const std::uint64_t priority = i == own ? kOwn
+                                   : must   ? kMust + staleness
+                                            : Nearness(d, leave) * staleness;
+    candidates_.push_back(Candidate{i, priority, false});
   }
   // The most states the budget holds with every member named, given to the most important.
   std::size_t states = candidates_.size();

@@ -91,6 +91,28 @@ DeltaSnapshot ReplayChurned() {
   return d;
 }
 
+// An InterestSnapshot of three members in the standard arena, the second without its state, with an ack.
+InterestSnapshot InterestTwoOfThree() {
+  InterestSnapshot s;
+  s.members.push_back({{1, {sim::kStandardArena.min_x(), sim::kStandardArena.min_y(), 0, 0, 0}}, true});
+  s.members.push_back({{4, {}}, false});
+  s.members.push_back({{200, {sim::kStandardArena.max_x(), sim::kStandardArena.max_y(), 0, 0, 0}}, true});
+  s.has_ack = true;
+  return s;
+}
+
+// The InterestSnapshot of every cube of a full snapshot, each with its state: the largest.
+InterestSnapshot InterestOfAll(const Snapshot& full) {
+  InterestSnapshot s;
+  s.server_tick = full.server_tick;
+  s.arena = full.arena;
+  for (const sim::PlayerCube& cube : full.players) s.members.push_back({cube, true});
+  s.has_ack = full.has_ack;
+  s.ack = full.ack;
+  s.input_lead = full.input_lead;
+  return s;
+}
+
 std::vector<SizedMessage> DocumentedSizes() {
   InputMessage one;
   one.inputs.push_back({1, 0});
@@ -132,6 +154,11 @@ std::vector<SizedMessage> DocumentedSizes() {
       {"challenge", Challenge{}, 6 + 64},
       {"challenge_response", ChallengeResponse{}, 6 + 64},
       {"snapshot_rate", SnapshotRate{}, 6 + 6 + 8},
+      {"interest_empty", InterestSnapshot{}, 12 + 32 + 12 + 12 + 9 + 1},
+      // per member its id and has_state, and a state (x, y, vx, vy, buttons) when it has one
+      {"interest_two_of_three", InterestTwoOfThree(),
+       12 + 32 + 12 + 12 + 9 + (8 + 1 + 16 + 16 + 10 + 10 + 4) + (8 + 1) + (8 + 1 + 16 + 16 + 10 + 10 + 4) +
+           1 + 16 + 6},
   };
 }
 
@@ -141,6 +168,15 @@ TEST(Messages, EncodedSizesMatchTheDocumentedLayout) {
   }
   EXPECT_EQ(MeasureBytes(testing::FullSnapshot()), 2060u);  // the largest full snapshot, standard arena
   EXPECT_EQ(MeasureBytes(testing::FullSnapshot(sim::kLargestArena)), 2444u);  // and in the largest
+  // The largest InterestSnapshot (256 members with their states and an ack), and in the largest arena.
+  EXPECT_EQ(MeasureBytes(InterestOfAll(testing::FullSnapshot())), 2093u);
+  EXPECT_EQ(MeasureBytes(InterestOfAll(testing::FullSnapshot(sim::kLargestArena))), 2477u);
+  EXPECT_EQ(InterestSnapshotBytes(sim::kStandardArena, 256, 256, true), 2093u);
+  EXPECT_EQ(InterestSnapshotBytes(sim::kLargestArena, 256, 256, true), 2477u);
+  // What a server leaving out at least one cube sends at most: 255 members named, with and without states.
+  EXPECT_EQ(InterestSnapshotBytes(sim::kStandardArena, 255, 255, true), 2085u);
+  EXPECT_EQ(InterestSnapshotBytes(sim::kLargestArena, 255, 255, true), 2467u);
+  EXPECT_EQ(InterestSnapshotBytes(sim::kStandardArena, 255, 0, true), 300u);
   for (const auto& [name, message] : SampleMessages()) {
     if (name == "delta_longest") {
       EXPECT_EQ(MeasureBytes(message), 4076u);  // the largest valid message
@@ -227,6 +263,14 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
   EXPECT_EQ(EncodeToVector(TagResult{3, 9, TagOutcome::kHit, 183, 7, true, 0xFFFF}),
             Pack({{7, 3}, {2, 3}, {3, 8}, {9, 8}, {1, 2}, {183, 10}, {7, 8}, {1, 1}, {0xFFFF, 16}}));
   EXPECT_EQ(EncodeToVector(SnapshotAck{0x1234}), Pack({{7, 3}, {4, 3}, {0x1234, 16}}));
+  // type 15 in the long form (7, 7, then 15 - 14); each member's id and has_state, its state when it has one.
+  const std::uint32_t width = sim::kStandardArena.max_x() - sim::kStandardArena.min_x();
+  const std::uint32_t height = sim::kStandardArena.max_y() - sim::kStandardArena.min_y();
+  EXPECT_EQ(
+      EncodeToVector(InterestTwoOfThree()),
+      Pack({{7, 3},      {7, 3},       {1, 6},    {0, 32},   {32, 12}, {4, 12}, {3, 9},  {1, 8},   {1, 1},
+            {0, 16},     {0, 16},      {256, 10}, {256, 10}, {0, 4},   {4, 8},  {0, 1},  {200, 8}, {1, 1},
+            {width, 16}, {height, 16}, {256, 10}, {256, 10}, {0, 4},   {1, 1},  {0, 16}, {32, 6}}));
 }
 
 // The hex examples of docs/PROTOCOL.md section 5, byte for byte.
@@ -337,6 +381,28 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   for (const sim::PlayerCube& cube : churned) expected.players.push_back(cube);
   EXPECT_EQ(rebuilt, expected);
 
+  // The InterestSnapshot example: tick 1234 in 1024 x 576 units, to player 2 (ack 700, input_lead 0); members
+  // 2 (with its state), 5 (without) and 9 (with).
+  InterestSnapshot interest;
+  interest.server_tick = 1234;
+  interest.arena = sim::Arena::OfUnits(1024, 576);
+  interest.members.push_back({{2, {500000, 300000, 256, 0, 0, sim::kRight}}, true});
+  interest.members.push_back({{5, {}}, false});
+  interest.members.push_back({{9, {510000, 305000, 0, -48, 0, sim::kUp}}, true});
+  interest.has_ack = true;
+  interest.ack = 700;
+  interest.input_lead = 0;
+  const std::vector<std::uint8_t> interest_bytes = {
+      0xFC, 0x10, 0x00, 0x00, 0x4D, 0x23, 0xE0, 0x22, 0x00, 0x18, 0x15, 0xE7, 0x48, 0x12, 0x3F, 0x82,
+      0x00, 0x40, 0x20, 0x14, 0x13, 0x7C, 0x43, 0x04, 0xA3, 0x68, 0x40, 0x0D, 0x01, 0x81, 0x5E, 0x40};
+  EXPECT_EQ(EncodeToVector(interest), interest_bytes);
+  EXPECT_EQ(InterestSnapshotBytes(interest.arena, 3, 2, true), interest_bytes.size());
+  ASSERT_EQ(Decode(interest_bytes, decoded), DecodeError::kNone);
+  ASSERT_TRUE(std::holds_alternative<InterestSnapshot>(decoded));
+  EXPECT_EQ(std::get<InterestSnapshot>(decoded), interest);
+  EXPECT_FALSE(std::get<InterestSnapshot>(decoded).members[1].has_state);
+  EXPECT_EQ(std::get<InterestSnapshot>(decoded).members[1].cube.state, sim::CubeState{});  // a zero state
+
   EXPECT_EQ(EncodeToVector(SnapshotAck{1203}), (std::vector<std::uint8_t>{0xF0, 0x12, 0xCC}));
 
   EXPECT_EQ(EncodeToVector(PlayerLeft{5, LeaveReason::kTimedOut}), (std::vector<std::uint8_t>{0xC0, 0xB0}));
@@ -347,7 +413,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   EXPECT_EQ(EncodeToVector(TagResult{1, 12, TagOutcome::kHit, 183, 0, true, 420}),
             (std::vector<std::uint8_t>{0xE8, 0x04, 0x31, 0x2D, 0xC0, 0x20, 0x34, 0x80}));
 
-  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x01, 0xAB, 0x06, 0x64, 0x98, 0x71, 0x40};
+  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x01, 0xCB, 0x06, 0x64, 0x98, 0x71, 0x40};
   request.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}), request);
   EXPECT_EQ(EncodeToVector(Challenge{0x0123456789ABCDEFull}),

@@ -239,11 +239,25 @@ TEST(NetcubeServerExe, TheArenaFlagTakesWxHInUnits) {
   EXPECT_EQ(SettingsOfAShortRun({"--arena", "1024x576"}, "arena 1024x576")["arena"], "1024x576");
 }
 
+TEST(NetcubeServerExe, TheInterestFlagsSetTheRadiusAndTheBudget) {
+  const nlohmann::json settings = SettingsOfAShortRun(
+      {"--interest-radius", "40", "--snapshot-budget", "600"},
+      "interest management: cubes within 40 units of a player's, snapshots of them within 600 bytes");
+  EXPECT_EQ(settings["interest"], true);
+  EXPECT_EQ(settings["interest_radius"], 40);
+  EXPECT_EQ(settings["snapshot_budget"], 600);
+  EXPECT_EQ(SettingsOfAShortRun({"--interest", "off"}, "listening on")["interest"], false);
+}
+
 TEST(NetcubeServerExe, OutOfRangeValueFails) {
   for (const std::vector<std::string>& args : {std::vector<std::string>{"--tick-rate", "0"},
                                                {"--max-rewind-ms", "1001"},
                                                {"--lag-compensation", "maybe"},
                                                {"--snapshot-encoding", "zip"},
+                                               {"--interest", "maybe"},
+                                               {"--interest-radius", "15"},
+                                               {"--snapshot-budget", "127"},
+                                               {"--snapshot-budget", "4097"},
                                                {"--duration", "nan"},
                                                {"--duration", "inf"},
                                                {"--duration", "1e300"},
