@@ -62,35 +62,40 @@ void Interest::Select(std::span<Client> clients, const Players& players, const S
   }
 }
 
-std::span<const std::uint8_t> Interest::Encode(std::uint64_t tick, Client& client, const Players& players,
-                                               const ServerConfig& config,
-                                               std::optional<protocol::SnapshotWriter::ReceiverAck> ack) {
-  const sim::Arena& arena = config.arena;
+void Interest::Weigh(std::uint64_t tick, const Client& client, const Players& players,
+                     const ServerConfig& config, std::vector<Candidate>& out) {
   const std::span<const sim::PlayerCube> world = players.world();
-  InterestView& view = client.interest;
   const std::optional<std::size_t> seat = client.player ? players.IndexOf(*client.player) : std::nullopt;
   const std::size_t own = seat.value_or(world.size());
   const sim::CubeState viewpoint = own < world.size() ? world[own].state : sim::CubeState{};
   const std::int64_t near = SquaredUnits(kNearUnits);
   const std::int64_t leave = SquaredUnits(config.interest_radius_units + kInterestMarginUnits);
-  candidates_.clear();
+  out.clear();
   for (std::size_t i = 0; i < world.size(); ++i) {
-    const InterestView::Entry& entry = view.entries[world[i].id];
+    const InterestView::Entry& entry = client.interest.entries[world[i].id];
     if (!entry.member) continue;
     const std::int64_t d = SquaredDistance(world[i].state, viewpoint);
-    const bool must = entry.sent == 0 || d <= near;
+    Candidate c;
+    c.cube = i;
+    c.staleness = tick - entry.sent;
+    c.near = d <= near;
     // The own cube first (reconciliation needs it); then those that must go, the stalest of them first
     // (the new ones stalest of all); then by importance.
-    const std::uint64_t staleness = tick - entry.sent;
-    const std::uint64_t priority = i == own ? kOwn
-                                   : must   ? kMust + staleness
-                                            : Nearness(d, leave) * staleness;
-    candidates_.push_back(Candidate{i, priority, false});
+    c.priority = i == own                    ? kOwn
+                 : entry.sent == 0 || c.near ? kMust + c.staleness
+                                             : Nearness(d, leave) * c.staleness;
+    out.push_back(c);
   }
+}
+
+std::span<const std::uint8_t> Interest::Encode(std::uint64_t tick, Client& client, const Players& players,
+                                               const ServerConfig& config,
+                                               std::optional<protocol::SnapshotWriter::ReceiverAck> ack) {
+  Weigh(tick, client, players, config, candidates_);
   // The most states the budget holds with every member named, given to the most important.
   std::size_t states = candidates_.size();
-  while (states > 0 && protocol::InterestSnapshotBytes(arena, candidates_.size(), states, ack.has_value()) >
-                           config.snapshot_budget) {
+  while (states > 0 && protocol::InterestSnapshotBytes(config.arena, candidates_.size(), states,
+                                                       ack.has_value()) > config.snapshot_budget) {
     --states;
   }
   order_.resize(candidates_.size());
@@ -101,22 +106,27 @@ std::span<const std::uint8_t> Interest::Encode(std::uint64_t tick, Client& clien
                                  ? candidates_[a].priority > candidates_[b].priority
                                  : a < b;
                     });
-  for (std::size_t k = 0; k < candidates_.size(); ++k) candidates_[k].chosen = false;
+  for (Candidate& c : candidates_) c.chosen = false;
   for (std::size_t k = 0; k < states; ++k) candidates_[order_[k]].chosen = true;
+  return Write(tick, client, players, config.arena, ack, states);
+}
 
+std::span<const std::uint8_t> Interest::Write(std::uint64_t tick, Client& client, const Players& players,
+                                              const sim::Arena& arena,
+                                              std::optional<protocol::SnapshotWriter::ReceiverAck> ack,
+                                              std::size_t states) {
+  const std::span<const sim::PlayerCube> world = players.world();
   message_.server_tick = static_cast<std::uint32_t>(tick);
   message_.arena = arena;
   message_.members.clear();
   for (const Candidate& c : candidates_) {
-    InterestView::Entry& entry = view.entries[world[c.cube].id];
-    const bool near_cube = SquaredDistance(world[c.cube].state, viewpoint) <= near;
+    InterestView::Entry& entry = client.interest.entries[world[c.cube].id];
     if (c.chosen) {
       entry.sent = tick;
     } else if (entry.sent != 0) {
-      counters_.stalest_member_ticks = std::max(counters_.stalest_member_ticks, tick - entry.sent);
-      if (near_cube)
-        counters_.stalest_near_member_ticks =
-            std::max(counters_.stalest_near_member_ticks, tick - entry.sent);
+      counters_.stalest_member_ticks = std::max(counters_.stalest_member_ticks, c.staleness);
+      if (c.near)
+        counters_.stalest_near_member_ticks = std::max(counters_.stalest_near_member_ticks, c.staleness);
     }
     protocol::InterestMember member;
     member.cube.id = world[c.cube].id;
@@ -133,6 +143,22 @@ std::span<const std::uint8_t> Interest::Encode(std::uint64_t tick, Client& clien
   counters_.interest_members += candidates_.size();
   counters_.interest_states += states;
   return std::span<const std::uint8_t>(buffer_.data(), bytes);
+}
+
+void Interest::Describe(std::uint64_t tick, const Client& client, const Players& players,
+                        const ServerConfig& config, InterestInfo& out) {
+  std::vector<Candidate> weighed;
+  Weigh(tick, client, players, config, weighed);
+  out.partial = client.interest.partial;
+  out.members.clear();
+  for (const Candidate& c : weighed) {
+    InterestInfo::Member member;
+    member.id = players.world()[c.cube].id;
+    member.ticks_since_sent = c.staleness;
+    member.must = c.priority >= kMust;
+    member.importance = member.must ? 0 : c.priority;
+    out.members.push_back(member);
+  }
 }
 
 }  // namespace netcube::server

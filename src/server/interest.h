@@ -50,13 +50,27 @@ class Interest {
   std::span<const std::uint8_t> Encode(std::uint64_t tick, Client& client, const Players& players,
                                        const ServerConfig& config,
                                        std::optional<protocol::SnapshotWriter::ReceiverAck> ack);
+  // `client`'s set as it stands after `tick`, each member weighed as Encode would (for tools).
+  static void Describe(std::uint64_t tick, const Client& client, const Players& players,
+                       const ServerConfig& config, InterestInfo& out);
 
  private:
   struct Candidate {
-    std::size_t cube = 0;        // index in the world
-    std::uint64_t priority = 0;  // above kMust for those that must be sent
-    bool chosen = false;         // its state is sent
+    std::size_t cube = 0;         // index in the world
+    std::uint64_t priority = 0;   // kOwn for the own cube, above kMust for those that must be sent
+    std::uint64_t staleness = 0;  // ticks since its state was sent last
+    bool near = false;            // within kNearUnits of the client's cube
+    bool chosen = false;          // its state is sent
   };
+  // Every member of `client`'s set, in id order, weighed after `tick`.
+  static void Weigh(std::uint64_t tick, const Client& client, const Players& players,
+                    const ServerConfig& config, std::vector<Candidate>& out);
+  // The InterestSnapshot of the members weighed, with the states of those chosen (`states` of them).
+  std::span<const std::uint8_t> Write(std::uint64_t tick, Client& client, const Players& players,
+                                      const sim::Arena& arena,
+                                      std::optional<protocol::SnapshotWriter::ReceiverAck> ack,
+                                      std::size_t states);
+
   SnapshotCounters& counters_;
   std::vector<Candidate> candidates_;  // the members, in id order
   std::vector<std::size_t> order_;     // of candidates_, by priority

@@ -283,6 +283,8 @@ void Server::SetInputBuffer(bool on) {
   for (Player& player : impl_->players.players()) player.inputs.SetBuffered(on);
 }
 
+void Server::SetInterest(bool on) { impl_->config.interest = on; }
+
 void Server::SetSnapshotEncoding(SnapshotEncoding encoding) { impl_->config.snapshot_encoding = encoding; }
 
 bool Server::SetMaxRewindMs(int max_rewind_ms) {
@@ -316,6 +318,14 @@ void Server::clients(std::vector<ClientInfo>& out) const {
     s.players.Info(i, info);
     info.snapshot_rate = Snapshots::RateOf(s.players.FindClient(info.id)->feed, s.config, s.config.tick_rate);
   }
+}
+
+bool Server::interest_of(sim::PlayerId id, InterestInfo& out) const {
+  const Impl& s = *impl_;
+  const Client* client = s.players.FindClient(id);
+  if (client == nullptr) return false;
+  Interest::Describe(s.simulation.tick(), *client, s.players, s.config, out);
+  return true;
 }
 
 std::size_t Server::peer_count() const { return impl_->admission.size(); }

@@ -59,6 +59,7 @@ class Server {
   bool SetMaxRewindMs(int max_rewind_ms);  // false (unchanged) outside [0, protocol::kMaxTagDelayMs]
   void SetSnapshotEncoding(SnapshotEncoding encoding);
   void SetInputBuffer(bool on);
+  void SetInterest(bool on);
   const ServerConfig& config() const;  // with the live settings
 
   // Read-only views.
@@ -68,6 +69,8 @@ class Server {
   // The same into `out`, reusing its room: a caller polling every frame allocates nothing once it has grown.
   void clients(std::vector<ClientInfo>& out) const;
   std::size_t peer_count() const;  // ENet peers: pending, accepted or closing
+  // The relevant set of player `id`'s client into `out` (reusing its room); false when no such player.
+  bool interest_of(sim::PlayerId id, InterestInfo& out) const;
   // The last kRecentTags judged tags, oldest first.
   std::vector<TagRecord> recent_tags() const;
   ServerStats stats() const;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "netcube/protocol/messages.h"
 #include "netcube/sim/ray.h"
@@ -28,6 +29,18 @@ struct InputCounters {
   std::uint64_t streaming_ticks = 0;
   std::uint64_t dry_ticks = 0;
   InputCounters& operator+=(const InputCounters& other) noexcept;
+};
+
+// A client's relevant set as the server keeps it (interest management), for tools: the lab draws it.
+struct InterestInfo {
+  bool partial = false;  // its latest snapshot was an InterestSnapshot: some cube was not relevant
+  struct Member {
+    sim::PlayerId id = 0;
+    std::uint64_t ticks_since_sent = 0;  // since an InterestSnapshot last carried its state
+    bool must = false;                   // its own cube, a new member or one within kNearUnits: always sent
+    std::uint64_t importance = 0;        // else: nearness (1..16) times ticks_since_sent
+  };
+  std::vector<Member> members;  // increasing id
 };
 
 struct ClientInfo {
