@@ -125,7 +125,7 @@ struct Client::Impl {
 
   void OnWelcome(const protocol::Welcome& w, Micros now) {
     welcome = w;
-    connection.OnWelcome(now);
+    connection.OnWelcome(now, config.snapshot_budget);
     newest_tick = w.server_tick;
     clock.Reset(w.tick_rate, w.snapshot_rate, newest_tick, now);
     snapshot_rate.Reset(w.snapshot_rate, protocol::EffectiveSnapshotRate(w.max_snapshot_rate, w.tick_rate));

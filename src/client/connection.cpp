@@ -44,6 +44,12 @@ bool Connection::Open(Micros now, const ClientConfig& config, const std::string&
     *error = "bad name: " + problem;
     return false;
   }
+  if (config.snapshot_budget != 0 && (config.snapshot_budget < protocol::kMinSnapshotBudget ||
+                                      config.snapshot_budget > protocol::kMaxPacketBytes)) {
+    *error = "snapshot budget must be in [" + std::to_string(protocol::kMinSnapshotBudget) + ", " +
+             std::to_string(protocol::kMaxPacketBytes) + "] bytes";
+    return false;
+  }
   transport::HostConfig host_config;
   host_config.bind_address = config.source_address;
   host_config.max_peers = 1;
@@ -120,9 +126,10 @@ void Connection::OnRefused(const protocol::ConnectRefused& refused) {
   End(ConnectionState::kRefused, protocol::ToString(refused.reason));
 }
 
-void Connection::OnWelcome(Micros now) {
+void Connection::OnWelcome(Micros now, std::size_t snapshot_budget) {
   state_ = ConnectionState::kConnected;
   handshake_rtt_ms_ = static_cast<double>((now - challenged_at_).count()) / 1000.0;
+  if (snapshot_budget > 0) Send(now, protocol::SnapshotBudget{static_cast<std::uint16_t>(snapshot_budget)});
 }
 
 void Connection::CheckSilence(Micros now, std::uint32_t timeout_ms) {

@@ -41,7 +41,8 @@ class Connection {
   void OnDisconnected(const transport::Event& event);
   void OnChallenge(Micros now, const protocol::Challenge& challenge);
   void OnRefused(const protocol::ConnectRefused& refused);
-  void OnWelcome(Micros now);
+  // Asks for `snapshot_budget` bytes a snapshot when not 0 (ClientConfig::snapshot_budget).
+  void OnWelcome(Micros now, std::size_t snapshot_budget);
   // A valid message arrived; a server silent for longer than `timeout_ms` ends the session.
   void Heard(Micros now) noexcept { last_heard_ = now; }
   void CheckSilence(Micros now, std::uint32_t timeout_ms);

@@ -58,6 +58,11 @@ bool Serialize(Stream& stream, SnapshotRate& m) {
 }
 
 template <class Stream>
+bool Serialize(Stream& stream, SnapshotBudget& m) {
+  return SerializeInt(stream, m.bytes, kMinSnapshotBudget, kMaxPacketBytes);
+}
+
+template <class Stream>
 bool Serialize(Stream& stream, ConnectRefused& m) {
   return SerializeInt(stream, m.reason, 0, kRefuseReasonCount - 1) &&
          SerializeUnsigned(stream, m.server_version);
@@ -279,6 +284,7 @@ template std::size_t Encode(const Challenge&, std::span<std::uint8_t>) noexcept;
 template std::size_t Encode(const ChallengeResponse&, std::span<std::uint8_t>) noexcept;
 template std::size_t Encode(const SnapshotRate&, std::span<std::uint8_t>) noexcept;
 template std::size_t Encode(const InterestSnapshot&, std::span<std::uint8_t>) noexcept;
+template std::size_t Encode(const SnapshotBudget&, std::span<std::uint8_t>) noexcept;
 
 std::size_t MeasureBytes(const Message& message) noexcept {
   BitMeasurer measurer;

@@ -23,7 +23,8 @@ const char* ToString(MessageType type) noexcept {
                                                                         "challenge",
                                                                         "challenge_response",
                                                                         "snapshot_rate",
-                                                                        "interest_snapshot"};
+                                                                        "interest_snapshot",
+                                                                        "snapshot_budget"};
   const auto i = static_cast<std::size_t>(type);
   return i < kNames.size() ? kNames[i] : "unknown";
 }

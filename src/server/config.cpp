@@ -35,8 +35,9 @@ std::string CheckConfig(const ServerConfig& config) {
     return "interest radius must be in [" + std::to_string(kMinInterestRadiusUnits) + ", " +
            std::to_string(sim::kMaxArenaUnits) + "] units";
   }
-  if (config.snapshot_budget < kMinSnapshotBudget || config.snapshot_budget > protocol::kMaxPacketBytes) {
-    return "snapshot budget must be in [" + std::to_string(kMinSnapshotBudget) + ", " +
+  if (config.snapshot_budget < protocol::kMinSnapshotBudget ||
+      config.snapshot_budget > protocol::kMaxPacketBytes) {
+    return "snapshot budget must be in [" + std::to_string(protocol::kMinSnapshotBudget) + ", " +
            std::to_string(protocol::kMaxPacketBytes) + "] bytes";
   }
   if (config.max_rewind_ms < 0 || config.max_rewind_ms > protocol::kMaxTagDelayMs) {

@@ -94,8 +94,10 @@ std::span<const std::uint8_t> Interest::Encode(std::uint64_t tick, Client& clien
   Weigh(tick, client, players, config, candidates_);
   // The most states the budget holds with every member named, given to the most important.
   std::size_t states = candidates_.size();
+  const std::size_t budget =
+      client.feed.budget > 0 ? std::min(client.feed.budget, config.snapshot_budget) : config.snapshot_budget;
   while (states > 0 && protocol::InterestSnapshotBytes(config.arena, candidates_.size(), states,
-                                                       ack.has_value()) > config.snapshot_budget) {
+                                                       ack.has_value()) > budget) {
     --states;
   }
   order_.resize(candidates_.size());

@@ -45,7 +45,8 @@ class Interest {
   // (it shares the snapshot everyone gets) or not (it gets its own, from Encode). Without interest
   // management, or without a cube to see from, every cube is relevant.
   void Select(std::span<Client> clients, const Players& players, const ServerConfig& config);
-  // The InterestSnapshot of `client` (partial) after `tick`, with its ack, within the snapshot budget; its
+  // The InterestSnapshot of `client` (partial) after `tick`, with its ack, within the snapshot budget (the
+  // server's, or less when the client asked for less); its
   // members' sent ticks updated. Valid until the next call.
   std::span<const std::uint8_t> Encode(std::uint64_t tick, Client& client, const Players& players,
                                        const ServerConfig& config,

@@ -55,6 +55,8 @@ struct SnapshotFeed {
   int rate = 0;
   int credit = 0;
   bool due = false;
+  // The bytes it asked its InterestSnapshots to keep within (SnapshotBudget), 0 while it takes the server's.
+  std::size_t budget = 0;
 };
 
 // An accepted connection in the game.

@@ -153,6 +153,8 @@ bool Server::Impl::Dispatch(Micros now, transport::PeerId peer, Connection& conn
     Snapshots::OnSeen(client->feed, tick, ack->seen_tick);
   } else if (const auto* rate = std::get_if<protocol::SnapshotRate>(&message)) {
     client->feed.rate = rate->rate;
+  } else if (const auto* budget = std::get_if<protocol::SnapshotBudget>(&message)) {
+    client->feed.budget = budget->bytes;
   } else if (const auto* echo = std::get_if<protocol::TimeEcho>(&message); echo != nullptr && !echo->reply) {
     connection.last_heard = now;
     if (admission.TakeTimeEcho(now, peer, connection, leave)) {

@@ -68,25 +68,29 @@ TEST(Interest, ACubeComesInWithItsExactStateAndIsSaidToLeave) {
   EXPECT_GT(watcher.metrics().snapshots_stale, 0u);  // duplicates came, and were dropped
 }
 
-// Sixteen players within 25 units of each other, a budget of 128 bytes: each snapshot carries the states
-// it can (the nearest and the stalest first), names every member, and keeps to the budget; every player's
-// view of every other ends at the server's state.
+// Sixteen players within 25 units of each other, each asking for a budget of 128 bytes (the server's is
+// 1,200): each snapshot carries the states it can (the nearest and the stalest first), names every member,
+// and keeps to the budget; every player's view of every other ends at the server's state.
 TEST(Interest, ASnapshotKeepsToItsBudgetAndEveryMemberIsRefreshed) {
   server::ServerConfig config;
   config.arena = sim::Arena::OfUnits(128, 32);  // spawn slots 8 x 2 units: 16 players within 25 units
   config.interest_radius_units = 32;
   config.spawn_spacing_units = 1;
-  config.snapshot_budget = 128;
   config.max_clients = 20;
   config.max_per_address = 20;
   const auto rig = StartRig(config);
+  const auto asking = [](const char* name) {
+    ClientConfig client = Named(name, PresetSettings(Preset::kFull));
+    client.snapshot_budget = 128;
+    return client;
+  };
   // A player far from the others makes every set partial.
-  AddPlayer(*rig, Named("far", PresetSettings(Preset::kFull)));
+  AddPlayer(*rig, asking("far"));
   ASSERT_TRUE(rig->ConnectAll());
   rig->SetButtons(0, Hold(sim::kRight, rig->now(), seconds(6)));
   rig->StepFor(seconds(6));
   constexpr std::size_t kPlayers = 16;
-  for (std::size_t i = 1; i < kPlayers; ++i) AddPlayer(*rig, Named("p", PresetSettings(Preset::kFull)));
+  for (std::size_t i = 1; i < kPlayers; ++i) AddPlayer(*rig, asking("p"));
   ASSERT_TRUE(rig->ConnectAll());
   rig->StepFor(seconds(10));
   const server::ServerStats stats = rig->server().stats();
@@ -101,7 +105,7 @@ TEST(Interest, ASnapshotKeepsToItsBudgetAndEveryMemberIsRefreshed) {
       static_cast<unsigned long long>(stats.stalest_member_ticks),
       static_cast<unsigned long long>(stats.stalest_near_member_ticks));
   EXPECT_GT(stats.interest_snapshots_sent, 0u);
-  EXPECT_LE(stats.largest_snapshot_bytes, config.snapshot_budget);
+  EXPECT_LE(stats.largest_snapshot_bytes, 128u);
   EXPECT_LT(stats.interest_states, stats.interest_members) << "the budget held states back";
   EXPECT_LE(stats.stalest_member_ticks, 12u) << "every member refreshed within four snapshots";
   for (std::size_t p = 1; p < kPlayers; ++p) {

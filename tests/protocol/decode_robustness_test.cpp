@@ -89,6 +89,8 @@ bool InRange(const Message& message) {
           return m.target_has_input || m.target_seq == 0;
         } else if constexpr (std::is_same_v<T, SnapshotRate>) {
           return m.rate >= 1 && m.rate <= kMaxRate;
+        } else if constexpr (std::is_same_v<T, SnapshotBudget>) {
+          return m.bytes >= kMinSnapshotBudget && m.bytes <= kMaxPacketBytes;
         } else {
           static_assert(std::is_same_v<T, TimeEcho> || std::is_same_v<T, SnapshotAck> ||
                         std::is_same_v<T, Challenge> || std::is_same_v<T, ChallengeResponse>);

@@ -154,6 +154,7 @@ std::vector<SizedMessage> DocumentedSizes() {
       {"challenge", Challenge{}, 6 + 64},
       {"challenge_response", ChallengeResponse{}, 6 + 64},
       {"snapshot_rate", SnapshotRate{}, 6 + 6 + 8},
+      {"snapshot_budget", SnapshotBudget{}, 6 + 6 + 12},
       {"interest_empty", InterestSnapshot{}, 12 + 32 + 12 + 12 + 9 + 1},
       // per member its id and has_state, and a state (x, y, vx, vy, buttons) when it has one
       {"interest_two_of_three", InterestTwoOfThree(),
@@ -421,6 +422,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   EXPECT_EQ(EncodeToVector(ChallengeResponse{0x0123456789ABCDEFull}),
             (std::vector<std::uint8_t>{0xF8, 0x04, 0x8D, 0x15, 0x9E, 0x26, 0xAF, 0x37, 0xBC}));
   EXPECT_EQ(EncodeToVector(SnapshotRate{60}), (std::vector<std::uint8_t>{0xFC, 0x03, 0xB0}));
+  EXPECT_EQ(EncodeToVector(SnapshotBudget{600}), (std::vector<std::uint8_t>{0xFC, 0x21, 0xD8}));
 }
 
 TEST(Messages, ChannelsFollowReliability) {

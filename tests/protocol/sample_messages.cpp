@@ -94,6 +94,8 @@ std::vector<NamedMessage> SampleMessages() {
   out.push_back({"challenge_response_max", ChallengeResponse{0xFFFFFFFFFFFFFFFFull}});
   out.push_back({"snapshot_rate_min", SnapshotRate{1}});
   out.push_back({"snapshot_rate_max", SnapshotRate{kMaxRate}});
+  out.push_back({"snapshot_budget_min", SnapshotBudget{kMinSnapshotBudget}});
+  out.push_back({"snapshot_budget_max", SnapshotBudget{kMaxPacketBytes}});
 
   out.push_back({"time_request", TimeEcho{false, 123456789, 0}});
   out.push_back({"time_reply_max", TimeEcho{true, 0xFFFFFFFFu, 0xFFFFFFFFu}});

@@ -39,7 +39,8 @@ struct BotConfig {
   transport::LinkSettings link;
   std::uint64_t seed = 1;  // player i uses seed + i (conditioner and random script), see same_network
   int input_rate = 1;
-  Micros view_interval{0};  // every player's ClientConfig::view_interval
+  Micros view_interval{0};          // every player's ClientConfig::view_interval
+  std::size_t snapshot_budget = 0;  // every player's ClientConfig::snapshot_budget
   InputScript script;
   std::string name_prefix = "bot";  // players are named <prefix><i>
   double connect_timeout_s = 10.0;

@@ -48,6 +48,9 @@ struct ClientConfig {
   // per Update wants. A client drawing nothing but updated far more often (a bot's 1 ms loop) refreshes
   // them as a display would instead: 127 remote cubes every millisecond was a third of a bot's work.
   Micros view_interval{0};
+  // The most bytes an InterestSnapshot may take, asked of the server after the Welcome (SnapshotBudget,
+  // [protocol::kMinSnapshotBudget, protocol::kMaxPacketBytes]); 0: the server's budget.
+  std::size_t snapshot_budget = 0;
 };
 
 }  // namespace netcube::client

@@ -31,6 +31,8 @@ inline constexpr int kMaxRate = 240;                         // tick and snapsho
 // A ConnectRequest of this version is zero-padded to this size, so that nothing the server sends an
 // address before it has proved itself (a Challenge, or a refusal) outweighs what came from it.
 inline constexpr std::size_t kConnectRequestBytes = 256;
+// The fewest bytes a client may ask its InterestSnapshots to take (SnapshotBudget).
+inline constexpr std::size_t kMinSnapshotBudget = 128;
 
 enum class MessageType : std::uint8_t {
   kConnectRequest = 0,
@@ -49,12 +51,13 @@ enum class MessageType : std::uint8_t {
   kChallengeResponse = 13,
   kSnapshotRate = 14,
   kInterestSnapshot = 15,
+  kSnapshotBudget = 16,
 };
-inline constexpr int kMessageTypeCount = 16;
+inline constexpr int kMessageTypeCount = 17;
 // The type field: 3 bits name types 0..6; the value 7 is followed by 3 more bits naming types 7..13; their
-// value 7 is followed by 6 more bits naming types 14..77 (SnapshotRate is 14, InterestSnapshot 15): room for
-// 62 more types. ConnectRequest keeps its 3-bit type, so its magic and version stay where every version
-// reads them.
+// value 7 is followed by 6 more bits naming types 14..77 (SnapshotRate is 14, InterestSnapshot 15,
+// SnapshotBudget 16): room for 61 more types. ConnectRequest keeps its 3-bit type, so its magic and version
+// stay where every version reads them.
 inline constexpr int kShortTypeBits = 3;
 inline constexpr int kTypeEscape = 7;
 inline constexpr int kExtendedTypeBits = 3;
@@ -310,6 +313,13 @@ struct InterestSnapshot {
   friend bool operator==(const InterestSnapshot& a, const InterestSnapshot& b) noexcept;
 };
 
+// Client -> server, reliable: keep my InterestSnapshots within this many bytes from now on, when that is
+// less than the server's budget (a slow link's share). Whole-world snapshots are not bound by it.
+struct SnapshotBudget {
+  std::uint16_t bytes = 1200;  // [kMinSnapshotBudget, kMaxPacketBytes]
+  friend bool operator==(const SnapshotBudget&, const SnapshotBudget&) = default;
+};
+
 // The bytes an InterestSnapshot in `arena` with `members` members, `states` of them with their state,
 // takes on the wire, with its ack (has_ack) or without: what a server fills a byte budget by.
 std::size_t InterestSnapshotBytes(const sim::Arena& arena, std::size_t members, std::size_t states,
@@ -317,7 +327,7 @@ std::size_t InterestSnapshotBytes(const sim::Arena& arena, std::size_t members, 
 
 using Message = std::variant<ConnectRequest, ConnectRefused, Welcome, InputMessage, Snapshot, PlayerJoined,
                              PlayerLeft, TimeEcho, Tag, TagResult, DeltaSnapshot, SnapshotAck, Challenge,
-                             ChallengeResponse, SnapshotRate, InterestSnapshot>;
+                             ChallengeResponse, SnapshotRate, InterestSnapshot, SnapshotBudget>;
 
 namespace detail {
 template <class M, class... Ts>

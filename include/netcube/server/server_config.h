@@ -37,7 +37,6 @@ inline constexpr int kNearUnits = 16;
 // The bytes a client's InterestSnapshot may take: one UDP datagram on any internet path (IPv6's smallest
 // MTU, 1,280 bytes, less its headers and ENet's).
 inline constexpr std::size_t kDefaultSnapshotBudget = 1200;
-inline constexpr std::size_t kMinSnapshotBudget = 128;
 
 inline constexpr int kDefaultSpawnSpacingUnits = 8;
 inline constexpr int kMaxSpawnSpacingUnits = 32;
@@ -76,8 +75,8 @@ struct ServerConfig {
   SnapshotEncoding snapshot_encoding = SnapshotEncoding::kDelta;
   // Interest management: a client to which some cube is not relevant (farther than interest_radius_units,
   // [kMinInterestRadiusUnits, sim::kMaxArenaUnits]) gets an InterestSnapshot of those that are, within
-  // snapshot_budget bytes ([kMinSnapshotBudget, protocol::kMaxPacketBytes]); off: every client gets every
-  // cube.
+  // snapshot_budget bytes ([protocol::kMinSnapshotBudget, protocol::kMaxPacketBytes]; a client may ask for
+  // less); off: every client gets every cube.
   bool interest = true;
   int interest_radius_units = kDefaultInterestRadiusUnits;
   std::size_t snapshot_budget = kDefaultSnapshotBudget;

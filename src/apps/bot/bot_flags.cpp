@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "flag_checks.h"
+#include "netcube/protocol/messages.h"
 #include "version.h"
 
 namespace netcube::apps {
@@ -30,6 +31,10 @@ void AddPlayerFlags(CLI::App& app, BotFlags& flags) {
   app.add_option("--input-rate", config.input_rate, "Input samples per simulation step (2 = a speed hack)")
       ->check(CLI::Range(1, 8))
       ->capture_default_str();
+  app.add_option("--snapshot-budget", config.snapshot_budget,
+                 "Ask the server to keep each player's snapshots of its nearby cubes within this many bytes "
+                 "(default: the server's)")
+      ->check(CLI::Range(protocol::kMinSnapshotBudget, protocol::kMaxPacketBytes));
   // A bot draws nothing: it refreshes its views (what a player would see, and measures) as a display
   // would, not at every 1 ms update: with a hundred players in a process that was a third of its work.
   app.add_option("--view-rate", flags.view_rate_hz,

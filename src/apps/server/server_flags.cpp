@@ -91,7 +91,7 @@ void AddInterestFlags(CLI::App& app, server::ServerConfig& config, FlagWords& wo
       ->capture_default_str();
   app.add_option("--snapshot-budget", config.snapshot_budget,
                  "Interest management: the bytes a player's snapshot of its nearby cubes may take")
-      ->check(CLI::Range(server::kMinSnapshotBudget, protocol::kMaxPacketBytes))
+      ->check(CLI::Range(protocol::kMinSnapshotBudget, protocol::kMaxPacketBytes))
       ->capture_default_str();
 }
 
