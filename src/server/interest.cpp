@@ -30,36 +30,81 @@ std::uint64_t Nearness(std::int64_t squared_distance, std::int64_t squared_leave
 
 }  // namespace
 
+void Interest::FileCubes(std::span<const sim::PlayerCube> world, const ServerConfig& config) {
+  // Cells as wide as a set reaches: every cube a client may keep lies in its own cell or the eight around.
+  cell_ =
+      static_cast<std::int64_t>(config.interest_radius_units + kInterestMarginUnits) * sim::kSubUnitsPerUnit;
+  columns_ = static_cast<std::size_t>(config.arena.width / cell_ + 1);
+  rows_ = static_cast<std::size_t>(config.arena.height / cell_ + 1);
+  cell_start_.assign(columns_ * rows_ + 1, 0);
+  cell_of_.resize(world.size());
+  for (std::size_t i = 0; i < world.size(); ++i) {
+    cell_of_[i] = CellAt(world[i].state);
+    ++cell_start_[cell_of_[i] + 1];
+  }
+  for (std::size_t c = 1; c < cell_start_.size(); ++c) cell_start_[c] += cell_start_[c - 1];
+  filed_.resize(world.size());
+  std::vector<std::size_t> next(cell_start_.begin(), cell_start_.end() - 1);
+  for (std::size_t i = 0; i < world.size(); ++i) filed_[next[cell_of_[i]]++] = i;  // increasing index
+}
+
+std::size_t Interest::CellAt(const sim::CubeState& s) const noexcept {
+  const auto column = std::min(static_cast<std::size_t>(s.x / cell_), columns_ - 1);
+  const auto row = std::min(static_cast<std::size_t>(s.y / cell_), rows_ - 1);
+  return row * columns_ + column;
+}
+
 void Interest::Select(std::span<Client> clients, const Players& players, const ServerConfig& config) {
+  const std::span<const sim::PlayerCube> world = players.world();
+  bool filed = false;
+  for (Client& client : clients) {
+    if (!client.feed.due) continue;
+    client.interest.partial = false;
+    const std::optional<std::size_t> seat = client.player ? players.IndexOf(*client.player) : std::nullopt;
+    if (!config.interest || !seat) continue;
+    if (!filed) FileCubes(world, config);
+    filed = true;
+    SelectFor(client.interest, *seat, players, config);
+  }
+}
+
+void Interest::SelectFor(InterestView& view, std::size_t own, const Players& players,
+                         const ServerConfig& config) {
   const std::span<const sim::PlayerCube> world = players.world();
   const std::int64_t enter = SquaredUnits(config.interest_radius_units);
   const std::int64_t leave = SquaredUnits(config.interest_radius_units + kInterestMarginUnits);
-  for (Client& client : clients) {
-    InterestView& view = client.interest;
-    if (!client.feed.due) continue;
-    view.partial = false;
-    const std::optional<std::size_t> seat = client.player ? players.IndexOf(*client.player) : std::nullopt;
-    if (!config.interest || !seat) continue;
-    const std::size_t own = *seat;
-    const sim::CubeState& viewpoint = world[own].state;
-    std::size_t next = 0;  // the first id not yet gone over
-    for (std::size_t i = 0; i < world.size(); ++i) {
-      const std::size_t id = world[i].id;
-      for (; next < id; ++next) view.entries[next].member = false;  // not in the world
-      next = id + 1;
-      InterestView::Entry& entry = view.entries[id];
-      const std::uint32_t generation = players.players()[i].generation;
-      const bool was = entry.member && entry.generation == generation;
-      const std::int64_t d = SquaredDistance(world[i].state, viewpoint);
-      entry.member = i == own || d <= enter || (was && d <= leave);
-      if (entry.member && !was) {
-        entry.generation = generation;
-        entry.sent = 0;
-      }
-      view.partial = view.partial || !entry.member;
-    }
-    for (; next < view.entries.size(); ++next) view.entries[next].member = false;
+  const sim::CubeState& viewpoint = world[own].state;
+  previous_.assign(view.members.begin(), view.members.end());
+  for (const sim::PlayerId id : previous_) {
+    view.entries[id].was = true;
+    view.entries[id].member = false;
   }
+  view.members.clear();
+  const std::size_t home = CellAt(viewpoint);
+  const std::size_t column = home % columns_;
+  const std::size_t row = home / columns_;
+  for (std::size_t r = row > 0 ? row - 1 : 0; r <= std::min(row + 1, rows_ - 1); ++r) {
+    for (std::size_t c = column > 0 ? column - 1 : 0; c <= std::min(column + 1, columns_ - 1); ++c) {
+      const std::size_t cell = r * columns_ + c;
+      for (std::size_t k = cell_start_[cell]; k < cell_start_[cell + 1]; ++k) {
+        const std::size_t i = filed_[k];
+        InterestView::Entry& entry = view.entries[world[i].id];
+        const std::uint32_t generation = players.players()[i].generation;
+        const bool was = entry.was && entry.generation == generation;
+        const std::int64_t d = SquaredDistance(world[i].state, viewpoint);
+        if (i != own && d > enter && !(was && d <= leave)) continue;
+        entry.member = true;
+        if (!was) {
+          entry.generation = generation;
+          entry.sent = 0;
+        }
+        view.members.push_back(world[i].id);
+      }
+    }
+  }
+  for (const sim::PlayerId id : previous_) view.entries[id].was = false;
+  std::sort(view.members.begin(), view.members.end());
+  view.partial = view.members.size() < world.size();
 }
 
 void Interest::Weigh(std::uint64_t tick, const Client& client, const Players& players,
@@ -71,9 +116,11 @@ void Interest::Weigh(std::uint64_t tick, const Client& client, const Players& pl
   const std::int64_t near = SquaredUnits(kNearUnits);
   const std::int64_t leave = SquaredUnits(config.interest_radius_units + kInterestMarginUnits);
   out.clear();
-  for (std::size_t i = 0; i < world.size(); ++i) {
-    const InterestView::Entry& entry = client.interest.entries[world[i].id];
-    if (!entry.member) continue;
+  for (const sim::PlayerId id : client.interest.members) {
+    const std::optional<std::size_t> index = players.IndexOf(id);
+    if (!index) continue;  // gone since the set was chosen (a tool asking later)
+    const std::size_t i = *index;
+    const InterestView::Entry& entry = client.interest.entries[id];
     const std::int64_t d = SquaredDistance(world[i].state, viewpoint);
     Candidate c;
     c.cube = i;

@@ -22,16 +22,18 @@ namespace netcube::server {
 struct Client;
 class Players;
 
-// What the interest room keeps of each client: by player id, whether that cube is in the client's set,
-// which player's cube it was (ids are reused), and the tick its state was last sent (0: not since it came
-// into the set).
+// What the interest room keeps of each client: its set's members, and by player id whether that cube is
+// one, which player's cube it was (ids are reused), and the tick its state was last sent (0: not since it
+// came into the set).
 struct InterestView {
   struct Entry {
     bool member = false;
+    bool was = false;  // a member before the set being chosen (only while it is)
     std::uint32_t generation = 0;
     std::uint64_t sent = 0;
   };
   std::array<Entry, protocol::kMaxPlayers> entries{};
+  protocol::FixedVector<sim::PlayerId, protocol::kMaxPlayers> members;  // increasing id
   // Its latest snapshot (this tick's, when it is due one) is an InterestSnapshot: not every cube is
   // relevant to it, and it knows only of the members.
   bool partial = false;
@@ -63,6 +65,11 @@ class Interest {
     bool near = false;            // within kNearUnits of the client's cube
     bool chosen = false;          // its state is sent
   };
+  // The cubes filed by cell (a grid of cells as wide as a set reaches), for SelectFor.
+  void FileCubes(std::span<const sim::PlayerCube> world, const ServerConfig& config);
+  std::size_t CellAt(const sim::CubeState& s) const noexcept;
+  // The set of the client seated at world index `own`: the cubes of its cell and the eight around.
+  void SelectFor(InterestView& view, std::size_t own, const Players& players, const ServerConfig& config);
   // Every member of `client`'s set, in id order, weighed after `tick`.
   static void Weigh(std::uint64_t tick, const Client& client, const Players& players,
                     const ServerConfig& config, std::vector<Candidate>& out);
@@ -73,8 +80,15 @@ class Interest {
                                       std::size_t states);
 
   SnapshotCounters& counters_;
-  std::vector<Candidate> candidates_;  // the members, in id order
-  std::vector<std::size_t> order_;     // of candidates_, by priority
+  std::int64_t cell_ = 1;  // sub-units a side
+  std::size_t columns_ = 1;
+  std::size_t rows_ = 1;
+  std::vector<std::size_t> cell_start_;  // by cell: where its cubes start in filed_ (and the end)
+  std::vector<std::size_t> cell_of_;     // by world index
+  std::vector<std::size_t> filed_;       // world indices, by cell
+  std::vector<sim::PlayerId> previous_;  // the members of the set before SelectFor
+  std::vector<Candidate> candidates_;    // the members, in id order
+  std::vector<std::size_t> order_;       // of candidates_, by priority
   protocol::InterestSnapshot message_;
   std::array<std::uint8_t, protocol::kMaxPacketBytes> buffer_{};
 };
