@@ -87,11 +87,12 @@ void DrawTraffic(const client::Metrics& m) {
         "Protocol bytes a second, and in brackets ENet's UDP payload: its headers, acknowledgements and "
         "pings.");
   }
-  ImGui::Text("snapshots full %" PRIu64 ", delta %" PRIu64 ", no baseline %" PRIu64, m.snapshots_full,
-              m.snapshots_delta, m.snapshots_no_baseline);
+  ImGui::Text("snapshots full %" PRIu64 ", delta %" PRIu64 ", interest %" PRIu64 ", no baseline %" PRIu64,
+              m.snapshots_full, m.snapshots_delta, m.snapshots_interest, m.snapshots_no_baseline);
   Tooltip(
-      "How the snapshots this player accepted were encoded, and the deltas it dropped because it no longer "
-      "held the snapshot they were made against (the next one recovers).");
+      "How the snapshots this player accepted were encoded (interest: only the cubes near its own, when "
+      "some are far), and the deltas it dropped because it no longer held the snapshot they were made "
+      "against (the next one recovers).");
 }
 
 // The tags given, missed and taken, the rewind, and the victim's view of the last one taken.
