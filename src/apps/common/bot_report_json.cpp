@@ -32,6 +32,7 @@ nlohmann::json PlayerJson(const client::BotPlayerReport& p) {
           {"snapshots_stale", m.snapshots_stale},
           {"snapshots_full", m.snapshots_full},
           {"snapshots_delta", m.snapshots_delta},
+          {"snapshots_interest", m.snapshots_interest},
           {"snapshots_no_baseline", m.snapshots_no_baseline},
           {"bytes_up", m.bytes_up},
           {"bytes_down", m.bytes_down},
