@@ -239,19 +239,20 @@ bool operator==(const InterestSnapshot& a, const InterestSnapshot& b) noexcept {
 
 std::size_t InterestSnapshotBytes(const sim::Arena& arena, std::size_t members, std::size_t states,
                                   bool has_ack) noexcept {
-  // Every field but the members' has one width; a member's id and flag, and a state's fields, too.
-  InterestSnapshot empty;
-  empty.arena = arena;
-  empty.has_ack = has_ack;
-  BitMeasurer head;
-  SerializeMessage(head, empty);
-  BitMeasurer state;
-  sim::CubeState cube;
-  cube.x = arena.min_x();
-  cube.y = arena.min_y();
-  SerializeCube(state, cube, arena);
-  constexpr std::size_t kMemberBits = 8 * sizeof(sim::PlayerId) + 1;
-  return (head.BitsWritten() + members * kMemberBits + states * state.BitsWritten() + 7) / 8;
+  // Counted, not measured: a server sizes every client's snapshot with it, and the fields have fixed widths
+  // (the type's 12 bits, tick, arena, count, ack; a member's id and flag; a state's position within the
+  // arena, velocity and buttons).
+  constexpr int kHeadBits =
+      12 + 32 + 2 * BitsRequired(sim::kMinArenaUnits, sim::kMaxArenaUnits) + BitsRequired(0, kMaxPlayers) + 1;
+  constexpr int kAckBits = 16 + BitsRequired(kMinInputLead, kMaxInputLead);
+  constexpr int kMemberBits = 8 * sizeof(sim::PlayerId) + 1;
+  constexpr int kMotionBits =
+      2 * BitsRequired(-sim::kMaxSpeed, sim::kMaxSpeed) + BitsRequired(0, sim::kButtonMask);
+  const int state_bits =
+      BitsRequired(arena.min_x(), arena.max_x()) + BitsRequired(arena.min_y(), arena.max_y()) + kMotionBits;
+  const std::size_t bits = kHeadBits + (has_ack ? kAckBits : 0) + members * kMemberBits +
+                           states * static_cast<std::size_t>(state_bits);
+  return (bits + 7) / 8;
 }
 
 MessageType TypeOf(const Message& message) noexcept { return static_cast<MessageType>(message.index()); }

@@ -44,8 +44,8 @@ void Interest::FileCubes(std::span<const sim::PlayerCube> world, const ServerCon
   }
   for (std::size_t c = 1; c < cell_start_.size(); ++c) cell_start_[c] += cell_start_[c - 1];
   filed_.resize(world.size());
-  std::vector<std::size_t> next(cell_start_.begin(), cell_start_.end() - 1);
-  for (std::size_t i = 0; i < world.size(); ++i) filed_[next[cell_of_[i]]++] = i;  // increasing index
+  cursor_.assign(cell_start_.begin(), cell_start_.end() - 1);
+  for (std::size_t i = 0; i < world.size(); ++i) filed_[cursor_[cell_of_[i]]++] = i;  // increasing index
 }
 
 std::size_t Interest::CellAt(const sim::CubeState& s) const noexcept {
@@ -56,12 +56,18 @@ std::size_t Interest::CellAt(const sim::CubeState& s) const noexcept {
 
 void Interest::Select(std::span<Client> clients, const Players& players, const ServerConfig& config) {
   const std::span<const sim::PlayerCube> world = players.world();
+  // An arena the radius spans from corner to corner (the standard one at the default radius) has every
+  // cube relevant to every client: nothing to choose.
+  const std::int64_t across_x = config.arena.max_x() - config.arena.min_x();
+  const std::int64_t across_y = config.arena.max_y() - config.arena.min_y();
+  const bool spanned =
+      across_x * across_x + across_y * across_y <= SquaredUnits(config.interest_radius_units);
   bool filed = false;
   for (Client& client : clients) {
     if (!client.feed.due) continue;
     client.interest.partial = false;
     const std::optional<std::size_t> seat = client.player ? players.IndexOf(*client.player) : std::nullopt;
-    if (!config.interest || !seat) continue;
+    if (!config.interest || spanned || !seat) continue;
     if (!filed) FileCubes(world, config);
     filed = true;
     SelectFor(client.interest, *seat, players, config);

@@ -86,6 +86,7 @@ class Interest {
   std::vector<std::size_t> cell_start_;  // by cell: where its cubes start in filed_ (and the end)
   std::vector<std::size_t> cell_of_;     // by world index
   std::vector<std::size_t> filed_;       // world indices, by cell
+  std::vector<std::size_t> cursor_;      // by cell: where its next cube is filed
   std::vector<sim::PlayerId> previous_;  // the members of the set before SelectFor
   std::vector<Candidate> candidates_;    // the members, in id order
   std::vector<std::size_t> order_;       // of candidates_, by priority

@@ -85,12 +85,49 @@ TEST(BenchScale, ManyPlayersOnJitteryLinksShareAboutTwoEncodesATick) {
   EXPECT_LE(delta.at("bytes_per_cube_per_snapshot").get<double>(), 2.5);
 }
 
+// --interest on,off: both run side by side, a row each. With the smallest radius some cubes are beyond
+// each player's set, so that interest management sends InterestSnapshots, within the budget; off, none.
+TEST(BenchScale, InterestOnAndOffRunSideBySideARowEach) {
+  const nlohmann::json runs = RunScale(
+      "--clients 16 --snapshot-rates 60 --seconds 1 --scale-links lan --snapshot-encodings delta "
+      "--interest on,off --interest-radius 16 --snapshot-budget 256");
+  ASSERT_EQ(runs.size(), 2u);
+  const nlohmann::json& on = runs[0];
+  const nlohmann::json& off = runs[1];
+  EXPECT_EQ(on.at("settings").at("interest"), "on");
+  EXPECT_EQ(off.at("settings").at("interest"), "off");
+  for (const nlohmann::json* r : {&on, &off}) {
+    EXPECT_EQ(r->at("settings").at("interest_radius_units"), 16);
+    EXPECT_EQ(r->at("settings").at("snapshot_budget"), 256);
+    EXPECT_EQ(r->at("bots_problem"), "");
+    EXPECT_TRUE(r->at("all_final_match").get<bool>());
+    EXPECT_EQ(r->at("ticks_skipped"), 0);
+    EXPECT_GT(r->at("largest_snapshot_bytes").get<double>(), 0.0);
+  }
+  EXPECT_GT(on.at("interest_share").get<double>(), 0.0);
+  EXPECT_GT(on.at("members_per_snapshot").get<double>(), 0.0);
+  EXPECT_LT(on.at("members_per_snapshot").get<double>(), 16.0);
+  EXPECT_LE(on.at("states_per_snapshot").get<double>(), on.at("members_per_snapshot").get<double>());
+  EXPECT_EQ(off.at("interest_share"), 0.0);
+  EXPECT_EQ(off.at("members_per_snapshot"), 0.0);
+  EXPECT_EQ(off.at("stalest_member_ms"), 0.0);
+}
+
 TEST(BenchScale, ALinkThatIsNoProfileOrAWallClockOnVirtualTimeIsOneLineOfError) {
   for (const char* args :
        {"--scenario scale --scale-links moon", "--scenario scale --scale-time virtual --tick-clock wall"}) {
     const testing::CommandResult run = testing::RunCommand(std::string(NETCUBE_BENCH_EXE) + " " + args);
     EXPECT_NE(run.exit_code, 0) << args;
     EXPECT_NE(run.output.find("netcube-bench: "), std::string::npos) << run.output;
+  }
+}
+
+TEST(BenchScale, ABadInterestSettingIsAShortUsageError) {
+  for (const char* args : {"--interest maybe", "--interest on,sometimes", "--interest-radius 8",
+                           "--interest-radius 5000", "--snapshot-budget 100", "--snapshot-budget -1"}) {
+    const testing::CommandResult run = testing::RunCommand(std::string(NETCUBE_BENCH_EXE) + " " + args);
+    EXPECT_NE(run.exit_code, 0) << args;
+    EXPECT_EQ(testing::ShortUsageErrorProblem(run.output, "netcube-bench"), "") << args;
   }
 }
 

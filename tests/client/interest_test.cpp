@@ -32,6 +32,7 @@ const sim::PlayerCube* ServerCube(LoopbackRig& rig, sim::PlayerId id) {
 // away again.
 TEST(Interest, ACubeComesInWithItsExactStateAndIsSaidToLeave) {
   server::ServerConfig config;
+  config.interest = true;
   config.arena = sim::Arena::OfUnits(256, 64);
   config.interest_radius_units = 16;
   config.spawn_spacing_units = 32;
@@ -73,6 +74,7 @@ TEST(Interest, ACubeComesInWithItsExactStateAndIsSaidToLeave) {
 // and keeps to the budget; every player's view of every other ends at the server's state.
 TEST(Interest, ASnapshotKeepsToItsBudgetAndEveryMemberIsRefreshed) {
   server::ServerConfig config;
+  config.interest = true;
   config.arena = sim::Arena::OfUnits(128, 32);  // spawn slots 8 x 2 units: 16 players within 25 units
   config.interest_radius_units = 32;
   config.spawn_spacing_units = 1;

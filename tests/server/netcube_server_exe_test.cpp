@@ -241,12 +241,12 @@ TEST(NetcubeServerExe, TheArenaFlagTakesWxHInUnits) {
 
 TEST(NetcubeServerExe, TheInterestFlagsSetTheRadiusAndTheBudget) {
   const nlohmann::json settings = SettingsOfAShortRun(
-      {"--interest-radius", "40", "--snapshot-budget", "600"},
+      {"--interest", "on", "--interest-radius", "40", "--snapshot-budget", "600"},
       "interest management: cubes within 40 units of a player's, snapshots of them within 600 bytes");
   EXPECT_EQ(settings["interest"], true);
   EXPECT_EQ(settings["interest_radius"], 40);
   EXPECT_EQ(settings["snapshot_budget"], 600);
-  EXPECT_EQ(SettingsOfAShortRun({"--interest", "off"}, "listening on")["interest"], false);
+  EXPECT_EQ(SettingsOfAShortRun({}, "listening on")["interest"], false);  // off unless asked for
 }
 
 TEST(NetcubeServerExe, OutOfRangeValueFails) {

@@ -76,8 +76,10 @@ struct ServerConfig {
   // Interest management: a client to which some cube is not relevant (farther than interest_radius_units,
   // [kMinInterestRadiusUnits, sim::kMaxArenaUnits]) gets an InterestSnapshot of those that are, within
   // snapshot_budget bytes ([protocol::kMinSnapshotBudget, protocol::kMaxPacketBytes]; a client may ask for
-  // less); off: every client gets every cube.
-  bool interest = true;
+  // less); off: every client gets every cube. Off by default: full states of a set cost more bytes and
+  // encodes than the shared delta of the whole world unless the set is a small part of it
+  // (docs/decisions/0022), so it is the operator's choice, for a large world.
+  bool interest = false;
   int interest_radius_units = kDefaultInterestRadiusUnits;
   std::size_t snapshot_budget = kDefaultSnapshotBudget;
   // Each client's inputs wait in a small adaptive buffer, so that a tick applies one step's inputs even

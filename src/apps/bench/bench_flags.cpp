@@ -54,6 +54,26 @@ void AddScaleFlags(CLI::App& app, BenchFlags& f) {
       ->capture_default_str();
 }
 
+// The scale server's interest management: on and off each a run, and how near and how large.
+void AddInterestFlags(CLI::App& app, BenchFlags& f) {
+  app.add_option("--interest", f.interests,
+                 "Scale: the server's interest management (each player sent only the cubes near its own, "
+                 "when not all are), on and off each measured in the same run, comma-separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  app.add_option("--interest-radius", f.interest_radius_units,
+                 "Scale: interest management's radius, the units around a player's cube within which a cube "
+                 "is sent to it (it stays sent up to 16 units further)")
+      ->check(CLI::Range(server::kMinInterestRadiusUnits, sim::kMaxArenaUnits))
+      ->capture_default_str();
+  app.add_option("--snapshot-budget", f.snapshot_budget,
+                 "Scale: interest management's budget, the bytes a player's snapshot of its nearby cubes may "
+                 "take")
+      ->check(CLI::Range(protocol::kMinSnapshotBudget, protocol::kMaxPacketBytes))
+      ->capture_default_str();
+}
+
 // The links of the scale and bandwidth scenarios, and the bandwidth scenario's players and rate.
 void AddLinkFlags(CLI::App& app, BenchFlags& f) {
   app.add_option("--scale-links", f.scale_links,
@@ -160,6 +180,7 @@ std::optional<int> ParseBenchFlags(int argc, char** argv, BenchFlags& flags) {
   apps::AddVersionFlag(app, "netcube-bench");
   apps::ShortUsageErrors(app, "netcube-bench");
   AddScaleFlags(app, flags);
+  AddInterestFlags(app, flags);
   AddLinkFlags(app, flags);
   AddProfileFlags(app, flags);
   AddScaleRunFlags(app, flags);

@@ -1,11 +1,13 @@
 #pragma once
 // netcube-bench's command line: every flag, its help and checks.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "netcube/client/settings.h"
+#include "netcube/server/server_config.h"
 #include "netcube/sim/move.h"
 
 namespace netcube::bench {
@@ -17,6 +19,9 @@ struct BenchFlags {
   std::vector<int> snapshot_rates = {20, 60};
   std::vector<std::string> encodings = {"full", "delta"};
   std::vector<std::string> input_buffers = {"on", "off"};
+  std::vector<std::string> interests = {"off"};  // the scale server's interest management, each a run
+  int interest_radius_units = server::kDefaultInterestRadiusUnits;
+  std::size_t snapshot_budget = server::kDefaultSnapshotBudget;
   std::vector<double> idle_fractions = {0.0};
   std::vector<std::string> scale_links = {"lan", "mixed"};
   std::vector<std::string> mixed_profiles = {"lan", "cross-continent", "lossy"};

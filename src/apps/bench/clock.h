@@ -17,6 +17,8 @@ inline Micros WallNow() {
   return std::chrono::duration_cast<Micros>(SteadyClock::now() - start);
 }
 
+inline double ToSeconds(Micros t) { return static_cast<double>(t.count()) / 1e6; }
+
 // The calling thread's CPU time.
 inline Micros ThreadCpuNow() {
   timespec ts{};

@@ -9,6 +9,9 @@
 
 namespace netcube::bench {
 
+// "1.23x", a over b; spelled out when b is zero.
+std::string Ratio(double a, double b);
+
 struct Machine {
   unsigned cores = 0;
   std::string cpu_model;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "netcube/server/server_config.h"
 #include "netcube/sim/move.h"
 #include "netcube/transport/link_conditioner.h"
 #include "netcube/transport/link_profile.h"
@@ -26,7 +27,12 @@ struct ScaleSettings {
   bool cpu_tick_clock = true;  // time ticks with the server thread's CPU clock (else the wall clock)
   int tag_interval_ms = 0;     // the bots tag the nearest cube as drawn this often (0: no tags)
   bool lag_compensation = true;
-  bool delta_snapshots = true;    // the server's snapshot encoding: delta, or every cube in full
+  bool delta_snapshots = true;  // the server's snapshot encoding: delta, or every cube in full
+  // The server's interest management (server::ServerConfig): on, a player far from some cubes gets an
+  // InterestSnapshot of those near it, within the budget.
+  bool interest = false;
+  int interest_radius_units = server::kDefaultInterestRadiusUnits;
+  std::size_t snapshot_budget = server::kDefaultSnapshotBudget;
   double idle_fraction = 0.0;     // this share of the players (rounded) stand still: the rest play at random
   std::string link_name = "lan";  // the bots' link conditioner (both directions), from a network profile
   transport::LinkSettings link;
@@ -68,7 +74,18 @@ struct ScaleResult {
   double delta_age_ticks = 0.0;        // the mean age of the deltas' baselines
   double encodes_per_tick = 0.0;       // distinct snapshot encodes (one per baseline served) per tick
   double deltas_declined_share = 0.0;  // of the snapshots sent, those full for want of a shared baseline
-  double cube_bits = 0.0;  // the mean snapshot's bits spent on cubes (headers and ack aside), per cube
+  double cube_bits = 0.0;  // the mean shared snapshot's bits spent on cubes (headers and ack aside), per cube
+  // The largest snapshot payload sent over the server's life up to the end of the window.
+  std::uint64_t largest_snapshot_bytes = 0;
+  // Interest management: of the window's snapshots, the share that were InterestSnapshots, and their mean
+  // members and states carried (0 when none); the longest a member went without its state (ticks since
+  // it was sent last, at a snapshot that left it out) over the server's life up to the end of the window,
+  // of any member and of those within server::kNearUnits of the player's cube, ms.
+  double interest_share = 0.0;
+  double members_per_snapshot = 0.0;
+  double states_per_snapshot = 0.0;
+  double stalest_member_ms = 0.0;
+  double stalest_near_member_ms = 0.0;
   // From the bots' report (empty when it failed: bots_problem says why) and the server's input counters.
   std::uint64_t corrections = 0;
   double rtt_ms_mean = 0.0;

@@ -15,9 +15,11 @@ namespace {
 // Several settings (virtual time only) run side by side, said on stderr; their results appended to `out`.
 void RunSideBySide(const char* what, const std::vector<ScaleSettings>& runs, std::vector<ScaleResult>& out) {
   std::string error;
-  std::string names;  // of the encodings
-  for (const ScaleSettings& s : runs)
-    names += (names.empty() ? "" : " and ") + std::string(s.delta_snapshots ? "delta" : "full");
+  std::string names;  // of the encodings, and interest management when on (off is the server's default)
+  for (const ScaleSettings& s : runs) {
+    names += (names.empty() ? "" : " and ") + std::string(s.delta_snapshots ? "delta" : "full") +
+             (s.interest ? " (interest on)" : "");
+  }
   const ScaleSettings& s = runs.front();
   std::fprintf(stderr, "%s: %d clients (%.0f%% idle), %s, %d Hz %s snapshots%s, redundancy %d ...\n", what,
                s.clients, s.idle_fraction * 100, s.link_name.c_str(), s.snapshot_rate, names.c_str(),
@@ -82,7 +84,8 @@ std::optional<transport::LinkProfile> Scenarios::Find(const std::string& name) c
 }
 
 std::vector<ScaleSettings> Scenarios::ScaleRuns(int clients, int rate, int redundancy,
-                                                const std::vector<std::string>& encodings, double idle,
+                                                const std::vector<std::string>& encodings,
+                                                const std::vector<std::string>& interests, double idle,
                                                 const std::string& links,
                                                 const std::vector<transport::LinkProfile>& mixed,
                                                 const std::vector<transport::LinkProfile>& single) const {
@@ -93,6 +96,8 @@ std::vector<ScaleSettings> Scenarios::ScaleRuns(int clients, int rate, int redun
     s.snapshot_rate = rate;
     s.redundancy = redundancy;
     s.delta_snapshots = encoding == "delta";
+    s.interest_radius_units = flags_.interest_radius_units;
+    s.snapshot_budget = flags_.snapshot_budget;
     s.idle_fraction = idle;
     s.virtual_time = flags_.scale_time == "virtual";
     if (links == "mixed") {
@@ -104,7 +109,10 @@ std::vector<ScaleSettings> Scenarios::ScaleRuns(int clients, int rate, int redun
       s.link_name = profile.name;
       s.link = profile.settings;
     }
-    runs.push_back(s);
+    for (const std::string& interest : interests) {
+      s.interest = interest == "on";
+      runs.push_back(s);
+    }
   }
   return runs;
 }
@@ -126,8 +134,9 @@ bool Scenarios::RunScale(std::vector<ScaleResult>& scale, std::vector<ScaleResul
     if (!profile) return false;
     single.push_back(*profile);
   }
-  // The encodings of one setting: on virtual time side by side, so that their ticks are timed on the same
-  // machine at the same moments; on real time one after the other (the bots would share the cores).
+  // The encodings and interest settings of one setting: on virtual time side by side, so that their ticks
+  // are timed on the same machine at the same moments; on real time one after the other (the bots would
+  // share the cores).
   const auto run = [&](const std::vector<ScaleSettings>& runs, std::vector<ScaleResult>& out) {
     if (f.scale_time == "virtual") {
       RunSideBySide("scale", runs, out);
@@ -139,14 +148,15 @@ bool Scenarios::RunScale(std::vector<ScaleResult>& scale, std::vector<ScaleResul
     for (const int n : f.clients) {
       for (const double idle : f.idle_fractions) {
         for (const std::string& links : f.scale_links)
-          run(ScaleRuns(n, rate, base_.redundancy, f.encodings, idle, links, mixed, single), scale);
+          run(ScaleRuns(n, rate, base_.redundancy, f.encodings, f.interests, idle, links, mixed, single),
+              scale);
       }
     }
   }
   // The redundancy baseline at the first snapshot rate.
   for (const int n : f.clients) {
-    run(ScaleRuns(n, f.snapshot_rates.front(), 1, {f.encodings.back()}, f.idle_fractions.front(), "lan",
-                  mixed, single),
+    run(ScaleRuns(n, f.snapshot_rates.front(), 1, {f.encodings.back()}, {f.interests.front()},
+                  f.idle_fractions.front(), "lan", mixed, single),
         baselines);
   }
   PrintScale(scale, baselines);

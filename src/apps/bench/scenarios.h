@@ -29,9 +29,11 @@ class Scenarios {
   Scenarios(const BenchFlags& flags, std::string profiles_path, std::vector<transport::LinkProfile> known);
   // The profile named `name`, or nothing, said.
   std::optional<transport::LinkProfile> Find(const std::string& name) const;
-  // The scale runs of one setting, an entry per encoding; `single` holds the links named by a profile.
+  // The scale runs of one setting, an entry per encoding and interest management (on or off); `single`
+  // holds the links named by a profile.
   std::vector<ScaleSettings> ScaleRuns(int clients, int rate, int redundancy,
-                                       const std::vector<std::string>& encodings, double idle,
+                                       const std::vector<std::string>& encodings,
+                                       const std::vector<std::string>& interests, double idle,
                                        const std::string& links,
                                        const std::vector<transport::LinkProfile>& mixed,
                                        const std::vector<transport::LinkProfile>& single) const;

@@ -1,0 +1,226 @@
+#include "scale_players.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <thread>
+#include <utility>
+
+#include "bot_process.h"
+#include "bot_report_json.h"
+#include "clock.h"
+#include "netcube/client/bot.h"
+
+namespace netcube::bench {
+
+void SleepUntil(Micros wakeup) {
+  const Micros now = WallNow();
+  const Micros until = std::min(wakeup, now + kMaxSleep);
+  if (until > now) std::this_thread::sleep_for(until - now);
+}
+
+namespace {
+
+// The players of a run: those who play at random and those who stand still, each split evenly over the
+// links (one group per link of a mixed run), the first links taking one more while the remainder lasts.
+struct BotGroup {
+  int count = 0;
+  std::string script;
+  transport::LinkSettings link;
+  std::string name;
+  std::uint64_t seed = 0;
+};
+
+std::vector<BotGroup> BotGroups(const ScaleSettings& settings) {
+  const int idle = static_cast<int>(std::lround(settings.idle_fraction * settings.clients));
+  const std::vector<transport::LinkProfile> links =
+      settings.mixed_links.empty()
+          ? std::vector<transport::LinkProfile>{{settings.link_name, "", settings.link}}
+          : settings.mixed_links;
+  std::vector<BotGroup> groups;
+  for (const auto& [players, script] :
+       {std::pair{settings.clients - idle, "random"}, std::pair{idle, "idle"}}) {
+    for (std::size_t l = 0; l < links.size(); ++l) {
+      const int count = players / static_cast<int>(links.size()) +
+                        (static_cast<int>(l) < players % static_cast<int>(links.size()) ? 1 : 0);
+      if (count == 0) continue;
+      std::string name = links.size() == 1 ? std::string(script) : std::string(script) + "-" + links[l].name;
+      groups.push_back({count, script, links[l].settings, name.substr(0, 10), settings.seed + l});
+    }
+  }
+  return groups;
+}
+
+class BotProcesses final : public Players {
+ public:
+  static std::unique_ptr<BotProcesses> Spawn(const ScaleSettings& settings, std::uint16_t port, double play_s,
+                                             std::string* error) {
+    auto players = std::make_unique<BotProcesses>();
+    const std::string work_prefix =
+        (std::filesystem::temp_directory_path() / ("netcube-bench-" + std::to_string(getpid()) + "-scale"))
+            .string();
+    // At the snapshot rate the scenario sets (a bot asking for its own would change what is measured).
+    for (const BotGroup& group : BotGroups(settings)) {
+      std::optional<BotProcess> process = BotProcess::Spawn(settings.bot_path,
+                                                            {"--connect",
+                                                             "127.0.0.1:" + std::to_string(port),
+                                                             "--count",
+                                                             std::to_string(group.count),
+                                                             "--duration",
+                                                             std::to_string(play_s),
+                                                             "--redundancy",
+                                                             std::to_string(settings.redundancy),
+                                                             "--adaptive-snapshot-rate",
+                                                             "off",
+                                                             "--script",
+                                                             group.script,
+                                                             "--seed",
+                                                             std::to_string(group.seed),
+                                                             "--name",
+                                                             group.name,
+                                                             "--settle-timeout",
+                                                             std::to_string(kSettleTimeoutS),
+                                                             "--tag-interval-ms",
+                                                             std::to_string(settings.tag_interval_ms),
+                                                             "--latency-ms",
+                                                             std::to_string(group.link.latency_ms),
+                                                             "--jitter-ms",
+                                                             std::to_string(group.link.jitter_ms),
+                                                             "--loss",
+                                                             std::to_string(group.link.loss),
+                                                             "--duplicate",
+                                                             std::to_string(group.link.duplicate)},
+                                                            work_prefix + "-" + group.name, error);
+      if (!process) return nullptr;
+      players->bots_.push_back(std::move(*process));
+    }
+    return players;
+  }
+
+  Micros Now() const override { return WallNow(); }
+  void Step(server::Server& server) override {
+    server.Update(WallNow());
+    SleepUntil(server.next_wakeup());
+  }
+  bool AnyExited() override {
+    return std::any_of(bots_.begin(), bots_.end(), [](BotProcess& b) { return b.Exited(); });
+  }
+  bool AllExited() override {
+    return std::all_of(bots_.begin(), bots_.end(), [](BotProcess& b) { return b.Exited(); });
+  }
+  std::vector<nlohmann::json> Finish(std::string* problem) override {
+    std::vector<nlohmann::json> reports;
+    for (BotProcess& b : bots_) {
+      if (!b.Exited()) {
+        b.Kill();
+        *problem = "netcube-bot did not finish in time";
+      } else if (!b.Succeeded()) {
+        *problem = "netcube-bot failed after the window: " + b.LogTail(1);
+      } else if (std::optional<nlohmann::json> report = b.ReadReport(problem)) {
+        reports.push_back(std::move(*report));
+      }
+    }
+    return reports;
+  }
+  std::string LogTails() override {
+    std::string tails;
+    for (BotProcess& b : bots_) {
+      b.Kill();
+      tails += "\n" + b.LogTail(5);
+    }
+    return tails;
+  }
+
+ private:
+  std::vector<BotProcess> bots_;
+};
+
+class VirtualPlayers final : public Players {
+ public:
+  static std::unique_ptr<VirtualPlayers> Start(const ScaleSettings& settings,
+                                               std::shared_ptr<transport::Network> network,
+                                               std::uint16_t port, double play_s, std::string* error) {
+    auto players = std::make_unique<VirtualPlayers>();
+    for (const BotGroup& group : BotGroups(settings)) {
+      client::BotConfig config;
+      config.network = network;
+      config.port = port;
+      config.count = group.count;
+      config.duration_s = play_s;
+      // As netcube-bot runs them: every technique on, 60 views a second, at the scenario's snapshot rate.
+      config.settings = client::PresetSettings(client::Preset::kFull);
+      config.settings.redundancy = settings.redundancy;
+      config.settings.adaptive_snapshot_rate = false;
+      config.view_interval = Micros(1'000'000 / 60);
+      config.link = group.link;
+      config.seed = group.seed;
+      const std::optional<client::InputScript> script = client::InputScript::Parse(group.script, error);
+      if (!script) return nullptr;
+      config.script = *script;
+      config.name_prefix = group.name;
+      config.settle_timeout_s = kSettleTimeoutS;
+      config.tag_interval_ms = settings.tag_interval_ms;
+      std::unique_ptr<client::BotRun> run = client::BotRun::Start(config, players->now_, error);
+      if (!run) return nullptr;
+      players->runs_.push_back(std::move(run));
+      players->running_.push_back(true);
+    }
+    return players;
+  }
+
+  Micros Now() const override { return now_; }
+  void Step(server::Server& server) override {
+    now_ += kVirtualStep;
+    server.Update(now_);
+    for (std::size_t i = 0; i < runs_.size(); ++i) {
+      if (running_[i]) running_[i] = runs_[i]->Update(now_);
+    }
+  }
+  // A run is over once its players settled after their script, or one failed (a refusal, a lost link).
+  bool AnyExited() override {
+    return std::any_of(runs_.begin(), runs_.end(),
+                       [](const auto& run) { return run->failure().has_value(); });
+  }
+  bool AllExited() override {
+    return std::none_of(running_.begin(), running_.end(), [](bool r) { return r; });
+  }
+  std::vector<nlohmann::json> Finish(std::string* problem) override {
+    std::vector<nlohmann::json> reports;
+    for (std::size_t i = 0; i < runs_.size(); ++i) {
+      if (running_[i]) {
+        *problem = "the players did not finish in time";
+      } else if (runs_[i]->failure()) {
+        *problem = "the players failed after the window: " + *runs_[i]->failure();
+      } else {
+        reports.push_back(nlohmann::json::parse(apps::BotReportJson(runs_[i]->Report())));
+      }
+    }
+    return reports;
+  }
+  std::string LogTails() override {
+    std::string tails;
+    for (const auto& run : runs_) {
+      if (run->failure()) tails += "\n" + *run->failure();
+    }
+    return tails;
+  }
+
+ private:
+  static constexpr Micros kVirtualStep{1000};  // as netcube-bot's loop, without its sleeps
+  Micros now_{0};
+  std::vector<std::unique_ptr<client::BotRun>> runs_;
+  std::vector<bool> running_;
+};
+
+}  // namespace
+
+std::unique_ptr<Players> StartPlayers(const ScaleSettings& settings,
+                                      std::shared_ptr<transport::Network> network, std::uint16_t port,
+                                      double play_s, std::string* error) {
+  if (settings.virtual_time) return VirtualPlayers::Start(settings, std::move(network), port, play_s, error);
+  return BotProcesses::Spawn(settings, port, play_s, error);
+}
+
+}  // namespace netcube::bench

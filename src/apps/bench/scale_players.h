@@ -1,0 +1,46 @@
+#pragma once
+// The scale scenario's players, a Players per server: netcube-bot processes on the wall clock, or players
+// in the bench's own process on a virtual clock.
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "netcube/server/server.h"
+#include "netcube/sim/time.h"
+#include "netcube/transport/network.h"
+#include "scale.h"
+
+namespace netcube::bench {
+
+inline constexpr Micros kMaxSleep{1000};         // the real-time loop's longest sleep
+inline constexpr double kSettleTimeoutS = 20.0;  // the bots' own bound on settling after their script
+
+// Sleeps until `wakeup` on the wall clock, kMaxSleep at most.
+void SleepUntil(Micros wakeup);
+
+// The players' clock, and where their CPU time goes: real time, the players in netcube-bot processes over
+// UDP; or virtual time, the players in this process over the in-memory network, everyone stepped 1 ms at a
+// time, so that no player is ever late for want of a core (as if each had its own machine).
+class Players {
+ public:
+  virtual ~Players() = default;
+  virtual Micros Now() const = 0;
+  // Updates the server (and, on virtual time, every player) to the next moment worth waking for.
+  virtual void Step(server::Server& server) = 0;
+  virtual bool AnyExited() = 0;
+  virtual bool AllExited() = 0;
+  // Ends what still runs; the reports of those that succeeded, and what went wrong with the others.
+  virtual std::vector<nlohmann::json> Finish(std::string* problem) = 0;
+  virtual std::string LogTails() = 0;
+};
+
+// The players of a run, playing for `play_s` on the server at `port`: netcube-bot processes over UDP, or
+// (settings.virtual_time) players in this process on `network`; nothing, with `error` set, when they
+// cannot be started.
+std::unique_ptr<Players> StartPlayers(const ScaleSettings& settings,
+                                      std::shared_ptr<transport::Network> network, std::uint16_t port,
+                                      double play_s, std::string* error);
+
+}  // namespace netcube::bench
