@@ -3,7 +3,7 @@
 # way for both players) with each technique preset, into docs/images/lab-{naive,predicted,full}.png, the
 # default lab (player 1 full, player 2 naive) at the default window size, 1280 x 720 (lab-1280x720.png), with
 # tags (lab-tagging.png), with a collision (lab-collision.png), with the snapshot encoding switched from full
-# to delta mid-run (lab-bandwidth.png), with a blackout explained and scrubbed back to (lab-explained.png)
+# to delta mid-run (lab-bandwidth.png), with a crowd and player 1's relevant set (lab-interest.png), with a blackout explained and scrubbed back to (lab-explained.png)
 # and forked with more view delay (lab-fork.png), with a collision while
 # predicting the others (lab-collision-predict-others.png), the comparison of four builds under the
 # cross-continent profile, into docs/images/compare-cross-continent.png, and of the two families
@@ -77,6 +77,14 @@ wanted lab-explained && "$client" --lab --latency-ms 125 --width 1600 --height 9
 # drives right and down, away from the spawn, so that its view has moved.
 wanted lab-large-arena && "$client" --lab --arena 256x144 --preset full --latency-ms 125 --width 1600 \
   --height 900 --script "R:2500,D:1200,-:300" --script2 "$script2" --frames 240 --screenshot "$out/lab-large-arena.png"
+# The crowd lab (--crowd 120: 120 wandering players in a 256x144 arena, interest radius 24): the server's
+# column draws player 1's relevant set, its circles, each member's importance and the cubes left out; each
+# player's view has only its set's cubes (the others are the server's outlines). Player 1 drives as in
+# lab-large-arena. The players take the server's 20 snapshots a second (no adaptive rate), so that the frame,
+# two ticks after player 1's last snapshot, shows the importance its members have gained since.
+wanted lab-interest && "$client" --lab --crowd 120 --preset full --adaptive-snapshot-rate off --latency-ms 125 \
+  --width 1600 --height 900 --script "R:2500,D:1200,-:300" --script2 "$script2" --frames 240 \
+  --screenshot "$out/lab-interest.png"
 # A blackout of every link at 6 s in a comparison forked at 1 s: each entry beside a copy that draws the
 # others 500 ms in the past from there (the same keys and network luck until the fork); scrubbed back to
 # 6.5 s, the fork of "full" has snapshots left where the original ran out (its explanation names the loss).

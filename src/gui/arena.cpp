@@ -96,21 +96,24 @@ void DrawRay(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 origin,
   draw.PopClipRect();
 }
 
-void DrawTagReach(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre) {
+void DrawDashedCircle(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre, double radius,
+                      ImU32 colour) {
   // Dashes, so that the circle reads as a boundary and not as something in the arena.
   constexpr int kDashes = 48;
   constexpr double kTwoPi = 6.283185307179586;
-  const double range = client::ToUnits(sim::kTagRange);
-  const ImU32 colour = ToImU32(kTagReach, 110);
   draw.PushClipRect(mapping.arena().min(), mapping.arena().max(), true);
   for (int i = 0; i < kDashes; ++i) {
     const double from = kTwoPi * i / kDashes;
     const double to = kTwoPi * (i + 0.5) / kDashes;
-    draw.AddLine(mapping.ToScreen({centre.x + range * std::cos(from), centre.y + range * std::sin(from)}),
-                 mapping.ToScreen({centre.x + range * std::cos(to), centre.y + range * std::sin(to)}), colour,
-                 1.0F);
+    draw.AddLine(mapping.ToScreen({centre.x + radius * std::cos(from), centre.y + radius * std::sin(from)}),
+                 mapping.ToScreen({centre.x + radius * std::cos(to), centre.y + radius * std::sin(to)}),
+                 colour, 1.0F);
   }
   draw.PopClipRect();
+}
+
+void DrawTagReach(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre) {
+  DrawDashedCircle(draw, mapping, centre, client::ToUnits(sim::kTagRange), ToImU32(kTagReach, 110));
 }
 
 void DrawTagFlash(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre, float strength) {

@@ -16,6 +16,8 @@ constexpr float kTitleHeight = 20.0F;
 // The arenas take at most this share of the height; the panels below get the rest.
 constexpr float kMaxArenaShare = 0.45F;
 constexpr const char* kLabHost = "127.0.0.1";
+// Nothing draws a wanderer's remote cubes: their views are refreshed this seldom, to spare the frame.
+constexpr Micros kWandererViewInterval{500'000};
 
 constexpr ImGuiWindowFlags kPanelFlags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                                          ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoTitleBar |
@@ -27,7 +29,28 @@ void BeginPanel(const char* id, const Rect& rect) {
   ImGui::Begin(id, nullptr, kPanelFlags);
 }
 
+// Wanderer `index`'s client: behind player 1's link, so that the server's baselines, which follow what most
+// clients acknowledge, suit the players too (a crowd on a faster link would leave them full snapshots).
+client::ClientConfig WandererConfig(std::size_t index, std::uint64_t seed,
+                                    const transport::LinkSettings& link) {
+  client::ClientConfig config;
+  config.name = "crowd " + std::to_string(index + 1);
+  config.seed = seed + index;
+  config.link = link;
+  config.view_interval = kWandererViewInterval;
+  return config;
+}
+
 }  // namespace
+
+LabConfig WithCrowd(LabConfig config, int crowd, std::uint64_t seed) {
+  config.crowd = crowd;
+  config.crowd_seed = seed;
+  config.server.arena = kCrowdArena;
+  config.server.interest = true;
+  config.server.interest_radius_units = kCrowdInterestRadiusUnits;
+  return config;
+}
 
 LabConfig DefaultLabConfig() {
   LabConfig config;
@@ -94,11 +117,19 @@ std::unique_ptr<Lab> Lab::Create(const LabConfig& config, Micros now, std::strin
     *error = "the lab takes 1 to " + std::to_string(kMaxLabPlayers) + " players";
     return nullptr;
   }
+  if (config.crowd < 0 || config.crowd > kMaxCrowd) {
+    *error = "the lab's crowd takes 0 to " + std::to_string(kMaxCrowd) + " players";
+    return nullptr;
+  }
   LabConfig wired = config;
   const std::shared_ptr<transport::Network> network = transport::MakeNetwork(config.network);
   wired.server.bind_address = kLabHost;
   wired.server.port = 0;
   wired.server.network = network;
+  // Room for every player of a crowd, all from 127.0.0.1 over UDP.
+  const std::size_t everyone = config.players.size() + static_cast<std::size_t>(config.crowd);
+  wired.server.max_clients = std::max(wired.server.max_clients, everyone);
+  wired.server.max_per_address = std::max(wired.server.max_per_address, everyone);
   for (LabPlayer& player : wired.players) player.client.network = network;
   std::unique_ptr<server::Server> server = server::Server::Create(wired.server, now, error);
   if (server == nullptr) return nullptr;
@@ -128,6 +159,16 @@ Lab::Lab(std::unique_ptr<server::Server> server, const LabConfig& config)
     column_titles_.push_back(player.title + " - " + player.keys_hint);
     tag_keys_.push_back(player.keys);
   }
+  std::string error;  // none: "random" is a script
+  const std::optional<client::InputScript> random = client::InputScript::Parse("random", &error);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(config.crowd); ++i) {
+    client::ClientConfig wanderer = WandererConfig(i, config.crowd_seed, config.players.front().client.link);
+    wanderer.network = config.players.front().client.network;
+    crowd_keys_.emplace_back(random, wanderer.seed, KeyBinding::kArrows);
+    crowd_.push_back(std::make_unique<client::Client>(std::move(wanderer)));
+  }
+  // Hundreds of trails would hide the cubes and the relevant set; the panel's switch brings them back.
+  if (!crowd_.empty()) server_view_.SetTrails(false);
 }
 
 Lab::~Lab() = default;
@@ -143,7 +184,39 @@ void Lab::Update(Micros now, std::span<const std::uint8_t> held) {
         next_scripted_tag_[i] = now + Micros(std::int64_t{tag_interval_ms_} * 1000);
     }
   }
-  server_view_.Observe(now, *server_);
+  UpdateCrowd(now);
+  ObserveServer(now);
+}
+
+void Lab::UpdateCrowd(Micros now) {
+  // The wanderers connect once no column's player is still connecting: the players take the first ids and
+  // the spawn slots in the middle, as in the lab without a crowd.
+  if (!crowd_started_ && std::none_of(players_.begin(), players_.end(), [](const auto& player) {
+        return player->state() == client::ConnectionState::kConnecting;
+      })) {
+    crowd_started_ = true;
+    // A wanderer that cannot connect (no socket over UDP) stays out: the server's panel counts those in.
+    std::string why;
+    for (const std::unique_ptr<client::Client>& wanderer : crowd_)
+      wanderer->Connect(kLabHost, server_->port(), now, &why);
+  }
+  for (std::size_t i = 0; i < crowd_.size(); ++i)
+    crowd_[i]->Update(now, crowd_keys_[i].Held(now, *crowd_[i]));
+}
+
+void Lab::ObserveServer(Micros now) {
+  if (crowd_.empty()) {
+    server_view_.Observe(now, *server_);
+    return;
+  }
+  crowd_focus_.listed.clear();
+  for (const std::unique_ptr<client::Client>& player : players_)
+    if (const std::optional<sim::PlayerId> id = player->player_id()) crowd_focus_.listed.push_back(*id);
+  crowd_focus_.player_1 = players_.front()->player_id();
+  const client::Metrics metrics = players_.front()->metrics();
+  crowd_focus_.bytes_down_per_s = metrics.bytes_down_per_s;
+  crowd_focus_.interest_snapshots = metrics.snapshots_interest;
+  server_view_.Observe(now, *server_, &crowd_focus_);
 }
 
 void Lab::Draw(const LabLayout& layout, Micros now, std::span<const transport::LinkProfile> profiles) {

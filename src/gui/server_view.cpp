@@ -5,9 +5,11 @@
 #include <cinttypes>
 #include <cstdio>
 #include <iterator>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "interest_view.h"
 #include "netcube/gui/tag_story.h"
 #include "netcube/gui/theme.h"
 #include "netcube/protocol/messages.h"
@@ -71,10 +73,10 @@ ClientRow RowOf(const server::ClientInfo& info) {
 
 ImVec4 ColourOf(sim::PlayerId id) { return ImGui::ColorConvertU32ToFloat4(ToImU32(PlayerColour(id))); }
 
-// The clients as a wrapped line each, "header value" pairs.
-void DrawClientLines(const server::Server& server, const std::vector<ClientRow>& rows) {
+// The clients (`infos`, a row each) as a wrapped line each, "header value" pairs.
+void DrawClientLines(std::span<const server::ClientInfo> infos, const std::vector<ClientRow>& rows) {
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    ImGui::TextColored(ColourOf(server.clients()[r].id), "%s", rows[r][0].c_str());
+    ImGui::TextColored(ColourOf(infos[r].id), "%s", rows[r][0].c_str());
     ImGui::SameLine();
     std::string line = rows[r][1];
     for (std::size_t c = 2; c < kColumnCount; ++c)
@@ -83,8 +85,8 @@ void DrawClientLines(const server::Server& server, const std::vector<ClientRow>&
   }
 }
 
-// The clients as a table, its columns `widths` wide.
-void DrawClientTable(const server::Server& server, const std::vector<ClientRow>& rows,
+// The clients (`infos`, a row each) as a table, its columns `widths` wide.
+void DrawClientTable(std::span<const server::ClientInfo> infos, const std::vector<ClientRow>& rows,
                      const std::array<float, kColumnCount>& widths) {
   constexpr ImGuiTableFlags kTableFlags =
       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
@@ -99,7 +101,7 @@ void DrawClientTable(const server::Server& server, const std::vector<ClientRow>&
   }
   for (std::size_t r = 0; r < rows.size(); ++r) {
     ImGui::TableNextColumn();
-    ImGui::TextColored(ColourOf(server.clients()[r].id), "%s", rows[r][0].c_str());
+    ImGui::TextColored(ColourOf(infos[r].id), "%s", rows[r][0].c_str());
     for (std::size_t c = 1; c < kColumnCount; ++c) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(rows[r][c].c_str());
@@ -108,13 +110,13 @@ void DrawClientTable(const server::Server& server, const std::vector<ClientRow>&
   ImGui::EndTable();
 }
 
-// The clients, a row each: as a table where its columns fit the panel whole, else (a comparison's narrow
-// column) as a wrapped line each, so that no column is cut.
-void DrawClients(const server::Server& server) {
+// The clients `infos`, a row each: as a table where its columns fit the panel whole, else (a comparison's
+// narrow column) as a wrapped line each, so that no column is cut.
+void DrawClients(std::span<const server::ClientInfo> infos) {
   std::vector<ClientRow> rows;
   std::array<float, kColumnCount> widths{};
   for (std::size_t c = 0; c < kColumnCount; ++c) widths[c] = ImGui::CalcTextSize(kColumns[c].header).x;
-  for (const server::ClientInfo& info : server.clients()) {
+  for (const server::ClientInfo& info : infos) {
     const ClientRow& row = rows.emplace_back(RowOf(info));
     for (std::size_t c = 0; c < kColumnCount; ++c)
       widths[c] = std::max(widths[c], ImGui::CalcTextSize(row[c].c_str()).x);
@@ -123,9 +125,9 @@ void DrawClients(const server::Server& server) {
   float natural = 2.0F;  // the outer borders
   for (const float width : widths) natural += width + 2.0F * style.CellPadding.x + 1.0F;
   if (natural > ImGui::GetContentRegionAvail().x) {
-    DrawClientLines(server, rows);
+    DrawClientLines(infos, rows);
   } else {
-    DrawClientTable(server, rows, widths);
+    DrawClientTable(infos, rows, widths);
   }
 }
 
@@ -221,11 +223,22 @@ void DrawTags(const server::Server& server, const server::ServerStats& stats) {
 
 }  // namespace
 
-void ServerView::Observe(Micros now, const server::Server& server) {
+void ServerView::Observe(Micros now, const server::Server& server, const CrowdFocus* crowd) {
   std::vector<CubeMark> cubes;
   for (const sim::PlayerCube& cube : server.world())
     cubes.push_back({cube.id, client::PositionOf(cube.state)});
   trails_.Record(now, cubes);
+  if (crowd == nullptr) {
+    crowd_.reset();
+    has_relevant_ = false;
+    return;
+  }
+  crowd_ = *crowd;
+  has_relevant_ = crowd->player_1 && server.interest_of(*crowd->player_1, relevant_);
+}
+
+bool ServerView::Listed(sim::PlayerId id) const {
+  return !crowd_ || std::find(crowd_->listed.begin(), crowd_->listed.end(), id) != crowd_->listed.end();
 }
 
 void ServerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping,
@@ -235,12 +248,17 @@ void ServerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping,
   for (const sim::PlayerCube& cube : server.world()) {
     DrawCube(draw, mapping, client::PositionOf(cube.state), cube.id, CubeStyle::kSolid);
   }
+  // Without interest management every cube is relevant: the set the server kept is not in use.
+  if (has_relevant_ && server.config().interest)
+    DrawRelevantSet(draw, mapping, server, *crowd_->player_1, relevant_);
   const auto units = [](double x, double y) {
     return client::Vec2{x / sim::kSubUnitsPerUnit, y / sim::kSubUnitsPerUnit};
   };
   // Labels keep off the cubes and off the tagged cubes as judged, drawn below.
   CubeLabels labels(draw, mapping);
-  for (const sim::PlayerCube& cube : server.world()) labels.Avoid(client::PositionOf(cube.state));
+  // Only the listed players' cubes: a crowd leaves a label no free place.
+  for (const sim::PlayerCube& cube : server.world())
+    if (Listed(cube.id)) labels.Avoid(client::PositionOf(cube.state));
   for (const server::TagRecord& tag : server.recent_tags()) {
     if (tag.has_subject && server.tick() - tag.tick <= kTagShownTicks) {
       labels.Avoid(units(tag.subject_then_x, tag.subject_then_y));
@@ -248,6 +266,7 @@ void ServerView::DrawArena(ImDrawList& draw, const ArenaMapping& mapping,
   }
   char label[64];
   for (const server::ClientInfo& info : server.clients()) {
+    if (!Listed(info.id)) continue;
     for (const sim::PlayerCube& cube : server.world()) {
       if (cube.id != info.id) continue;
       if (info.last_processed_seq) {
@@ -295,11 +314,20 @@ void ServerView::DrawPanel(server::Server& server) {
   Tooltip("Short trails of where each cube was over the last 0.6 s.");
   DrawLagCompensation(server);
   DrawDeltaAndInputBuffer(server);
+  if (crowd_) DrawInterestControls(server, *crowd_);
 
   ImGui::Separator();
   ImGui::PushTextWrapPos(0.0F);  // a narrow panel wraps a line rather than cutting it
-  ImGui::TextUnformatted("Clients (ack: the last input processed, sent in every snapshot)");
-  DrawClients(server);
+  std::vector<server::ClientInfo> listed = server.clients();
+  const std::size_t clients = listed.size();
+  std::erase_if(listed, [this](const server::ClientInfo& info) { return !Listed(info.id); });
+  constexpr const char* kClientsHeader = "Clients (ack: the last input processed, sent in every snapshot)";
+  if (crowd_) {
+    ImGui::Text("%s, %zu wanderers not listed", kClientsHeader, clients - listed.size());
+  } else {
+    ImGui::TextUnformatted(kClientsHeader);
+  }
+  DrawClients(listed);
   const server::ServerStats stats = server.stats();
   ImGui::Separator();
   DrawStats(stats);

@@ -115,6 +115,7 @@ void Interest::SelectFor(InterestView& view, std::size_t own, const Players& pla
 
 void Interest::Weigh(std::uint64_t tick, const Client& client, const Players& players,
                      const ServerConfig& config, std::vector<Candidate>& out) {
+  const int tick_rate = config.tick_rate;
   const std::span<const sim::PlayerCube> world = players.world();
   const std::optional<std::size_t> seat = client.player ? players.IndexOf(*client.player) : std::nullopt;
   const std::size_t own = seat.value_or(world.size());
@@ -132,11 +133,10 @@ void Interest::Weigh(std::uint64_t tick, const Client& client, const Players& pl
     c.cube = i;
     c.staleness = tick - entry.sent;
     c.near = d <= near;
-    // The own cube first (reconciliation needs it); then those that must go, the stalest of them first
-    // (the new ones stalest of all); then by importance.
-    c.priority = i == own                    ? kOwn
-                 : entry.sent == 0 || c.near ? kMust + c.staleness
-                                             : Nearness(d, leave) * c.staleness;
+    // The own cube first (reconciliation needs it); then those that must go (new, near, or a second
+    // without a state), the stalest of them first (the new ones stalest of all); then by importance.
+    const bool must = entry.sent == 0 || c.near || c.staleness >= static_cast<std::uint64_t>(tick_rate);
+    c.priority = i == own ? kOwn : must ? kMust + c.staleness : Nearness(d, leave) * c.staleness;
     out.push_back(c);
   }
 }

@@ -127,7 +127,10 @@ TEST(ClientExecutable, BadFlagsPrintTheErrorAndHowToGetHelp) {
         "--lab --connect 127.0.0.1:7777", "--preset fast", "--frames 0",
         "--lab --compare naive,full --profile moon", "--frames 1e300", "--name 0123456789abcdef",
         "--name 'tab\there'", "--latency-ms nan", "--loss inf", "--find-seconds nan", "--seed -1",
-        "--lab --transport tcp", "--transport udp"}) {
+        "--lab --transport tcp", "--transport udp",
+        // --crowd out of range, not a number, without the lab, or beside a comparison.
+        "--lab --crowd 0", "--lab --crowd 201", "--lab --crowd x", "--crowd 5",
+        "--lab --crowd 5 --compare naive,full"}) {
     const testing::CommandResult run = RunClient(args);
     EXPECT_NE(run.exit_code, 0) << args;
     EXPECT_EQ(testing::ShortUsageErrorProblem(run.output, "netcube-client"), "") << args;
@@ -223,6 +226,19 @@ TEST(ClientExecutable, TheLabsSnapshotEncodingIsTheOneAskedFor) {
   EXPECT_EQ(switched["settings"]["snapshot_encoding"], "delta");
   EXPECT_GT(switched.value("delta_snapshots_sent", 0), 0);
   EXPECT_LT(switched.value("delta_snapshots_sent", 0), switched.value("snapshots_sent", 0));
+}
+
+// --crowd: the wanderers join the lab's server, in the crowd's arena (unless --arena gives another) with
+// interest management on at the crowd's radius, and the server sends InterestSnapshots.
+TEST(ClientExecutable, TheCrowdLabsServerHasTheCrowdAndItsArena) {
+  const nlohmann::json crowd = LabStats("--crowd 20");
+  ASSERT_TRUE(crowd.is_object());
+  EXPECT_EQ(crowd["settings"]["arena"], "256x144");
+  EXPECT_EQ(crowd["settings"]["interest"], true) << "netcube-server's default is off";
+  EXPECT_EQ(crowd["settings"]["interest_radius"], kCrowdInterestRadiusUnits);
+  EXPECT_EQ(crowd.value("clients_peak", 0), 22);
+  EXPECT_GT(crowd.value("interest_snapshots_sent", 0), 0);
+  EXPECT_EQ(LabStats("--crowd 20 --arena 128x72")["settings"]["arena"], "128x72");
 }
 
 }  // namespace

@@ -196,6 +196,14 @@ TEST_F(LabLayoutTest, TheTimeMachineFitsTheDefaultWindow) {
     ADD_FAILURE() << problem;
 }
 
+// The crowd lab's server panel: the interest switch, player 1's bytes and the legend, with the wanderers
+// left out of the clients' table.
+TEST_F(LabLayoutTest, TheCrowdLabFitsTheDefaultWindow) {
+  Open(1280, 720);
+  Start(WithCrowd(DefaultLabConfig(), 40, 3), false);
+  for (const std::string& problem : Run(150)) ADD_FAILURE() << problem;
+}
+
 // A comparison forked from the controls: five columns at 1600 x 900, the fork's line and "Leave the fork"
 // in the server's; before the fork, its choices.
 TEST_F(LabLayoutTest, AForkedComparisonFitsFiveColumns) {

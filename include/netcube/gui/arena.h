@@ -107,6 +107,9 @@ void DrawCorrectionArrow(ImDrawList& draw, const ArenaMapping& mapping, client::
                          ImU32 colour);
 // A tag's ray: from `origin` (units) toward `aim`, as far as a tag reaches.
 void DrawRay(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 origin, sim::Aim aim, ImU32 colour);
+// A dashed circle of `radius` units around `centre`, inside the part of the arena drawn.
+void DrawDashedCircle(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre, double radius,
+                      ImU32 colour);
 // The circle a tag's ray reaches (sim::kTagRange) around `centre`, dashed and faint, inside the arena.
 void DrawTagReach(ImDrawList& draw, const ArenaMapping& mapping, client::Vec2 centre);
 // The ring that flashes around a tagged cube; `strength` in [0, 1] fades it out.

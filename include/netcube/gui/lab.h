@@ -50,6 +50,11 @@ struct LabConfig {
   // recorded ones through Lab::TagByHand instead.
   bool hand_tags = true;
   PanelTab panel_tab = PanelTab::kTechniques;  // the tab every player panel opens on
+  // The crowd lab: this many more players on the server (0 to kMaxCrowd), each a client with no column
+  // wandering by the random script (seeded crowd_seed + i), drawn only as cubes in the views. The server
+  // takes them all whatever its max_clients.
+  int crowd = 0;
+  std::uint64_t crowd_seed = 1;
 };
 
 // A tag by hand that the lab fired: whose, and toward what.
@@ -66,6 +71,13 @@ inline constexpr double kLabDefaultLatencyMs = 125.0;
 // other is no collision: the correction plots show the netcode's corrections, not a push.
 inline constexpr int kLabSpawnSpacingUnits = 16;
 LabConfig DefaultLabConfig();
+// The crowd lab's most wanderers, its arena (four times the standard's sides) and its interest radius: the
+// relevance circle well inside the arena, so that most of the crowd is left out of a player's set.
+inline constexpr int kMaxCrowd = 200;
+inline constexpr sim::Arena kCrowdArena = sim::Arena::OfUnits(256, 144);
+inline constexpr int kCrowdInterestRadiusUnits = 24;
+// `config` with `crowd` wanderers seeded from `seed`, in kCrowdArena with kCrowdInterestRadiusUnits.
+LabConfig WithCrowd(LabConfig config, int crowd, std::uint64_t seed);
 // A fair comparison: one player per technique set, each behind `link` with the same conditioner `seed`
 // (the same delays and losses at the same moments), on a server where their cubes spawn at the same place
 // and never collide, so that only the techniques differ.
@@ -121,6 +133,7 @@ class Lab {
   void SetNotice(std::string notice) { notice_ = std::move(notice); }
 
   std::size_t players() const noexcept { return players_.size(); }
+  std::size_t crowd() const noexcept { return crowd_.size(); }
   server::Server& server() noexcept { return *server_; }
   client::Client& player(std::size_t index) noexcept { return *players_[index]; }
   const PlayerView& player_view(std::size_t index) const noexcept { return player_views_[index]; }
@@ -129,11 +142,19 @@ class Lab {
 
  private:
   Lab(std::unique_ptr<server::Server> server, const LabConfig& config);
+  // The wanderers: connected once the players are, then driven by their scripts.
+  void UpdateCrowd(Micros now);
+  // The server view's observation, with the crowd's focus in the crowd lab.
+  void ObserveServer(Micros now);
   void DrawPlayerColumn(std::size_t index, const LabLayout& layout, Micros now,
                         std::span<const transport::LinkProfile> profiles);
 
   std::unique_ptr<server::Server> server_;
   std::vector<std::unique_ptr<client::Client>> players_;
+  std::vector<std::unique_ptr<client::Client>> crowd_;  // the wanderers, no column
+  std::vector<PlayerKeys> crowd_keys_;
+  bool crowd_started_ = false;
+  CrowdFocus crowd_focus_;  // refreshed every Update, its room reused
   std::vector<PlayerView> player_views_;
   std::vector<std::string> column_titles_;
   ServerView server_view_;

@@ -38,6 +38,11 @@ inline constexpr Rgb kRayHit{120, 240, 120};
 inline constexpr Rgb kRayMiss{255, 110, 100};
 inline constexpr Rgb kTagFlash{255, 240, 120};  // the ring around a tagged cube
 inline constexpr Rgb kTagReach{120, 130, 160};  // the circle a tag's ray reaches, around the own cube
+// Interest management in the crowd lab: player 1's relevance circles and the rings on its set's members
+// (brighter the more important), the members sent in every snapshot, and the dimming of the cubes left out.
+inline constexpr Rgb kInterestCircle{140, 225, 255};
+inline constexpr Rgb kInterestMust{255, 170, 50};
+inline constexpr std::uint8_t kLeftOutDimming = 150;  // the floor's alpha over a cube left out
 
 // A cube's fill colour, by player id, the same in every view (player 1 looks the same on its own screen, on
 // the server's and on player 2's). Neighbouring ids get clearly different hues.

@@ -21,6 +21,7 @@ struct Options {
   CLI::Option* arena = nullptr;
   CLI::Option* compare = nullptr;
   CLI::Option* replay = nullptr;
+  CLI::Option* crowd = nullptr;
 };
 
 // The lab or a server to connect to (or --find), and the players' techniques and link.
@@ -79,6 +80,16 @@ void AddRunFlags(CLI::App& app, ClientCommandLine& f, Options& o) {
                    "The lab server's arena, width x height in units (a cube is 2 units wide); each player "
                    "follows its cube in a larger one")
           ->needs(o.lab);
+  const std::string crowd_arena =
+      std::to_string(gui::kCrowdArena.width_units()) + "x" + std::to_string(gui::kCrowdArena.height_units());
+  o.crowd = app.add_option("--crowd", f.crowd,
+                           "The crowd lab: this many more players on the lab's server, each wandering at "
+                           "random, in a " +
+                               crowd_arena + " arena unless --arena, with an interest radius of " +
+                               std::to_string(gui::kCrowdInterestRadiusUnits) +
+                               " units; the server's column draws player 1's relevant set")
+                ->check(CLI::Range(1, gui::kMaxCrowd))
+                ->needs(o.lab);
   app.add_option("--switch-encoding-frame", f.switch_encoding_frame,
                  "Switch the lab server's snapshot encoding (to the other one) at this frame, as the server "
                  "panel's toggle does")
@@ -224,8 +235,11 @@ std::optional<int> ParseClientCommandLine(int argc, char** argv, ClientCommandLi
   o.compare->excludes("--script2");
   o.encoding->excludes(o.compare)->excludes(o.replay);
   o.replay->excludes("--script")->excludes("--script2")->excludes("--seed");
+  o.crowd->excludes(o.compare)->excludes(o.replay);
   AddFileAndWindowFlags(app, flags, o);
-  return ParseCommandLine(app, argc, argv);
+  const std::optional<int> exit_code = ParseCommandLine(app, argc, argv);
+  if (!exit_code && flags.crowd > 0 && o.arena->count() == 0) flags.arena = gui::kCrowdArena;
+  return exit_code;
 }
 
 }  // namespace netcube::apps

@@ -24,7 +24,8 @@ struct ClientCommandLine {
   // The lab server's defaults are netcube-server's (ServerConfig's).
   std::string snapshot_encoding = server::ToString(server::ServerConfig{}.snapshot_encoding);
   int switch_encoding_frame = 0;
-  sim::Arena arena = sim::kStandardArena;  // the lab server's
+  sim::Arena arena = sim::kStandardArena;  // the lab server's (gui::kCrowdArena for a crowd)
+  int crowd = 0;                           // wandering players in the lab (0: none)
   std::string transport = transport::ToString(gui::LabConfig{}.network);
   std::string panel_tab = gui::kPanelTabNames[0];
   RunOptions run;

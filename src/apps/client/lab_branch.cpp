@@ -49,8 +49,8 @@ std::optional<gui::LabConfig> ForkLabConfig(const gui::LabConfig& config, const 
 
 ServerControls ServerControls::Of(const server::Server& server) {
   const server::ServerConfig& c = server.config();
-  return {c.tick_rate,        c.snapshot_rate, c.collisions,        c.link,
-          c.lag_compensation, c.max_rewind_ms, c.snapshot_encoding, c.input_buffer};
+  return {c.tick_rate,     c.snapshot_rate,     c.collisions,   c.link,    c.lag_compensation,
+          c.max_rewind_ms, c.snapshot_encoding, c.input_buffer, c.interest};
 }
 
 void ServerControls::ApplyTo(server::Server& server) const {
@@ -62,6 +62,7 @@ void ServerControls::ApplyTo(server::Server& server) const {
   server.SetMaxRewindMs(max_rewind_ms);
   server.SetSnapshotEncoding(snapshot_encoding);
   server.SetInputBuffer(input_buffer);
+  server.SetInterest(interest);
 }
 
 LabInstance::LabInstance(const LabRunOptions& options, std::optional<LabFork> fork)

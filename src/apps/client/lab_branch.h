@@ -60,6 +60,7 @@ struct ServerControls {
   int max_rewind_ms = 0;
   server::SnapshotEncoding snapshot_encoding = server::SnapshotEncoding::kDelta;
   bool input_buffer = false;
+  bool interest = false;
   static ServerControls Of(const server::Server& server);
   void ApplyTo(server::Server& server) const;
   friend bool operator==(const ServerControls&, const ServerControls&) = default;

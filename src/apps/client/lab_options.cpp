@@ -61,6 +61,8 @@ void SetUpPlayers(const ClientCommandLine& f, LabRunOptions& options) {
   options.lab.server.snapshot_encoding =
       f.snapshot_encoding == "full" ? server::SnapshotEncoding::kFull : server::SnapshotEncoding::kDelta;
   options.plot_title = "netcube lab";
+  // The wanderers' seeds follow the two players' (seed and seed + 1).
+  if (f.crowd > 0) options.lab = gui::WithCrowd(std::move(options.lab), f.crowd, f.seed + 2);
 }
 
 // The session --replay names in options.session, with its link script unless --link-script gives another.
