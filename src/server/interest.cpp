@@ -7,8 +7,10 @@
 namespace netcube::server {
 namespace {
 
-// Above any importance a member earns by waiting (at most 16 times its age in ticks).
+// Above any importance a member earns by waiting (at most 16 times its age in ticks): the new and near
+// (kMust), then the overdue (kOverdue).
 constexpr std::uint64_t kMust = std::uint64_t{1} << 62;
+constexpr std::uint64_t kOverdue = std::uint64_t{1} << 61;
 constexpr std::uint64_t kOwn = std::uint64_t{1} << 63;
 
 std::int64_t SquaredUnits(int units) noexcept {
@@ -54,7 +56,8 @@ std::size_t Interest::CellAt(const sim::CubeState& s) const noexcept {
   return row * columns_ + column;
 }
 
-void Interest::Select(std::span<Client> clients, const Players& players, const ServerConfig& config) {
+void Interest::Select(std::uint64_t tick, std::span<Client> clients, const Players& players,
+                      const ServerConfig& config) {
   const std::span<const sim::PlayerCube> world = players.world();
   // An arena the radius spans from corner to corner (the standard one at the default radius) has every
   // cube relevant to every client: nothing to choose.
@@ -70,11 +73,11 @@ void Interest::Select(std::span<Client> clients, const Players& players, const S
     if (!config.interest || spanned || !seat) continue;
     if (!filed) FileCubes(world, config);
     filed = true;
-    SelectFor(client.interest, *seat, players, config);
+    SelectFor(tick, client.interest, *seat, players, config);
   }
 }
 
-void Interest::SelectFor(InterestView& view, std::size_t own, const Players& players,
+void Interest::SelectFor(std::uint64_t tick, InterestView& view, std::size_t own, const Players& players,
                          const ServerConfig& config) {
   const std::span<const sim::PlayerCube> world = players.world();
   const std::int64_t enter = SquaredUnits(config.interest_radius_units);
@@ -111,6 +114,10 @@ void Interest::SelectFor(InterestView& view, std::size_t own, const Players& pla
   for (const sim::PlayerId id : previous_) view.entries[id].was = false;
   std::sort(view.members.begin(), view.members.end());
   view.partial = view.members.size() < world.size();
+  // A whole world's snapshot carries every member's state.
+  if (!view.partial) {
+    for (const sim::PlayerId id : view.members) view.entries[id].sent = tick;
+  }
 }
 
 void Interest::Weigh(std::uint64_t tick, const Client& client, const Players& players,
@@ -133,10 +140,13 @@ void Interest::Weigh(std::uint64_t tick, const Client& client, const Players& pl
     c.cube = i;
     c.staleness = tick - entry.sent;
     c.near = d <= near;
-    // The own cube first (reconciliation needs it); then those that must go (new, near, or a second
-    // without a state), the stalest of them first (the new ones stalest of all); then by importance.
-    const bool must = entry.sent == 0 || c.near || c.staleness >= static_cast<std::uint64_t>(tick_rate);
-    c.priority = i == own ? kOwn : must ? kMust + c.staleness : Nearness(d, leave) * c.staleness;
+    // The own cube first (reconciliation needs it); then those that must go (new or near), then those a
+    // second without a state, each the stalest first (the new ones stalest of all); then by importance.
+    const bool overdue = c.staleness >= static_cast<std::uint64_t>(tick_rate);
+    c.priority = i == own                    ? kOwn
+                 : entry.sent == 0 || c.near ? kMust + c.staleness
+                 : overdue                   ? kOverdue + c.staleness
+                                             : Nearness(d, leave) * c.staleness;
     out.push_back(c);
   }
 }
@@ -210,7 +220,7 @@ void Interest::Describe(std::uint64_t tick, const Client& client, const Players&
     InterestInfo::Member member;
     member.id = players.world()[c.cube].id;
     member.ticks_since_sent = c.staleness;
-    member.must = c.priority >= kMust;
+    member.must = c.priority >= kOverdue;
     member.importance = member.must ? 0 : c.priority;
     out.members.push_back(member);
   }

@@ -46,7 +46,8 @@ class Interest {
   // For every client due a snapshot: its relevant set after `tick`, and whether that is the whole world
   // (it shares the snapshot everyone gets) or not (it gets its own, from Encode). Without interest
   // management, or without a cube to see from, every cube is relevant.
-  void Select(std::span<Client> clients, const Players& players, const ServerConfig& config);
+  void Select(std::uint64_t tick, std::span<Client> clients, const Players& players,
+              const ServerConfig& config);
   // The InterestSnapshot of `client` (partial) after `tick`, with its ack, within the snapshot budget (the
   // server's, or less when the client asked for less); its
   // members' sent ticks updated. Valid until the next call.
@@ -60,7 +61,7 @@ class Interest {
  private:
   struct Candidate {
     std::size_t cube = 0;         // index in the world
-    std::uint64_t priority = 0;   // kOwn for the own cube, above kMust for those that must be sent
+    std::uint64_t priority = 0;   // kOwn for the own cube, above kOverdue for those that must be sent
     std::uint64_t staleness = 0;  // ticks since its state was sent last
     bool near = false;            // within kNearUnits of the client's cube
     bool chosen = false;          // its state is sent
@@ -69,7 +70,8 @@ class Interest {
   void FileCubes(std::span<const sim::PlayerCube> world, const ServerConfig& config);
   std::size_t CellAt(const sim::CubeState& s) const noexcept;
   // The set of the client seated at world index `own`: the cubes of its cell and the eight around.
-  void SelectFor(InterestView& view, std::size_t own, const Players& players, const ServerConfig& config);
+  void SelectFor(std::uint64_t tick, InterestView& view, std::size_t own, const Players& players,
+                 const ServerConfig& config);
   // Every member of `client`'s set, in id order, weighed after `tick`.
   static void Weigh(std::uint64_t tick, const Client& client, const Players& players,
                     const ServerConfig& config, std::vector<Candidate>& out);

@@ -37,7 +37,7 @@ class Snapshots {
   // `tick` for those that see all of it (SnapshotEncoder::Prepare).
   void Prepare(std::uint64_t tick, Players& players, const WorldHistory& history,
                const ServerConfig& config) {
-    interest_.Select(players.clients(), players, config);
+    interest_.Select(tick, players.clients(), players, config);
     encoder_.Prepare(tick, players, history, config.snapshot_encoding, config.arena);
   }
   // The snapshots Prepare encoded, each with its receiver's ack, and every other due client's

@@ -36,7 +36,7 @@ struct InterestInfo {
   bool partial = false;  // its latest snapshot was an InterestSnapshot: some cube was not relevant
   struct Member {
     sim::PlayerId id = 0;
-    std::uint64_t ticks_since_sent = 0;  // since an InterestSnapshot last carried its state
+    std::uint64_t ticks_since_sent = 0;  // since a snapshot last carried its state
     bool must = false;                   // its own cube, a new member or one within kNearUnits: always sent
     std::uint64_t importance = 0;        // else: nearness (1..16) times ticks_since_sent
   };
