@@ -130,7 +130,9 @@ TEST(ClientExecutable, BadFlagsPrintTheErrorAndHowToGetHelp) {
         "--lab --transport tcp", "--transport udp",
         // --crowd out of range, not a number, without the lab, or beside a comparison.
         "--lab --crowd 0", "--lab --crowd 201", "--lab --crowd x", "--crowd 5",
-        "--lab --crowd 5 --compare naive,full"}) {
+        "--lab --crowd 5 --compare naive,full",
+        // a snapshot budget under the least a client may ask, or for the lab's players.
+        "--snapshot-budget 127", "--lab --snapshot-budget 600"}) {
     const testing::CommandResult run = RunClient(args);
     EXPECT_NE(run.exit_code, 0) << args;
     EXPECT_EQ(testing::ShortUsageErrorProblem(run.output, "netcube-client"), "") << args;

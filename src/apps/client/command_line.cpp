@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "flag_checks.h"
+#include "netcube/protocol/messages.h"
 #include "version.h"
 
 namespace netcube::apps {
@@ -31,7 +32,13 @@ void AddModeFlags(CLI::App& app, ClientCommandLine& f, Options& o) {
   o.connect = app.add_option("--connect", f.connect, "Connect at once to a server, HOST:PORT");
   CLI::Option* name_option =
       app.add_option("--name", f.name, "Player name")->check(PlayerName())->capture_default_str();
-  o.lab->excludes(o.connect)->excludes(name_option);
+  CLI::Option* budget_option =
+      app.add_option(
+             "--snapshot-budget", f.snapshot_budget,
+             "Ask the server to keep this player's snapshots of its nearby cubes within this many bytes "
+             "(default: the server's)")
+          ->check(CLI::Range(protocol::kMinSnapshotBudget, protocol::kMaxPacketBytes));
+  o.lab->excludes(o.connect)->excludes(name_option)->excludes(budget_option);
   f.find.Register(app)->excludes(o.lab)->excludes(o.connect);
   f.client_flags.Register(
       app,

@@ -1,5 +1,6 @@
 #pragma once
 // netcube-client's command line: every flag, its help and checks, and the flags they need or exclude.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@ struct ClientCommandLine {
   bool lab = false;
   std::string connect;
   std::string name = "player";
+  std::size_t snapshot_budget = 0;  // asked of the server (client::ClientConfig::snapshot_budget); 0: its own
   ClientFlags client_flags;
   FindFlags find;
   std::uint64_t seed = 1;

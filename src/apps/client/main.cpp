@@ -32,6 +32,7 @@ int RunConnectedClient(const apps::ClientCommandLine& flags, std::optional<clien
   apps::ClientRunOptions options;
   options.run = flags.run;
   options.screen.client.name = flags.name;
+  options.screen.client.snapshot_budget = flags.snapshot_budget;
   options.screen.client.settings = flags.client_flags.ApplySettings(options.screen.client.settings);
   options.screen.client.link = flags.client_flags.ApplyLink({});
   options.screen.client.seed = flags.seed;
