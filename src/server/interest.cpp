@@ -120,8 +120,9 @@ void Interest::SelectFor(std::uint64_t tick, InterestView& view, std::size_t own
   }
 }
 
+template <class Visit>
 void Interest::Weigh(std::uint64_t tick, const Client& client, const Players& players,
-                     const ServerConfig& config, std::vector<Candidate>& out) {
+                     const ServerConfig& config, Visit visit) {
   const int tick_rate = config.tick_rate;
   const std::span<const sim::PlayerCube> world = players.world();
   const std::optional<std::size_t> seat = client.player ? players.IndexOf(*client.player) : std::nullopt;
@@ -129,7 +130,6 @@ void Interest::Weigh(std::uint64_t tick, const Client& client, const Players& pl
   const sim::CubeState viewpoint = own < world.size() ? world[own].state : sim::CubeState{};
   const std::int64_t near = SquaredUnits(kNearUnits);
   const std::int64_t leave = SquaredUnits(config.interest_radius_units + kInterestMarginUnits);
-  out.clear();
   for (const sim::PlayerId id : client.interest.members) {
     const std::optional<std::size_t> index = players.IndexOf(id);
     if (!index) continue;  // gone since the set was chosen (a tool asking later)
@@ -147,14 +147,15 @@ void Interest::Weigh(std::uint64_t tick, const Client& client, const Players& pl
                  : entry.sent == 0 || c.near ? kMust + c.staleness
                  : overdue                   ? kOverdue + c.staleness
                                              : Nearness(d, leave) * c.staleness;
-    out.push_back(c);
+    visit(c);
   }
 }
 
 std::span<const std::uint8_t> Interest::Encode(std::uint64_t tick, Client& client, const Players& players,
                                                const ServerConfig& config,
                                                std::optional<protocol::SnapshotWriter::ReceiverAck> ack) {
-  Weigh(tick, client, players, config, candidates_);
+  candidates_.clear();
+  Weigh(tick, client, players, config, [this](const Candidate& c) { candidates_.push_back(c); });
   // The most states the budget holds with every member named, given to the most important.
   std::size_t states = candidates_.size();
   const std::size_t budget =
@@ -212,18 +213,16 @@ std::span<const std::uint8_t> Interest::Write(std::uint64_t tick, Client& client
 
 void Interest::Describe(std::uint64_t tick, const Client& client, const Players& players,
                         const ServerConfig& config, InterestInfo& out) {
-  std::vector<Candidate> weighed;
-  Weigh(tick, client, players, config, weighed);
   out.partial = client.interest.partial;
   out.members.clear();
-  for (const Candidate& c : weighed) {
+  Weigh(tick, client, players, config, [&](const Candidate& c) {
     InterestInfo::Member member;
     member.id = players.world()[c.cube].id;
     member.ticks_since_sent = c.staleness;
     member.must = c.priority >= kOverdue;
     member.importance = member.must ? 0 : c.priority;
     out.members.push_back(member);
-  }
+  });
 }
 
 }  // namespace netcube::server

@@ -72,9 +72,10 @@ class Interest {
   // The set of the client seated at world index `own`: the cubes of its cell and the eight around.
   void SelectFor(std::uint64_t tick, InterestView& view, std::size_t own, const Players& players,
                  const ServerConfig& config);
-  // Every member of `client`'s set, in id order, weighed after `tick`.
+  // Visits every member of `client`'s set, in id order, weighed after `tick`.
+  template <class Visit>
   static void Weigh(std::uint64_t tick, const Client& client, const Players& players,
-                    const ServerConfig& config, std::vector<Candidate>& out);
+                    const ServerConfig& config, Visit visit);
   // The InterestSnapshot of the members weighed, with the states of those chosen (`states` of them).
   std::span<const std::uint8_t> Write(std::uint64_t tick, Client& client, const Players& players,
                                       const sim::Arena& arena,
