@@ -23,7 +23,8 @@ struct Client::Impl {
   Settings settings;
   Connection connection;
   protocol::Welcome welcome;
-  protocol::Message received;  // decoded into in place
+  std::optional<sim::PlayerId> own_id;  // empty for a spectator
+  protocol::Message received;           // decoded into in place
 
   bool have_snapshot = false;
   Tick newest_tick = 0;
@@ -46,6 +47,7 @@ struct Client::Impl {
 
   void StartSession(Micros now) {
     welcome = {};
+    own_id.reset();
     snapshot_rate.Reset(welcome.snapshot_rate, welcome.tick_rate);
     have_snapshot = false;
     newest_tick = 0;
@@ -65,17 +67,8 @@ struct Client::Impl {
   // ---- received messages ---------------------------------------------------------------------------
 
   void OnEvent(const transport::Event& event, Micros now) {
-    switch (event.type) {
-      case transport::EventType::kConnected:
-        connection.OnConnected(now, config.name);
-        return;
-      case transport::EventType::kDisconnected:
-        connection.OnDisconnected(event);
-        return;
-      case transport::EventType::kReceived:
-        OnPacket(event, now);
-        return;
-    }
+    if (event.type == transport::EventType::kReceived) return OnPacket(event, now);
+    connection.OnLinkEvent(now, event, config);
   }
 
   void OnPacket(const transport::Event& event, Micros now) {
@@ -116,7 +109,7 @@ struct Client::Impl {
       if (expected) remotes.Forget(left->player_id);
     } else if (const auto* result = std::get_if<protocol::TagResult>(&message)) {
       expected = connected;
-      if (expected) tagging.OnResult(*result, welcome.player_id, now);
+      if (expected) tagging.OnResult(*result, own_id, now);
     } else {
       expected = false;  // client-to-server messages
     }
@@ -125,7 +118,8 @@ struct Client::Impl {
 
   void OnWelcome(const protocol::Welcome& w, Micros now) {
     welcome = w;
-    connection.OnWelcome(now, config.snapshot_budget);
+    if (!w.spectator) own_id = w.player_id;
+    connection.OnWelcome(now, config, w);
     newest_tick = w.server_tick;
     clock.Reset(w.tick_rate, w.snapshot_rate, newest_tick, now);
     snapshot_rate.Reset(w.snapshot_rate, protocol::EffectiveSnapshotRate(w.max_snapshot_rate, w.tick_rate));
@@ -163,7 +157,7 @@ struct Client::Impl {
     if (have_snapshot && tick < newest_tick) {
       // Overtaken by a newer one, but its states can still fill the interpolation buffers.
       for (const sim::PlayerCube& player : snapshot.players) {
-        if (player.id != welcome.player_id) remotes.ReceiveLate(tick, player, view_delay);
+        if (player.id != own_id) remotes.ReceiveLate(tick, player, view_delay);
       }
       return true;
     }
@@ -176,7 +170,7 @@ struct Client::Impl {
     remotes.BeginSnapshot();
     bool reconcile = false;
     for (const sim::PlayerCube& player : snapshot.players) {
-      if (player.id == welcome.player_id) {
+      if (player.id == own_id) {
         reconcile = own.OnServerState(player.state, snapshot.has_ack, snapshot.ack, settings);
       } else {
         remotes.Receive(tick, player);
@@ -277,6 +271,7 @@ struct Client::Impl {
                      return true;
                    });
         if (const std::optional<protocol::TimeEcho> echo = link.EchoDue(now)) connection.Send(now, *echo);
+        connection.SendViewpoint(now);
       }
       const std::span<const transport::Event> events = connection.Service(now);
       link.SetCounters(connection.host()->counters());
@@ -300,12 +295,8 @@ struct Client::Impl {
     // interpolation, at the render time; without, at the newest snapshot.
     const ViewDelay::Claim claim =
         view_delay.ClaimFor(PredictingOthers(), world.present_tick(), settings.interpolation, newest_tick);
-    Tagging::Sight sight;
-    sight.render_tick = claim.tick;
-    sight.delay_ms = claim.delay_ms;
-    sight.seen_tick = newest_tick;
-    sight.seq = own.view().predicted_state.last_input;
-    sight.origin = own.view().predicted;
+    const Tagging::Sight sight{claim.tick, newest_tick, claim.delay_ms, own.view().predicted_state.last_input,
+                               own.view().predicted};
     const std::optional<protocol::Tag> tag = tagging.Fire(now, aim, sight);
     if (tag) own.Face(aim);
     return tag && connection.Send(now, *tag);
@@ -354,8 +345,12 @@ ConnectionState Client::state() const noexcept { return impl_->state(); }
 const std::string& Client::status() const noexcept { return impl_->connection.status(); }
 std::optional<sim::PlayerId> Client::player_id() const noexcept {
   if (impl_->state() != ConnectionState::kConnected) return std::nullopt;
-  return impl_->welcome.player_id;
+  return impl_->own_id;
 }
+bool Client::spectator() const noexcept {
+  return impl_->state() == ConnectionState::kConnected && impl_->welcome.spectator;
+}
+void Client::Watch(const protocol::Viewpoint& viewpoint) { impl_->connection.Watch(viewpoint); }
 const protocol::Welcome& Client::welcome() const noexcept { return impl_->welcome; }
 const LocalView& Client::local() const noexcept { return impl_->own.view(); }
 const std::vector<RemoteView>& Client::remotes() const noexcept { return impl_->remotes.views(); }

@@ -1,6 +1,7 @@
 #include "connection.h"
 
 #include <algorithm>
+#include <chrono>
 #include <optional>
 #include <utility>
 
@@ -8,6 +9,7 @@ namespace netcube::client {
 namespace {
 
 constexpr Micros kGoodbyeGrace{1'000'000};
+constexpr int kViewpointsPerSecond = 10;
 
 }  // namespace
 
@@ -68,6 +70,7 @@ bool Connection::Open(Micros now, const ClientConfig& config, const std::string&
   state_ = ConnectionState::kConnecting;
   status_.clear();
   last_heard_ = now;
+  sent_viewpoint_.reset();
   return true;
 }
 
@@ -97,12 +100,13 @@ std::span<const transport::Event> Connection::Service(Micros now) {
   return events_;
 }
 
-void Connection::OnConnected(Micros now, const std::string& name) {
-  last_heard_ = now;
-  Send(now, protocol::ConnectRequest{protocol::kProtocolMagic, protocol::kProtocolVersion, name});
-}
-
-void Connection::OnDisconnected(const transport::Event& event) {
+void Connection::OnLinkEvent(Micros now, const transport::Event& event, const ClientConfig& config) {
+  if (event.type == transport::EventType::kConnected) {
+    last_heard_ = now;
+    Send(now, protocol::ConnectRequest{protocol::kProtocolMagic, protocol::kProtocolVersion, config.name,
+                                       config.spectate});
+    return;
+  }
   // The server's goodbye says why when it had a reason (it kicked or dropped us).
   const auto reason = static_cast<protocol::DisconnectReason>(event.disconnect_data);
   const std::string closed =
@@ -126,10 +130,29 @@ void Connection::OnRefused(const protocol::ConnectRefused& refused) {
   End(ConnectionState::kRefused, protocol::ToString(refused.reason));
 }
 
-void Connection::OnWelcome(Micros now, std::size_t snapshot_budget) {
+void Connection::OnWelcome(Micros now, const ClientConfig& config, const protocol::Welcome& welcome) {
   state_ = ConnectionState::kConnected;
   handshake_rtt_ms_ = static_cast<double>((now - challenged_at_).count()) / 1000.0;
-  if (snapshot_budget > 0) Send(now, protocol::SnapshotBudget{static_cast<std::uint16_t>(snapshot_budget)});
+  if (config.snapshot_budget > 0) {
+    Send(now, protocol::SnapshotBudget{static_cast<std::uint16_t>(config.snapshot_budget)});
+  }
+  if (welcome.spectator && config.follow && !wanted_viewpoint_) {
+    wanted_viewpoint_ = protocol::Viewpoint{true, *config.follow, 0, 0};
+  }
+  if (welcome.spectator) SendViewpoint(now);
+}
+
+void Connection::SendViewpoint(Micros now) {
+  // A free camera moves every frame; the server needs where it is a few times a second, the last one kept.
+  constexpr Micros kViewpointInterval = std::chrono::milliseconds(1000 / kViewpointsPerSecond);
+  if (state_ != ConnectionState::kConnected || !wanted_viewpoint_ || wanted_viewpoint_ == sent_viewpoint_ ||
+      (sent_viewpoint_ && now - viewpoint_sent_at_ < kViewpointInterval)) {
+    return;
+  }
+  if (Send(now, *wanted_viewpoint_)) {
+    sent_viewpoint_ = wanted_viewpoint_;
+    viewpoint_sent_at_ = now;
+  }
 }
 
 void Connection::CheckSilence(Micros now, std::uint32_t timeout_ms) {

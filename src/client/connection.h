@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -36,13 +37,16 @@ class Connection {
     return true;
   }
 
-  // The handshake, as its steps arrive.
-  void OnConnected(Micros now, const std::string& name);
-  void OnDisconnected(const transport::Event& event);
+  // The handshake, as its steps arrive: the connection made (the ConnectRequest goes) or ended.
+  void OnLinkEvent(Micros now, const transport::Event& event, const ClientConfig& config);
   void OnChallenge(Micros now, const protocol::Challenge& challenge);
   void OnRefused(const protocol::ConnectRefused& refused);
-  // Asks for `snapshot_budget` bytes a snapshot when not 0 (ClientConfig::snapshot_budget).
-  void OnWelcome(Micros now, std::size_t snapshot_budget);
+  // Asks for the snapshot budget the config names, if any, and a spectator's camera follows whom it names.
+  void OnWelcome(Micros now, const ClientConfig& config, const protocol::Welcome& welcome);
+  // A spectator's camera (protocol::Viewpoint): the newest wanted goes out from SendViewpoint.
+  void Watch(const protocol::Viewpoint& viewpoint) noexcept { wanted_viewpoint_ = viewpoint; }
+  // Sends the camera wanted when it is not the one last sent, at most 10 a second.
+  void SendViewpoint(Micros now);
   // A valid message arrived; a server silent for longer than `timeout_ms` ends the session.
   void Heard(Micros now) noexcept { last_heard_ = now; }
   void CheckSilence(Micros now, std::uint32_t timeout_ms);
@@ -66,6 +70,8 @@ class Connection {
   Micros last_heard_{0};
   Micros challenged_at_{0};
   double handshake_rtt_ms_ = 0.0;
+  std::optional<protocol::Viewpoint> wanted_viewpoint_, sent_viewpoint_;
+  Micros viewpoint_sent_at_{0};
   std::vector<transport::Event> events_;  // reused by every Service
   std::array<std::uint8_t, protocol::kMaxPacketBytes> send_buffer_{};
 };

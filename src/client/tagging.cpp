@@ -59,7 +59,7 @@ std::optional<protocol::Tag> Tagging::Fire(Micros now, sim::Aim aim, const Sight
   return tag;
 }
 
-void Tagging::OnResult(const protocol::TagResult& result, sim::PlayerId me, Micros now) {
+void Tagging::OnResult(const protocol::TagResult& result, std::optional<sim::PlayerId> me, Micros now) {
   if (result.shooter == me) {
     const auto it = std::find_if(shots_.begin(), shots_.end(),
                                  [&](const ShotView& s) { return s.shot == result.shot && !s.judged; });

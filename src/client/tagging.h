@@ -33,8 +33,8 @@ class Tagging {
   // A tag toward `aim` if the cooldown allows one at `now`; the caller sends it.
   std::optional<protocol::Tag> Fire(Micros now, sim::Aim aim, const Sight& sight);
 
-  // A TagResult from the server; `me` is this client's player id.
-  void OnResult(const protocol::TagResult& result, sim::PlayerId me, Micros now);
+  // A TagResult from the server; `me` is this client's player id (none for a spectator).
+  void OnResult(const protocol::TagResult& result, std::optional<sim::PlayerId> me, Micros now);
 
   // Drops flashes and shots older than their display time.
   void Expire(Micros now);

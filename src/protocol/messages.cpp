@@ -39,7 +39,7 @@ bool Serialize(Stream& stream, ConnectRequest& m) {
     if constexpr (Stream::kReading) stream.SkipToEnd();
     return true;
   }
-  return SerializeZeroPaddingTo(stream, kConnectRequestBytes);
+  return SerializeBool(stream, m.spectate) && SerializeZeroPaddingTo(stream, kConnectRequestBytes);
 }
 
 template <class Stream>
@@ -74,7 +74,19 @@ bool Serialize(Stream& stream, Welcome& m) {
          SerializeInt(stream, m.snapshot_rate, 1, kMaxRate) &&
          SerializeInt(stream, m.max_players, 1, kMaxPlayers) && SerializeBool(stream, m.collisions) &&
          SerializeArena(stream, m.arena) && SerializeUnsigned(stream, m.server_tick) &&
-         SerializeInt(stream, m.max_snapshot_rate, 1, kMaxRate);
+         SerializeInt(stream, m.max_snapshot_rate, 1, kMaxRate) && SerializeBool(stream, m.spectator);
+}
+
+template <class Stream>
+bool Serialize(Stream& stream, Viewpoint& m) {
+  if (!SerializeBool(stream, m.follow)) return false;
+  if (m.follow) {
+    if constexpr (Stream::kReading) m.x_units = m.y_units = 0;
+    return SerializeUnsigned(stream, m.player_id);
+  }
+  if constexpr (Stream::kReading) m.player_id = 0;
+  return SerializeInt(stream, m.x_units, 0, sim::kMaxArenaUnits - 1) &&
+         SerializeInt(stream, m.y_units, 0, sim::kMaxArenaUnits - 1);
 }
 
 template <class Stream>
@@ -286,6 +298,7 @@ template std::size_t Encode(const ChallengeResponse&, std::span<std::uint8_t>) n
 template std::size_t Encode(const SnapshotRate&, std::span<std::uint8_t>) noexcept;
 template std::size_t Encode(const InterestSnapshot&, std::span<std::uint8_t>) noexcept;
 template std::size_t Encode(const SnapshotBudget&, std::span<std::uint8_t>) noexcept;
+template std::size_t Encode(const Viewpoint&, std::span<std::uint8_t>) noexcept;
 
 std::size_t MeasureBytes(const Message& message) noexcept {
   BitMeasurer measurer;

@@ -24,7 +24,8 @@ const char* ToString(MessageType type) noexcept {
                                                                         "challenge_response",
                                                                         "snapshot_rate",
                                                                         "interest_snapshot",
-                                                                        "snapshot_budget"};
+                                                                        "snapshot_budget",
+                                                                        "viewpoint"};
   const auto i = static_cast<std::size_t>(type);
   return i < kNames.size() ? kNames[i] : "unknown";
 }
@@ -37,6 +38,8 @@ const char* ToString(RefuseReason reason) noexcept {
       return "server full";
     case RefuseReason::kMalformedRequest:
       return "malformed connect request";
+    case RefuseReason::kNoSpectatorSeat:
+      return "no spectator seat free";
   }
   return "unknown reason";
 }

@@ -16,13 +16,21 @@ void Admission::OnConnected(Micros now, transport::PeerId peer, bool shutting_do
   }
 }
 
-std::optional<sim::PlayerId> Admission::OnDisconnected(transport::PeerId peer) {
+namespace {
+
+Seat SeatOf(transport::PeerId peer, const Connection& connection) {
+  return {peer, connection.spectate ? std::nullopt : std::optional<sim::PlayerId>(connection.player)};
+}
+
+}  // namespace
+
+std::optional<Seat> Admission::OnDisconnected(transport::PeerId peer) {
   const auto it = connections_.find(peer);
   if (it == connections_.end()) return std::nullopt;
   const Connection connection = it->second;
   connections_.erase(it);
   if (connection.state != PeerState::kAccepted) return std::nullopt;
-  return connection.player;
+  return SeatOf(peer, connection);
 }
 
 Connection* Admission::Receive(Micros now, transport::PeerId peer, const Leave& leave) {
@@ -76,7 +84,7 @@ void Admission::Kick(Micros now, transport::PeerId peer, Connection& connection,
                      protocol::DisconnectReason reason, const Leave& leave) {
   const bool silent = reason == protocol::DisconnectReason::kSilent;
   if (connection.state == PeerState::kAccepted) {
-    leave(connection.player,
+    leave(SeatOf(peer, connection),
           silent ? protocol::LeaveReason::kTimedOut : protocol::LeaveReason::kDisconnected);
   }
   Close(now, peer, connection, static_cast<std::uint32_t>(reason));
@@ -108,6 +116,7 @@ void Admission::OnConnectRequest(Micros now, transport::PeerId peer, Connection&
     connection.connected_at = now;
     connection.nonce = config_.nonce_source ? config_.nonce_source() : nonces_by_seed_();
     connection.name = request.name;
+    connection.spectate = request.spectate;
     outbox.Send(now, peer, nullptr, protocol::Challenge{connection.nonce});
     ++counters_.challenges_sent;
   }
@@ -118,13 +127,18 @@ bool Admission::OnChallengeResponse(Micros now, transport::PeerId peer, Connecti
   ++counters_.challenges_confirmed;
   connection.proven = true;
   host_.MarkProven(peer);
-  if (full) Refuse(now, peer, connection, protocol::RefuseReason::kServerFull, outbox);
+  if (full) {
+    Refuse(
+        now, peer, connection,
+        connection.spectate ? protocol::RefuseReason::kNoSpectatorSeat : protocol::RefuseReason::kServerFull,
+        outbox);
+  }
   return !full;
 }
 
-void Admission::Seated(Micros now, Connection& connection, sim::PlayerId player) noexcept {
+void Admission::Seated(Micros now, Connection& connection, std::optional<sim::PlayerId> player) noexcept {
   connection.state = PeerState::kAccepted;
-  connection.player = player;
+  connection.player = player.value_or(0);
   connection.last_heard = now;
 }
 

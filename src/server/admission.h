@@ -2,7 +2,8 @@
 // The server's room for connections and admission: every ENet peer from its connection until its goodbye,
 // the challenge that proves an address before it costs anything, refusals, the per-peer budgets and the
 // kicks that enforce them, and the application's own timeouts. What it says to a peer goes through the
-// Outbox handed in; a player whose connection ends is handed back through `Leave`, for the game to remove.
+// Outbox handed in; a player or spectator whose connection ends is handed back through `Leave`, for the
+// game to remove.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -21,7 +22,7 @@ namespace netcube::server {
 enum class PeerState : std::uint8_t {
   kPending,     // connected, ConnectRequest not seen yet
   kChallenged,  // sent a Challenge; waiting for its nonce to come back (the address is not proved yet)
-  kAccepted,    // a player
+  kAccepted,    // a player or a spectator
   kClosing,     // refused or shut down: waiting for ENet to finish the goodbye
 };
 
@@ -31,7 +32,8 @@ struct Connection {
   Micros last_heard{0};      // kAccepted: the last valid message (silence for the peer timeout ends it)
   std::uint64_t nonce = 0;   // kChallenged only
   std::string name;          // kChallenged only: the name asked for
-  sim::PlayerId player = 0;  // kAccepted only
+  bool spectate = false;     // kChallenged and kAccepted: it asked to watch, without a cube
+  sim::PlayerId player = 0;  // kAccepted, not spectating: its player
   // Its nonce came back: the address receives what the server sends it. Until then whatever the server
   // says to it is said once (transport::Host::DisconnectUnproven).
   bool proven = false;
@@ -40,27 +42,34 @@ struct Connection {
   RateBudget offences{kMaxOffenceBurst, 1};
 };
 
+// An accepted connection: a player's (its id) or a spectator's.
+struct Seat {
+  transport::PeerId peer = 0;
+  std::optional<sim::PlayerId> player;
+};
+
 class Admission {
  public:
-  // A player whose connection ended, for the caller to take out of the game (and tell the others).
-  using Leave = std::function<void(sim::PlayerId, protocol::LeaveReason)>;
+  // A seat whose connection ended, for the caller to take out of the game (and tell the others).
+  using Leave = std::function<void(const Seat&, protocol::LeaveReason)>;
 
   Admission(const ServerConfig& config, transport::Host& host);
 
   void OnConnected(Micros now, transport::PeerId peer, bool shutting_down);
-  // The connection is gone; the player it had, if any, left.
-  std::optional<sim::PlayerId> OnDisconnected(transport::PeerId peer);
+  // The connection is gone; the seat it had, if any, is left.
+  std::optional<Seat> OnDisconnected(transport::PeerId peer);
   // The connection whose packet just came, if what it says is to be read: known, not closing, and within
   // its packet budget (past that it is kicked).
   Connection* Receive(Micros now, transport::PeerId peer, const Leave& leave);
 
   void OnConnectRequest(Micros now, transport::PeerId peer, Connection& connection,
                         const protocol::ConnectRequest& request, Outbox& outbox);
-  // The nonce came back: the client receives what is sent to its address. True when it may play (the
-  // caller seats it, then calls Seated); a full server refuses it.
+  // The nonce came back: the client receives what is sent to its address. True when it may play or watch
+  // (the caller seats it, then calls Seated); with no seat free (`full`: of its kind) it is refused.
   bool OnChallengeResponse(Micros now, transport::PeerId peer, Connection& connection, bool full,
                            Outbox& outbox);
-  void Seated(Micros now, Connection& connection, sim::PlayerId player) noexcept;
+  // `player` empty: a spectator.
+  void Seated(Micros now, Connection& connection, std::optional<sim::PlayerId> player) noexcept;
   // A message the connection may not send now, or cannot be read: dropped and counted; a pending or
   // challenged peer is refused (or reset, when it is no netcube client), a player offends.
   void OnMalformed(Micros now, transport::PeerId peer, Connection& connection, protocol::Channel channel,

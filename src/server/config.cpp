@@ -26,6 +26,9 @@ std::string CheckConfig(const ServerConfig& config) {
   if (config.max_clients < 1 || config.max_clients > protocol::kMaxPlayers) {
     return "max clients must be in [1, " + std::to_string(protocol::kMaxPlayers) + "]";
   }
+  if (config.max_spectators > kMaxSpectators) {
+    return "max spectators must be in [0, " + std::to_string(kMaxSpectators) + "]";
+  }
   if (!config.arena.Valid()) {
     return "arena sides must be whole units in [" + std::to_string(sim::kMinArenaUnits) + ", " +
            std::to_string(sim::kMaxArenaUnits) + "]";

@@ -69,20 +69,39 @@ void Interest::Select(std::uint64_t tick, std::span<Client> clients, const Playe
   for (Client& client : clients) {
     if (!client.feed.due) continue;
     client.interest.partial = false;
-    const std::optional<std::size_t> seat = client.player ? players.IndexOf(*client.player) : std::nullopt;
-    if (!config.interest || spanned || !seat) continue;
+    if (!config.interest || spanned) continue;
     if (!filed) FileCubes(world, config);
     filed = true;
-    SelectFor(tick, client.interest, *seat, players, config);
+    SelectFor(tick, client.interest, EyeOf(client, players, config), players, config);
   }
 }
 
-void Interest::SelectFor(std::uint64_t tick, InterestView& view, std::size_t own, const Players& players,
+Interest::Eye Interest::EyeOf(const Client& client, const Players& players, const ServerConfig& config) {
+  const std::optional<protocol::Viewpoint>& viewpoint = client.viewpoint;
+  std::optional<std::size_t> cube;
+  if (client.player) {
+    cube = players.IndexOf(*client.player);
+  } else if (viewpoint && viewpoint->follow) {
+    cube = players.IndexOf(viewpoint->player_id);
+  }
+  if (cube) return {players.world()[*cube].state, cube};
+  Eye eye;
+  eye.at.x = config.arena.width / 2;
+  eye.at.y = config.arena.height / 2;
+  if (viewpoint && !viewpoint->follow) {
+    // The middle of the unit the spectator names.
+    eye.at.x = viewpoint->x_units * sim::kSubUnitsPerUnit + sim::kSubUnitsPerUnit / 2;
+    eye.at.y = viewpoint->y_units * sim::kSubUnitsPerUnit + sim::kSubUnitsPerUnit / 2;
+  }
+  return eye;
+}
+
+void Interest::SelectFor(std::uint64_t tick, InterestView& view, const Eye& eye, const Players& players,
                          const ServerConfig& config) {
   const std::span<const sim::PlayerCube> world = players.world();
   const std::int64_t enter = SquaredUnits(config.interest_radius_units);
   const std::int64_t leave = SquaredUnits(config.interest_radius_units + kInterestMarginUnits);
-  const sim::CubeState& viewpoint = world[own].state;
+  const sim::CubeState& viewpoint = eye.at;
   previous_.assign(view.members.begin(), view.members.end());
   for (const sim::PlayerId id : previous_) {
     view.entries[id].was = true;
@@ -101,7 +120,7 @@ void Interest::SelectFor(std::uint64_t tick, InterestView& view, std::size_t own
         const std::uint32_t generation = players.players()[i].generation;
         const bool was = entry.was && entry.generation == generation;
         const std::int64_t d = SquaredDistance(world[i].state, viewpoint);
-        if (i != own && d > enter && !(was && d <= leave)) continue;
+        if (i != eye.cube && d > enter && !(was && d <= leave)) continue;
         entry.member = true;
         if (!was) {
           entry.generation = generation;
@@ -125,9 +144,8 @@ void Interest::Weigh(std::uint64_t tick, const Client& client, const Players& pl
                      const ServerConfig& config, Visit visit) {
   const int tick_rate = config.tick_rate;
   const std::span<const sim::PlayerCube> world = players.world();
-  const std::optional<std::size_t> seat = client.player ? players.IndexOf(*client.player) : std::nullopt;
-  const std::size_t own = seat.value_or(world.size());
-  const sim::CubeState viewpoint = own < world.size() ? world[own].state : sim::CubeState{};
+  const Eye eye = EyeOf(client, players, config);
+  const sim::CubeState& viewpoint = eye.at;
   const std::int64_t near = SquaredUnits(kNearUnits);
   const std::int64_t leave = SquaredUnits(config.interest_radius_units + kInterestMarginUnits);
   for (const sim::PlayerId id : client.interest.members) {
@@ -140,10 +158,11 @@ void Interest::Weigh(std::uint64_t tick, const Client& client, const Players& pl
     c.cube = i;
     c.staleness = tick - entry.sent;
     c.near = d <= near;
-    // The own cube first (reconciliation needs it); then those that must go (new or near), then those a
-    // second without a state, each the stalest first (the new ones stalest of all); then by importance.
+    // The own cube (or the one a spectator follows) first: reconciliation needs it; then those that must go
+    // (new or near), then those a second without a state, each the stalest first (the new ones stalest of
+    // all); then by importance.
     const bool overdue = c.staleness >= static_cast<std::uint64_t>(tick_rate);
-    c.priority = i == own                    ? kOwn
+    c.priority = i == eye.cube               ? kOwn
                  : entry.sent == 0 || c.near ? kMust + c.staleness
                  : overdue                   ? kOverdue + c.staleness
                                              : Nearness(d, leave) * c.staleness;

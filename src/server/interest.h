@@ -45,7 +45,8 @@ class Interest {
 
   // For every client due a snapshot: its relevant set after `tick`, and whether that is the whole world
   // (it shares the snapshot everyone gets) or not (it gets its own, from Encode). Without interest
-  // management, or without a cube to see from, every cube is relevant.
+  // management every cube is relevant. A player sees from its cube; a spectator from its Viewpoint: the
+  // cube it follows (while there), a point of the arena, or the arena's centre.
   void Select(std::uint64_t tick, std::span<Client> clients, const Players& players,
               const ServerConfig& config);
   // The InterestSnapshot of `client` (partial) after `tick`, with its ack, within the snapshot budget (the
@@ -66,11 +67,17 @@ class Interest {
     bool near = false;            // within kNearUnits of the client's cube
     bool chosen = false;          // its state is sent
   };
+  // Where a client sees from, and the cube always in its set (its own, or the one a spectator follows).
+  struct Eye {
+    sim::CubeState at;
+    std::optional<std::size_t> cube;  // index in the world
+  };
+  static Eye EyeOf(const Client& client, const Players& players, const ServerConfig& config);
   // The cubes filed by cell (a grid of cells as wide as a set reaches), for SelectFor.
   void FileCubes(std::span<const sim::PlayerCube> world, const ServerConfig& config);
   std::size_t CellAt(const sim::CubeState& s) const noexcept;
-  // The set of the client seated at world index `own`: the cubes of its cell and the eight around.
-  void SelectFor(std::uint64_t tick, InterestView& view, std::size_t own, const Players& players,
+  // The set seen from `eye`: the cubes of its cell and the eight around.
+  void SelectFor(std::uint64_t tick, InterestView& view, const Eye& eye, const Players& players,
                  const ServerConfig& config);
   // Visits every member of `client`'s set, in id order, weighed after `tick`.
   template <class Visit>

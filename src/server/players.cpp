@@ -20,7 +20,7 @@ auto LowerBound(Clients& clients, sim::PlayerId id) {
 }  // namespace
 
 Players::Players() {
-  clients_.reserve(protocol::kMaxPlayers);
+  clients_.reserve(protocol::kMaxPlayers + kMaxSpectators);
   players_.reserve(protocol::kMaxPlayers);
   world_.reserve(protocol::kMaxPlayers);
 }
@@ -42,7 +42,7 @@ sim::PlayerId Players::Join(Micros now, transport::PeerId peer, const std::strin
                                             config.spawn_spacing_units, config.arena)};
   players_.insert(players_.begin() + static_cast<std::ptrdiff_t>(index), std::move(player));
   world_.insert(world_.begin() + static_cast<std::ptrdiff_t>(index), cube);
-  Client& newcomer = *clients_.insert(LowerBound(clients_, id), Client{peer, id, 0, 0, {}, {}});
+  Client& newcomer = *clients_.insert(LowerBound(clients_, id), Client{peer, id, {}, 0, 0, {}, {}});
   peak_ = std::max(peak_, players_.size());
 
   welcome.player_id = id;
@@ -63,6 +63,30 @@ void Players::Leave(Micros now, sim::PlayerId id, protocol::LeaveReason reason, 
   world_.erase(world_.begin() + static_cast<std::ptrdiff_t>(*index));
   clients_.erase(LowerBound(clients_, id));
   if (announce) Broadcast(now, protocol::PlayerLeft{id, reason}, id, outbox);
+}
+
+void Players::Watch(Micros now, transport::PeerId peer, protocol::Welcome welcome, Outbox& outbox) {
+  Client& spectator = clients_.emplace_back();
+  spectator.peer = peer;
+  welcome.player_id = 0;
+  welcome.spectator = true;
+  outbox.Send(now, peer, &spectator.bytes_sent, welcome);
+  for (const Player& present : players_) {
+    outbox.Send(now, peer, &spectator.bytes_sent, protocol::PlayerJoined{present.id, present.name});
+  }
+}
+
+void Players::Unwatch(transport::PeerId peer) {
+  const Client* spectator = FindSpectator(peer);
+  assert(spectator != nullptr && "only a spectator stops watching");
+  clients_.erase(clients_.begin() + (spectator - clients_.data()));
+}
+
+Client* Players::FindSpectator(transport::PeerId peer) {
+  const auto spectators = clients_.begin() + static_cast<std::ptrdiff_t>(players_.size());
+  const auto it =
+      std::find_if(spectators, clients_.end(), [peer](const Client& client) { return client.peer == peer; });
+  return it != clients_.end() ? &*it : nullptr;
 }
 
 Client* Players::FindClient(sim::PlayerId id) {

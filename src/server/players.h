@@ -1,8 +1,8 @@
 #pragma once
 // The server's room for the game's people: the clients (accepted connections, each fed snapshots) and the
 // players among them (a player is the role of a client that controls a cube), with the world of their
-// cubes. A client without a player would be a spectator: the data has its place, the protocol does not
-// offer it yet. Who joins and leaves is told to every client through the Outbox the caller hands in.
+// cubes. A client without a player is a spectator: it is fed snapshots and told who joins and leaves, and
+// controls nothing. Who joins and leaves is told to every client through the Outbox the caller hands in.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -63,6 +63,8 @@ struct SnapshotFeed {
 struct Client {
   transport::PeerId peer = 0;
   std::optional<sim::PlayerId> player;  // the cube it controls; empty for a spectator
+  // A spectator's camera (Viewpoint), where its relevant set is chosen around; empty: the arena's centre.
+  std::optional<protocol::Viewpoint> viewpoint;
   std::uint64_t bytes_sent = 0;
   std::uint64_t bytes_received = 0;
   SnapshotFeed feed;
@@ -80,6 +82,11 @@ class Players {
                      const ServerConfig& config, Outbox& outbox);
   // The player, its cube and its client leave; the others are told unless `announce` is false.
   void Leave(Micros now, sim::PlayerId id, protocol::LeaveReason reason, bool announce, Outbox& outbox);
+  // Seats the client of `peer` as a spectator and tells it `welcome` (a spectator's), then every player
+  // present. Nobody else is told: a spectator is in nobody's world.
+  void Watch(Micros now, transport::PeerId peer, protocol::Welcome welcome, Outbox& outbox);
+  // The spectator of `peer` leaves.
+  void Unwatch(transport::PeerId peer);
 
   // Every client but the one playing `except`.
   template <protocol::OneMessage M>
@@ -96,6 +103,8 @@ class Players {
 
   Client* FindClient(sim::PlayerId id);
   const Client* FindClient(sim::PlayerId id) const;
+  Client* FindSpectator(transport::PeerId peer);
+  std::size_t spectators() const noexcept { return clients_.size() - players_.size(); }
   // The player `client` plays as; null for a spectator.
   Player* PlayerOf(const Client& client);
   // The player's index in players() and world().

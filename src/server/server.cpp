@@ -22,7 +22,8 @@ transport::HostConfig HostConfigFor(const ServerConfig& config) {
   transport::HostConfig host_config;
   host_config.bind_address = config.bind_address;
   host_config.port = config.port;
-  host_config.max_peers = config.max_clients + kSpareConnectionSlots + kHandshakeSlots;
+  host_config.max_peers =
+      config.max_clients + config.max_spectators + kSpareConnectionSlots + kHandshakeSlots;
   host_config.handshake_timeout_ms = static_cast<std::uint32_t>(
       std::chrono::duration_cast<std::chrono::milliseconds>(kHandshakeTimeout).count());
   host_config.max_peers_per_address = config.max_per_address;
@@ -72,10 +73,15 @@ struct Server::Impl {
   bool Dispatch(Micros now, transport::PeerId peer, Connection& connection, Client* client,
                 const protocol::Message& message, const Admission::Leave& leave);
   void OnChallengeResponse(Micros now, transport::PeerId peer, Connection& connection);
-  // A player whose connection ended leaves the game; the others are told unless the server shuts down.
+  // A player whose connection ended leaves the game; the others are told unless the server shuts down. A
+  // spectator just goes.
   Admission::Leave LeaveAt(Micros now) {
-    return [this, now](sim::PlayerId player, protocol::LeaveReason reason) {
-      players.Leave(now, player, reason, !shutting_down, outbox);
+    return [this, now](const Seat& seat, protocol::LeaveReason reason) {
+      if (seat.player) {
+        players.Leave(now, *seat.player, reason, !shutting_down, outbox);
+      } else {
+        players.Unwatch(seat.peer);
+      }
     };
   }
   void RunDueTicks(Micros now);
@@ -104,9 +110,9 @@ void Server::Impl::HandleEvents(Micros now, std::span<const transport::Event> re
         admission.OnConnected(now, event.peer, shutting_down);
         break;
       case transport::EventType::kDisconnected:
-        if (const std::optional<sim::PlayerId> player = admission.OnDisconnected(event.peer)) {
-          LeaveAt(now)(*player, event.timed_out ? protocol::LeaveReason::kTimedOut
-                                                : protocol::LeaveReason::kDisconnected);
+        if (const std::optional<Seat> seat = admission.OnDisconnected(event.peer)) {
+          LeaveAt(now)(*seat, event.timed_out ? protocol::LeaveReason::kTimedOut
+                                              : protocol::LeaveReason::kDisconnected);
         }
         break;
       case transport::EventType::kReceived:
@@ -120,8 +126,11 @@ void Server::Impl::OnReceived(Micros now, const transport::Event& event) {
   const Admission::Leave leave = LeaveAt(now);
   Connection* connection = admission.Receive(now, event.peer, leave);
   if (connection == nullptr) return;
-  Client* client =
-      connection->state == PeerState::kAccepted ? players.FindClient(connection->player) : nullptr;
+  Client* client = nullptr;
+  if (connection->state == PeerState::kAccepted) {
+    client =
+        connection->spectate ? players.FindSpectator(event.peer) : players.FindClient(connection->player);
+  }
   if (client != nullptr) client->bytes_received += event.data.size();
 
   const bool decodable = protocol::Decode(event.data, decoded) == protocol::DecodeError::kNone;
@@ -155,6 +164,12 @@ bool Server::Impl::Dispatch(Micros now, transport::PeerId peer, Connection& conn
     client->feed.rate = rate->rate;
   } else if (const auto* budget = std::get_if<protocol::SnapshotBudget>(&message)) {
     client->feed.budget = budget->bytes;
+  } else if (const auto* viewpoint = std::get_if<protocol::Viewpoint>(&message)) {
+    // A spectator's only; a point must lie on the arena (a player that is not there is followed once it is).
+    const bool on_arena = viewpoint->follow || (viewpoint->x_units < config.arena.width_units() &&
+                                                viewpoint->y_units < config.arena.height_units());
+    if (client->player || !on_arena) return false;
+    client->viewpoint = *viewpoint;
   } else if (const auto* echo = std::get_if<protocol::TimeEcho>(&message); echo != nullptr && !echo->reply) {
     connection.last_heard = now;
     if (admission.TakeTimeEcho(now, peer, connection, leave)) {
@@ -179,9 +194,15 @@ bool Server::Impl::Dispatch(Micros now, transport::PeerId peer, Connection& conn
 }
 
 void Server::Impl::OnChallengeResponse(Micros now, transport::PeerId peer, Connection& connection) {
-  const bool full = players.players().size() >= config.max_clients;
+  const bool full = connection.spectate ? players.spectators() >= config.max_spectators
+                                        : players.players().size() >= config.max_clients;
   if (!admission.OnChallengeResponse(now, peer, connection, full, outbox)) return;
   const protocol::Welcome welcome = WelcomeFor(config, simulation.rate(), simulation.tick());
+  if (connection.spectate) {
+    players.Watch(now, peer, welcome, outbox);
+    admission.Seated(now, connection, std::nullopt);
+    return;
+  }
   const sim::PlayerId id = players.Join(now, peer, connection.name, welcome, config, outbox);
   admission.Seated(now, connection, id);
 }
@@ -343,7 +364,8 @@ ServerStats Server::stats() const {
   static_cast<TagCounters&>(stats) = s.tags.counters();
   stats.tick_durations = s.tick_durations.Summary();
   stats.network_durations = s.network_durations.Summary();
-  stats.clients = s.players.clients().size();
+  stats.clients = s.players.players().size();
+  stats.spectators = s.players.spectators();
   stats.clients_peak = s.players.peak();
   stats.inputs = s.players.AllInputs();
   // The transport's counters, under the server's names.

@@ -91,6 +91,11 @@ bool InRange(const Message& message) {
           return m.rate >= 1 && m.rate <= kMaxRate;
         } else if constexpr (std::is_same_v<T, SnapshotBudget>) {
           return m.bytes >= kMinSnapshotBudget && m.bytes <= kMaxPacketBytes;
+        } else if constexpr (std::is_same_v<T, Viewpoint>) {
+          // Fields not sent read as zero.
+          if (m.follow) return m.x_units == 0 && m.y_units == 0;
+          return m.player_id == 0 && m.x_units >= 0 && m.x_units < sim::kMaxArenaUnits && m.y_units >= 0 &&
+                 m.y_units < sim::kMaxArenaUnits;
         } else {
           static_assert(std::is_same_v<T, TimeEcho> || std::is_same_v<T, SnapshotAck> ||
                         std::is_same_v<T, Challenge> || std::is_same_v<T, ChallengeResponse>);

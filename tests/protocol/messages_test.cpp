@@ -125,7 +125,7 @@ std::vector<SizedMessage> DocumentedSizes() {
        kConnectRequestBytes * 8},
       {"connect_request_version_1", ConnectRequest{kProtocolMagic, 1, "alice"}, 3 + 32 + 16 + 4 + 5 * 7},
       {"connect_refused", ConnectRefused{}, 3 + 2 + 16},
-      {"welcome", Welcome{}, 3 + 8 + 8 + 8 + 8 + 1 + 12 + 12 + 32 + 8},
+      {"welcome", Welcome{}, 3 + 8 + 8 + 8 + 8 + 1 + 12 + 12 + 32 + 8 + 1},
       {"input_1", one, 3 + 16 + 6 + 4 + 16},
       {"input_64", full, 3 + 16 + 6 + 64 * 4 + 16},
       {"snapshot_empty", Snapshot{}, 3 + 32 + 12 + 12 + 9 + 1},
@@ -155,6 +155,8 @@ std::vector<SizedMessage> DocumentedSizes() {
       {"challenge_response", ChallengeResponse{}, 6 + 64},
       {"snapshot_rate", SnapshotRate{}, 6 + 6 + 8},
       {"snapshot_budget", SnapshotBudget{}, 6 + 6 + 12},
+      {"viewpoint_follow", Viewpoint{true, 3, 0, 0}, 6 + 6 + 1 + 8},
+      {"viewpoint_point", Viewpoint{false, 0, 10, 20}, 6 + 6 + 1 + 12 + 12},
       {"interest_empty", InterestSnapshot{}, 12 + 32 + 12 + 12 + 9 + 1},
       // per member its id and has_state, and a state (x, y, vx, vy, buttons) when it has one
       {"interest_two_of_three", InterestTwoOfThree(),
@@ -229,6 +231,11 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
       Pack({{0, 3}, {kProtocolMagic, 32}, {kProtocolVersion, 16}, {1, 4}, {'A' - 32, 7}});
   padded.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "A"}), padded);
+  // A spectator's: its bit right after the name.
+  std::vector<std::uint8_t> watching =
+      Pack({{0, 3}, {kProtocolMagic, 32}, {kProtocolVersion, 16}, {1, 4}, {'A' - 32, 7}, {1, 1}});
+  watching.resize(kConnectRequestBytes, 0);
+  EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "A", true}), watching);
   EXPECT_EQ(EncodeToVector(Challenge{0x0123456789ABCDEFull}),
             Pack({{7, 3}, {5, 3}, {0x01234567, 32}, {0x89ABCDEF, 32}}));
   EXPECT_EQ(EncodeToVector(ChallengeResponse{0xFEDCBA9876543210ull}),
@@ -414,9 +421,21 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   EXPECT_EQ(EncodeToVector(TagResult{1, 12, TagOutcome::kHit, 183, 0, true, 420}),
             (std::vector<std::uint8_t>{0xE8, 0x04, 0x31, 0x2D, 0xC0, 0x20, 0x34, 0x80}));
 
-  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x01, 0xCB, 0x06, 0x64, 0x98, 0x71, 0x40};
+  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x01, 0xEB, 0x06, 0x64, 0x98, 0x71, 0x40};
   request.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}), request);
+  // A spectator's join: its request, its Welcome, and the refusal when no seat is free.
+  std::vector<std::uint8_t> watching{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x01, 0xE7, 0x16, 0xB4, 0x58};
+  watching.resize(kConnectRequestBytes, 0);
+  EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "eve", true}), watching);
+  EXPECT_EQ(EncodeToVector(Welcome{0, 60, 20, 32, true, sim::kStandardArena, 1200, 30, true}),
+            (std::vector<std::uint8_t>{0x40, 0x07, 0x62, 0x63, 0xF0, 0x20, 0x00, 0x40, 0x00, 0x00, 0x4B, 0x01,
+                                       0xD8}));
+  EXPECT_EQ(EncodeToVector(ConnectRefused{RefuseReason::kNoSpectatorSeat, kProtocolVersion}),
+            (std::vector<std::uint8_t>{0x38, 0x00, 0x78}));
+  EXPECT_EQ(EncodeToVector(Viewpoint{true, 7, 0, 0}), (std::vector<std::uint8_t>{0xFC, 0x38, 0x38}));
+  EXPECT_EQ(EncodeToVector(Viewpoint{false, 0, 100, 50}),
+            (std::vector<std::uint8_t>{0xFC, 0x30, 0x32, 0x01, 0x90}));
   EXPECT_EQ(EncodeToVector(Challenge{0x0123456789ABCDEFull}),
             (std::vector<std::uint8_t>{0xF4, 0x04, 0x8D, 0x15, 0x9E, 0x26, 0xAF, 0x37, 0xBC}));
   EXPECT_EQ(EncodeToVector(ChallengeResponse{0x0123456789ABCDEFull}),
@@ -644,7 +663,8 @@ TEST(Decode, RejectsNonPrintableNameCharacters) {
 
 TEST(Decode, RejectsBadEnumsAndSettings) {
   EXPECT_EQ(DecodeBytes(Pack({{1, 3}, {2, 2}, {1, 16}})), DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(Pack({{1, 3}, {3, 2}, {1, 16}})), DecodeError::kMalformed);  // refuse reason 3
+  // Refuse reasons 0..3 fill their 2 bits (3, NoSpectatorSeat, since version 15).
+  EXPECT_EQ(DecodeBytes(Pack({{1, 3}, {3, 2}, {1, 16}})), DecodeError::kNone);
   // Welcome rates are sent as rate - 1 in 8 bits: 240..255 would be 241..256 Hz. Arena sides are sent as
   // units - 32 in 12 bits: 4065..4095 would be 4097..4127 units.
   const auto welcome = [](std::uint32_t tick_offset, std::uint32_t players_offset, std::uint32_t width_offset,
@@ -848,7 +868,7 @@ TEST(Decode, WritesIntoTheHeldMessageAndLeavesNothingOfItBehind) {
   empty.server_tick = 9;
   EXPECT_EQ(out, Message(empty));
   // A failed decode leaves some message behind; the next good one replaces it whole.
-  EXPECT_EQ(Decode(Pack({{1, 3}, {3, 2}, {1, 16}}), out), DecodeError::kMalformed);
+  EXPECT_EQ(Decode(Pack({{1, 3}, {3, 2}, {1, 8}}), out), DecodeError::kMalformed);  // its version cut short
   const PlayerLeft left{42, LeaveReason::kTimedOut};
   ASSERT_EQ(Decode(testing::EncodeToVector(left), out), DecodeError::kNone);
   EXPECT_EQ(out, Message(left));

@@ -30,17 +30,21 @@ std::vector<NamedMessage> SampleMessages() {
 
   out.push_back({"connect_request", ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}});
   out.push_back({"connect_request_empty_name", ConnectRequest{kProtocolMagic, 0, ""}});
+  out.push_back({"connect_request_spectate", ConnectRequest{kProtocolMagic, kProtocolVersion, "eve", true}});
   out.push_back({"connect_request_15_chars", ConnectRequest{kProtocolMagic, 65535, " ~azAZ09!@#$%^&"}});
 
   out.push_back({"refused_version", ConnectRefused{RefuseReason::kVersionMismatch, 0}});
   out.push_back({"refused_full", ConnectRefused{RefuseReason::kServerFull, kProtocolVersion}});
   out.push_back({"refused_malformed", ConnectRefused{RefuseReason::kMalformedRequest, 65535}});
+  out.push_back(
+      {"refused_no_spectator_seat", ConnectRefused{RefuseReason::kNoSpectatorSeat, kProtocolVersion}});
 
   out.push_back({"welcome_default", Welcome{}});
   const sim::Arena smallest = sim::Arena::OfUnits(sim::kMinArenaUnits, sim::kMinArenaUnits);
   out.push_back({"welcome_min", Welcome{0, 1, 1, 1, false, smallest, 0, 1}});
   out.push_back({"welcome_max", Welcome{255, kMaxRate, kMaxRate, kMaxPlayers, true, sim::kLargestArena,
                                         0xFFFFFFFFu, kMaxRate}});
+  out.push_back({"welcome_spectator", Welcome{0, 60, 20, 32, true, sim::kStandardArena, 1200, 30, true}});
 
   InputMessage one;
   one.inputs.push_back({7, sim::kRight});
@@ -96,6 +100,10 @@ std::vector<NamedMessage> SampleMessages() {
   out.push_back({"snapshot_rate_max", SnapshotRate{kMaxRate}});
   out.push_back({"snapshot_budget_min", SnapshotBudget{kMinSnapshotBudget}});
   out.push_back({"snapshot_budget_max", SnapshotBudget{kMaxPacketBytes}});
+  out.push_back({"viewpoint_follow", Viewpoint{true, 255, 0, 0}});
+  out.push_back({"viewpoint_point", Viewpoint{false, 0, 100, 50}});
+  out.push_back(
+      {"viewpoint_far_corner", Viewpoint{false, 0, sim::kMaxArenaUnits - 1, sim::kMaxArenaUnits - 1}});
 
   out.push_back({"time_request", TimeEcho{false, 123456789, 0}});
   out.push_back({"time_reply_max", TimeEcho{true, 0xFFFFFFFFu, 0xFFFFFFFFu}});

@@ -83,8 +83,9 @@ void LoopbackRig::StepFor(Micros duration, const std::function<void()>& each_ste
 
 bool LoopbackRig::AllConnected() const {
   for (const Player& p : players_) {
-    if (p.client &&
-        (p.client->state() != client::ConnectionState::kConnected || !p.client->local().present)) {
+    // A spectator has no cube to be shown.
+    if (p.client && (p.client->state() != client::ConnectionState::kConnected ||
+                     (!p.client->local().present && !p.client->spectator()))) {
       return false;
     }
   }
@@ -97,7 +98,7 @@ bool LoopbackRig::ConnectAll() {
 
 bool LoopbackRig::AllSettled() const {
   for (const Player& p : players_) {
-    if (p.client && !p.client->Settled()) return false;
+    if (p.client && !p.client->spectator() && !p.client->Settled()) return false;
   }
   return true;
 }

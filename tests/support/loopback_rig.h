@@ -64,10 +64,11 @@ class LoopbackRig {
   // Steps for `duration` of virtual time (bounded by kRealTimeGuard too).
   void StepFor(Micros duration, const std::function<void()>& each_step = nullptr);
 
-  // Every player connected and shown its cube; ConnectAll steps until then (at most 5 s).
+  // Every player connected and shown its cube (a spectator: connected); ConnectAll steps until then (at
+  // most 5 s).
   bool AllConnected() const;
   bool ConnectAll();
-  bool AllSettled() const;
+  bool AllSettled() const;  // every player's cube (a spectator has none)
   // The server's cube for `id`, if present.
   const sim::PlayerCube* ServerCube(sim::PlayerId id) const;
 

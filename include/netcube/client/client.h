@@ -79,7 +79,13 @@ class Client {
   ConnectionState state() const noexcept;
   // Why the client is refused or lost (e.g. protocol::ToString(RefuseReason)); empty otherwise.
   const std::string& status() const noexcept;
+  // The own cube's id; empty when not connected, or connected as a spectator.
   std::optional<sim::PlayerId> player_id() const noexcept;
+  // Connected without a cube of its own (ClientConfig::spectate): it draws every cube as a remote one.
+  bool spectator() const noexcept;
+  // A spectator's camera, for the server to choose its relevant set around (interest management): sent
+  // whenever it changes, a few times a second at most. Call it as often as the camera moves.
+  void Watch(const protocol::Viewpoint& viewpoint);
   // The server's Welcome (tick and snapshot rates, collisions, arena); meaningful once connected.
   const protocol::Welcome& welcome() const noexcept;
 

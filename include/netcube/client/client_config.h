@@ -3,10 +3,12 @@
 // client's rooms include this, never the façade's client.h.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "netcube/client/settings.h"
 #include "netcube/sim/time.h"
+#include "netcube/sim/world.h"
 #include "netcube/transport/link_conditioner.h"
 #include "netcube/transport/network.h"
 
@@ -51,6 +53,10 @@ struct ClientConfig {
   // The most bytes an InterestSnapshot may take, asked of the server after the Welcome (SnapshotBudget,
   // [protocol::kMinSnapshotBudget, protocol::kMaxPacketBytes]); 0: the server's budget.
   std::size_t snapshot_budget = 0;
+  // Watch instead of play: no cube of its own (ConnectRequest's spectate); with `follow`, its camera
+  // follows that player's cube (a Viewpoint, sent after the Welcome). See Client::Watch.
+  bool spectate = false;
+  std::optional<sim::PlayerId> follow;
 };
 
 }  // namespace netcube::client

@@ -19,7 +19,7 @@
 
 namespace netcube::protocol {
 
-inline constexpr std::uint16_t kProtocolVersion = 14;
+inline constexpr std::uint16_t kProtocolVersion = 15;
 // A snapshot's input_lead, int[kMinInputLead, kMaxInputLead] on the wire (6 bits); the server clamps to it.
 inline constexpr int kMinInputLead = -32;
 inline constexpr int kMaxInputLead = 31;
@@ -52,12 +52,13 @@ enum class MessageType : std::uint8_t {
   kSnapshotRate = 14,
   kInterestSnapshot = 15,
   kSnapshotBudget = 16,
+  kViewpoint = 17,
 };
-inline constexpr int kMessageTypeCount = 17;
+inline constexpr int kMessageTypeCount = 18;
 // The type field: 3 bits name types 0..6; the value 7 is followed by 3 more bits naming types 7..13; their
 // value 7 is followed by 6 more bits naming types 14..77 (SnapshotRate is 14, InterestSnapshot 15,
-// SnapshotBudget 16): room for 61 more types. ConnectRequest keeps its 3-bit type, so its magic and version
-// stay where every version reads them.
+// SnapshotBudget 16, Viewpoint 17): room for 60 more types. ConnectRequest keeps its 3-bit type, so its magic
+// and version stay where every version reads them.
 inline constexpr int kShortTypeBits = 3;
 inline constexpr int kTypeEscape = 7;
 inline constexpr int kExtendedTypeBits = 3;
@@ -70,8 +71,13 @@ inline constexpr int kRenderFractionSteps = 256;
 // The longest interpolation delay and rewind the wire can state.
 inline constexpr int kMaxTagDelayMs = 1000;
 
-enum class RefuseReason : std::uint8_t { kVersionMismatch = 0, kServerFull = 1, kMalformedRequest = 2 };
-inline constexpr int kRefuseReasonCount = 3;
+enum class RefuseReason : std::uint8_t {
+  kVersionMismatch = 0,
+  kServerFull = 1,
+  kMalformedRequest = 2,
+  kNoSpectatorSeat = 3,  // a spectator asked to watch and every spectator seat is taken (or there are none)
+};
+inline constexpr int kRefuseReasonCount = 4;
 const char* ToString(RefuseReason reason) noexcept;
 
 enum class LeaveReason : std::uint8_t { kDisconnected = 0, kTimedOut = 1 };
@@ -87,7 +93,8 @@ const char* ToString(DisconnectReason reason) noexcept;
 struct ConnectRequest {
   std::uint32_t magic = kProtocolMagic;
   std::uint16_t version = kProtocolVersion;
-  std::string name;  // printable ASCII, at most kMaxNameLength
+  std::string name;       // printable ASCII, at most kMaxNameLength
+  bool spectate = false;  // to watch, without a cube of its own
   friend bool operator==(const ConnectRequest&, const ConnectRequest&) = default;
 };
 
@@ -113,6 +120,8 @@ struct Welcome {
   std::uint32_t server_tick = 0;
   // The most snapshots a second any client may ask for (SnapshotRate): the operator's cap, at most tick_rate.
   std::uint8_t max_snapshot_rate = 60;
+  // Seated as a spectator: no cube of its own (player_id is 0 and names none); it sends no inputs or tags.
+  bool spectator = false;
   friend bool operator==(const Welcome&, const Welcome&) = default;
 };
 
@@ -320,6 +329,17 @@ struct SnapshotBudget {
   friend bool operator==(const SnapshotBudget&, const SnapshotBudget&) = default;
 };
 
+// Client -> server, reliable, from a spectator only: where its camera is, for the server to choose its
+// relevant set around (interest management): following a player's cube, or a point of the arena in whole
+// units. A spectator that never sends one watches from the arena's centre.
+struct Viewpoint {
+  bool follow = false;
+  sim::PlayerId player_id = 0;  // follow only
+  int x_units = 0;  // !follow only: [0, kMaxArenaUnits - 1]; the server refuses a point off its arena
+  int y_units = 0;
+  friend bool operator==(const Viewpoint&, const Viewpoint&) = default;
+};
+
 // The bytes an InterestSnapshot in `arena` with `members` members, `states` of them with their state,
 // takes on the wire, with its ack (has_ack) or without: what a server fills a byte budget by.
 std::size_t InterestSnapshotBytes(const sim::Arena& arena, std::size_t members, std::size_t states,
@@ -327,7 +347,7 @@ std::size_t InterestSnapshotBytes(const sim::Arena& arena, std::size_t members, 
 
 using Message = std::variant<ConnectRequest, ConnectRefused, Welcome, InputMessage, Snapshot, PlayerJoined,
                              PlayerLeft, TimeEcho, Tag, TagResult, DeltaSnapshot, SnapshotAck, Challenge,
-                             ChallengeResponse, SnapshotRate, InterestSnapshot, SnapshotBudget>;
+                             ChallengeResponse, SnapshotRate, InterestSnapshot, SnapshotBudget, Viewpoint>;
 
 namespace detail {
 template <class M, class... Ts>

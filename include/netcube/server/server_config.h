@@ -38,6 +38,10 @@ inline constexpr int kNearUnits = 16;
 // MTU, 1,280 bytes, less its headers and ENet's).
 inline constexpr std::size_t kDefaultSnapshotBudget = 1200;
 
+// Spectators (connections without a cube) a server seats beside its players, by default and at most.
+inline constexpr std::size_t kDefaultMaxSpectators = 16;
+inline constexpr std::size_t kMaxSpectators = 256;
+
 inline constexpr int kDefaultSpawnSpacingUnits = 8;
 inline constexpr int kMaxSpawnSpacingUnits = 32;
 
@@ -50,7 +54,9 @@ struct ServerConfig {
   // protocol::kMaxRate]; capped by tick_rate. Told in the Welcome and in discovery replies.
   int max_snapshot_rate = protocol::kMaxRate;
   std::size_t max_clients = 32;  // [1, protocol::kMaxPlayers]
-  bool collisions = true;        // players push each other apart
+  // Spectators seated beside the players, [0, kMaxSpectators]; 0: nobody may watch.
+  std::size_t max_spectators = kDefaultMaxSpectators;
+  bool collisions = true;  // players push each other apart
   // The walls, whole units on each side within [sim::kMinArenaUnits, sim::kMaxArenaUnits]. Told in the
   // Welcome, in every full snapshot and in discovery replies.
   sim::Arena arena = sim::kStandardArena;

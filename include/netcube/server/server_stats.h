@@ -151,8 +151,9 @@ struct TagCounters {
 struct ServerStats : TickCounters, SnapshotCounters, AdmissionCounters, TagCounters {
   // The simulation step, tag judging and the snapshot's encoding (not handing it to each client).
   TickDurations tick_durations;
-  std::size_t clients = 0;
+  std::size_t clients = 0;  // players
   std::size_t clients_peak = 0;
+  std::size_t spectators = 0;
   InputCounters inputs;                  // of every client, present and departed
   std::uint64_t payload_bytes_sent = 0;  // from the transport's counters
   std::uint64_t payload_bytes_received = 0;

@@ -55,7 +55,9 @@ std::optional<ServerRun> StartRun(const ScaleSettings& settings, std::string* er
   config.tick_rate = settings.tick_rate;
   config.snapshot_rate = settings.snapshot_rate;
   config.max_clients = static_cast<std::size_t>(settings.clients);
-  config.max_per_address = config.max_clients + server::kSpareConnectionSlots;  // every bot on 127.0.0.1
+  config.max_spectators = static_cast<std::size_t>(settings.spectators);
+  // Every bot and spectator on 127.0.0.1.
+  config.max_per_address = config.max_clients + config.max_spectators + server::kSpareConnectionSlots;
   config.collisions = settings.collisions;
   config.arena = settings.arena;
   config.lag_compensation = settings.lag_compensation;
@@ -101,7 +103,9 @@ class SideBySide {
   }
   bool AllJoined() const {
     return std::all_of(runs_.begin(), runs_.end(), [](const ServerRun& run) {
-      return run.server->clients().size() >= static_cast<std::size_t>(run.settings.clients);
+      const server::ServerStats stats = run.server->stats();
+      return stats.clients >= static_cast<std::size_t>(run.settings.clients) &&
+             stats.spectators >= static_cast<std::size_t>(run.settings.spectators);
     });
   }
   bool AnyExited() {
@@ -157,8 +161,9 @@ std::vector<ScaleResult> RunScale(std::span<const ScaleSettings> settings, std::
   for (const Micros end = side.Now() + Seconds(window_s); side.Now() < end;) side.Step();
   for (ServerRun& run : runs) {
     run.end = TakeTotals(*run.server, run.players->Now());
-    if (run.end.stats.clients != static_cast<std::size_t>(run.settings.clients)) {
-      return fail("players left during the measurement window");
+    if (run.end.stats.clients != static_cast<std::size_t>(run.settings.clients) ||
+        run.end.stats.spectators != static_cast<std::size_t>(run.settings.spectators)) {
+      return fail("players or spectators left during the measurement window");
     }
   }
 

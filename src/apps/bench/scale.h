@@ -33,7 +33,10 @@ struct ScaleSettings {
   bool interest = false;
   int interest_radius_units = server::kDefaultInterestRadiusUnits;
   std::size_t snapshot_budget = server::kDefaultSnapshotBudget;
-  double idle_fraction = 0.0;     // this share of the players (rounded) stand still: the rest play at random
+  double idle_fraction = 0.0;  // this share of the players (rounded) stand still: the rest play at random
+  // Spectators beside the players (virtual time only): connections without a cube, spectator i following
+  // player i modulo the players.
+  int spectators = 0;
   std::string link_name = "lan";  // the bots' link conditioner (both directions), from a network profile
   transport::LinkSettings link;
   // When not empty (link_name "mixed"): the players are spread evenly over one netcube-bot process per

@@ -75,6 +75,7 @@ nlohmann::json SettingsJson(const ScaleSettings& s) {
           {"interest_radius_units", s.interest_radius_units},
           {"snapshot_budget", s.snapshot_budget},
           {"idle_fraction", s.idle_fraction},
+          {"spectators", s.spectators},
           {"link", s.link_name},
           {"seed", s.seed}};
 }
@@ -106,16 +107,21 @@ ScaleResult ResultOf(const ScaleSettings& settings, const Totals& start, const T
   r.ticks = end.stats.ticks;
   r.ticks_skipped = end.stats.ticks_skipped;
   r.tags_judged = end.stats.tags_judged - start.stats.tags_judged;
-  const double client_seconds = ToSeconds(end.at - start.at) * settings.clients;
+  // The server's counters take in every client, spectators too; the players' own bytes only the players.
+  const double client_seconds = ToSeconds(end.at - start.at) * (settings.clients + settings.spectators);
   const auto per_client_second = [client_seconds](std::uint64_t after, std::uint64_t before) {
     return static_cast<double>(after - before) / client_seconds;
+  };
+  const double player_seconds = ToSeconds(end.at - start.at) * settings.clients;
+  const auto per_player_second = [player_seconds](std::uint64_t after, std::uint64_t before) {
+    return static_cast<double>(after - before) / player_seconds;
   };
   r.snapshots_per_s = per_client_second(end.stats.snapshots_sent, start.stats.snapshots_sent);
   SetSnapshotFigures(start.stats, end.stats, settings.clients, r);
   SetInterestFigures(start.stats, end.stats, settings.tick_rate, r);
   r.snapshot_bytes_per_s = per_client_second(end.stats.snapshot_bytes_sent, start.stats.snapshot_bytes_sent);
-  r.down_bytes_per_s = per_client_second(end.bytes_sent, start.bytes_sent);
-  r.up_bytes_per_s = per_client_second(end.bytes_received, start.bytes_received);
+  r.down_bytes_per_s = per_player_second(end.bytes_sent, start.bytes_sent);
+  r.up_bytes_per_s = per_player_second(end.bytes_received, start.bytes_received);
   r.wire_down_bytes_per_s = per_client_second(end.stats.wire_bytes_sent, start.stats.wire_bytes_sent);
   r.wire_up_bytes_per_s = per_client_second(end.stats.wire_bytes_received, start.stats.wire_bytes_received);
   r.dry_ticks = end.stats.inputs.dry_ticks - start.stats.inputs.dry_ticks;

@@ -167,6 +167,7 @@ class VirtualPlayers final : public Players {
       players->runs_.push_back(std::move(run));
       players->running_.push_back(true);
     }
+    if (!players->StartSpectators(settings, network, port, error)) return nullptr;
     return players;
   }
 
@@ -177,17 +178,27 @@ class VirtualPlayers final : public Players {
     for (std::size_t i = 0; i < runs_.size(); ++i) {
       if (running_[i]) running_[i] = runs_[i]->Update(now_);
     }
+    for (const auto& spectator : spectators_) spectator->Update(now_, 0);
   }
-  // A run is over once its players settled after their script, or one failed (a refusal, a lost link).
+  // A run is over once its players settled after their script, or one failed (a refusal, a lost link, a
+  // spectator's).
   bool AnyExited() override {
     return std::any_of(runs_.begin(), runs_.end(),
-                       [](const auto& run) { return run->failure().has_value(); });
+                       [](const auto& run) { return run->failure().has_value(); }) ||
+           std::any_of(spectators_.begin(), spectators_.end(), [](const auto& spectator) {
+             const client::ConnectionState state = spectator->state();
+             return state != client::ConnectionState::kConnecting &&
+                    state != client::ConnectionState::kConnected;
+           });
   }
   bool AllExited() override {
     return std::none_of(running_.begin(), running_.end(), [](bool r) { return r; });
   }
   std::vector<nlohmann::json> Finish(std::string* problem) override {
     std::vector<nlohmann::json> reports;
+    for (const auto& spectator : spectators_) {
+      if (!spectator->spectator()) *problem = "a spectator lost its seat: " + spectator->status();
+    }
     for (std::size_t i = 0; i < runs_.size(); ++i) {
       if (running_[i]) {
         *problem = "the players did not finish in time";
@@ -208,8 +219,29 @@ class VirtualPlayers final : public Players {
   }
 
  private:
+  // Spectator i follows player i modulo the players (ids are handed out from 0), drawing as a display would.
+  bool StartSpectators(const ScaleSettings& settings, const std::shared_ptr<transport::Network>& network,
+                       std::uint16_t port, std::string* error) {
+    for (int i = 0; i < settings.spectators; ++i) {
+      client::ClientConfig config;
+      config.network = network;
+      config.name = "watcher" + std::to_string(i);
+      config.spectate = true;
+      config.follow = static_cast<sim::PlayerId>(i % std::max(settings.clients, 1));
+      config.settings = client::PresetSettings(client::Preset::kFull);
+      config.settings.adaptive_snapshot_rate = false;
+      config.view_interval = Micros(1'000'000 / 60);
+      config.seed = settings.seed + 1000 + static_cast<std::uint64_t>(i);
+      auto spectator = std::make_unique<client::Client>(std::move(config));
+      if (!spectator->Connect("127.0.0.1", port, now_, error)) return false;
+      spectators_.push_back(std::move(spectator));
+    }
+    return true;
+  }
+
   static constexpr Micros kVirtualStep{1000};  // as netcube-bot's loop, without its sleeps
   Micros now_{0};
+  std::vector<std::unique_ptr<client::Client>> spectators_;
   std::vector<std::unique_ptr<client::BotRun>> runs_;
   std::vector<bool> running_;
 };

@@ -23,6 +23,8 @@ void PrintScaleRow(const ScaleResult& r) {
       static_cast<unsigned long long>(r.ticks_skipped), static_cast<unsigned long long>(r.dry_ticks),
       r.delta_share * 100, r.deltas_declined_share * 100,
       r.bots_problem.empty() ? (r.all_final_match ? "yes" : "no") : "?");
+  if (s.spectators > 0)
+    std::printf("      (the row above: %d spectators beside the players)\n", s.spectators);
   if (!r.bots_problem.empty()) std::printf("      (bot figures missing: %s)\n", r.bots_problem.c_str());
 }
 
@@ -67,7 +69,7 @@ void PrintRedundancyBaselines(const std::vector<ScaleResult>& runs,
       if (r.settings.clients != b.settings.clients || r.settings.link_name != b.settings.link_name ||
           r.settings.snapshot_rate != b.settings.snapshot_rate ||
           r.settings.delta_snapshots != b.settings.delta_snapshots ||
-          r.settings.interest != b.settings.interest ||
+          r.settings.interest != b.settings.interest || r.settings.spectators != b.settings.spectators ||
           r.settings.idle_fraction != b.settings.idle_fraction) {
         continue;
       }
@@ -86,7 +88,9 @@ void PrintGrowth(const std::vector<ScaleResult>& runs) {
   const auto same_kind = [](const ScaleResult& a, const ScaleResult& b) {
     return a.settings.snapshot_rate == b.settings.snapshot_rate &&
            a.settings.delta_snapshots == b.settings.delta_snapshots &&
-           a.settings.interest == b.settings.interest && a.settings.idle_fraction == b.settings.idle_fraction;
+           a.settings.interest == b.settings.interest &&
+           a.settings.idle_fraction == b.settings.idle_fraction &&
+           a.settings.spectators == b.settings.spectators;
   };
   for (const ScaleResult& first : runs) {
     if (&first !=

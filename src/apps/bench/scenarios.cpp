@@ -111,7 +111,10 @@ std::vector<ScaleSettings> Scenarios::ScaleRuns(int clients, int rate, int redun
     }
     for (const std::string& interest : interests) {
       s.interest = interest == "on";
-      runs.push_back(s);
+      for (const int spectators : flags_.spectators) {
+        s.spectators = spectators;
+        runs.push_back(s);
+      }
     }
   }
   return runs;

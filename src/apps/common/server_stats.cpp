@@ -24,6 +24,7 @@ nlohmann::json SettingsJson(const server::ServerConfig& config) {
       {"interest_radius", config.interest_radius_units},
       {"snapshot_budget", config.snapshot_budget},
       {"max_clients", config.max_clients},
+      {"max_spectators", config.max_spectators},
       {"peer_timeout_ms", config.peer_timeout_ms},
   };
 }
@@ -49,6 +50,7 @@ nlohmann::json StatsJson(const server::ServerStats& stats) {
       {"tick_us_p99", stats.tick_durations.p99.count()},
       {"tick_us_max", stats.tick_durations.max.count()},
       {"clients_peak", stats.clients_peak},
+      {"spectators", stats.spectators},
       {"clients_refused", stats.clients_refused},
       {"inputs_processed", stats.inputs.processed},
       {"inputs_duplicate", stats.inputs.duplicate},

@@ -44,6 +44,11 @@ CLI::Option* AddCapacityFlags(CLI::App& app, server::ServerConfig& config) {
   app.add_option("--max-clients", config.max_clients, "Players at most")
       ->check(CLI::Range(std::size_t{1}, protocol::kMaxPlayers))
       ->capture_default_str();
+  app.add_option("--max-spectators", config.max_spectators,
+                 "Spectators at most (connections watching without a cube: netcube-client --spectate), "
+                 "seated beside the players; 0: nobody may watch")
+      ->check(CLI::Range(std::size_t{0}, server::kMaxSpectators))
+      ->capture_default_str();
   AddArenaFlag(app, config.arena, "The arena's width and height in units (a cube is 2 units wide)");
   app.add_option("--max-per-address", config.max_per_address,
                  "Connections from one IP address at once (players behind one NAT share an address)")
