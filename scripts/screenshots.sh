@@ -7,7 +7,8 @@
 # and forked with more view delay (lab-fork.png), with a collision while
 # predicting the others (lab-collision-predict-others.png), the comparison of four builds under the
 # cross-continent profile, into docs/images/compare-cross-continent.png, and of the two families
-# (compare-families.png), and a lab run's saved journal opened read-only (journal-viewer.png); and at
+# (compare-families.png), a lab run's saved journal opened read-only (journal-viewer.png), a spectator
+# following a bot on a server (client-spectator.png); and at
 # both window sizes the default lab, the time machine, a comparison, a fork and the LAN panel.
 # No display needed: without one the client renders offscreen. The lab runs on a virtual clock (frame i
 # at i/60 s) with scripted keys, so the pictures come out the same on every run.
@@ -137,4 +138,30 @@ if wanted journal-viewer; then
   (cd "$scratch" && SDL_VIDEODRIVER=offscreen exec -a netcube-client "$client_path" --open-journal run.ncj \
     --width 1280 --height 720 --frames 2 --screenshot "$picture")
 fi
-ls -l "$out"/lab-*.png "$out"/compare-*.png "$out"/journal-*.png "$out"/lan-*.png
+# A spectator (netcube-client --spectate 1) on a real server: 8 bots wander a 128x72 arena with interest
+# management on; the camera follows bot 1 (ids from 0), the others around it as the server sends them, a
+# minimap in the corner. Unlike the lab's pictures it runs on the real clock, so no two runs are the same.
+if wanted client-spectator; then
+  for tool in netcube-server netcube-bot; do
+    [[ -x "$build/bin/$tool" ]] || cmake --build "$build" -j "$(nproc)" --target "$tool"
+  done
+  log=$(mktemp)
+  "$build/bin/netcube-server" --bind 127.0.0.1 --port 0 --arena 128x72 --max-per-address 16 --interest on \
+    --interest-radius 40 --discovery off --duration 12 >"$log" 2>&1 &
+  server_pid=$!
+  port=""
+  for _ in $(seq 50); do
+    port=$(sed -n 's/^netcube-server listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log")
+    [[ -n "$port" ]] && break
+    sleep 0.1
+  done
+  [[ -n "$port" ]] || { echo "screenshots: the server did not start: $(cat "$log")" >&2; exit 1; }
+  "$build/bin/netcube-bot" --connect "127.0.0.1:$port" --count 8 --duration 10 --script random >/dev/null &
+  bots_pid=$!
+  sleep 1.5
+  "$client" --connect "127.0.0.1:$port" --spectate 1 --width 1280 --height 720 --frames 240 \
+    --screenshot "$out/client-spectator.png"
+  wait "$bots_pid" "$server_pid"
+  rm -f "$log"
+fi
+ls -l "$out"/lab-*.png "$out"/compare-*.png "$out"/journal-*.png "$out"/lan-*.png "$out"/client-*.png

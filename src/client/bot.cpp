@@ -200,6 +200,11 @@ std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::
     cc.input_rate = config.input_rate;
     cc.view_interval = config.view_interval;
     cc.snapshot_budget = config.snapshot_budget;
+    cc.spectate = config.spectate;
+    if (config.follow) {
+      cc.follow =
+          static_cast<sim::PlayerId>((*config.follow + static_cast<std::size_t>(i)) % protocol::kMaxPlayers);
+    }
     if (static_cast<std::size_t>(i) < config.incoming_link_logs.size())
       cc.incoming_link_log = config.incoming_link_logs[static_cast<std::size_t>(i)];
     if (static_cast<std::size_t>(i) < config.outgoing_link_logs.size())

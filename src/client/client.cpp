@@ -389,7 +389,7 @@ Metrics Client::metrics() const {
 transport::TransportCounters Client::transport_counters() const { return impl_->link.counters(); }
 
 bool Client::Settled() const noexcept {
-  return impl_->state() == ConnectionState::kConnected && impl_->own.Settled();
+  return impl_->state() == ConnectionState::kConnected && (impl_->welcome.spectator || impl_->own.Settled());
 }
 
 }  // namespace netcube::client

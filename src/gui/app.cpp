@@ -26,9 +26,10 @@ bool QuitsOnEscape() {
 
 // The game's keys by SDL scancode: physical positions, whatever the layout.
 constexpr std::array<SDL_Scancode, kKeyCount> kScancodes{
-    SDL_SCANCODE_UP, SDL_SCANCODE_DOWN, SDL_SCANCODE_LEFT, SDL_SCANCODE_RIGHT, SDL_SCANCODE_W, SDL_SCANCODE_A,
-    SDL_SCANCODE_S,  SDL_SCANCODE_D,    SDL_SCANCODE_E,    SDL_SCANCODE_SPACE, SDL_SCANCODE_P};
-static_assert(kScancodes[static_cast<std::size_t>(Key::kP)] == SDL_SCANCODE_P);
+    SDL_SCANCODE_UP, SDL_SCANCODE_DOWN, SDL_SCANCODE_LEFT, SDL_SCANCODE_RIGHT, SDL_SCANCODE_W,
+    SDL_SCANCODE_A,  SDL_SCANCODE_S,    SDL_SCANCODE_D,    SDL_SCANCODE_E,     SDL_SCANCODE_SPACE,
+    SDL_SCANCODE_P,  SDL_SCANCODE_TAB,  SDL_SCANCODE_F};
+static_assert(kScancodes[static_cast<std::size_t>(Key::kF)] == SDL_SCANCODE_F);
 
 std::optional<Key> KeyOf(SDL_Scancode scancode) {
   for (std::size_t i = 0; i < kScancodes.size(); ++i) {

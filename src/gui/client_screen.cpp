@@ -8,6 +8,7 @@
 #include "netcube/gui/keys.h"
 #include "netcube/gui/theme.h"
 #include "netcube/protocol/messages.h"
+#include "panel_widgets.h"
 
 namespace netcube::gui {
 namespace {
@@ -20,6 +21,7 @@ constexpr float kMaxPanelWidth = 520.0F;
 // aimed at a checkbox lands on it whether servers appear or vanish meanwhile.
 constexpr int kServerRows = 4;
 constexpr const char* kKeysHint = "arrow keys or W A S D; Space or a click tags";
+constexpr const char* kSpectatorKeysHint = "Tab: follow the next, F: free camera, arrows: move";
 
 // The name field takes no more than the protocol carries: a name is never refused, or shown cut, for its
 // length.
@@ -43,10 +45,66 @@ ClientLayout ClientLayout::For(ImVec2 display_size) noexcept {
   return layout;
 }
 
+void SpectatorCamera::Update(const client::Client& client, std::uint8_t held_buttons,
+                             Micros elapsed) noexcept {
+  if (follow_) {
+    for (const client::RemoteView& remote : client.remotes()) {
+      if (remote.id == *follow_ && remote.sample != client::SampleKind::kEmpty) free_ = remote.drawn;
+    }
+  }
+  const int dx = ((held_buttons & sim::kRight) ? 1 : 0) - ((held_buttons & sim::kLeft) ? 1 : 0);
+  const int dy = ((held_buttons & sim::kDown) ? 1 : 0) - ((held_buttons & sim::kUp) ? 1 : 0);
+  if (dx == 0 && dy == 0) return;
+  const client::Vec2 from = Centre(client);
+  follow_.reset();
+  const double step = kPanUnitsPerSecond * std::chrono::duration<double>(elapsed).count();
+  const sim::Arena& arena = client.welcome().arena;
+  free_ = client::Vec2{std::clamp(from.x + dx * step, 0.0, client::ToUnits(arena.width)),
+                       std::clamp(from.y + dy * step, 0.0, client::ToUnits(arena.height))};
+}
+
+void SpectatorCamera::FollowNext(const client::Client& client) {
+  std::optional<sim::PlayerId> first;
+  std::optional<sim::PlayerId> next;
+  for (const client::RemoteView& remote : client.remotes()) {
+    if (remote.sample == client::SampleKind::kEmpty) continue;
+    if (!first || remote.id < *first) first = remote.id;
+    if (follow_ && remote.id > *follow_ && (!next || remote.id < *next)) next = remote.id;
+  }
+  if (next) {
+    follow_ = next;
+  } else if (first) {
+    follow_ = first;  // past the last, or free: the first again
+  }
+}
+
+client::Vec2 SpectatorCamera::Centre(const client::Client& client) const noexcept {
+  if (follow_) {
+    for (const client::RemoteView& remote : client.remotes()) {
+      if (remote.id == *follow_ && remote.sample != client::SampleKind::kEmpty) return remote.drawn;
+    }
+  }
+  if (free_) return *free_;
+  const sim::Arena& arena = client.welcome().arena;
+  return {client::ToUnits(arena.width) / 2.0, client::ToUnits(arena.height) / 2.0};
+}
+
+protocol::Viewpoint SpectatorCamera::Viewpoint(const client::Client& client) const noexcept {
+  if (follow_) return protocol::Viewpoint{true, *follow_, 0, 0};
+  const sim::Arena& arena = client.welcome().arena;
+  const client::Vec2 centre = Centre(client);
+  const auto whole = [](double units, int size) {
+    return std::clamp(static_cast<int>(units), 0, std::max(0, size - 1));
+  };
+  return protocol::Viewpoint{false, 0, whole(centre.x, arena.width_units()),
+                             whole(centre.y, arena.height_units())};
+}
+
 ClientScreen::ClientScreen(const ClientScreenConfig& config, Micros now)
     : config_(config.client),
       client_(std::make_unique<client::Client>(config.client)),
       view_("You", kKeysHint),
+      camera_(config.client.follow),
       host_(config.host),
       port_(config.port),
       name_(config.client.name) {
@@ -68,6 +126,7 @@ bool ClientScreen::Connect(Micros now) {
   config_.link = client_->link();
   client_ = std::make_unique<client::Client>(config_);
   view_.Reset();
+  camera_ = SpectatorCamera(config_.follow);
   connected_to_ = host_ + ":" + std::to_string(port_);
   return client_->Connect(host_, static_cast<std::uint16_t>(port_), now, &connect_error_);
 }
@@ -77,19 +136,38 @@ void ClientScreen::Disconnect(Micros now) { client_->Disconnect(now); }
 std::string ClientScreen::Title() const {
   // The address only while there is a connection to it: the fields may hold anything in between.
   const client::ConnectionState state = client_->state();
-  std::string title = "netcube-client - " + config_.name;
-  if (state == client::ConnectionState::kConnected || state == client::ConnectionState::kConnecting) {
-    title += " @ " + connected_to_;
-  } else {
-    title += ", not connected";
+  const bool live =
+      state == client::ConnectionState::kConnected || state == client::ConnectionState::kConnecting;
+  if (live && config_.spectate) {
+    // A spectator's line says whom it watches (no name: it has no cube to label).
+    std::string title = "netcube-client - watching " + connected_to_;
+    if (const std::optional<sim::PlayerId> id = camera_.following()) {
+      title += ", following #" + std::to_string(*id);
+    } else {
+      title += ", free camera";
+    }
+    return title + " (" + kSpectatorKeysHint + ")";
   }
+  std::string title = "netcube-client - " + config_.name;
+  title += live ? " @ " + connected_to_ : ", not connected";
   return title + " - " + kKeysHint;
+}
+
+ArenaMapping ClientScreen::MappingFor(const Rect& area) const noexcept {
+  if (!client_->spectator()) return PlayerView::MappingFor(area, *client_);
+  return PlayerView::MappingFor(area, *client_, camera_.Centre(*client_));
 }
 
 void ClientScreen::Update(Micros now, std::uint8_t held_buttons) {
   if (browser_ != nullptr) browser_->Service(now);
   client_->Update(now, held_buttons);
   view_.Observe(now, *client_);
+  const Micros elapsed = last_update_ ? std::max(Micros(0), now - *last_update_) : Micros(0);
+  last_update_ = now;
+  if (client_->spectator()) {
+    camera_.Update(*client_, held_buttons, elapsed);
+    client_->Watch(camera_.Viewpoint(*client_));
+  }
 }
 
 void ClientScreen::Draw(const ClientLayout& layout, Micros now,
@@ -98,19 +176,27 @@ void ClientScreen::Draw(const ClientLayout& layout, Micros now,
   DrawCentredText(background, layout.title.x + layout.title.w / 2.0F,
                   layout.title.y + (layout.title.h - ImGui::GetFontSize()) / 2.0F, ToImU32(kHeaderText),
                   Title());
-  const ArenaMapping mapping = PlayerView::MappingFor(layout.arena, *client_);
+  const bool spectator = client_->spectator();
+  if (spectator) {
+    if (KeyPressedNow(Key::kTab)) camera_.FollowNext(*client_);
+    if (KeyPressedNow(Key::kF)) camera_.Free();
+  }
+  const ArenaMapping mapping = MappingFor(layout.arena);
   view_.DrawArena(background, mapping, *client_, now);
   if (const std::optional<TagRequest> tag =
-          view_.TagInput(mapping, TagKeyPressedNow(KeyBinding::kArrowsAndWasd))) {
+          spectator ? std::nullopt : view_.TagInput(mapping, TagKeyPressedNow(KeyBinding::kArrowsAndWasd))) {
     view_.TagByHand(*client_, now, tag->target);
   }
 
   ImGui::SetNextWindowPos(layout.panel.min());
   ImGui::SetNextWindowSize(ImVec2(layout.panel.w, layout.panel.h));
+  // A spectator's Tab follows the next player: it must not also step through the panel's fields.
   ImGui::Begin("##client", nullptr,
                ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                   ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoSavedSettings);
+                   ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoSavedSettings |
+                   (spectator ? ImGuiWindowFlags_NoNavInputs : 0));
   DrawConnectPanel(now);
+  if (spectator) DrawCameraControls();
   view_.DrawPanel(*client_, profiles);
   ImGui::End();
 }
@@ -126,6 +212,9 @@ void ClientScreen::DrawConnectPanel(Micros now) {
   ImGui::InputText("host", &host_);
   ImGui::InputInt("port", &port_, 0);
   ImGui::InputText("name", &name_, ImGuiInputTextFlags_CallbackEdit, KeepToNameLength);
+  ImGui::SameLine();
+  ImGui::Checkbox("watch", &config_.spectate);
+  Tooltip("Connect as a spectator: no cube of your own, a camera that follows a player or moves freely.");
   ImGui::EndDisabled();
   ImGui::PopItemWidth();
   if (idle) {
@@ -143,6 +232,23 @@ void ClientScreen::DrawConnectPanel(Micros now) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ToImU32(kBadText)), "cannot connect: %s",
                        connect_error_.c_str());
   }
+}
+
+void ClientScreen::DrawCameraControls() {
+  if (const std::optional<sim::PlayerId> id = camera_.following()) {
+    ImGui::Text("Camera: following #%u", static_cast<unsigned>(*id));
+  } else {
+    const protocol::Viewpoint at = camera_.Viewpoint(*client_);
+    ImGui::Text("Camera: free at (%d, %d)", at.x_units, at.y_units);
+  }
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Follow next")) camera_.FollowNext(*client_);
+  Tooltip("Follow the next player in id order (Tab).");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!camera_.following());
+  if (ImGui::SmallButton("Free camera")) camera_.Free();
+  Tooltip("Stop following: the arrow keys move the camera (F).");
+  ImGui::EndDisabled();
 }
 
 void ClientScreen::DrawServerList(Micros now, bool idle) {

@@ -60,6 +60,8 @@ bool TagKeyHeld(const KeyState& keys, KeyBinding binding) noexcept {
 
 bool TagKeyPressedNow(KeyBinding binding) noexcept { return TagKeyHeld(App::PressedKeys(), binding); }
 
+bool KeyPressedNow(Key key) noexcept { return !ImGuiUsesKeyboard() && App::PressedKeys()[key]; }
+
 PlayerKeys::PlayerKeys(std::optional<client::InputScript> script, std::uint64_t seed, KeyBinding binding)
     : script_(std::move(script)), seed_(seed), binding_(binding) {}
 
@@ -72,6 +74,11 @@ std::uint8_t PlayerKeys::Held(Micros now, const client::Client& player) {
 
 std::uint8_t PlayerKeys::FromKeyboard(const KeyState& held, const KeyState& pressed,
                                       const client::Client& player) {
+  // A spectator sends no input: its keys move a camera every frame, so a tap counts for its frame only.
+  if (player.spectator()) {
+    tapped_ = 0;
+    return static_cast<std::uint8_t>(GameButtons(held, binding_) | GameButtons(pressed, binding_));
+  }
   // The sampler takes an input at its own pace, not every frame: a tap waits for the next one.
   const std::uint64_t sent = player.metrics().inputs_sent;
   if (sent != inputs_sent_) tapped_ = 0;

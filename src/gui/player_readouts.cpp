@@ -47,7 +47,9 @@ void PlayerView::DrawStatus(const client::Client& client) const {
   const client::ConnectionState state = client.state();
   char status[160];
   Rgb colour = kGoodText;
-  if (state == client::ConnectionState::kConnected) {
+  if (state == client::ConnectionState::kConnected && client.spectator()) {
+    std::snprintf(status, sizeof status, "watching, RTT %.0f ms", client.metrics().rtt_ms);
+  } else if (state == client::ConnectionState::kConnected) {
     std::snprintf(status, sizeof status, "#%u connected, RTT %.0f ms",
                   static_cast<unsigned>(client.player_id().value_or(0)), client.metrics().rtt_ms);
   } else {

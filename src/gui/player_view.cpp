@@ -95,12 +95,14 @@ void PlayerView::Observe(Micros now, const client::Client& client) {
   trails_.Record(now, cubes);
 }
 
-ArenaMapping PlayerView::MappingFor(const Rect& area, const client::Client& client) noexcept {
+ArenaMapping PlayerView::MappingFor(const Rect& area, const client::Client& client,
+                                    std::optional<client::Vec2> camera) noexcept {
   const sim::Arena& arena = client.welcome().arena;
   const client::LocalView& local = client.local();
-  const client::Vec2 centre =
-      local.present ? local.drawn
-                    : client::Vec2{client::ToUnits(arena.width) / 2.0, client::ToUnits(arena.height) / 2.0};
+  const client::Vec2 centre = local.present
+                                  ? local.drawn
+                                  : camera.value_or(client::Vec2{client::ToUnits(arena.width) / 2.0,
+                                                                 client::ToUnits(arena.height) / 2.0});
   return ArenaMapping::Follow(area, arena, centre);
 }
 
@@ -233,11 +235,15 @@ void PlayerView::DrawPanel(client::Client& client, std::span<const transport::Li
   DrawLinkProfiles(client, profiles);
   DrawLinkConditioner(client);
   ImGui::Separator();
-  ImGui::Text("Pending inputs: %zu", client.pending().size());
-  Tooltip(
-      "Inputs sent but not yet acknowledged by the server, oldest first: the queue the client replays "
-      "on every snapshot.");
-  DrawPendingStrip(client.pending());
+  if (client.spectator()) {
+    ImGui::TextDisabled("Watching: no cube of your own, no inputs sent, no tags");
+  } else {
+    ImGui::Text("Pending inputs: %zu", client.pending().size());
+    Tooltip(
+        "Inputs sent but not yet acknowledged by the server, oldest first: the queue the client replays "
+        "on every snapshot.");
+    DrawPendingStrip(client.pending());
+  }
   // The rest as tabs, so that a 1280 x 720 window shows each whole without scrolling: the switches first
   // (what a newcomer tries), then what they do (readouts, plots), then the arena's overlays.
   if (!ImGui::BeginTabBar("##sections")) return;

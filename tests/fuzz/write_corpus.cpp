@@ -65,6 +65,22 @@ std::vector<std::pair<std::string, Script>> ServerSessions() {
     out.emplace_back("play_and_leave", s);
   }
   {
+    // A player, and a spectator that follows it, moves its camera, and tries what only a player may.
+    Script s = Joined("alice");
+    s.Connect();
+    s.Message(1, ConnectRequest{kProtocolMagic, kProtocolVersion, "eve", true});
+    s.Message(1, ChallengeResponse{netcube::fuzz::kFuzzNonce});
+    s.Advance(20);
+    s.Message(1, Viewpoint{true, 0, 0, 0});
+    s.Message(1, Viewpoint{false, 0, 10, 20});
+    s.Message(1, SnapshotAck{1});
+    s.Message(1, Inputs(0, 1, netcube::sim::kRight));
+    s.Message(0, Viewpoint{true, 0, 0, 0});
+    s.Advance(50);
+    s.Disconnect(1, true);
+    out.emplace_back("spectate_and_leave", s);
+  }
+  {
     Script s;
     s.Connect();
     s.Message(0, Inputs(0, 2, netcube::sim::kUp));  // out of turn: before the ConnectRequest

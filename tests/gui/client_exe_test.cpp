@@ -81,6 +81,22 @@ TEST(ClientExecutable, ConnectedClientScreenshotIsAPng) {
   std::filesystem::remove(path);
 }
 
+// --spectate: a connection without a cube, its camera free (--spectate) or following a player (even one not
+// there yet): connected at the end, its picture a PNG.
+TEST(ClientExecutable, ASpectatorConnectsAndItsScreenshotIsAPng) {
+  testing::ServerThread server;
+  ASSERT_NE(server.port(), 0) << server.error();
+  for (const char* spectate : {"--spectate", "--spectate 3"}) {
+    const std::filesystem::path path = TempPng("spectator");
+    const testing::CommandResult run =
+        RunClient("--connect 127.0.0.1:" + std::to_string(server.port()) + " " + spectate +
+                  " --script R:300 --frames 60 --width 480 --height 270 --screenshot " + path.string());
+    ASSERT_EQ(run.exit_code, 0) << spectate << ": " << run.output;
+    ExpectScreenshot(path, 480, 270);
+    std::filesystem::remove(path);
+  }
+}
+
 TEST(ClientExecutable, NoConnectionByTheLastFrameIsAFailure) {
   // Nobody listens on the port: the bounded run that was meant to show a connection says so.
   const testing::CommandResult run =
@@ -132,7 +148,9 @@ TEST(ClientExecutable, BadFlagsPrintTheErrorAndHowToGetHelp) {
         "--lab --crowd 0", "--lab --crowd 201", "--lab --crowd x", "--crowd 5",
         "--lab --crowd 5 --compare naive,full",
         // a snapshot budget under the least a client may ask, or for the lab's players.
-        "--snapshot-budget 127", "--lab --snapshot-budget 600"}) {
+        "--snapshot-budget 127", "--lab --snapshot-budget 600",
+        // a spectator follows a player id, and is no lab player.
+        "--spectate x", "--spectate 256", "--spectate -1", "--lab --spectate", "--spectate 3 --lab"}) {
     const testing::CommandResult run = RunClient(args);
     EXPECT_NE(run.exit_code, 0) << args;
     EXPECT_EQ(testing::ShortUsageErrorProblem(run.output, "netcube-client"), "") << args;

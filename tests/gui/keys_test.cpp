@@ -36,7 +36,7 @@ TEST(GuiKeys, EveryDirection) {
 TEST(GuiKeys, AppRecordsThePressesOfTheGameKeysAlone) {
   std::unique_ptr<App> app = OpenHeadlessApp(320, 240);
   ASSERT_NE(app, nullptr);
-  for (const SDL_Scancode scancode : {SDL_SCANCODE_P, SDL_SCANCODE_LEFT, SDL_SCANCODE_Q}) {
+  for (const SDL_Scancode scancode : {SDL_SCANCODE_P, SDL_SCANCODE_LEFT, SDL_SCANCODE_Q, SDL_SCANCODE_TAB}) {
     for (const Uint32 type : {SDL_KEYDOWN, SDL_KEYUP}) {
       SDL_Event event{};
       event.type = type;
@@ -50,6 +50,8 @@ TEST(GuiKeys, AppRecordsThePressesOfTheGameKeysAlone) {
   EXPECT_TRUE(pressed[Key::kP]);
   EXPECT_TRUE(pressed[Key::kLeft]);
   EXPECT_FALSE(pressed[Key::kRight]);
+  EXPECT_TRUE(pressed[Key::kTab]) << "a spectator's next player";
+  EXPECT_FALSE(pressed[Key::kF]);
   EXPECT_FALSE(App::HeldKeys()[Key::kLeft]) << "released again before the frame";
   ASSERT_TRUE(app->PollEvents());
   EXPECT_FALSE(App::PressedKeys()[Key::kP]) << "a press lasts one poll";

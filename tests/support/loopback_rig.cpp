@@ -98,7 +98,7 @@ bool LoopbackRig::ConnectAll() {
 
 bool LoopbackRig::AllSettled() const {
   for (const Player& p : players_) {
-    if (p.client && !p.client->spectator() && !p.client->Settled()) return false;
+    if (p.client && !p.client->Settled()) return false;
   }
   return true;
 }

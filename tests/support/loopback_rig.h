@@ -68,7 +68,7 @@ class LoopbackRig {
   // most 5 s).
   bool AllConnected() const;
   bool ConnectAll();
-  bool AllSettled() const;  // every player's cube (a spectator has none)
+  bool AllSettled() const;
   // The server's cube for `id`, if present.
   const sim::PlayerCube* ServerCube(sim::PlayerId id) const;
 

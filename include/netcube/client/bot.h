@@ -41,6 +41,10 @@ struct BotConfig {
   int input_rate = 1;
   Micros view_interval{0};          // every player's ClientConfig::view_interval
   std::size_t snapshot_budget = 0;  // every player's ClientConfig::snapshot_budget
+  // Every client a spectator (ClientConfig::spectate); with `follow`, client i follows player follow + i
+  // (modulo protocol::kMaxPlayers), so that spectators of a run follow its players in turn.
+  bool spectate = false;
+  std::optional<sim::PlayerId> follow;
   InputScript script;
   std::string name_prefix = "bot";  // players are named <prefix><i>
   double connect_timeout_s = 10.0;

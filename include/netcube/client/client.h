@@ -111,7 +111,8 @@ class Client {
   transport::TransportCounters transport_counters() const;
 
   // Connected, the own cube known and at rest both predicted and on the server, and every input
-  // acknowledged: nothing more will change until a key is pressed or someone pushes the cube.
+  // acknowledged: nothing more will change until a key is pressed or someone pushes the cube. A spectator
+  // has no cube: connected is settled.
   bool Settled() const noexcept;
 
  private:

@@ -15,8 +15,8 @@ enum class KeyBinding : std::uint8_t { kArrows, kWasd, kArrowsAndWasd };
 
 // The keys the game reads, in its own terms: App maps the platform's keys to them (by position, so W A S D
 // sit in the same place on every keyboard layout).
-enum class Key : std::uint8_t { kUp, kDown, kLeft, kRight, kW, kA, kS, kD, kE, kSpace, kP };
-inline constexpr std::size_t kKeyCount = 11;
+enum class Key : std::uint8_t { kUp, kDown, kLeft, kRight, kW, kA, kS, kD, kE, kSpace, kP, kTab, kF };
+inline constexpr std::size_t kKeyCount = 13;
 
 // Which keys are down, or went down.
 class KeyState {
@@ -43,6 +43,10 @@ bool TagKeyHeld(const KeyState& keys, KeyBinding binding) noexcept;
 // Whether the tag key went down since the last frame (a tap shorter than a frame included); never while
 // ImGui uses the keyboard.
 bool TagKeyPressedNow(KeyBinding binding) noexcept;
+
+// Whether `key` went down since the last frame; never while ImGui uses the keyboard (a spectator's Tab
+// and F).
+bool KeyPressedNow(Key key) noexcept;
 
 // One player's buttons: from a script (netcube-client --script) once the player is connected, so a slow
 // handshake eats none of it; from the keyboard when there is no script. A key tapped between two frames

@@ -78,9 +78,10 @@ class PlayerView {
   // Forgets everything observed (a new connection).
   void Reset();
 
-  // The arena of `client`'s session in `area`: the whole of it, or the part around its own cube in a large
-  // one (ArenaMapping::Follow).
-  static ArenaMapping MappingFor(const Rect& area, const client::Client& client) noexcept;
+  // The arena of `client`'s session in `area`: the whole of it, or in a large one the part around its own
+  // cube (ArenaMapping::Follow), else around `camera` (a spectator's, units), else around the centre.
+  static ArenaMapping MappingFor(const Rect& area, const client::Client& client,
+                                 std::optional<client::Vec2> camera = std::nullopt) noexcept;
   // `authoritative`: the server's world when the caller has it (the lab), else empty.
   void DrawArena(ImDrawList& draw, const ArenaMapping& mapping, const client::Client& client, Micros now,
                  std::span<const sim::PlayerCube> authoritative = {}) const;

@@ -1,7 +1,6 @@
 #include "bench_flags.h"
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -73,10 +72,9 @@ void AddInterestFlags(CLI::App& app, BenchFlags& f) {
                  "take")
       ->check(CLI::Range(protocol::kMinSnapshotBudget, protocol::kMaxPacketBytes))
       ->capture_default_str();
-  app.add_option(
-         "--spectators", f.spectators,
-         "Scale, on virtual time: spectators beside the players (connections watching without a cube, "
-         "spectator i following player i), each count a run, comma-separated")
+  app.add_option("--spectators", f.spectators,
+                 "Scale: spectators beside the players (connections watching without a cube, spectator i "
+                 "following player i), each count a run, comma-separated")
       ->delimiter(',')
       ->check(CLI::Range(0, static_cast<int>(server::kMaxSpectators)))
       ->capture_default_str();
@@ -164,12 +162,6 @@ void AddOutputFlags(CLI::App& app, BenchFlags& f) {
 
 // The combinations the flags' own checks cannot see; false, said in one line, when one is refused.
 bool CheckCombinations(const BenchFlags& f) {
-  if (f.scale_time != "virtual" &&
-      std::any_of(f.spectators.begin(), f.spectators.end(), [](int n) { return n > 0; })) {
-    std::cerr << "netcube-bench: --spectators runs on --scale-time virtual only (netcube-bot plays, it does "
-                 "not watch)\n";
-    return false;
-  }
   if (f.scale_time == "virtual" && f.tick_clock == "wall") {
     std::cerr << "netcube-bench: --tick-clock wall cannot time the server on --scale-time virtual (the "
                  "players run on its thread): leave --tick-clock cpu\n";

@@ -34,8 +34,8 @@ struct ScaleSettings {
   int interest_radius_units = server::kDefaultInterestRadiusUnits;
   std::size_t snapshot_budget = server::kDefaultSnapshotBudget;
   double idle_fraction = 0.0;  // this share of the players (rounded) stand still: the rest play at random
-  // Spectators beside the players (virtual time only): connections without a cube, spectator i following
-  // player i modulo the players.
+  // Spectators beside the players: connections without a cube, spectator i following player i (one more
+  // netcube-bot run, or BotRun on virtual time, on the first link).
   int spectators = 0;
   std::string link_name = "lan";  // the bots' link conditioner (both directions), from a network profile
   transport::LinkSettings link;

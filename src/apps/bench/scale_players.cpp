@@ -24,13 +24,15 @@ void SleepUntil(Micros wakeup) {
 namespace {
 
 // The players of a run: those who play at random and those who stand still, each split evenly over the
-// links (one group per link of a mixed run), the first links taking one more while the remainder lasts.
+// links (one group per link of a mixed run), the first links taking one more while the remainder lasts; and
+// the spectators, on the first link, spectator i following player i.
 struct BotGroup {
   int count = 0;
   std::string script;
   transport::LinkSettings link;
   std::string name;
   std::uint64_t seed = 0;
+  bool spectate = false;
 };
 
 std::vector<BotGroup> BotGroups(const ScaleSettings& settings) {
@@ -50,6 +52,10 @@ std::vector<BotGroup> BotGroups(const ScaleSettings& settings) {
       groups.push_back({count, script, links[l].settings, name.substr(0, 10), settings.seed + l});
     }
   }
+  if (settings.spectators > 0) {
+    groups.push_back(
+        {settings.spectators, "idle", links.front().settings, "watcher", settings.seed + 100, true});
+  }
   return groups;
 }
 
@@ -63,38 +69,40 @@ class BotProcesses final : public Players {
             .string();
     // At the snapshot rate the scenario sets (a bot asking for its own would change what is measured).
     for (const BotGroup& group : BotGroups(settings)) {
-      std::optional<BotProcess> process = BotProcess::Spawn(settings.bot_path,
-                                                            {"--connect",
-                                                             "127.0.0.1:" + std::to_string(port),
-                                                             "--count",
-                                                             std::to_string(group.count),
-                                                             "--duration",
-                                                             std::to_string(play_s),
-                                                             "--redundancy",
-                                                             std::to_string(settings.redundancy),
-                                                             "--adaptive-snapshot-rate",
-                                                             "off",
-                                                             "--script",
-                                                             group.script,
-                                                             "--seed",
-                                                             std::to_string(group.seed),
-                                                             "--name",
-                                                             group.name,
-                                                             "--settle-timeout",
-                                                             std::to_string(kSettleTimeoutS),
-                                                             "--tag-interval-ms",
-                                                             std::to_string(settings.tag_interval_ms),
-                                                             "--latency-ms",
-                                                             std::to_string(group.link.latency_ms),
-                                                             "--jitter-ms",
-                                                             std::to_string(group.link.jitter_ms),
-                                                             "--loss",
-                                                             std::to_string(group.link.loss),
-                                                             "--duplicate",
-                                                             std::to_string(group.link.duplicate)},
-                                                            work_prefix + "-" + group.name, error);
+      std::vector<std::string> args = {"--connect",
+                                       "127.0.0.1:" + std::to_string(port),
+                                       "--count",
+                                       std::to_string(group.count),
+                                       "--duration",
+                                       std::to_string(play_s),
+                                       "--redundancy",
+                                       std::to_string(settings.redundancy),
+                                       "--adaptive-snapshot-rate",
+                                       "off",
+                                       "--script",
+                                       group.script,
+                                       "--seed",
+                                       std::to_string(group.seed),
+                                       "--name",
+                                       group.name,
+                                       "--settle-timeout",
+                                       std::to_string(kSettleTimeoutS),
+                                       "--tag-interval-ms",
+                                       std::to_string(settings.tag_interval_ms),
+                                       "--latency-ms",
+                                       std::to_string(group.link.latency_ms),
+                                       "--jitter-ms",
+                                       std::to_string(group.link.jitter_ms),
+                                       "--loss",
+                                       std::to_string(group.link.loss),
+                                       "--duplicate",
+                                       std::to_string(group.link.duplicate)};
+      if (group.spectate) args.insert(args.end(), {"--spectate", "0"});
+      std::optional<BotProcess> process =
+          BotProcess::Spawn(settings.bot_path, args, work_prefix + "-" + group.name, error);
       if (!process) return nullptr;
       players->bots_.push_back(std::move(*process));
+      players->spectating_.push_back(group.spectate);
     }
     return players;
   }
@@ -119,7 +127,8 @@ class BotProcesses final : public Players {
       } else if (!b.Succeeded()) {
         *problem = "netcube-bot failed after the window: " + b.LogTail(1);
       } else if (std::optional<nlohmann::json> report = b.ReadReport(problem)) {
-        reports.push_back(std::move(*report));
+        // The players' figures: the spectators' report says only that they stayed.
+        if (!spectating_[static_cast<std::size_t>(&b - bots_.data())]) reports.push_back(std::move(*report));
       }
     }
     return reports;
@@ -135,6 +144,7 @@ class BotProcesses final : public Players {
 
  private:
   std::vector<BotProcess> bots_;
+  std::vector<bool> spectating_;  // by bot process
 };
 
 class VirtualPlayers final : public Players {
@@ -162,12 +172,14 @@ class VirtualPlayers final : public Players {
       config.name_prefix = group.name;
       config.settle_timeout_s = kSettleTimeoutS;
       config.tag_interval_ms = settings.tag_interval_ms;
+      config.spectate = group.spectate;
+      if (group.spectate) config.follow = 0;
       std::unique_ptr<client::BotRun> run = client::BotRun::Start(config, players->now_, error);
       if (!run) return nullptr;
       players->runs_.push_back(std::move(run));
       players->running_.push_back(true);
+      players->spectating_.push_back(group.spectate);
     }
-    if (!players->StartSpectators(settings, network, port, error)) return nullptr;
     return players;
   }
 
@@ -178,33 +190,23 @@ class VirtualPlayers final : public Players {
     for (std::size_t i = 0; i < runs_.size(); ++i) {
       if (running_[i]) running_[i] = runs_[i]->Update(now_);
     }
-    for (const auto& spectator : spectators_) spectator->Update(now_, 0);
   }
-  // A run is over once its players settled after their script, or one failed (a refusal, a lost link, a
-  // spectator's).
+  // A run is over once its players settled after their script, or one failed (a refusal, a lost link).
   bool AnyExited() override {
     return std::any_of(runs_.begin(), runs_.end(),
-                       [](const auto& run) { return run->failure().has_value(); }) ||
-           std::any_of(spectators_.begin(), spectators_.end(), [](const auto& spectator) {
-             const client::ConnectionState state = spectator->state();
-             return state != client::ConnectionState::kConnecting &&
-                    state != client::ConnectionState::kConnected;
-           });
+                       [](const auto& run) { return run->failure().has_value(); });
   }
   bool AllExited() override {
     return std::none_of(running_.begin(), running_.end(), [](bool r) { return r; });
   }
   std::vector<nlohmann::json> Finish(std::string* problem) override {
     std::vector<nlohmann::json> reports;
-    for (const auto& spectator : spectators_) {
-      if (!spectator->spectator()) *problem = "a spectator lost its seat: " + spectator->status();
-    }
     for (std::size_t i = 0; i < runs_.size(); ++i) {
       if (running_[i]) {
         *problem = "the players did not finish in time";
       } else if (runs_[i]->failure()) {
         *problem = "the players failed after the window: " + *runs_[i]->failure();
-      } else {
+      } else if (!spectating_[i]) {  // the spectators' report says only that they stayed
         reports.push_back(nlohmann::json::parse(apps::BotReportJson(runs_[i]->Report())));
       }
     }
@@ -219,29 +221,9 @@ class VirtualPlayers final : public Players {
   }
 
  private:
-  // Spectator i follows player i modulo the players (ids are handed out from 0), drawing as a display would.
-  bool StartSpectators(const ScaleSettings& settings, const std::shared_ptr<transport::Network>& network,
-                       std::uint16_t port, std::string* error) {
-    for (int i = 0; i < settings.spectators; ++i) {
-      client::ClientConfig config;
-      config.network = network;
-      config.name = "watcher" + std::to_string(i);
-      config.spectate = true;
-      config.follow = static_cast<sim::PlayerId>(i % std::max(settings.clients, 1));
-      config.settings = client::PresetSettings(client::Preset::kFull);
-      config.settings.adaptive_snapshot_rate = false;
-      config.view_interval = Micros(1'000'000 / 60);
-      config.seed = settings.seed + 1000 + static_cast<std::uint64_t>(i);
-      auto spectator = std::make_unique<client::Client>(std::move(config));
-      if (!spectator->Connect("127.0.0.1", port, now_, error)) return false;
-      spectators_.push_back(std::move(spectator));
-    }
-    return true;
-  }
-
   static constexpr Micros kVirtualStep{1000};  // as netcube-bot's loop, without its sleeps
   Micros now_{0};
-  std::vector<std::unique_ptr<client::Client>> spectators_;
+  std::vector<bool> spectating_;  // by run
   std::vector<std::unique_ptr<client::BotRun>> runs_;
   std::vector<bool> running_;
 };

@@ -15,10 +15,12 @@ namespace {
 // Several settings (virtual time only) run side by side, said on stderr; their results appended to `out`.
 void RunSideBySide(const char* what, const std::vector<ScaleSettings>& runs, std::vector<ScaleResult>& out) {
   std::string error;
-  std::string names;  // of the encodings, and interest management when on (off is the server's default)
+  // Of the encodings, and interest management and spectators when there (the server's default is neither).
+  std::string names;
   for (const ScaleSettings& s : runs) {
     names += (names.empty() ? "" : " and ") + std::string(s.delta_snapshots ? "delta" : "full") +
-             (s.interest ? " (interest on)" : "");
+             (s.interest ? " (interest on)" : "") +
+             (s.spectators > 0 ? " (" + std::to_string(s.spectators) + " spectators)" : "");
   }
   const ScaleSettings& s = runs.front();
   std::fprintf(stderr, "%s: %d clients (%.0f%% idle), %s, %d Hz %s snapshots%s, redundancy %d ...\n", what,

@@ -35,6 +35,12 @@ void AddPlayerFlags(CLI::App& app, BotFlags& flags) {
                  "Ask the server to keep each player's snapshots of its nearby cubes within this many bytes "
                  "(default: the server's)")
       ->check(CLI::Range(protocol::kMinSnapshotBudget, protocol::kMaxPacketBytes));
+  app.add_option("--spectate", config.follow,
+                 "Watch instead of play (no cube, no inputs); with PLAYER, the i-th client follows player "
+                 "PLAYER + i (for the server's interest management), else every camera is free")
+      ->expected(0, 1)
+      ->type_name("[PLAYER]")
+      ->check(CLI::Range(0, static_cast<int>(protocol::kMaxPlayers) - 1));
   // A bot draws nothing: it refreshes its views (what a player would see, and measures) as a display
   // would, not at every 1 ms update: with a hundred players in a process that was a third of its work.
   app.add_option("--view-rate", flags.view_rate_hz,
@@ -98,6 +104,7 @@ std::optional<int> ParseBotFlags(int argc, char** argv, BotFlags& flags) {
   AddPlayFlags(app, flags);
   AddFileFlags(app, flags);
   if (const std::optional<int> exit_code = ParseCommandLine(app, argc, argv)) return exit_code;
+  flags.config.spectate = app.count("--spectate") > 0;
   if (flags.find.requested()) return std::nullopt;
   const client::BotConfig& config = flags.config;
   // The longest name, the prefix and the last player's index, must fit as it is: names are never cut.

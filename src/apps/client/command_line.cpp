@@ -38,7 +38,14 @@ void AddModeFlags(CLI::App& app, ClientCommandLine& f, Options& o) {
              "Ask the server to keep this player's snapshots of its nearby cubes within this many bytes "
              "(default: the server's)")
           ->check(CLI::Range(protocol::kMinSnapshotBudget, protocol::kMaxPacketBytes));
-  o.lab->excludes(o.connect)->excludes(name_option)->excludes(budget_option);
+  CLI::Option* spectate_option =
+      app.add_option("--spectate", f.follow,
+                     "Watch without a cube of your own: a free camera (arrow keys), or following PLAYER's "
+                     "cube (Tab: the next player, F: free the camera)")
+          ->expected(0, 1)
+          ->type_name("[PLAYER]")
+          ->check(CLI::Range(0, 255));
+  o.lab->excludes(o.connect)->excludes(name_option)->excludes(budget_option)->excludes(spectate_option);
   f.find.Register(app)->excludes(o.lab)->excludes(o.connect);
   f.client_flags.Register(
       app,
@@ -245,6 +252,7 @@ std::optional<int> ParseClientCommandLine(int argc, char** argv, ClientCommandLi
   o.crowd->excludes(o.compare)->excludes(o.replay);
   AddFileAndWindowFlags(app, flags, o);
   const std::optional<int> exit_code = ParseCommandLine(app, argc, argv);
+  flags.spectate = app.count("--spectate") > 0;
   if (!exit_code && flags.crowd > 0 && o.arena->count() == 0) flags.arena = gui::kCrowdArena;
   return exit_code;
 }

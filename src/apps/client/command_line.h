@@ -17,6 +17,8 @@ struct ClientCommandLine {
   std::string connect;
   std::string name = "player";
   std::size_t snapshot_budget = 0;  // asked of the server (client::ClientConfig::snapshot_budget); 0: its own
+  bool spectate = false;            // --spectate: watch without a cube (client::ClientConfig::spectate)
+  std::optional<int> follow;        // --spectate PLAYER: the player the camera follows at the start
   ClientFlags client_flags;
   FindFlags find;
   std::uint64_t seed = 1;

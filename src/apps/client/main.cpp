@@ -33,6 +33,8 @@ int RunConnectedClient(const apps::ClientCommandLine& flags, std::optional<clien
   options.run = flags.run;
   options.screen.client.name = flags.name;
   options.screen.client.snapshot_budget = flags.snapshot_budget;
+  options.screen.client.spectate = flags.spectate;
+  if (flags.follow) options.screen.client.follow = static_cast<netcube::sim::PlayerId>(*flags.follow);
   options.screen.client.settings = flags.client_flags.ApplySettings(options.screen.client.settings);
   options.screen.client.link = flags.client_flags.ApplyLink({});
   options.screen.client.seed = flags.seed;
