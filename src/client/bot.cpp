@@ -30,6 +30,25 @@ struct BotRun::Impl {
     return config.players.empty() ? config.script : config.players[i].script;
   }
 
+  // Player i's client: its name, seed, link logs and techniques; the run's for the rest.
+  ClientConfig ClientConfigOf(std::size_t i) const {
+    ClientConfig cc;
+    cc.name = config.name_prefix + std::to_string(i);
+    cc.link = config.link;
+    cc.source_address = config.source_address;
+    cc.network = config.network;
+    cc.seed = SeedOf(i);
+    cc.input_rate = config.input_rate;
+    cc.view_interval = config.view_interval;
+    cc.snapshot_budget = config.snapshot_budget;
+    cc.spectate = config.spectate;
+    if (config.follow) cc.follow = static_cast<sim::PlayerId>((*config.follow + i) % protocol::kMaxPlayers);
+    if (i < config.incoming_link_logs.size()) cc.incoming_link_log = config.incoming_link_logs[i];
+    if (i < config.outgoing_link_logs.size()) cc.outgoing_link_log = config.outgoing_link_logs[i];
+    cc.settings = config.players.empty() ? config.settings : config.players[i].settings;
+    return cc;
+  }
+
   void Fail(std::string why) {
     failure = std::move(why);
     phase = Phase::kDone;
@@ -189,28 +208,9 @@ std::unique_ptr<BotRun> BotRun::Start(const BotConfig& config, Micros now, std::
   } else {
     impl->play_length = script_length ? *script_length : Seconds(kDefaultBotDurationS);
   }
-  for (int i = 0; i < count; ++i) {
-    ClientConfig cc;
-    cc.name = config.name_prefix + std::to_string(i);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(count); ++i) {
+    const ClientConfig cc = impl->ClientConfigOf(i);
     impl->names.push_back(cc.name);
-    cc.link = config.link;
-    cc.source_address = config.source_address;
-    cc.network = config.network;
-    cc.seed = impl->SeedOf(static_cast<std::size_t>(i));
-    cc.input_rate = config.input_rate;
-    cc.view_interval = config.view_interval;
-    cc.snapshot_budget = config.snapshot_budget;
-    cc.spectate = config.spectate;
-    if (config.follow) {
-      cc.follow =
-          static_cast<sim::PlayerId>((*config.follow + static_cast<std::size_t>(i)) % protocol::kMaxPlayers);
-    }
-    if (static_cast<std::size_t>(i) < config.incoming_link_logs.size())
-      cc.incoming_link_log = config.incoming_link_logs[static_cast<std::size_t>(i)];
-    if (static_cast<std::size_t>(i) < config.outgoing_link_logs.size())
-      cc.outgoing_link_log = config.outgoing_link_logs[static_cast<std::size_t>(i)];
-    cc.settings =
-        config.players.empty() ? config.settings : config.players[static_cast<std::size_t>(i)].settings;
     auto client = std::make_unique<Client>(cc);
     if (!client->Connect(config.host, config.port, now, error)) return nullptr;
     impl->clients.push_back(std::move(client));

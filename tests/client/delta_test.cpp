@@ -22,13 +22,8 @@ testing::Buttons Random(std::uint64_t seed) {
 }
 
 ClientConfig BadLink(std::string name, std::uint64_t seed) {
-  ClientConfig config = Named(std::move(name));
+  ClientConfig config = Behind(Named(std::move(name)), {30, 20, 0.15, 0.1, 0.1});
   config.seed = seed;
-  config.link.latency_ms = 30;
-  config.link.jitter_ms = 20;
-  config.link.loss = 0.15;
-  config.link.duplicate = 0.1;
-  config.link.reorder = 0.1;
   return config;
 }
 

@@ -10,13 +10,7 @@ namespace netcube::client {
 namespace {
 
 ClientConfig OnABadLink(const char* name) {
-  ClientConfig config = Named(name, PresetSettings(Preset::kFull));
-  config.link.latency_ms = 40;
-  config.link.jitter_ms = 10;
-  config.link.loss = 0.1;
-  config.link.duplicate = 0.1;
-  config.link.reorder = 0.1;
-  return config;
+  return Behind(Named(name, PresetSettings(Preset::kFull)), {40, 10, 0.1, 0.1, 0.1});
 }
 
 // The server's state of cube `id` now.
@@ -31,12 +25,7 @@ const sim::PlayerCube* ServerCube(LoopbackRig& rig, sim::PlayerId id) {
 // other (a cube comes in within 16 units, leaves beyond 32). One drives up to the other, stops, and drives
 // away again.
 TEST(Interest, ACubeComesInWithItsExactStateAndIsSaidToLeave) {
-  server::ServerConfig config;
-  config.interest = true;
-  config.arena = sim::Arena::OfUnits(256, 64);
-  config.interest_radius_units = 16;
-  config.spawn_spacing_units = 32;
-  const auto rig = StartRig(config);
+  const auto rig = StartRig(SparseInterest());
   Client& watcher = AddPlayer(*rig, OnABadLink("watcher"));
   Client& driver = AddPlayer(*rig, OnABadLink("driver"));
   ASSERT_TRUE(rig->ConnectAll());

@@ -38,6 +38,23 @@ inline ClientConfig Named(std::string name, const Settings& settings = {}) {
   return config;
 }
 
+// `config` behind `link` (both directions).
+inline ClientConfig Behind(ClientConfig config, const transport::LinkSettings& link) {
+  config.link = link;
+  return config;
+}
+
+// Interest management in a 256 x 64 arena with a radius of 16, cubes spawned 32 units apart: none is
+// relevant to another (a cube comes in within 16 units, leaves beyond 32).
+inline server::ServerConfig SparseInterest() {
+  server::ServerConfig config;
+  config.interest = true;
+  config.arena = sim::Arena::OfUnits(256, 64);
+  config.interest_radius_units = 16;
+  config.spawn_spacing_units = 32;
+  return config;
+}
+
 // The view `client` draws of remote cube `id`, or nullptr while it draws none.
 inline const RemoteView* FindRemote(const Client& client, sim::PlayerId id) {
   for (const RemoteView& r : client.remotes()) {

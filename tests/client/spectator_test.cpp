@@ -114,12 +114,7 @@ TEST(Spectator, ControlsNothing) {
 // Three players 32 units apart in a 256-unit arena, interest radius 16: a spectator following the last
 // sees only that one; moved to a point by the first, it sees the first and the last leaves its set.
 TEST(Spectator, ItsRelevantSetFollowsItsCamera) {
-  server::ServerConfig config;
-  config.interest = true;
-  config.arena = sim::Arena::OfUnits(256, 64);
-  config.interest_radius_units = 16;
-  config.spawn_spacing_units = 32;
-  const auto rig = StartRig(config);
+  const auto rig = StartRig(SparseInterest());
   for (const char* name : {"p0", "p1", "p2"}) AddPlayer(*rig, Named(name));
   ASSERT_TRUE(rig->ConnectAll());
   const sim::PlayerId first = *rig->player(0).player_id();

@@ -55,10 +55,9 @@ enum class MessageType : std::uint8_t {
   kViewpoint = 17,
 };
 inline constexpr int kMessageTypeCount = 18;
-// The type field: 3 bits name types 0..6; the value 7 is followed by 3 more bits naming types 7..13; their
-// value 7 is followed by 6 more bits naming types 14..77 (SnapshotRate is 14, InterestSnapshot 15,
-// SnapshotBudget 16, Viewpoint 17): room for 60 more types. ConnectRequest keeps its 3-bit type, so its magic
-// and version stay where every version reads them.
+// The type field: 3 bits name types 0..6; their 7 is followed by 3 bits naming 7..13, whose 7 is followed by
+// 6 bits naming 14..77: room for 60 more. ConnectRequest keeps its 3-bit type, so its magic and version stay
+// where every version reads them.
 inline constexpr int kShortTypeBits = 3;
 inline constexpr int kTypeEscape = 7;
 inline constexpr int kExtendedTypeBits = 3;
@@ -71,12 +70,8 @@ inline constexpr int kRenderFractionSteps = 256;
 // The longest interpolation delay and rewind the wire can state.
 inline constexpr int kMaxTagDelayMs = 1000;
 
-enum class RefuseReason : std::uint8_t {
-  kVersionMismatch = 0,
-  kServerFull = 1,
-  kMalformedRequest = 2,
-  kNoSpectatorSeat = 3,  // a spectator asked to watch and every spectator seat is taken (or there are none)
-};
+// kNoSpectatorSeat: a spectator asked to watch, and every spectator seat is taken (or there are none).
+enum class RefuseReason : std::uint8_t { kVersionMismatch, kServerFull, kMalformedRequest, kNoSpectatorSeat };
 inline constexpr int kRefuseReasonCount = 4;
 const char* ToString(RefuseReason reason) noexcept;
 
@@ -329,14 +324,12 @@ struct SnapshotBudget {
   friend bool operator==(const SnapshotBudget&, const SnapshotBudget&) = default;
 };
 
-// Client -> server, reliable, from a spectator only: where its camera is, for the server to choose its
-// relevant set around (interest management): following a player's cube, or a point of the arena in whole
-// units. A spectator that never sends one watches from the arena's centre.
+// Client -> server, reliable, a spectator's only: its camera (following a player's cube, or a point in whole
+// units), its relevant set's centre. A spectator that never sends one watches from the arena's centre.
 struct Viewpoint {
   bool follow = false;
-  sim::PlayerId player_id = 0;  // follow only
-  int x_units = 0;  // !follow only: [0, kMaxArenaUnits - 1]; the server refuses a point off its arena
-  int y_units = 0;
+  sim::PlayerId player_id = 0;   // follow only
+  int x_units = 0, y_units = 0;  // !follow only: [0, kMaxArenaUnits - 1]; off the server's arena is refused
   friend bool operator==(const Viewpoint&, const Viewpoint&) = default;
 };
 
