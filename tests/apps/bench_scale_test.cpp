@@ -113,6 +113,27 @@ TEST(BenchScale, InterestOnAndOffRunSideBySideARowEach) {
   EXPECT_EQ(off.at("stalest_member_ms"), 0.0);
 }
 
+// --spectators 0,4: the same players with and without four spectators following them, a row each; the
+// spectators take the seats of their own and leave the players' game as it was.
+TEST(BenchScale, SpectatorsBesideThePlayersAreARowOfTheirOwn) {
+  const nlohmann::json runs = RunScale(
+      "--clients 8 --snapshot-rates 20 --seconds 1 --scale-links lan --snapshot-encodings delta "
+      "--spectators 0,4");
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].at("settings").at("spectators"), 0);
+  EXPECT_EQ(runs[1].at("settings").at("spectators"), 4);
+  for (const nlohmann::json& r : runs) {
+    EXPECT_EQ(r.at("bots_problem"), "");
+    EXPECT_TRUE(r.at("all_final_match").get<bool>());
+    EXPECT_EQ(r.at("ticks_skipped"), 0);
+  }
+  EXPECT_EQ(runs[0].at("corrections"), runs[1].at("corrections")) << "the players' game is the same";
+  const testing::CommandResult bad =
+      testing::RunCommand(std::string(NETCUBE_BENCH_EXE) + " --spectators 300");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_EQ(testing::ShortUsageErrorProblem(bad.output, "netcube-bench"), "");
+}
+
 TEST(BenchScale, ALinkThatIsNoProfileOrAWallClockOnVirtualTimeIsOneLineOfError) {
   for (const char* args :
        {"--scenario scale --scale-links moon", "--scenario scale --scale-time virtual --tick-clock wall"}) {
