@@ -1,6 +1,7 @@
 #pragma once
 // Real frames without a display, for the GUI's tests: an App on SDL's offscreen video driver and software
 // renderer, and ImGui frames whose input (keys, mouse, wheel) the test sets itself.
+#include <SDL.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
 
@@ -23,6 +24,17 @@ inline std::unique_ptr<App> OpenHeadlessApp(int width, int height) {
   std::unique_ptr<App> app = App::Create(config, &error);
   EXPECT_NE(app, nullptr) << error;
   return app;
+}
+
+// A key pressed and released, as SDL's events: the App's next poll reads them.
+inline void PushKeyTap(SDL_Scancode scancode) {
+  for (const Uint32 type : {SDL_KEYDOWN, SDL_KEYUP}) {
+    SDL_Event event{};
+    event.type = type;
+    event.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
+    event.key.keysym.scancode = scancode;
+    ASSERT_EQ(SDL_PushEvent(&event), 1) << SDL_GetError();
+  }
 }
 
 // What the test's hands do during one frame.

@@ -37,13 +37,7 @@ TEST(GuiKeys, AppRecordsThePressesOfTheGameKeysAlone) {
   std::unique_ptr<App> app = OpenHeadlessApp(320, 240);
   ASSERT_NE(app, nullptr);
   for (const SDL_Scancode scancode : {SDL_SCANCODE_P, SDL_SCANCODE_LEFT, SDL_SCANCODE_Q, SDL_SCANCODE_TAB}) {
-    for (const Uint32 type : {SDL_KEYDOWN, SDL_KEYUP}) {
-      SDL_Event event{};
-      event.type = type;
-      event.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
-      event.key.keysym.scancode = scancode;
-      ASSERT_EQ(SDL_PushEvent(&event), 1) << SDL_GetError();
-    }
+    PushKeyTap(scancode);
   }
   ASSERT_TRUE(app->PollEvents());
   const KeyState& pressed = App::PressedKeys();

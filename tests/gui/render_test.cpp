@@ -421,22 +421,13 @@ TEST(GuiLabTaps, ATapShorterThanAFrameTagsAndMoves) {
   ASSERT_NE(lab, nullptr) << error;
   const LabLayout layout = LabLayout::For(app->display_size(), lab->players());
   PlayerKeys keys(std::nullopt, 1, KeyBinding::kArrows);
-  const auto tap = [](SDL_Scancode key) {
-    for (const Uint32 type : {SDL_KEYDOWN, SDL_KEYUP}) {
-      SDL_Event event{};
-      event.type = type;
-      event.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
-      event.key.keysym.scancode = key;
-      ASSERT_EQ(SDL_PushEvent(&event), 1) << SDL_GetError();
-    }
-  };
   std::uint64_t inputs_before_tap = 0;
   std::int32_t x_before_tap = 0;
   for (int frame = 0; frame < 240; ++frame) {
     const Micros now = VirtualFrameTime(frame);
     if (frame == 120) {
-      tap(SDL_SCANCODE_SPACE);
-      tap(SDL_SCANCODE_RIGHT);
+      PushKeyTap(SDL_SCANCODE_SPACE);
+      PushKeyTap(SDL_SCANCODE_RIGHT);
       inputs_before_tap = lab->player(0).metrics().inputs_sent;
       x_before_tap = lab->player(0).local().predicted_state.x;
     }

@@ -32,16 +32,6 @@ PlayerKeys Scripted(const std::string& text) {
   return PlayerKeys(std::move(script), 1, KeyBinding::kArrows);
 }
 
-void PushKey(SDL_Scancode scancode) {
-  for (const Uint32 type : {SDL_KEYDOWN, SDL_KEYUP}) {
-    SDL_Event event{};
-    event.type = type;
-    event.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
-    event.key.keysym.scancode = scancode;
-    ASSERT_EQ(SDL_PushEvent(&event), 1) << SDL_GetError();
-  }
-}
-
 const client::RemoteView* Remote(const client::Client& client, sim::PlayerId id) {
   for (const client::RemoteView& remote : client.remotes()) {
     if (remote.id == id) return &remote;
@@ -85,7 +75,7 @@ class GuiSpectatorScreen : public ::testing::Test {
             std::optional<SDL_Scancode> press_first = std::nullopt) {
     const ClientLayout layout = ClientLayout::For(app_->display_size());
     for (int frame = first; frame < first + frames; ++frame) {
-      if (press_first && frame == first) PushKey(*press_first);
+      if (press_first && frame == first) PushKeyTap(*press_first);
       EXPECT_TRUE(app_->PollEvents());
       const Micros now = VirtualFrameTime(frame);
       Step(now);
