@@ -14,7 +14,7 @@ void SnapshotDecoder::Received(Tick tick, std::span<const sim::PlayerCube> world
   untold_.Insert(static_cast<std::uint64_t>(tick));
 }
 
-const protocol::FixedVector<sim::PlayerCube, protocol::kMaxPlayers>* SnapshotDecoder::Find(
+const protocol::FixedVector<sim::PlayerCube, protocol::kMaxWholeWorldCubes>* SnapshotDecoder::Find(
     Tick tick) const noexcept {
   for (const Slot& slot : slots_) {
     if (slot.used && slot.tick == tick) return &slot.world;

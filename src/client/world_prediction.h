@@ -81,7 +81,7 @@ class WorldPrediction {
   // How far the rollback moved each remote cube drawn at the present, eased by its smoother.
   void SmoothRollbackJumps(const Frame& frame);
   // Each remote cube's position at `present` in the simulated frames (which must reach past it).
-  void ReadRemotes(double present, std::array<std::optional<Vec2>, 256>& out) const;
+  void ReadRemotes(double present, std::array<std::optional<Vec2>, protocol::kMaxPlayers>& out) const;
 
   bool have_base_ = false;
   Tick base_tick_ = 0;
@@ -101,9 +101,9 @@ class WorldPrediction {
   double present_ = 0.0;
   bool others_predicted_ = false;
   std::optional<sim::CubeState> own_state_;
-  std::array<std::optional<Vec2>, 256> remote_now_{};     // predicted positions at the present, by id
-  std::array<std::optional<Vec2>, 256> remote_before_{};  // before the rollback (scratch)
-  std::array<CorrectionSmoother, 256> remote_smoothers_{};
+  std::array<std::optional<Vec2>, protocol::kMaxPlayers> remote_now_{};     // predicted positions at the present, by id
+  std::array<std::optional<Vec2>, protocol::kMaxPlayers> remote_before_{};  // before the rollback (scratch)
+  std::array<CorrectionSmoother, protocol::kMaxPlayers> remote_smoothers_{};
   WorldPredictionMetrics metrics_;
 };
 

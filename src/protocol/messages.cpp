@@ -18,6 +18,7 @@ using snapshot_wire::SerializeAck;
 using snapshot_wire::SerializeArena;
 using snapshot_wire::SerializeCube;
 using snapshot_wire::SerializeDeltaBody;
+using snapshot_wire::SerializePlayerId;
 using snapshot_wire::SerializeType;
 using snapshot_wire::SerializeWorld;
 
@@ -70,7 +71,7 @@ bool Serialize(Stream& stream, ConnectRefused& m) {
 
 template <class Stream>
 bool Serialize(Stream& stream, Welcome& m) {
-  return SerializeUnsigned(stream, m.player_id) && SerializeInt(stream, m.tick_rate, 1, kMaxRate) &&
+  return SerializePlayerId(stream, m.player_id) && SerializeInt(stream, m.tick_rate, 1, kMaxRate) &&
          SerializeInt(stream, m.snapshot_rate, 1, kMaxRate) &&
          SerializeInt(stream, m.max_players, 1, kMaxPlayers) && SerializeBool(stream, m.collisions) &&
          SerializeArena(stream, m.arena) && SerializeUnsigned(stream, m.server_tick) &&
@@ -82,7 +83,7 @@ bool Serialize(Stream& stream, Viewpoint& m) {
   if (!SerializeBool(stream, m.follow)) return false;
   if (m.follow) {
     if constexpr (Stream::kReading) m.x_units = m.y_units = 0;
-    return SerializeUnsigned(stream, m.player_id);
+    return SerializePlayerId(stream, m.player_id);
   }
   if constexpr (Stream::kReading) m.player_id = 0;
   return SerializeInt(stream, m.x_units, 0, sim::kMaxArenaUnits - 1) &&
@@ -129,10 +130,17 @@ bool Serialize(Stream& stream, InterestSnapshot& m) {
     return false;
   }
   if constexpr (Stream::kReading) m.members.resize(count);
+  std::uint32_t lowest = 0;  // the lowest id the next member may have
   for (std::size_t i = 0; i < count; ++i) {
     InterestMember& member = m.members[i];
-    if (!SerializeUnsigned(stream, member.cube.id)) return false;
-    if (i > 0 && member.cube.id <= m.members[i - 1].cube.id) return false;  // strictly increasing
+    // Ids strictly increase: each is coded as its gap after the one before (0: the next id).
+    std::uint32_t gap = member.cube.id - lowest;
+    if (lowest >= kMaxPlayers || (Stream::kWriting && member.cube.id < lowest) ||
+        !SerializeGamma(stream, gap, static_cast<std::uint32_t>(kMaxPlayers - 1 - lowest))) {
+      return false;
+    }
+    if constexpr (Stream::kReading) member.cube.id = static_cast<sim::PlayerId>(lowest + gap);
+    lowest = member.cube.id + 1u;
     if (!SerializeBool(stream, member.has_state)) return false;
     if (member.has_state && !SerializeCube(stream, member.cube.state, m.arena)) return false;
     if constexpr (Stream::kReading) {
@@ -149,12 +157,12 @@ bool Serialize(Stream& stream, SnapshotAck& m) {
 
 template <class Stream>
 bool Serialize(Stream& stream, PlayerJoined& m) {
-  return SerializeUnsigned(stream, m.player_id) && SerializeName(stream, m.name);
+  return SerializePlayerId(stream, m.player_id) && SerializeName(stream, m.name);
 }
 
 template <class Stream>
 bool Serialize(Stream& stream, PlayerLeft& m) {
-  return SerializeUnsigned(stream, m.player_id) && SerializeInt(stream, m.reason, 0, kLeaveReasonCount - 1);
+  return SerializePlayerId(stream, m.player_id) && SerializeInt(stream, m.reason, 0, kLeaveReasonCount - 1);
 }
 
 template <class Stream>
@@ -174,7 +182,7 @@ bool Serialize(Stream& stream, Tag& m) {
 
 template <class Stream>
 bool Serialize(Stream& stream, TagResult& m) {
-  if (!SerializeUnsigned(stream, m.shooter) || !SerializeUnsigned(stream, m.shot) ||
+  if (!SerializePlayerId(stream, m.shooter) || !SerializeUnsigned(stream, m.shot) ||
       !SerializeInt(stream, m.outcome, 0, kTagOutcomeCount - 1) ||
       !SerializeInt(stream, m.rewind_ms, 0, kMaxTagDelayMs)) {
     return false;
@@ -188,7 +196,7 @@ bool Serialize(Stream& stream, TagResult& m) {
     }
     return true;
   }
-  if (!SerializeUnsigned(stream, m.target) || !SerializeBool(stream, m.target_has_input)) return false;
+  if (!SerializePlayerId(stream, m.target) || !SerializeBool(stream, m.target_has_input)) return false;
   if (m.target_has_input) return SerializeUnsigned(stream, m.target_seq);
   if constexpr (Stream::kReading) m.target_seq = 0;
   return true;
@@ -249,22 +257,47 @@ bool operator==(const InterestSnapshot& a, const InterestSnapshot& b) noexcept {
   return true;
 }
 
-std::size_t InterestSnapshotBytes(const sim::Arena& arena, std::size_t members, std::size_t states,
-                                  bool has_ack) noexcept {
-  // Counted, not measured: a server sizes every client's snapshot with it, and the fields have fixed widths
-  // (the type's 12 bits, tick, arena, count, ack; a member's id and flag; a state's position within the
-  // arena, velocity and buttons).
+namespace {
+
+// Counted, not measured: a server sizes every client's snapshot with it. The fields but the members' ids
+// have fixed widths (the type's 12 bits, tick, arena, count, ack; a member's flag; a state's position within
+// the arena, velocity and buttons); an id is its gap's Elias gamma code.
+struct InterestBits {
+  std::size_t fixed = 0;  // all but the states
+  std::size_t state = 0;  // each state
+};
+
+InterestBits CountInterestBits(const sim::Arena& arena, std::span<const sim::PlayerId> ids, bool has_ack) {
   constexpr int kHeadBits =
       12 + 32 + 2 * BitsRequired(sim::kMinArenaUnits, sim::kMaxArenaUnits) + BitsRequired(0, kMaxPlayers) + 1;
   constexpr int kAckBits = 16 + BitsRequired(kMinInputLead, kMaxInputLead);
-  constexpr int kMemberBits = 8 * sizeof(sim::PlayerId) + 1;
   constexpr int kMotionBits =
       2 * BitsRequired(-sim::kMaxSpeed, sim::kMaxSpeed) + BitsRequired(0, sim::kButtonMask);
-  const int state_bits =
-      BitsRequired(arena.min_x(), arena.max_x()) + BitsRequired(arena.min_y(), arena.max_y()) + kMotionBits;
-  const std::size_t bits = kHeadBits + (has_ack ? kAckBits : 0) + members * kMemberBits +
-                           states * static_cast<std::size_t>(state_bits);
-  return (bits + 7) / 8;
+  InterestBits bits;
+  bits.fixed = kHeadBits + (has_ack ? kAckBits : 0) + ids.size();  // a flag a member
+  std::uint32_t lowest = 0;
+  for (const sim::PlayerId id : ids) {
+    bits.fixed += static_cast<std::size_t>(2 * std::bit_width(id - lowest + 1u) - 1);
+    lowest = id + 1u;
+  }
+  bits.state = static_cast<std::size_t>(BitsRequired(arena.min_x(), arena.max_x()) +
+                                        BitsRequired(arena.min_y(), arena.max_y()) + kMotionBits);
+  return bits;
+}
+
+}  // namespace
+
+std::size_t InterestSnapshotBytes(const sim::Arena& arena, std::span<const sim::PlayerId> ids,
+                                  std::size_t states, bool has_ack) noexcept {
+  const InterestBits bits = CountInterestBits(arena, ids, has_ack);
+  return (bits.fixed + states * bits.state + 7) / 8;
+}
+
+std::size_t InterestStatesWithin(std::size_t budget, const sim::Arena& arena,
+                                 std::span<const sim::PlayerId> ids, bool has_ack) noexcept {
+  const InterestBits bits = CountInterestBits(arena, ids, has_ack);
+  if (bits.fixed > budget * 8) return 0;
+  return std::min(ids.size(), (budget * 8 - bits.fixed) / bits.state);
 }
 
 MessageType TypeOf(const Message& message) noexcept { return static_cast<MessageType>(message.index()); }

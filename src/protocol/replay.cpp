@@ -41,7 +41,7 @@ bool MoveLog::RecordMembers(Tick& slot, std::span<const sim::PlayerCube> world,
                             std::span<const sim::PlayerCube> arrivals) noexcept {
   slot.exits.clear();
   slot.arrivals.clear();
-  bool sayable = world.size() <= kMaxPlayers && generations.size() == world.size();
+  bool sayable = world.size() <= kMaxWholeWorldCubes && generations.size() == world.size();
   // Both lists increase by id: a member of the last tick's list not in this one (or of another generation)
   // went, one of this list not in the last came.
   std::size_t last = 0;
@@ -78,7 +78,7 @@ const MoveLog::Tick* MoveLog::Find(std::uint64_t tick) const noexcept {
 bool ReplayBuilder::Start(std::uint64_t baseline_tick, std::span<const sim::PlayerCube> baseline,
                           const MoveLog& log, DeltaSnapshot& out) noexcept {
   const MoveLog::Tick* first = log.Find(baseline_tick);
-  good_ = first != nullptr && baseline.size() <= kMaxPlayers;
+  good_ = first != nullptr && baseline.size() <= kMaxWholeWorldCubes;
   if (!good_) return false;
   baseline_tick_ = reached_ = baseline_tick;
   era_ = first->era;

@@ -55,6 +55,12 @@ bool SerializeArena(Stream& stream, sim::Arena& arena) {
   return true;
 }
 
+// A player's id: int[0, kMaxPlayers - 1] (10 bits).
+template <class Stream>
+bool SerializePlayerId(Stream& stream, sim::PlayerId& id) {
+  return SerializeInt(stream, id, 0, kMaxPlayers - 1);
+}
+
 // A cube's state: its position within `arena`, its velocity and its held buttons.
 template <class Stream>
 bool SerializeCube(Stream& stream, sim::CubeState& s, const sim::Arena& arena) {
@@ -75,11 +81,11 @@ inline bool SameOnWire(const sim::PlayerCube& a, const sim::PlayerCube& b) noexc
 template <class Stream, class Players>
 bool SerializePlayers(Stream& stream, Players& players, const sim::Arena& arena) {
   std::size_t count = players.size();
-  if (!SerializeInt(stream, count, 0, kMaxPlayers)) return false;
+  if (!SerializeInt(stream, count, 0, kMaxWholeWorldCubes)) return false;
   if constexpr (Stream::kReading) players.resize(count);
   for (std::size_t i = 0; i < count; ++i) {
     sim::PlayerCube p = players[i];
-    if (!SerializeUnsigned(stream, p.id)) return false;
+    if (!SerializePlayerId(stream, p.id)) return false;
     if (i > 0 && p.id <= players[i - 1].id) return false;  // strictly increasing: no duplicates
     if (!SerializeCube(stream, p.state, arena)) return false;
     if constexpr (Stream::kReading) players[i] = p;
@@ -115,7 +121,7 @@ bool SerializeReplayHead(Stream& stream, DeltaSnapshot& m, std::size_t& count) {
   if (m.paths.size() < m.arrivals.size()) return false;
   count = m.paths.size() - m.arrivals.size();
   bool changed = !m.arrivals.empty() || !m.exits.empty();
-  if (!SerializeBool(stream, m.collisions) || !SerializeInt(stream, count, 0, kMaxPlayers) ||
+  if (!SerializeBool(stream, m.collisions) || !SerializeInt(stream, count, 0, kMaxWholeWorldCubes) ||
       !SerializeBool(stream, changed)) {
     return false;
   }
@@ -162,7 +168,7 @@ bool SerializeArrivals(Stream& stream, DeltaSnapshot& m, std::size_t count) {
   for (std::size_t k = 0; k < m.arrivals.size(); ++k) {
     Arrival& a = m.arrivals[k];
     const int first = k == 0 ? 1 : m.arrivals[k - 1].at;
-    if (!SerializeInt(stream, a.at, first, m.age) || !SerializeUnsigned(stream, a.cube.id) ||
+    if (!SerializeInt(stream, a.at, first, m.age) || !SerializePlayerId(stream, a.cube.id) ||
         !SerializeCube(stream, a.cube.state, sim::kLargestArena)) {
       return false;
     }

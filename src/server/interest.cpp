@@ -63,16 +63,19 @@ void Interest::Select(std::uint64_t tick, std::span<Client> clients, const Playe
   // cube relevant to every client: nothing to choose.
   const std::int64_t across_x = config.arena.max_x() - config.arena.min_x();
   const std::int64_t across_y = config.arena.max_y() - config.arena.min_y();
-  const bool spanned =
-      across_x * across_x + across_y * across_y <= SquaredUnits(config.interest_radius_units);
+  const bool everything =
+      !config.interest || across_x * across_x + across_y * across_y <= SquaredUnits(config.interest_radius_units);
+  // A world larger than a whole-world snapshot holds reaches every client in InterestSnapshots, each set
+  // every cube when all are relevant.
+  const bool whole_fits = world.size() <= protocol::kMaxWholeWorldCubes;
   bool filed = false;
   for (Client& client : clients) {
     if (!client.feed.due) continue;
     client.interest.partial = false;
-    if (!config.interest || spanned) continue;
-    if (!filed) FileCubes(world, config);
+    if (everything && whole_fits) continue;
+    if (!filed && !everything) FileCubes(world, config);
     filed = true;
-    SelectFor(tick, client.interest, EyeOf(client, players, config), players, config);
+    SelectFor(tick, client.interest, EyeOf(client, players, config), players, config, everything);
   }
 }
 
@@ -97,7 +100,7 @@ Interest::Eye Interest::EyeOf(const Client& client, const Players& players, cons
 }
 
 void Interest::SelectFor(std::uint64_t tick, InterestView& view, const Eye& eye, const Players& players,
-                         const ServerConfig& config) {
+                         const ServerConfig& config, bool everything) {
   const std::span<const sim::PlayerCube> world = players.world();
   const std::int64_t enter = SquaredUnits(config.interest_radius_units);
   const std::int64_t leave = SquaredUnits(config.interest_radius_units + kInterestMarginUnits);
@@ -108,31 +111,35 @@ void Interest::SelectFor(std::uint64_t tick, InterestView& view, const Eye& eye,
     view.entries[id].member = false;
   }
   view.members.clear();
-  const std::size_t home = CellAt(viewpoint);
-  const std::size_t column = home % columns_;
-  const std::size_t row = home / columns_;
-  for (std::size_t r = row > 0 ? row - 1 : 0; r <= std::min(row + 1, rows_ - 1); ++r) {
-    for (std::size_t c = column > 0 ? column - 1 : 0; c <= std::min(column + 1, columns_ - 1); ++c) {
-      const std::size_t cell = r * columns_ + c;
-      for (std::size_t k = cell_start_[cell]; k < cell_start_[cell + 1]; ++k) {
-        const std::size_t i = filed_[k];
-        InterestView::Entry& entry = view.entries[world[i].id];
-        const std::uint32_t generation = players.players()[i].generation;
-        const bool was = entry.was && entry.generation == generation;
-        const std::int64_t d = SquaredDistance(world[i].state, viewpoint);
-        if (i != eye.cube && d > enter && !(was && d <= leave)) continue;
-        entry.member = true;
-        if (!was) {
-          entry.generation = generation;
-          entry.sent = 0;
-        }
-        view.members.push_back(world[i].id);
+  const auto consider = [&](std::size_t i) {
+    InterestView::Entry& entry = view.entries[world[i].id];
+    const std::uint32_t generation = players.players()[i].generation;
+    const bool was = entry.was && entry.generation == generation;
+    const std::int64_t d = SquaredDistance(world[i].state, viewpoint);
+    if (!everything && i != eye.cube && d > enter && !(was && d <= leave)) return;
+    entry.member = true;
+    if (!was) {
+      entry.generation = generation;
+      entry.sent = 0;
+    }
+    view.members.push_back(world[i].id);
+  };
+  if (everything) {
+    for (std::size_t i = 0; i < world.size(); ++i) consider(i);
+  } else {
+    const std::size_t home = CellAt(viewpoint);
+    const std::size_t column = home % columns_;
+    const std::size_t row = home / columns_;
+    for (std::size_t r = row > 0 ? row - 1 : 0; r <= std::min(row + 1, rows_ - 1); ++r) {
+      for (std::size_t c = column > 0 ? column - 1 : 0; c <= std::min(column + 1, columns_ - 1); ++c) {
+        const std::size_t cell = r * columns_ + c;
+        for (std::size_t k = cell_start_[cell]; k < cell_start_[cell + 1]; ++k) consider(filed_[k]);
       }
     }
   }
   for (const sim::PlayerId id : previous_) view.entries[id].was = false;
   std::sort(view.members.begin(), view.members.end());
-  view.partial = view.members.size() < world.size();
+  view.partial = view.members.size() < world.size() || world.size() > protocol::kMaxWholeWorldCubes;
   // A whole world's snapshot carries every member's state.
   if (!view.partial) {
     for (const sim::PlayerId id : view.members) view.entries[id].sent = tick;
@@ -176,13 +183,11 @@ std::span<const std::uint8_t> Interest::Encode(std::uint64_t tick, Client& clien
   candidates_.clear();
   Weigh(tick, client, players, config, [this](const Candidate& c) { candidates_.push_back(c); });
   // The most states the budget holds with every member named, given to the most important.
-  std::size_t states = candidates_.size();
   const std::size_t budget =
       client.feed.budget > 0 ? std::min(client.feed.budget, config.snapshot_budget) : config.snapshot_budget;
-  while (states > 0 && protocol::InterestSnapshotBytes(config.arena, candidates_.size(), states,
-                                                       ack.has_value()) > budget) {
-    --states;
-  }
+  ids_.clear();
+  for (const Candidate& c : candidates_) ids_.push_back(players.world()[c.cube].id);
+  const std::size_t states = protocol::InterestStatesWithin(budget, config.arena, ids_, ack.has_value());
   order_.resize(candidates_.size());
   for (std::size_t k = 0; k < order_.size(); ++k) order_[k] = k;
   std::partial_sort(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(states), order_.end(),

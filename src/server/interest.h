@@ -76,9 +76,9 @@ class Interest {
   // The cubes filed by cell (a grid of cells as wide as a set reaches), for SelectFor.
   void FileCubes(std::span<const sim::PlayerCube> world, const ServerConfig& config);
   std::size_t CellAt(const sim::CubeState& s) const noexcept;
-  // The set seen from `eye`: the cubes of its cell and the eight around.
+  // The set seen from `eye`: the cubes of its cell and the eight around; with `everything`, every cube.
   void SelectFor(std::uint64_t tick, InterestView& view, const Eye& eye, const Players& players,
-                 const ServerConfig& config);
+                 const ServerConfig& config, bool everything);
   // Visits every member of `client`'s set, in id order, weighed after `tick`.
   template <class Visit>
   static void Weigh(std::uint64_t tick, const Client& client, const Players& players,
@@ -99,6 +99,7 @@ class Interest {
   std::vector<std::size_t> cursor_;      // by cell: where its next cube is filed
   std::vector<sim::PlayerId> previous_;  // the members of the set before SelectFor
   std::vector<Candidate> candidates_;    // the members, in id order
+  std::vector<sim::PlayerId> ids_;       // theirs
   std::vector<std::size_t> order_;       // of candidates_, by priority
   protocol::InterestSnapshot message_;
   std::array<std::uint8_t, protocol::kMaxPacketBytes> buffer_{};

@@ -169,17 +169,19 @@ TEST(Messages, EncodedSizesMatchTheDocumentedLayout) {
   for (const SizedMessage& m : DocumentedSizes()) {
     EXPECT_EQ(MeasureBytes(m.message), (m.bits + 7) / 8) << m.name;
   }
-  EXPECT_EQ(MeasureBytes(testing::FullSnapshot()), 2060u);  // the largest full snapshot, standard arena
-  EXPECT_EQ(MeasureBytes(testing::FullSnapshot(sim::kLargestArena)), 2444u);  // and in the largest
-  // The largest InterestSnapshot (256 members with their states and an ack), and in the largest arena.
-  EXPECT_EQ(MeasureBytes(InterestOfAll(testing::FullSnapshot())), 2093u);
-  EXPECT_EQ(MeasureBytes(InterestOfAll(testing::FullSnapshot(sim::kLargestArena))), 2477u);
-  EXPECT_EQ(InterestSnapshotBytes(sim::kStandardArena, 256, 256, true), 2093u);
-  EXPECT_EQ(InterestSnapshotBytes(sim::kLargestArena, 256, 256, true), 2477u);
-  // What a server leaving out at least one cube sends at most: 255 members named, with and without states.
-  EXPECT_EQ(InterestSnapshotBytes(sim::kStandardArena, 255, 255, true), 2085u);
-  EXPECT_EQ(InterestSnapshotBytes(sim::kLargestArena, 255, 255, true), 2467u);
-  EXPECT_EQ(InterestSnapshotBytes(sim::kStandardArena, 255, 0, true), 300u);
+  EXPECT_EQ(MeasureBytes(testing::FullSnapshot()), 2124u);  // the largest full snapshot, standard arena
+  EXPECT_EQ(MeasureBytes(testing::FullSnapshot(sim::kLargestArena)), 2508u);  // and in the largest
+  // InterestSnapshots name their members by the gaps between ids: every id takes 2 bits (its gap's code
+  // and its flag), the most naming the members can take (269 bytes with an ack); 133 states of the standard
+  // arena fit the default budget beside them.
+  std::vector<sim::PlayerId> all(kMaxPlayers);
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<sim::PlayerId>(i);
+  EXPECT_EQ(InterestSnapshotBytes(sim::kStandardArena, all, 0, true), 269u);
+  EXPECT_EQ(InterestStatesWithin(1200, sim::kStandardArena, all, true), 133u);
+  EXPECT_EQ(InterestSnapshotBytes(sim::kStandardArena, all, 133, true), 1200u);
+  EXPECT_EQ(MeasureBytes(InterestOfAll(testing::FullSnapshot())),
+            InterestSnapshotBytes(sim::kStandardArena, std::span(all).first(256), 256, true));
+  EXPECT_EQ(InterestStatesWithin(128, sim::kStandardArena, all, true), 0u);  // naming takes more
   for (const auto& [name, message] : SampleMessages()) {
     if (name == "delta_longest") {
       EXPECT_EQ(MeasureBytes(message), 4076u);  // the largest valid message
@@ -404,7 +406,8 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
       0xFC, 0x10, 0x00, 0x00, 0x4D, 0x23, 0xE0, 0x22, 0x00, 0x18, 0x15, 0xE7, 0x48, 0x12, 0x3F, 0x82,
       0x00, 0x40, 0x20, 0x14, 0x13, 0x7C, 0x43, 0x04, 0xA3, 0x68, 0x40, 0x0D, 0x01, 0x81, 0x5E, 0x40};
   EXPECT_EQ(EncodeToVector(interest), interest_bytes);
-  EXPECT_EQ(InterestSnapshotBytes(interest.arena, 3, 2, true), interest_bytes.size());
+  const std::vector<sim::PlayerId> interest_ids = {2, 5, 9};
+  EXPECT_EQ(InterestSnapshotBytes(interest.arena, interest_ids, 2, true), interest_bytes.size());
   ASSERT_EQ(Decode(interest_bytes, decoded), DecodeError::kNone);
   ASSERT_TRUE(std::holds_alternative<InterestSnapshot>(decoded));
   EXPECT_EQ(std::get<InterestSnapshot>(decoded), interest);

@@ -25,7 +25,7 @@ class SnapshotDecoder {
 
   void Reset() noexcept;
   // The world at `tick`, or nullptr when it is not held.
-  const protocol::FixedVector<sim::PlayerCube, protocol::kMaxPlayers>* Find(Tick tick) const noexcept;
+  const protocol::FixedVector<sim::PlayerCube, protocol::kMaxWholeWorldCubes>* Find(Tick tick) const noexcept;
   // The world `delta` rebuilds from the held world at `baseline` (in `arena`, the session's), or nullptr
   // when it does not fit it (or that world is not held). Valid until the next Rebuild.
   const protocol::Snapshot* Rebuild(Tick baseline, const protocol::DeltaSnapshot& delta,
@@ -50,7 +50,7 @@ class SnapshotDecoder {
   struct Slot {
     bool used = false;
     Tick tick = 0;
-    protocol::FixedVector<sim::PlayerCube, protocol::kMaxPlayers> world;
+    protocol::FixedVector<sim::PlayerCube, protocol::kMaxWholeWorldCubes> world;  // whole worlds only
   };
   // Keeps the world at `tick` in place of the oldest held (unless `tick` is older still, or held).
   void Store(Tick tick, std::span<const sim::PlayerCube> world) noexcept;

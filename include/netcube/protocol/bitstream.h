@@ -130,6 +130,42 @@ bool SerializeInt(Stream& stream, T& value, std::int64_t min, std::int64_t max) 
   return true;
 }
 
+// An integer in [0, max] in Elias gamma code: n zero bits, then value + 1 in n + 1 bits (its leading 1
+// first), n = floor(log2(value + 1)). 1 bit for 0, 3 for 1 and 2, 2n + 1 bits in all: small values are
+// cheap, and a reader stops after as many zeros as max + 1 needs.
+template <class Stream, class T>
+bool SerializeGamma(Stream& stream, T& value, std::uint32_t max) noexcept {
+  std::uint32_t plus_one = 0;
+  if constexpr (Stream::kWriting) {
+    if (static_cast<std::uint64_t>(value) > max) return false;
+    plus_one = static_cast<std::uint32_t>(value) + 1;
+  }
+  int zeros = 0;
+  if constexpr (Stream::kWriting) {
+    zeros = static_cast<int>(std::bit_width(plus_one)) - 1;
+    for (int i = 0; i < zeros; ++i) {
+      if (!stream.Bits(0, 1)) return false;
+    }
+  } else {
+    const int most_zeros = static_cast<int>(std::bit_width(std::uint64_t{max} + 1)) - 1;
+    for (std::uint32_t bit = 0; bit == 0; ++zeros) {
+      if (zeros > most_zeros || !stream.Bits(bit, 1)) return false;
+    }
+    --zeros;  // the loop counted the leading 1
+  }
+  std::uint32_t low = plus_one & ((std::uint32_t{1} << zeros) - 1);
+  if constexpr (Stream::kWriting) {
+    if (!stream.Bits(1, 1)) return false;
+  }
+  if (zeros > 0 && !stream.Bits(low, zeros)) return false;
+  if constexpr (Stream::kReading) {
+    const std::uint64_t v = ((std::uint64_t{1} << zeros) | low) - 1;
+    if (v > max) return false;
+    value = static_cast<T>(v);
+  }
+  return true;
+}
+
 template <class Stream>
 bool SerializeBool(Stream& stream, bool& value) noexcept {
   std::uint32_t bit = value ? 1u : 0u;

@@ -19,12 +19,15 @@
 
 namespace netcube::protocol {
 
-inline constexpr std::uint16_t kProtocolVersion = 15;
+inline constexpr std::uint16_t kProtocolVersion = 16;
 // A snapshot's input_lead, int[kMinInputLead, kMaxInputLead] on the wire (6 bits); the server clamps to it.
 inline constexpr int kMinInputLead = -32;
 inline constexpr int kMaxInputLead = 31;
 inline constexpr std::uint32_t kProtocolMagic = 0x4E435542;  // "NCUB": cheap rejection of stray traffic
-inline constexpr std::size_t kMaxPlayers = 256;              // every sim::PlayerId
+inline constexpr std::size_t kMaxPlayers = 1024;  // every sim::PlayerId: int[0, kMaxPlayers - 1] on the wire
+// The most cubes a whole-world snapshot (Snapshot, DeltaSnapshot) holds: one of more would not fit a packet,
+// so a larger world reaches every client in InterestSnapshots.
+inline constexpr std::size_t kMaxWholeWorldCubes = 256;
 inline constexpr std::size_t kMaxInputsPerPacket = 64;       // the client's redundancy cap
 inline constexpr std::size_t kMaxNameLength = 15;            // fits std::string's inline buffer
 inline constexpr int kMaxRate = 240;                         // tick and snapshot rates, per second
@@ -250,7 +253,7 @@ struct Exit {
 // The most cubes a replay lets come (a replay past it is not made): a player in a hundred coming and going
 // every second is 3 in a second-old replay; each costs its state and path.
 inline constexpr std::size_t kMaxArrivals = 64;
-inline constexpr std::size_t kMaxReplayPaths = kMaxPlayers + kMaxArrivals;
+inline constexpr std::size_t kMaxReplayPaths = kMaxWholeWorldCubes + kMaxArrivals;
 
 // Server -> client, unreliable: the world at server_tick against the baseline at server_tick - age.
 struct DeltaSnapshot {
@@ -333,10 +336,14 @@ struct Viewpoint {
   friend bool operator==(const Viewpoint&, const Viewpoint&) = default;
 };
 
-// The bytes an InterestSnapshot in `arena` with `members` members, `states` of them with their state,
-// takes on the wire, with its ack (has_ack) or without: what a server fills a byte budget by.
-std::size_t InterestSnapshotBytes(const sim::Arena& arena, std::size_t members, std::size_t states,
-                                  bool has_ack) noexcept;
+// The bytes an InterestSnapshot in `arena` of the members `ids` (increasing), `states` of them with their
+// state, takes on the wire, with its ack (has_ack) or without.
+std::size_t InterestSnapshotBytes(const sim::Arena& arena, std::span<const sim::PlayerId> ids,
+                                  std::size_t states, bool has_ack) noexcept;
+// The most states such a snapshot carries within `budget` bytes (0 when naming the members alone takes
+// more): what a server fills a byte budget by.
+std::size_t InterestStatesWithin(std::size_t budget, const sim::Arena& arena,
+                                 std::span<const sim::PlayerId> ids, bool has_ack) noexcept;
 
 using Message = std::variant<ConnectRequest, ConnectRefused, Welcome, InputMessage, Snapshot, PlayerJoined,
                              PlayerLeft, TimeEcho, Tag, TagResult, DeltaSnapshot, SnapshotAck, Challenge,

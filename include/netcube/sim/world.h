@@ -8,7 +8,7 @@
 
 namespace netcube::sim {
 
-using PlayerId = std::uint8_t;
+using PlayerId = std::uint16_t;  // [0, protocol::kMaxPlayers)
 
 struct PlayerCube {
   PlayerId id = 0;
