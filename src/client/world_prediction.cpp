@@ -77,7 +77,8 @@ void WorldPrediction::Step(std::size_t k, const Frame& frame) {
   metrics_.cube_ticks_simulated += world.size();
 }
 
-void WorldPrediction::ReadRemotes(double present, std::array<std::optional<Vec2>, protocol::kMaxPlayers>& out) const {
+void WorldPrediction::ReadRemotes(double present,
+                                  std::array<std::optional<Vec2>, protocol::kMaxPlayers>& out) const {
   out.fill(std::nullopt);
   const double ahead = std::max(0.0, present - static_cast<double>(frames_tick_));
   const auto k = static_cast<std::size_t>(std::floor(ahead));

@@ -101,7 +101,8 @@ class WorldPrediction {
   double present_ = 0.0;
   bool others_predicted_ = false;
   std::optional<sim::CubeState> own_state_;
-  std::array<std::optional<Vec2>, protocol::kMaxPlayers> remote_now_{};     // predicted positions at the present, by id
+  std::array<std::optional<Vec2>, protocol::kMaxPlayers>
+      remote_now_{};  // predicted positions at the present, by id
   std::array<std::optional<Vec2>, protocol::kMaxPlayers> remote_before_{};  // before the rollback (scratch)
   std::array<CorrectionSmoother, protocol::kMaxPlayers> remote_smoothers_{};
   WorldPredictionMetrics metrics_;

@@ -63,8 +63,8 @@ void Interest::Select(std::uint64_t tick, std::span<Client> clients, const Playe
   // cube relevant to every client: nothing to choose.
   const std::int64_t across_x = config.arena.max_x() - config.arena.min_x();
   const std::int64_t across_y = config.arena.max_y() - config.arena.min_y();
-  const bool everything =
-      !config.interest || across_x * across_x + across_y * across_y <= SquaredUnits(config.interest_radius_units);
+  const bool everything = !config.interest || across_x * across_x + across_y * across_y <=
+                                                  SquaredUnits(config.interest_radius_units);
   // A world larger than a whole-world snapshot holds reaches every client in InterestSnapshots, each set
   // every cube when all are relevant.
   const bool whole_fits = world.size() <= protocol::kMaxWholeWorldCubes;
@@ -73,8 +73,13 @@ void Interest::Select(std::uint64_t tick, std::span<Client> clients, const Playe
     if (!client.feed.due) continue;
     client.interest.partial = false;
     if (everything && whole_fits) continue;
-    if (!filed && !everything) FileCubes(world, config);
-    filed = true;
+    if (!filed) {
+      if (!everything) FileCubes(world, config);
+      // Compact, for SelectFor: a player's record is large, and a cache line a cube would be read.
+      generations_.resize(world.size());
+      for (std::size_t i = 0; i < world.size(); ++i) generations_[i] = players.players()[i].generation;
+      filed = true;
+    }
     SelectFor(tick, client.interest, EyeOf(client, players, config), players, config, everything);
   }
 }
@@ -112,11 +117,13 @@ void Interest::SelectFor(std::uint64_t tick, InterestView& view, const Eye& eye,
   }
   view.members.clear();
   const auto consider = [&](std::size_t i) {
+    // Far cubes are passed over before their entries are read: most of those filed around are.
+    const std::int64_t d = everything ? 0 : SquaredDistance(world[i].state, viewpoint);
+    if (d > leave && i != eye.cube) return;
     InterestView::Entry& entry = view.entries[world[i].id];
-    const std::uint32_t generation = players.players()[i].generation;
+    const std::uint32_t generation = generations_[i];
     const bool was = entry.was && entry.generation == generation;
-    const std::int64_t d = SquaredDistance(world[i].state, viewpoint);
-    if (!everything && i != eye.cube && d > enter && !(was && d <= leave)) return;
+    if (i != eye.cube && d > enter && !(was && d <= leave)) return;
     entry.member = true;
     if (!was) {
       entry.generation = generation;

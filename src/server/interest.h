@@ -93,14 +93,15 @@ class Interest {
   std::int64_t cell_ = 1;  // sub-units a side
   std::size_t columns_ = 1;
   std::size_t rows_ = 1;
-  std::vector<std::size_t> cell_start_;  // by cell: where its cubes start in filed_ (and the end)
-  std::vector<std::size_t> cell_of_;     // by world index
-  std::vector<std::size_t> filed_;       // world indices, by cell
-  std::vector<std::size_t> cursor_;      // by cell: where its next cube is filed
-  std::vector<sim::PlayerId> previous_;  // the members of the set before SelectFor
-  std::vector<Candidate> candidates_;    // the members, in id order
-  std::vector<sim::PlayerId> ids_;       // theirs
-  std::vector<std::size_t> order_;       // of candidates_, by priority
+  std::vector<std::size_t> cell_start_;     // by cell: where its cubes start in filed_ (and the end)
+  std::vector<std::size_t> cell_of_;        // by world index
+  std::vector<std::size_t> filed_;          // world indices, by cell
+  std::vector<std::size_t> cursor_;         // by cell: where its next cube is filed
+  std::vector<std::uint32_t> generations_;  // by world index, this tick's
+  std::vector<sim::PlayerId> previous_;     // the members of the set before SelectFor
+  std::vector<Candidate> candidates_;       // the members, in id order
+  std::vector<sim::PlayerId> ids_;          // theirs
+  std::vector<std::size_t> order_;          // of candidates_, by priority
   protocol::InterestSnapshot message_;
   std::array<std::uint8_t, protocol::kMaxPacketBytes> buffer_{};
 };

@@ -54,6 +54,7 @@ struct SnapshotFeed {
   // the server's. Its own credit, as the server's; due: it gets this tick's snapshot.
   int rate = 0;
   int credit = 0;
+  bool phased = false;  // its credit started at a phase of its own (Snapshots::MarkDue, staggered)
   bool due = false;
   // The bytes it asked its InterestSnapshots to keep within (SnapshotBudget), 0 while it takes the server's.
   std::size_t budget = 0;

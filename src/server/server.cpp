@@ -220,7 +220,9 @@ void Server::Impl::RunDueTicks(Micros now) {
     snapshots.Record(simulation.tick(), players.world(), simulation.history(), simulation.arrivals(),
                      simulation.steps(), config.collisions);
     tags.JudgeDue(now, players, simulation.history(), config);
-    const bool snapshot_due = snapshots.MarkDue(players.clients(), config, simulation.rate());
+    const bool snapshot_due =
+        snapshots.MarkDue(players.clients(), config, simulation.rate(),
+                          config.interest || players.world().size() > protocol::kMaxWholeWorldCubes);
     if (snapshot_due) {
       snapshots.Prepare(simulation.tick(), players, simulation.history(), config);
     }

@@ -25,7 +25,8 @@ void Snapshots::OnTickRate(int tick_rate, std::vector<Client>& clients) noexcept
   for (Client& client : clients) client.feed.credit = std::min(client.feed.credit, tick_rate - 1);
 }
 
-bool Snapshots::MarkDue(std::vector<Client>& clients, const ServerConfig& config, int tick_rate) noexcept {
+bool Snapshots::MarkDue(std::vector<Client>& clients, const ServerConfig& config, int tick_rate,
+                        bool staggered) noexcept {
   const auto take_credit = [tick_rate](int& credit, int rate) {
     credit += rate;
     if (credit < tick_rate) return false;
@@ -36,7 +37,15 @@ bool Snapshots::MarkDue(std::vector<Client>& clients, const ServerConfig& config
   bool any_due = false;
   for (Client& client : clients) {
     SnapshotFeed& feed = client.feed;
-    feed.due = feed.rate > 0 ? take_credit(feed.credit, RateOf(feed, config, tick_rate)) : server_due;
+    if (staggered && !feed.phased) {
+      // Consecutive phases one snapshot's credit apart: at 20 of 60 ticks, a third of the clients a tick.
+      feed.credit =
+          static_cast<int>((next_phase_++ * static_cast<std::uint64_t>(RateOf(feed, config, tick_rate))) %
+                           static_cast<std::uint64_t>(tick_rate));
+    }
+    feed.phased = staggered;
+    feed.due =
+        feed.rate > 0 || staggered ? take_credit(feed.credit, RateOf(feed, config, tick_rate)) : server_due;
     any_due = any_due || feed.due;
   }
   return any_due;

@@ -31,8 +31,13 @@ class Snapshots {
               bool collisions) {
     encoder_.Record(tick, world, history, arrivals, steps, collisions);
   }
-  // Advances the snapshot credits; false if no client gets a snapshot this tick.
-  bool MarkDue(std::vector<Client>& clients, const ServerConfig& config, int tick_rate) noexcept;
+  // Advances the snapshot credits; false if no client gets a snapshot this tick. Staggered (`staggered`:
+  // interest management on, or a world past a whole-world snapshot), each client keeps its own credit,
+  // started at a phase of its own, so that the clients' snapshots, each encoded for it alone, are spread
+  // over the ticks of a snapshot interval instead of all falling on one; else those at the server's rate
+  // share its credit, and its snapshot, encoded once for them all.
+  bool MarkDue(std::vector<Client>& clients, const ServerConfig& config, int tick_rate,
+               bool staggered) noexcept;
   // Chooses each due client's relevant set (Interest::Select), and encodes the snapshot of the world after
   // `tick` for those that see all of it (SnapshotEncoder::Prepare).
   void Prepare(std::uint64_t tick, Players& players, const WorldHistory& history,
@@ -50,6 +55,7 @@ class Snapshots {
   void SendPacket(Micros now, Client& client, std::span<const std::uint8_t> packet, Outbox& outbox);
 
   int credit_ = 0;  // += the server's snapshot rate per tick; a snapshot each time it reaches the tick rate
+  std::uint64_t next_phase_ = 0;  // the next client's phase, staggered
   SnapshotCounters counters_;
   SnapshotEncoder encoder_{counters_};
   Interest interest_{counters_};

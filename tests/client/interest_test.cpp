@@ -109,5 +109,41 @@ TEST(Interest, ASnapshotKeepsToItsBudgetAndEveryMemberIsRefreshed) {
   }
 }
 
+// More players than a whole-world snapshot holds, with interest management off: every snapshot after
+// the last join is an InterestSnapshot of every cube, the states the budget holds carried, each cube's
+// refreshed within a second; at rest every player draws every other as the server has it, bit for bit.
+TEST(Interest, AWorldPastTheWholeWorldSnapshotReachesEveryoneInInterestSnapshots) {
+  server::ServerConfig config;
+  config.arena = sim::Arena::OfUnits(256, 144);
+  config.max_clients = protocol::kMaxWholeWorldCubes + 4;
+  config.max_per_address = config.max_clients;
+  const auto rig = StartRig(config);
+  for (std::size_t i = 0; i < config.max_clients; ++i) AddPlayer(*rig, Named("p"));
+  ASSERT_TRUE(rig->ConnectAll());
+  rig->StepFor(milliseconds(200));
+  const server::ServerStats before = rig->server().stats();
+  rig->StepFor(seconds(2));
+  const server::ServerStats after = rig->server().stats();
+  EXPECT_GT(after.interest_snapshots_sent, before.interest_snapshots_sent);
+  EXPECT_EQ(after.snapshots_sent - before.snapshots_sent,
+            after.interest_snapshots_sent - before.interest_snapshots_sent)
+      << "no Snapshot or DeltaSnapshot of more than 256 cubes";
+  EXPECT_LT(after.interest_states - before.interest_states, after.interest_members - before.interest_members)
+      << "the budget held states back";
+  EXPECT_LE(after.stalest_member_ticks, 60u) << "every cube refreshed within a second";
+  for (const std::size_t p : {std::size_t{0}, config.max_clients - 1}) {
+    std::size_t drawn = 0;
+    for (std::size_t q = 0; q < config.max_clients; ++q) {
+      if (q == p) continue;
+      const sim::PlayerId id = *rig->player(q).player_id();
+      const RemoteView* seen = FindRemote(rig->player(p), id);
+      ASSERT_NE(seen, nullptr) << p << " sees " << q;
+      EXPECT_TRUE(sim::SamePhysics(seen->latest_state, ServerCube(*rig, id)->state)) << p << " sees " << q;
+      ++drawn;
+    }
+    EXPECT_EQ(drawn, config.max_clients - 1);
+  }
+}
+
 }  // namespace
 }  // namespace netcube::client
