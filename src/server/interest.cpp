@@ -110,29 +110,13 @@ void Interest::SelectFor(std::uint64_t tick, InterestView& view, const Eye& eye,
   const std::int64_t enter = SquaredUnits(config.interest_radius_units);
   const std::int64_t leave = SquaredUnits(config.interest_radius_units + kInterestMarginUnits);
   const sim::CubeState& viewpoint = eye.at;
-  previous_.assign(view.members.begin(), view.members.end());
-  for (const sim::PlayerId id : previous_) {
-    view.entries[id].was = true;
-    view.entries[id].member = false;
-  }
-  view.members.clear();
+  found_.clear();
   const auto consider = [&](std::size_t i) {
-    // Far cubes are passed over before their entries are read: most of those filed around are.
     const std::int64_t d = everything ? 0 : SquaredDistance(world[i].state, viewpoint);
-    if (d > leave && i != eye.cube) return;
-    InterestView::Entry& entry = view.entries[world[i].id];
-    const std::uint32_t generation = generations_[i];
-    const bool was = entry.was && entry.generation == generation;
-    if (i != eye.cube && d > enter && !(was && d <= leave)) return;
-    entry.member = true;
-    if (!was) {
-      entry.generation = generation;
-      entry.sent = 0;
-    }
-    view.members.push_back(world[i].id);
+    if (d <= leave || i == eye.cube) found_.push_back({world[i].id, i, d});
   };
   if (everything) {
-    for (std::size_t i = 0; i < world.size(); ++i) consider(i);
+    for (std::size_t i = 0; i < world.size(); ++i) consider(i);  // in id order
   } else {
     const std::size_t home = CellAt(viewpoint);
     const std::size_t column = home % columns_;
@@ -143,13 +127,28 @@ void Interest::SelectFor(std::uint64_t tick, InterestView& view, const Eye& eye,
         for (std::size_t k = cell_start_[cell]; k < cell_start_[cell + 1]; ++k) consider(filed_[k]);
       }
     }
+    std::sort(found_.begin(), found_.end(), [](const Found& a, const Found& b) { return a.id < b.id; });
   }
-  for (const sim::PlayerId id : previous_) view.entries[id].was = false;
-  std::sort(view.members.begin(), view.members.end());
+  // Merged with the set before, both in id order: a cube of the same player that was a member stays
+  // within the radius and the margin; another comes in within the radius.
+  previous_.assign(view.members.begin(), view.members.end());
+  previous_entries_.assign(view.entries.begin(), view.entries.end());
+  view.members.clear();
+  view.entries.clear();
+  std::size_t p = 0;
+  for (const Found& f : found_) {
+    while (p < previous_.size() && previous_[p] < f.id) ++p;
+    const std::uint32_t generation = generations_[f.cube];
+    const bool was =
+        p < previous_.size() && previous_[p] == f.id && previous_entries_[p].generation == generation;
+    if (f.cube != eye.cube && f.d > enter && !was) continue;
+    view.members.push_back(f.id);
+    view.entries.push_back(was ? previous_entries_[p] : InterestView::Entry{generation, 0});
+  }
   view.partial = view.members.size() < world.size() || world.size() > protocol::kMaxWholeWorldCubes;
   // A whole world's snapshot carries every member's state.
   if (!view.partial) {
-    for (const sim::PlayerId id : view.members) view.entries[id].sent = tick;
+    for (InterestView::Entry& entry : view.entries.span()) entry.sent = tick;
   }
 }
 
@@ -162,13 +161,14 @@ void Interest::Weigh(std::uint64_t tick, const Client& client, const Players& pl
   const sim::CubeState& viewpoint = eye.at;
   const std::int64_t near = SquaredUnits(kNearUnits);
   const std::int64_t leave = SquaredUnits(config.interest_radius_units + kInterestMarginUnits);
-  for (const sim::PlayerId id : client.interest.members) {
-    const std::optional<std::size_t> index = players.IndexOf(id);
+  for (std::size_t k = 0; k < client.interest.members.size(); ++k) {
+    const std::optional<std::size_t> index = players.IndexOf(client.interest.members[k]);
     if (!index) continue;  // gone since the set was chosen (a tool asking later)
     const std::size_t i = *index;
-    const InterestView::Entry& entry = client.interest.entries[id];
+    const InterestView::Entry& entry = client.interest.entries[k];
     const std::int64_t d = SquaredDistance(world[i].state, viewpoint);
     Candidate c;
+    c.member = k;
     c.cube = i;
     c.staleness = tick - entry.sent;
     c.near = d <= near;
@@ -217,7 +217,7 @@ std::span<const std::uint8_t> Interest::Write(std::uint64_t tick, Client& client
   message_.arena = arena;
   message_.members.clear();
   for (const Candidate& c : candidates_) {
-    InterestView::Entry& entry = client.interest.entries[world[c.cube].id];
+    InterestView::Entry& entry = client.interest.entries[c.member];
     if (c.chosen) {
       entry.sent = tick;
     } else if (entry.sent != 0) {

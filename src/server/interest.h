@@ -5,6 +5,7 @@
 // whole world: every member named, the states that fit the client's byte budget carried, by importance
 // (nearness times the ticks since the member's state was sent last: a priority accumulator), the cubes
 // the client is about to touch and those new to its set first.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -22,21 +23,21 @@ namespace netcube::server {
 struct Client;
 class Players;
 
-// What the interest room keeps of each client: its set's members, and by player id whether that cube is
-// one, which player's cube it was (ids are reused), and the tick its state was last sent (0: not since it
-// came into the set).
+// What the interest room keeps of each client: its set's members, and of each which player's cube it was
+// (ids are reused) and the tick its state was last sent (0: not since it came into the set). Kept side by
+// side in id order, not by id: a set is read member after member, a few cache lines, where a table by id
+// spread its members over many (at a thousand clients, most of a tick went waiting for them).
 struct InterestView {
   struct Entry {
-    bool member = false;
-    bool was = false;  // a member before the set being chosen (only while it is)
     std::uint32_t generation = 0;
     std::uint64_t sent = 0;
   };
-  std::array<Entry, protocol::kMaxPlayers> entries{};
   protocol::FixedVector<sim::PlayerId, protocol::kMaxPlayers> members;  // increasing id
+  protocol::FixedVector<Entry, protocol::kMaxPlayers> entries;          // members[k]'s at k
   // Its latest snapshot (this tick's, when it is due one) is an InterestSnapshot: not every cube is
   // relevant to it, and it knows only of the members.
   bool partial = false;
+  bool Has(sim::PlayerId id) const noexcept { return std::binary_search(members.begin(), members.end(), id); }
 };
 
 class Interest {
@@ -61,6 +62,7 @@ class Interest {
 
  private:
   struct Candidate {
+    std::size_t member = 0;       // index in the set
     std::size_t cube = 0;         // index in the world
     std::uint64_t priority = 0;   // kOwn for the own cube, above kOverdue for those that must be sent
     std::uint64_t staleness = 0;  // ticks since its state was sent last
@@ -98,10 +100,18 @@ class Interest {
   std::vector<std::size_t> filed_;          // world indices, by cell
   std::vector<std::size_t> cursor_;         // by cell: where its next cube is filed
   std::vector<std::uint32_t> generations_;  // by world index, this tick's
-  std::vector<sim::PlayerId> previous_;     // the members of the set before SelectFor
-  std::vector<Candidate> candidates_;       // the members, in id order
-  std::vector<sim::PlayerId> ids_;          // theirs
-  std::vector<std::size_t> order_;          // of candidates_, by priority
+  // A cube SelectFor found within reach of the centre: its id, index in the world and squared distance.
+  struct Found {
+    sim::PlayerId id = 0;
+    std::size_t cube = 0;
+    std::int64_t d = 0;
+  };
+  std::vector<Found> found_;
+  std::vector<sim::PlayerId> previous_;                // the members of the set before SelectFor
+  std::vector<InterestView::Entry> previous_entries_;  // and their entries
+  std::vector<Candidate> candidates_;                  // the members, in id order
+  std::vector<sim::PlayerId> ids_;                     // theirs
+  std::vector<std::size_t> order_;                     // of candidates_, by priority
   protocol::InterestSnapshot message_;
   std::array<std::uint8_t, protocol::kMaxPacketBytes> buffer_{};
 };

@@ -29,7 +29,7 @@ void Collect(const std::vector<PastCube>& cubes, sim::PlayerId shooter, const In
              std::vector<sim::RayTarget>& out) {
   out.clear();
   for (const PastCube& c : cubes) {
-    if (c.id != shooter && (sight == nullptr || sight->entries[c.id].member)) out.push_back({c.id, c.x, c.y});
+    if (c.id != shooter && (sight == nullptr || sight->Has(c.id))) out.push_back({c.id, c.x, c.y});
   }
 }
 

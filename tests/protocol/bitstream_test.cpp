@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <span>
+#include <utility>
 #include <vector>
 
 namespace netcube::protocol {
@@ -231,6 +233,121 @@ TEST(SerializeBoolAndUnsigned, RoundTrip) {
   EXPECT_EQ(tick_in, 0x80000001u);
   EXPECT_EQ(id_in, 0xA5);
   EXPECT_TRUE(reader.AtCleanEnd());
+}
+
+// Elias gamma, as docs/PROTOCOL.md section 3 has it: n zero bits, then value + 1 in n + 1 bits (its leading 1
+// first), n = floor(log2(value + 1)): the same bits as value + 1 in 2n + 1 bits.
+int GammaBits(std::uint32_t value) {
+  int n = 0;
+  while ((std::uint64_t{value} + 1) >> (n + 1) != 0) ++n;
+  return 2 * n + 1;
+}
+
+TEST(SerializeGamma, WritesTheCodeOfTheDocument) {
+  const std::vector<std::pair<std::uint32_t, std::vector<std::uint8_t>>> codes = {
+      {0, {0x80}},                 // 1
+      {1, {0x40}},                 // 010
+      {2, {0x60}},                 // 011
+      {3, {0x20}},                 // 00100
+      {6, {0x38}},                 // 00111
+      {7, {0x10}},                 // 0001000
+      {1022, {0x00, 0x7F, 0xE0}},  // 000000000 1111111111
+      {1023, {0x00, 0x20, 0x00}},  // 0000000000 10000000000
+  };
+  for (const auto& [value, bytes] : codes) {
+    SCOPED_TRACE(value);
+    std::array<std::uint8_t, 4> buffer{};
+    BitWriter writer(buffer);
+    std::uint32_t v = value;
+    ASSERT_TRUE(SerializeGamma(writer, v, 1023));
+    EXPECT_EQ(writer.BitsWritten(), static_cast<std::size_t>(GammaBits(value)));
+    EXPECT_EQ(
+        std::vector<std::uint8_t>(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(bytes.size())),
+        bytes);
+    BitMeasurer measurer;
+    ASSERT_TRUE(SerializeGamma(measurer, v, 1023));
+    EXPECT_EQ(measurer.BitsWritten(), writer.BitsWritten());
+  }
+  EXPECT_EQ(GammaBits(0), 1);
+  EXPECT_EQ(GammaBits(2), 3);
+  EXPECT_EQ(GammaBits(3), 5);
+  EXPECT_EQ(GammaBits(1023), 21);
+}
+
+TEST(SerializeGamma, RoundTripsEveryValueUpToItsMax) {
+  for (const std::uint32_t max : {0u, 1u, 2u, 5u, 6u, 7u, 1017u, 1023u}) {
+    for (std::uint32_t value = 0; value <= max; ++value) {
+      std::array<std::uint8_t, 8> buffer{};
+      BitWriter writer(buffer);
+      std::uint32_t v = value;
+      ASSERT_TRUE(SerializeGamma(writer, v, max)) << value << " of " << max;
+      BitReader reader(buffer);
+      std::uint16_t read = 0xFFFF;
+      ASSERT_TRUE(SerializeGamma(reader, read, max)) << value << " of " << max;
+      EXPECT_EQ(read, value);
+      EXPECT_EQ(reader.BitsRead(), writer.BitsWritten());
+    }
+  }
+  // Values far from 1023 too: the widest the protocol uses is 21 bits, the code itself goes further.
+  for (const std::uint32_t value : {65535u, 0x7FFFFFFEu, 0xFFFFFFFEu}) {
+    std::array<std::uint8_t, 16> buffer{};
+    BitWriter writer(buffer);
+    std::uint32_t v = value;
+    ASSERT_TRUE(SerializeGamma(writer, v, 0xFFFFFFFEu)) << value;
+    EXPECT_EQ(writer.BitsWritten(), static_cast<std::size_t>(GammaBits(value)));
+    BitReader reader(buffer);
+    std::uint32_t read = 0;
+    ASSERT_TRUE(SerializeGamma(reader, read, 0xFFFFFFFEu)) << value;
+    EXPECT_EQ(read, value);
+  }
+}
+
+TEST(SerializeGamma, WriterRefusesAValuePastItsMax) {
+  std::array<std::uint8_t, 4> buffer{};
+  BitWriter writer(buffer);
+  std::uint32_t v = 1018;
+  EXPECT_FALSE(SerializeGamma(writer, v, 1017));
+  int negative = -1;
+  EXPECT_FALSE(SerializeGamma(writer, negative, 1023));
+  EXPECT_EQ(writer.BitsWritten(), 0u);
+  BitMeasurer measurer;
+  EXPECT_FALSE(SerializeGamma(measurer, v, 1017));
+}
+
+TEST(SerializeGamma, ReaderRefusesValuesPastItsMaxAndExtraZeros) {
+  const auto read = [](std::uint32_t code, int bits, std::uint32_t max, std::size_t* bits_read = nullptr) {
+    std::array<std::uint8_t, 8> buffer{};
+    BitWriter writer(buffer);
+    EXPECT_TRUE(writer.Bits(code, bits));
+    BitReader reader(std::span<const std::uint8_t>(buffer.data(), writer.BytesWritten()));
+    std::uint32_t value = 77;
+    const bool ok = SerializeGamma(reader, value, max);
+    if (bits_read != nullptr) *bits_read = reader.BitsRead();
+    EXPECT_TRUE(ok || value == 77) << "a refused read leaves the value";
+    return ok ? static_cast<std::int64_t>(value) : -1;
+  };
+  EXPECT_EQ(read(1018, 19, 1017), 1017);
+  EXPECT_EQ(read(1019, 19, 1017), -1);  // 1018: as many zeros as 1017, past it
+  EXPECT_EQ(read(0b110, 5, 4), -1);     // 5: as many zeros as 4, past it
+  EXPECT_EQ(read(0b101, 5, 4), 4);
+  EXPECT_EQ(read(1, 1, 0), 0);
+  EXPECT_EQ(read(0b010, 3, 0), -1);  // a zero where max 0 needs none
+  // max 1023 takes at most 10 zeros: an 11th is refused as soon as it is read, the code not read further.
+  std::size_t bits_read = 0;
+  EXPECT_EQ(read(1024, 21, 1023), 1023);
+  EXPECT_EQ(read(2048, 23, 1023, &bits_read), -1);
+  EXPECT_EQ(bits_read, 11u);
+  // A run of zeros longer than any code stops at the same place, far from the end of the stream.
+  EXPECT_EQ(read(0, 32, 1023, &bits_read), -1);
+  EXPECT_EQ(bits_read, 11u);
+  // The widest max the 32-bit code allows reads at most 31 zeros: never a 32-bit shift.
+  EXPECT_EQ(read(0, 32, 0xFFFFFFFEu, &bits_read), -1);
+  EXPECT_EQ(bits_read, 32u);
+  // A code cut short by the end of the stream.
+  std::array<std::uint8_t, 1> cut{0x00};  // 8 zeros, then nothing
+  BitReader reader(cut);
+  std::uint32_t value = 0;
+  EXPECT_FALSE(SerializeGamma(reader, value, 1023));
 }
 
 }  // namespace

@@ -27,6 +27,9 @@ bool ValidName(const std::string& name) {
   return true;
 }
 
+// Every id on the wire is int[0, kMaxPlayers - 1].
+bool ValidId(sim::PlayerId id) { return id < kMaxPlayers; }
+
 bool ValidCube(const sim::CubeState& s, const sim::Arena& arena) {
   return arena.Contains(s.x, s.y) && s.vx >= -sim::kMaxSpeed && s.vx <= sim::kMaxSpeed &&
          s.vy >= -sim::kMaxSpeed && s.vy <= sim::kMaxSpeed && s.buttons <= sim::kButtonMask;
@@ -42,9 +45,9 @@ bool InRange(const Message& message) {
         } else if constexpr (std::is_same_v<T, ConnectRefused>) {
           return static_cast<int>(m.reason) < kRefuseReasonCount;
         } else if constexpr (std::is_same_v<T, Welcome>) {
-          return m.tick_rate >= 1 && m.tick_rate <= kMaxRate && m.snapshot_rate >= 1 &&
-                 m.snapshot_rate <= kMaxRate && m.max_players >= 1 && m.max_players <= kMaxPlayers &&
-                 m.arena.Valid();
+          return ValidId(m.player_id) && m.tick_rate >= 1 && m.tick_rate <= kMaxRate &&
+                 m.snapshot_rate >= 1 && m.snapshot_rate <= kMaxRate && m.max_players >= 1 &&
+                 m.max_players <= kMaxPlayers && m.arena.Valid();
         } else if constexpr (std::is_same_v<T, InputMessage>) {
           if (m.inputs.empty() || m.inputs.size() > kMaxInputsPerPacket) return false;
           for (std::size_t i = 0; i < m.inputs.size(); ++i) {
@@ -53,23 +56,28 @@ bool InRange(const Message& message) {
           }
           return true;
         } else if constexpr (std::is_same_v<T, Snapshot>) {
-          if (m.players.size() > kMaxPlayers || (!m.has_ack && m.ack != 0)) return false;
+          if (m.players.size() > kMaxWholeWorldCubes || (!m.has_ack && m.ack != 0)) return false;
           for (std::size_t i = 0; i < m.players.size(); ++i) {
-            if (!m.arena.Valid() || !ValidCube(m.players[i].state, m.arena)) return false;
+            if (!m.arena.Valid() || !ValidId(m.players[i].id) || !ValidCube(m.players[i].state, m.arena))
+              return false;
             if (i > 0 && m.players[i].id <= m.players[i - 1].id) return false;
           }
           return true;
         } else if constexpr (std::is_same_v<T, DeltaSnapshot>) {
           if (m.age < 1 || m.age > kMaxDeltaAge || (!m.has_ack && m.ack != 0)) return false;
+          if (m.paths.size() < m.arrivals.size() || m.paths.size() - m.arrivals.size() > kMaxWholeWorldCubes)
+            return false;
           for (const Arrival& arrival : m.arrivals) {
-            if (!ValidCube(arrival.cube.state, sim::kLargestArena) || arrival.at < 1 || arrival.at > m.age)
+            if (!ValidId(arrival.cube.id) || !ValidCube(arrival.cube.state, sim::kLargestArena) ||
+                arrival.at < 1 || arrival.at > m.age)
               return false;
           }
           return true;
         } else if constexpr (std::is_same_v<T, InterestSnapshot>) {
-          if (!m.arena.Valid() || (!m.has_ack && m.ack != 0)) return false;
+          if (!m.arena.Valid() || m.members.size() > kMaxPlayers || (!m.has_ack && m.ack != 0)) return false;
           for (std::size_t i = 0; i < m.members.size(); ++i) {
             const InterestMember& member = m.members[i];
+            if (!ValidId(member.cube.id)) return false;
             if (member.has_state ? !ValidCube(member.cube.state, m.arena)
                                  : !(member.cube.state == sim::CubeState{}))
               return false;
@@ -77,13 +85,15 @@ bool InRange(const Message& message) {
           }
           return true;
         } else if constexpr (std::is_same_v<T, PlayerJoined>) {
-          return ValidName(m.name);
+          return ValidId(m.player_id) && ValidName(m.name);
         } else if constexpr (std::is_same_v<T, PlayerLeft>) {
-          return static_cast<int>(m.reason) < kLeaveReasonCount;
+          return ValidId(m.player_id) && static_cast<int>(m.reason) < kLeaveReasonCount;
         } else if constexpr (std::is_same_v<T, Tag>) {
           return m.render_fraction < kRenderFractionSteps && m.delay_ms <= kMaxTagDelayMs;
         } else if constexpr (std::is_same_v<T, TagResult>) {
-          if (static_cast<int>(m.outcome) >= kTagOutcomeCount || m.rewind_ms > kMaxTagDelayMs) return false;
+          if (!ValidId(m.shooter) || !ValidId(m.target) || static_cast<int>(m.outcome) >= kTagOutcomeCount ||
+              m.rewind_ms > kMaxTagDelayMs)
+            return false;
           // Fields not sent read as zero.
           if (m.outcome != TagOutcome::kHit) return m.target == 0 && !m.target_has_input && m.target_seq == 0;
           return m.target_has_input || m.target_seq == 0;
@@ -93,7 +103,7 @@ bool InRange(const Message& message) {
           return m.bytes >= kMinSnapshotBudget && m.bytes <= kMaxPacketBytes;
         } else if constexpr (std::is_same_v<T, Viewpoint>) {
           // Fields not sent read as zero.
-          if (m.follow) return m.x_units == 0 && m.y_units == 0;
+          if (m.follow) return ValidId(m.player_id) && m.x_units == 0 && m.y_units == 0;
           return m.player_id == 0 && m.x_units >= 0 && m.x_units < sim::kMaxArenaUnits && m.y_units >= 0 &&
                  m.y_units < sim::kMaxArenaUnits;
         } else {
@@ -144,7 +154,7 @@ TEST(DecodeRobustness, EveryTruncationOfEveryMessageIsRejected) {
       ++checked;
     }
   }
-  EXPECT_GT(checked, 2000);  // the full snapshot alone has 1928 prefixes
+  EXPECT_GT(checked, 2000);  // the full snapshot alone has 2124 prefixes
 }
 
 TEST(DecodeRobustness, RandomGarbageNeverCrashesOrDecodesOutOfRange) {
@@ -203,10 +213,10 @@ TEST(DecodeRobustness, EveryTypeHeaderWithEveryShortBody) {
       ASSERT_TRUE(CheckDecode({static_cast<std::uint8_t>(a), static_cast<std::uint8_t>(b)}, tally));
     }
   }
-  // Only two messages fit in two bytes: PlayerLeft (12 bits: any id, either reason, zero padding) and
-  // PlayerJoined with an empty name (15 bits: any id, length 0, one zero padding bit). SnapshotRate, 20
-  // bits since protocol 9, no longer does.
-  EXPECT_EQ(tally.accepted, 256 * 2 + 256);
+  // Only one message fits in two bytes: PlayerLeft (14 bits: any of the 1024 ids, either reason, two zero
+  // padding bits). PlayerJoined with an empty name (17 bits since protocol 16's 10-bit ids) and
+  // SnapshotRate (20 bits since protocol 9) no longer do.
+  EXPECT_EQ(tally.accepted, 1024 * 2);
 }
 
 }  // namespace

@@ -41,9 +41,10 @@ TEST(DiscoveryMessages, QueryIsTheDocumentedPaddedBytes) {
 }
 
 TEST(DiscoveryMessages, ReplyIsTheDocumentedBytes) {
-  const std::vector<std::uint8_t> expected{0x4E, 0x43, 0x44, 0x52, 0x00, 0x02, 0x00, 0x01, 0x23, 0x45,
-                                           0x00, 0x00, 0x00, 0x00, 0x1E, 0x61, 0x01, 0x0F, 0x9D, 0x89,
-                                           0x9D, 0x81, 0x00, 0x02, 0x1A, 0x64, 0x19, 0xD0, 0xA7, 0xD8};
+  // players int[0, 1024] in 11 bits and max_players int[1, 1024] in 10 since protocol 16.
+  const std::vector<std::uint8_t> expected{0x4E, 0x43, 0x44, 0x52, 0x00, 0x02, 0x00, 0x01, 0x23, 0x45, 0x00,
+                                           0x00, 0x00, 0x00, 0x1E, 0x61, 0x00, 0x40, 0xF9, 0xD8, 0x99, 0xD8,
+                                           0x10, 0x00, 0x21, 0xA6, 0x41, 0x9D, 0x0A, 0x7D, 0x80};
   EXPECT_EQ(EncodeReply(ExampleReply()), expected);
   DiscoveryReply decoded;
   ASSERT_EQ(DecodeDiscoveryReply(expected, decoded), DecodeError::kNone);
@@ -73,6 +74,13 @@ TEST(DiscoveryMessages, EncoderRefusesInvalidReplies) {
   EXPECT_EQ(EncodeDiscoveryReply(reply, bytes), 0U);
   reply = ExampleReply();
   reply.players = 33;
+  EXPECT_EQ(EncodeDiscoveryReply(reply, bytes), 0U);
+  reply = ExampleReply();
+  reply.max_players = static_cast<std::uint16_t>(kMaxPlayers + 1);
+  EXPECT_EQ(EncodeDiscoveryReply(reply, bytes), 0U);
+  reply = ExampleReply();
+  reply.max_players = 0;
+  reply.players = 0;
   EXPECT_EQ(EncodeDiscoveryReply(reply, bytes), 0U);
   reply = ExampleReply();
   reply.name = "tab\there";
@@ -110,7 +118,8 @@ TEST(DiscoveryMessages, MalformedRepliesAreRejected) {
   trailing.push_back(0);
   EXPECT_EQ(DecodeDiscoveryReply(trailing, out), DecodeError::kTrailingData);
   std::vector<std::uint8_t> too_many_players = good;
-  too_many_players[16] = 0x11;  // players 34 > max_players 32
+  // players 2 = 000 0000 0010 is bits 128..138: byte 16 holds its high 8 bits, 0x04 makes it 34.
+  too_many_players[16] = 0x04;  // players 34 > max_players 32
   EXPECT_EQ(DecodeDiscoveryReply(too_many_players, out), DecodeError::kMalformed);
   std::vector<std::uint8_t> port_zero = good;
   port_zero[14] = port_zero[15] = 0;

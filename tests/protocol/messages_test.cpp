@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cstdint>
+#include <random>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,14 +19,21 @@ namespace {
 using testing::EncodeToVector;
 using testing::SampleMessages;
 
+using Fields = std::vector<std::pair<std::uint32_t, int>>;
+
 // Packs (value, bits) fields MSB first, exactly as docs/PROTOCOL.md lays them out, independently of
 // the Serialize functions, so these tests also pin the documented layout.
-std::vector<std::uint8_t> Pack(const std::vector<std::pair<std::uint32_t, int>>& fields) {
+std::vector<std::uint8_t> Pack(const Fields& fields) {
   std::vector<std::uint8_t> bytes(kMaxPacketBytes);
   BitWriter writer(bytes);
   for (const auto& [value, bits] : fields) EXPECT_TRUE(writer.Bits(value, bits)) << value << " in " << bits;
   bytes.resize(writer.BytesWritten());
   return bytes;
+}
+
+Fields Concat(Fields a, const Fields& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
 }
 
 DecodeError DecodeBytes(const std::vector<std::uint8_t>& bytes) {
@@ -91,7 +100,8 @@ DeltaSnapshot ReplayChurned() {
   return d;
 }
 
-// An InterestSnapshot of three members in the standard arena, the second without its state, with an ack.
+// An InterestSnapshot of three members in the standard arena, the second without its state, with an ack:
+// ids 1, 4 and 200, coded as the gaps 1, 2 and 195 after the ids before (3, 3 and 15 bits).
 InterestSnapshot InterestTwoOfThree() {
   InterestSnapshot s;
   s.members.push_back({{1, {sim::kStandardArena.min_x(), sim::kStandardArena.min_y(), 0, 0, 0}}, true});
@@ -101,7 +111,31 @@ InterestSnapshot InterestTwoOfThree() {
   return s;
 }
 
-// The InterestSnapshot of every cube of a full snapshot, each with its state: the largest.
+// Members 0, 2, 6, 14 and 1023, none with its state, no ack: gaps 0, 1, 3, 7 and 1008, codes of 1, 3, 5, 7
+// and 19 bits (Elias gamma: 2n + 1 bits for a gap below 2^(n+1) - 1).
+InterestSnapshot InterestGammaLengths() {
+  InterestSnapshot s;
+  for (const int id : {0, 2, 6, 14, 1023}) s.members.push_back({{static_cast<sim::PlayerId>(id), {}}, false});
+  return s;
+}
+
+// Every id a member, none with its state, with an ack: the most naming the members takes.
+InterestSnapshot InterestEveryIdNamed() {
+  InterestSnapshot s;
+  for (std::size_t id = 0; id < kMaxPlayers; ++id)
+    s.members.push_back({{static_cast<sim::PlayerId>(id), {}}, false});
+  s.has_ack = true;
+  return s;
+}
+
+// The ids of a snapshot's cubes or an InterestSnapshot's members, in their order.
+std::vector<sim::PlayerId> IdsOf(const Snapshot& snapshot) {
+  std::vector<sim::PlayerId> ids;
+  for (const sim::PlayerCube& cube : snapshot.players) ids.push_back(cube.id);
+  return ids;
+}
+
+// The InterestSnapshot of every cube of a full snapshot, each with its state.
 InterestSnapshot InterestOfAll(const Snapshot& full) {
   InterestSnapshot s;
   s.server_tick = full.server_tick;
@@ -125,23 +159,23 @@ std::vector<SizedMessage> DocumentedSizes() {
        kConnectRequestBytes * 8},
       {"connect_request_version_1", ConnectRequest{kProtocolMagic, 1, "alice"}, 3 + 32 + 16 + 4 + 5 * 7},
       {"connect_refused", ConnectRefused{}, 3 + 2 + 16},
-      {"welcome", Welcome{}, 3 + 8 + 8 + 8 + 8 + 1 + 12 + 12 + 32 + 8 + 1},
+      {"welcome", Welcome{}, 3 + 10 + 8 + 8 + 10 + 1 + 12 + 12 + 32 + 8 + 1},
       {"input_1", one, 3 + 16 + 6 + 4 + 16},
       {"input_64", full, 3 + 16 + 6 + 64 * 4 + 16},
       {"snapshot_empty", Snapshot{}, 3 + 32 + 12 + 12 + 9 + 1},
       {"snapshot_empty_acked", acked, 3 + 32 + 12 + 12 + 9 + 1 + 16 + 6},
       {"snapshot_256", testing::FullSnapshot(),
-       3 + 32 + 12 + 12 + 9 + 256 * (8 + 16 + 16 + 10 + 10 + 4) + 1 + 16 + 6},
+       3 + 32 + 12 + 12 + 9 + 256 * (10 + 16 + 16 + 10 + 10 + 4) + 1 + 16 + 6},
       {"snapshot_256_largest_arena", testing::FullSnapshot(sim::kLargestArena),
-       3 + 32 + 12 + 12 + 9 + 256 * (8 + 22 + 22 + 10 + 10 + 4) + 1 + 16 + 6},
-      {"player_joined", PlayerJoined{1, "bot-1"}, 3 + 8 + 4 + 5 * 7},
-      {"player_left", PlayerLeft{}, 3 + 8 + 1},
+       3 + 32 + 12 + 12 + 9 + 256 * (10 + 22 + 22 + 10 + 10 + 4) + 1 + 16 + 6},
+      {"player_joined", PlayerJoined{1, "bot-1"}, 3 + 10 + 4 + 5 * 7},
+      {"player_left", PlayerLeft{}, 3 + 10 + 1},
       {"time_echo", TimeEcho{}, 6 + 1 + 32 + 32},
       {"tag", Tag{}, 6 + 8 + 16 + 32 + 8 + 32 + 10 + 16},
-      {"tag_result_miss", TagResult{}, 6 + 8 + 8 + 2 + 10},
-      {"tag_result_hit", TagResult{1, 2, TagOutcome::kHit, 3, 4, false, 0}, 6 + 8 + 8 + 2 + 10 + 8 + 1},
+      {"tag_result_miss", TagResult{}, 6 + 10 + 8 + 2 + 10},
+      {"tag_result_hit", TagResult{1, 2, TagOutcome::kHit, 3, 4, false, 0}, 6 + 10 + 8 + 2 + 10 + 10 + 1},
       {"tag_result_hit_seq", TagResult{1, 2, TagOutcome::kHit, 3, 4, true, 5},
-       6 + 8 + 8 + 2 + 10 + 8 + 1 + 16},
+       6 + 10 + 8 + 2 + 10 + 10 + 1 + 16},
       {"delta_empty", DeltaSnapshot{}, 6 + 32 + 8 + 1 + 9 + 1 + 1},
       {"replay_at_rest", ReplayAtRest(), 6 + 32 + 8 + 1 + 9 + 1 + 3 + 1 + 16 + 6},
       {"replay_walking", ReplayWalking(),
@@ -149,19 +183,23 @@ std::vector<SizedMessage> DocumentedSizes() {
       // changed, arrivals int[0, 64], exits int[0, 2]; the exit: path int[0, 1], at int[1, 2];
       // the baseline path; the arrival: at int[1, 2], id, state, path.
       {"replay_churned", ReplayChurned(),
-       6 + 32 + 8 + 1 + 9 + 1 + 7 + 2 + (1 + 1) + 1 + (1 + 8 + 22 + 22 + 10 + 10 + 4 + 1) + 1},
+       6 + 32 + 8 + 1 + 9 + 1 + 7 + 2 + (1 + 1) + 1 + (1 + 10 + 22 + 22 + 10 + 10 + 4 + 1) + 1},
       {"snapshot_ack", SnapshotAck{}, 6 + 16},
       {"challenge", Challenge{}, 6 + 64},
       {"challenge_response", ChallengeResponse{}, 6 + 64},
       {"snapshot_rate", SnapshotRate{}, 6 + 6 + 8},
       {"snapshot_budget", SnapshotBudget{}, 6 + 6 + 12},
-      {"viewpoint_follow", Viewpoint{true, 3, 0, 0}, 6 + 6 + 1 + 8},
+      {"viewpoint_follow", Viewpoint{true, 3, 0, 0}, 6 + 6 + 1 + 10},
       {"viewpoint_point", Viewpoint{false, 0, 10, 20}, 6 + 6 + 1 + 12 + 12},
-      {"interest_empty", InterestSnapshot{}, 12 + 32 + 12 + 12 + 9 + 1},
-      // per member its id and has_state, and a state (x, y, vx, vy, buttons) when it has one
+      {"interest_empty", InterestSnapshot{}, 12 + 32 + 12 + 12 + 11 + 1},
+      // per member its id's code and has_state, and a state (x, y, vx, vy, buttons) when it has one
       {"interest_two_of_three", InterestTwoOfThree(),
-       12 + 32 + 12 + 12 + 9 + (8 + 1 + 16 + 16 + 10 + 10 + 4) + (8 + 1) + (8 + 1 + 16 + 16 + 10 + 10 + 4) +
+       12 + 32 + 12 + 12 + 11 + (3 + 1 + 16 + 16 + 10 + 10 + 4) + (3 + 1) + (15 + 1 + 16 + 16 + 10 + 10 + 4) +
            1 + 16 + 6},
+      {"interest_gamma_lengths", InterestGammaLengths(),
+       12 + 32 + 12 + 12 + 11 + (1 + 1) + (3 + 1) + (5 + 1) + (7 + 1) + (19 + 1) + 1},
+      {"interest_every_id_named", InterestEveryIdNamed(),
+       12 + 32 + 12 + 12 + 11 + 1024 * (1 + 1) + 1 + 16 + 6},
   };
 }
 
@@ -169,19 +207,44 @@ TEST(Messages, EncodedSizesMatchTheDocumentedLayout) {
   for (const SizedMessage& m : DocumentedSizes()) {
     EXPECT_EQ(MeasureBytes(m.message), (m.bits + 7) / 8) << m.name;
   }
-  EXPECT_EQ(MeasureBytes(testing::FullSnapshot()), 2124u);  // the largest full snapshot, standard arena
-  EXPECT_EQ(MeasureBytes(testing::FullSnapshot(sim::kLargestArena)), 2508u);  // and in the largest
-  // InterestSnapshots name their members by the gaps between ids: every id takes 2 bits (its gap's code
-  // and its flag), the most naming the members can take (269 bytes with an ack); 133 states of the standard
-  // arena fit the default budget beside them.
+  // The largest full snapshot (kMaxWholeWorldCubes cubes with an ack): ⌈(68 + 66 × 256 + 23) / 8⌉ in the
+  // standard arena, ⌈(68 + 78 × 256 + 23) / 8⌉ in the largest.
+  EXPECT_EQ(testing::FullSnapshot().players.size(), kMaxWholeWorldCubes);
+  EXPECT_EQ(MeasureBytes(testing::FullSnapshot()), 2124u);
+  EXPECT_EQ(MeasureBytes(testing::FullSnapshot(sim::kLargestArena)), 2508u);
+  // A cube more does not fit a whole-world snapshot: such a world goes in InterestSnapshots.
+  Snapshot too_many = testing::FullSnapshot();
+  too_many.players.push_back({testing::kLastPlayerId, {}});
+  too_many.players[kMaxWholeWorldCubes - 1].id = testing::kLastPlayerId - 1;
+  too_many.players.back().state = too_many.players[0].state;
+  EXPECT_EQ(MeasureBytes(too_many), 0u);
+
+  // InterestSnapshots name their members by the gaps between ids: with every id a member each takes 2 bits
+  // (a gap of 0 and its flag), the most naming the members can take: ⌈(80 + 2 × 1024 + 22) / 8⌉ = 269
+  // bytes with an ack. 133 states of the standard arena (56 bits each) fit the default budget beside them.
   std::vector<sim::PlayerId> all(kMaxPlayers);
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<sim::PlayerId>(i);
   EXPECT_EQ(InterestSnapshotBytes(sim::kStandardArena, all, 0, true), 269u);
+  EXPECT_EQ(MeasureBytes(InterestEveryIdNamed()), 269u);
   EXPECT_EQ(InterestStatesWithin(1200, sim::kStandardArena, all, true), 133u);
   EXPECT_EQ(InterestSnapshotBytes(sim::kStandardArena, all, 133, true), 1200u);
-  EXPECT_EQ(MeasureBytes(InterestOfAll(testing::FullSnapshot())),
-            InterestSnapshotBytes(sim::kStandardArena, std::span(all).first(256), 256, true));
-  EXPECT_EQ(InterestStatesWithin(128, sim::kStandardArena, all, true), 0u);  // naming takes more
+  EXPECT_EQ(InterestSnapshotBytes(sim::kStandardArena, all, 134, true), 1207u);
+  // The budget's edge: 2150 bits name them, 2206 with one state.
+  EXPECT_EQ(InterestStatesWithin(276, sim::kStandardArena, all, true), 1u);
+  EXPECT_EQ(InterestStatesWithin(275, sim::kStandardArena, all, true), 0u);
+  EXPECT_EQ(InterestStatesWithin(128, sim::kStandardArena, all, true), 0u);  // naming alone takes more
+  EXPECT_EQ(InterestStatesWithin(kMaxPacketBytes, sim::kStandardArena, std::span(all).first(3), true),
+            3u);  // never more states than members
+  // The members of a full snapshot with their states: ids 0 .. 1023 in steps of 4 or 5, so a first gap of
+  // 0 (1 bit) and 255 gaps of 3 or 4 (5 bits).
+  const Snapshot full = testing::FullSnapshot();
+  EXPECT_EQ(MeasureBytes(InterestOfAll(full)), (79u + 1 + 255 * 5 + 256 * (1 + 56) + 23 + 7) / 8);
+  EXPECT_EQ(InterestSnapshotBytes(sim::kStandardArena, IdsOf(full), 256, true),
+            MeasureBytes(InterestOfAll(full)));
+  const Snapshot full_largest = testing::FullSnapshot(sim::kLargestArena);
+  EXPECT_EQ(MeasureBytes(InterestOfAll(full_largest)), (79u + 1 + 255 * 5 + 256 * (1 + 68) + 23 + 7) / 8);
+  EXPECT_EQ(InterestSnapshotBytes(sim::kLargestArena, IdsOf(full_largest), 256, true),
+            MeasureBytes(InterestOfAll(full_largest)));
   for (const auto& [name, message] : SampleMessages()) {
     if (name == "delta_longest") {
       EXPECT_EQ(MeasureBytes(message), 4076u);  // the largest valid message
@@ -192,8 +255,52 @@ TEST(Messages, EncodedSizesMatchTheDocumentedLayout) {
   }
 }
 
+// What a server sizes an InterestSnapshot by is what the encoder writes, for any set of ids (gaps of every
+// code length) and states, and the most states within a budget are exactly that.
+TEST(Messages, InterestSnapshotBytesCountWhatTheEncoderWrites) {
+  std::mt19937 rng(16);
+  for (int trial = 0; trial < 300; ++trial) {
+    const sim::Arena arena = trial % 2 == 0 ? sim::kStandardArena : sim::kLargestArena;
+    InterestSnapshot s;
+    s.arena = arena;
+    s.has_ack = trial % 3 != 0;
+    // Each id a member with a chance from all to almost none, so gaps run from 0 to hundreds.
+    const std::uint32_t one_in = 1u << (rng() % 9);
+    std::vector<sim::PlayerId> ids;
+    std::size_t states = 0;
+    for (std::size_t id = 0; id < kMaxPlayers; ++id) {
+      if (rng() % one_in != 0) continue;
+      InterestMember member{{static_cast<sim::PlayerId>(id), {}}, rng() % 4 == 0};
+      if (member.has_state) {
+        member.cube.state = {arena.max_x(), arena.min_y(), -sim::kMaxSpeed, 3, 0, sim::kUp};
+        ++states;
+      }
+      s.members.push_back(member);
+      ids.push_back(member.cube.id);
+    }
+    SCOPED_TRACE(::testing::Message() << "trial " << trial << ", " << ids.size() << " members");
+    EXPECT_EQ(MeasureBytes(s), InterestSnapshotBytes(arena, ids, states, s.has_ack));
+    for (const std::size_t budget :
+         {std::size_t{128}, std::size_t{600}, std::size_t{1200}, kMaxPacketBytes}) {
+      const std::size_t within = InterestStatesWithin(budget, arena, ids, s.has_ack);
+      ASSERT_LE(within, ids.size());
+      if (within < ids.size()) {
+        EXPECT_GT(InterestSnapshotBytes(arena, ids, within + 1, s.has_ack), budget);
+      }
+      // Naming the members alone may take more than a small budget; then no state goes.
+      if (InterestSnapshotBytes(arena, ids, 0, s.has_ack) <= budget) {
+        EXPECT_LE(InterestSnapshotBytes(arena, ids, within, s.has_ack), budget);
+      } else {
+        EXPECT_EQ(within, 0u);
+      }
+    }
+  }
+}
+
 TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
-  EXPECT_EQ(EncodeToVector(PlayerLeft{5, LeaveReason::kTimedOut}), Pack({{6, 3}, {5, 8}, {1, 1}}));
+  // Every player id is int[0, 1023]: 10 bits.
+  EXPECT_EQ(EncodeToVector(PlayerLeft{5, LeaveReason::kTimedOut}), Pack({{6, 3}, {5, 10}, {1, 1}}));
+  EXPECT_EQ(EncodeToVector(PlayerLeft{1023, LeaveReason::kDisconnected}), Pack({{6, 3}, {1023, 10}, {0, 1}}));
 
   InputMessage inputs;
   inputs.inputs.push_back({65535, sim::kUp | sim::kRight});
@@ -216,7 +323,7 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
                                             {64 - sim::kMinArenaUnits, 12},
                                             {36 - sim::kMinArenaUnits, 12},
                                             {1, 9},
-                                            {7, 8},
+                                            {7, 10},
                                             {5, 16},
                                             {6, 16},
                                             {0, 10},
@@ -246,16 +353,30 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
             Pack({{1, 3}, {0, 2}, {2, 16}}));
   EXPECT_EQ(EncodeToVector(Welcome{9, 60, 20, 32, true, sim::kStandardArena, 77, 30}),
             Pack({{2, 3},
-                  {9, 8},
+                  {9, 10},
                   {59, 8},
                   {19, 8},
-                  {31, 8},
+                  {31, 10},
                   {1, 1},
                   {64 - sim::kMinArenaUnits, 12},
                   {36 - sim::kMinArenaUnits, 12},
                   {77, 32},
-                  {29, 8}}));
-  EXPECT_EQ(EncodeToVector(PlayerJoined{4, "x"}), Pack({{5, 3}, {4, 8}, {1, 4}, {'x' - 32, 7}}));
+                  {29, 8},
+                  {0, 1}}));
+  // max_players int[1, 1024]: 1024 is sent as 1023 in 10 bits.
+  EXPECT_EQ(EncodeToVector(Welcome{1023, 60, 20, 1024, false, sim::kStandardArena, 77, 30}),
+            Pack({{2, 3},
+                  {1023, 10},
+                  {59, 8},
+                  {19, 8},
+                  {1023, 10},
+                  {0, 1},
+                  {64 - sim::kMinArenaUnits, 12},
+                  {36 - sim::kMinArenaUnits, 12},
+                  {77, 32},
+                  {29, 8},
+                  {0, 1}}));
+  EXPECT_EQ(EncodeToVector(PlayerJoined{4, "x"}), Pack({{5, 3}, {4, 10}, {1, 4}, {'x' - 32, 7}}));
   EXPECT_EQ(EncodeToVector(TimeEcho{true, 0xCAFEF00D, 42}),
             Pack({{7, 3}, {0, 3}, {1, 1}, {0xCAFEF00D, 32}, {42, 32}}));
   EXPECT_EQ(EncodeToVector(Tag{200, 0xBEEF, 0x01020304, 255, 0x01020305, kMaxTagDelayMs, 0x4000}),
@@ -269,18 +390,46 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
                   {1000, 10},
                   {0x4000, 16}}));
   EXPECT_EQ(EncodeToVector(TagResult{3, 9, TagOutcome::kRefused, 0, 0, false, 0}),
-            Pack({{7, 3}, {2, 3}, {3, 8}, {9, 8}, {2, 2}, {0, 10}}));
-  EXPECT_EQ(EncodeToVector(TagResult{3, 9, TagOutcome::kHit, 183, 7, true, 0xFFFF}),
-            Pack({{7, 3}, {2, 3}, {3, 8}, {9, 8}, {1, 2}, {183, 10}, {7, 8}, {1, 1}, {0xFFFF, 16}}));
+            Pack({{7, 3}, {2, 3}, {3, 10}, {9, 8}, {2, 2}, {0, 10}}));
+  EXPECT_EQ(EncodeToVector(TagResult{3, 9, TagOutcome::kHit, 183, 1000, true, 0xFFFF}),
+            Pack({{7, 3}, {2, 3}, {3, 10}, {9, 8}, {1, 2}, {183, 10}, {1000, 10}, {1, 1}, {0xFFFF, 16}}));
+  // Viewpoint: type 17 in the long form (7, 7, then 17 - 14); following, the player's id.
+  EXPECT_EQ(EncodeToVector(Viewpoint{true, 700, 0, 0}), Pack({{7, 3}, {7, 3}, {3, 6}, {1, 1}, {700, 10}}));
   EXPECT_EQ(EncodeToVector(SnapshotAck{0x1234}), Pack({{7, 3}, {4, 3}, {0x1234, 16}}));
-  // type 15 in the long form (7, 7, then 15 - 14); each member's id and has_state, its state when it has one.
+  // type 15 in the long form (7, 7, then 15 - 14); the count in 11 bits; each member's id as the Elias gamma
+  // code of its gap after the id before + 1 (n zeros, then gap + 1 in n + 1 bits: the same bits as gap + 1
+  // in 2n + 1 bits), its has_state, and its state when it has one.
   const std::uint32_t width = sim::kStandardArena.max_x() - sim::kStandardArena.min_x();
   const std::uint32_t height = sim::kStandardArena.max_y() - sim::kStandardArena.min_y();
-  EXPECT_EQ(
-      EncodeToVector(InterestTwoOfThree()),
-      Pack({{7, 3},      {7, 3},       {1, 6},    {0, 32},   {32, 12}, {4, 12}, {3, 9},  {1, 8},   {1, 1},
-            {0, 16},     {0, 16},      {256, 10}, {256, 10}, {0, 4},   {4, 8},  {0, 1},  {200, 8}, {1, 1},
-            {width, 16}, {height, 16}, {256, 10}, {256, 10}, {0, 4},   {1, 1},  {0, 16}, {32, 6}}));
+  const Fields head = {{7, 3}, {7, 3}, {1, 6}, {0, 32}, {32, 12}, {4, 12}, {3, 11}};
+  // id 1: gap 1 after 0; id 4: gap 2 after 2, no state
+  const Fields first = {{0b010, 3}, {1, 1}, {0, 16}, {0, 16}, {256, 10}, {256, 10}, {0, 4}};
+  const Fields second = {{0b011, 3}, {0, 1}};
+  // id 200: gap 195 after 5, 7 zeros then 196 in 8 bits
+  const Fields third = {{196, 15}, {1, 1}, {width, 16}, {height, 16}, {256, 10}, {256, 10}, {0, 4}};
+  const Fields ack = {{1, 1}, {0, 16}, {32, 6}};
+  EXPECT_EQ(EncodeToVector(InterestTwoOfThree()),
+            Pack(Concat(Concat(head, first), Concat(Concat(second, third), ack))));
+  // Gaps of 0 cost one bit each: ids 0, 1, 2, then 1023 (gap 1020 after 3: 9 zeros, 1021 in 10 bits).
+  InterestSnapshot dense;
+  for (const int id : {0, 1, 2, 1023}) dense.members.push_back({{static_cast<sim::PlayerId>(id), {}}, false});
+  EXPECT_EQ(EncodeToVector(dense), Pack({{7, 3},
+                                         {7, 3},
+                                         {1, 6},
+                                         {0, 32},
+                                         {32, 12},
+                                         {4, 12},
+                                         {4, 11},
+                                         {1, 1},
+                                         {0, 1},
+                                         {1, 1},
+                                         {0, 1},
+                                         {1, 1},
+                                         {0, 1},
+                                         {0, 9},
+                                         {1021, 10},
+                                         {0, 1},
+                                         {0, 1}}));
 }
 
 // The hex examples of docs/PROTOCOL.md section 5, byte for byte.
@@ -300,8 +449,8 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   snapshot.ack = 1;
   snapshot.input_lead = 1;
   EXPECT_EQ(EncodeToVector(snapshot),
-            (std::vector<std::uint8_t>{0x80, 0x00, 0x00, 0x96, 0x00, 0x40, 0x00, 0x80, 0x10, 0x07,
-                                       0xC0, 0x04, 0x40, 0x08, 0x00, 0xE8, 0x88, 0x00, 0x0C, 0x20}));
+            (std::vector<std::uint8_t>{0x80, 0x00, 0x00, 0x96, 0x00, 0x40, 0x00, 0x80, 0x10, 0x01,
+                                       0xF0, 0x01, 0x10, 0x02, 0x00, 0x3A, 0x22, 0x00, 0x03, 0x08}));
 
   // The same tick in an arena of 1024 x 576 units, one player at rest, no ack.
   Snapshot large;
@@ -309,8 +458,8 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   large.arena = sim::Arena::OfUnits(1024, 576);
   large.players.push_back({3, {500000, 300000, 0, 0, 0}});
   EXPECT_EQ(EncodeToVector(large),
-            (std::vector<std::uint8_t>{0x80, 0x00, 0x00, 0x96, 0x07, 0xC0, 0x44, 0x00, 0x10, 0x37, 0x9D, 0x20,
-                                       0x48, 0xFE, 0x04, 0x01, 0x00, 0x00}));
+            (std::vector<std::uint8_t>{0x80, 0x00, 0x00, 0x96, 0x07, 0xC0, 0x44, 0x00, 0x10, 0x0D, 0xE7, 0x48,
+                                       0x12, 0x3F, 0x81, 0x00, 0x40, 0x00}));
 
   // The DeltaSnapshot example: player 0 of the Snapshot example and players 1 and 4, none joined or left,
   // stepped by the server (sim::StepWorld) and logged as it logs them; the replay rebuilds the world bit for
@@ -354,6 +503,8 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   expected.input_lead = -1;
   for (const sim::PlayerCube& cube : replayed) expected.players.push_back(cube);
   EXPECT_EQ(rebuilt, expected);
+  // The full snapshot of the same world: 69 + 66 × 3 + 22 bits.
+  EXPECT_EQ(EncodeToVector(expected).size(), 37u);
 
   // The replay example with a player going and one coming: after the first tick, player 1 went and player 2
   // came (at rest at (40000, 20000), no key), and at the second it made one Move with Up.
@@ -378,8 +529,8 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   ASSERT_EQ(churn.exits.size(), 1u);
   ASSERT_EQ(churn.arrivals.size(), 1u);
   const std::vector<std::uint8_t> churn_bytes = {0xEC, 0x00, 0x00, 0x12, 0xC8, 0x06, 0x03, 0x81,
-                                                 0x2F, 0x78, 0x52, 0x04, 0x04, 0xC2, 0x00, 0x09,
-                                                 0x44, 0x08, 0x02, 0x00, 0x1A, 0x00};
+                                                 0x2F, 0x78, 0x52, 0x01, 0x01, 0x30, 0x80, 0x02,
+                                                 0x51, 0x02, 0x00, 0x80, 0x06, 0x80};
   EXPECT_EQ(EncodeToVector(churn), churn_bytes);
   ASSERT_EQ(Decode(EncodeToVector(churn), decoded), DecodeError::kNone);
   ASSERT_TRUE(ApplyReplay(replay_baseline, sim::kStandardArena, std::get<DeltaSnapshot>(decoded), rebuilt));
@@ -403,8 +554,8 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   interest.ack = 700;
   interest.input_lead = 0;
   const std::vector<std::uint8_t> interest_bytes = {
-      0xFC, 0x10, 0x00, 0x00, 0x4D, 0x23, 0xE0, 0x22, 0x00, 0x18, 0x15, 0xE7, 0x48, 0x12, 0x3F, 0x82,
-      0x00, 0x40, 0x20, 0x14, 0x13, 0x7C, 0x43, 0x04, 0xA3, 0x68, 0x40, 0x0D, 0x01, 0x81, 0x5E, 0x40};
+      0xFC, 0x10, 0x00, 0x00, 0x4D, 0x23, 0xE0, 0x22, 0x00, 0x06, 0xEF, 0x3A, 0x40, 0x91, 0xFC, 0x10,
+      0x02, 0x01, 0x0C, 0x4B, 0xE2, 0x18, 0x25, 0x1B, 0x42, 0x00, 0x68, 0x0C, 0x0A, 0xF2, 0x00};
   EXPECT_EQ(EncodeToVector(interest), interest_bytes);
   const std::vector<sim::PlayerId> interest_ids = {2, 5, 9};
   EXPECT_EQ(InterestSnapshotBytes(interest.arena, interest_ids, 2, true), interest_bytes.size());
@@ -416,27 +567,27 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
 
   EXPECT_EQ(EncodeToVector(SnapshotAck{1203}), (std::vector<std::uint8_t>{0xF0, 0x12, 0xCC}));
 
-  EXPECT_EQ(EncodeToVector(PlayerLeft{5, LeaveReason::kTimedOut}), (std::vector<std::uint8_t>{0xC0, 0xB0}));
+  EXPECT_EQ(EncodeToVector(PlayerLeft{5, LeaveReason::kTimedOut}), (std::vector<std::uint8_t>{0xC0, 0x2C}));
 
   EXPECT_EQ(EncodeToVector(Tag{12, 1000, 4000, 128, 4005, 150, 0x4000}),
             (std::vector<std::uint8_t>{0xE4, 0x30, 0x0F, 0xA0, 0x00, 0x00, 0x3E, 0x82, 0x00, 0x00, 0x00, 0x3E,
                                        0x94, 0x96, 0x40, 0x00}));
   EXPECT_EQ(EncodeToVector(TagResult{1, 12, TagOutcome::kHit, 183, 0, true, 420}),
-            (std::vector<std::uint8_t>{0xE8, 0x04, 0x31, 0x2D, 0xC0, 0x20, 0x34, 0x80}));
+            (std::vector<std::uint8_t>{0xE8, 0x01, 0x0C, 0x4B, 0x70, 0x02, 0x03, 0x48}));
 
-  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x01, 0xEB, 0x06, 0x64, 0x98, 0x71, 0x40};
+  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x02, 0x0B, 0x06, 0x64, 0x98, 0x71, 0x40};
   request.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}), request);
   // A spectator's join: its request, its Welcome, and the refusal when no seat is free.
-  std::vector<std::uint8_t> watching{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x01, 0xE7, 0x16, 0xB4, 0x58};
+  std::vector<std::uint8_t> watching{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x02, 0x07, 0x16, 0xB4, 0x58};
   watching.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "eve", true}), watching);
   EXPECT_EQ(EncodeToVector(Welcome{0, 60, 20, 32, true, sim::kStandardArena, 1200, 30, true}),
-            (std::vector<std::uint8_t>{0x40, 0x07, 0x62, 0x63, 0xF0, 0x20, 0x00, 0x40, 0x00, 0x00, 0x4B, 0x01,
-                                       0xD8}));
+            (std::vector<std::uint8_t>{0x40, 0x01, 0xD8, 0x98, 0x3F, 0x02, 0x00, 0x04, 0x00, 0x00, 0x04, 0xB0,
+                                       0x1D, 0x80}));
   EXPECT_EQ(EncodeToVector(ConnectRefused{RefuseReason::kNoSpectatorSeat, kProtocolVersion}),
-            (std::vector<std::uint8_t>{0x38, 0x00, 0x78}));
-  EXPECT_EQ(EncodeToVector(Viewpoint{true, 7, 0, 0}), (std::vector<std::uint8_t>{0xFC, 0x38, 0x38}));
+            (std::vector<std::uint8_t>{0x38, 0x00, 0x80}));
+  EXPECT_EQ(EncodeToVector(Viewpoint{true, 7, 0, 0}), (std::vector<std::uint8_t>{0xFC, 0x38, 0x0E}));
   EXPECT_EQ(EncodeToVector(Viewpoint{false, 0, 100, 50}),
             (std::vector<std::uint8_t>{0xFC, 0x30, 0x32, 0x01, 0x90}));
   EXPECT_EQ(EncodeToVector(Challenge{0x0123456789ABCDEFull}),
@@ -497,8 +648,8 @@ TEST(Encode, RejectsBadNames) {
   ExpectUnencodable(ConnectRequest{kProtocolMagic, 1, "caf\xC3\xA9"});  // UTF-8 is not printable ASCII
   // docs/PROTOCOL.md's worked example.
   EXPECT_EQ(EncodeToVector(Welcome{9, 60, 20, 32, true, sim::kStandardArena, 1200, 30}),
-            (std::vector<std::uint8_t>{0x41, 0x27, 0x62, 0x63, 0xF0, 0x20, 0x00, 0x40, 0x00, 0x00, 0x4B, 0x01,
-                                       0xD0}));
+            (std::vector<std::uint8_t>{0x40, 0x49, 0xD8, 0x98, 0x3F, 0x02, 0x00, 0x04, 0x00, 0x00, 0x04, 0xB0,
+                                       0x1D, 0x00}));
   ExpectUnencodable(PlayerJoined{1, std::string(16, 'b')});
   ExpectUnencodable(PlayerJoined{1, "new\nline"});
 }
@@ -582,6 +733,75 @@ TEST(Encode, RejectsOutOfRangeCubesAndUnorderedIds) {
   ExpectUnencodable(with(valid, 0));  // decreasing id
 }
 
+TEST(Encode, RejectsPlayerIdsBeyondTheLast) {
+  // Ids are int[0, 1023]; sim::PlayerId holds more.
+  constexpr sim::PlayerId kLast = testing::kLastPlayerId;
+  constexpr sim::PlayerId kBeyond = kLast + 1;
+  EXPECT_GT(MeasureBytes(Welcome{kLast, 60, 20, 32, true, sim::kStandardArena, 0, 30}), 0u);
+  ExpectUnencodable(Welcome{kBeyond, 60, 20, 32, true, sim::kStandardArena, 0, 30});
+  EXPECT_GT(MeasureBytes(PlayerJoined{kLast, "a"}), 0u);
+  ExpectUnencodable(PlayerJoined{kBeyond, "a"});
+  EXPECT_GT(MeasureBytes(PlayerLeft{kLast, LeaveReason::kDisconnected}), 0u);
+  ExpectUnencodable(PlayerLeft{kBeyond, LeaveReason::kDisconnected});
+  EXPECT_GT(MeasureBytes(TagResult{kLast, 0, TagOutcome::kHit, 0, kLast, false, 0}), 0u);
+  ExpectUnencodable(TagResult{kBeyond, 0, TagOutcome::kMiss, 0, 0, false, 0});
+  ExpectUnencodable(TagResult{0, 0, TagOutcome::kHit, 0, kBeyond, false, 0});
+  EXPECT_GT(MeasureBytes(Viewpoint{true, kLast, 0, 0}), 0u);
+  ExpectUnencodable(Viewpoint{true, kBeyond, 0, 0});
+  Snapshot snapshot;
+  snapshot.players.push_back({kLast, {sim::kStandardArena.min_x(), sim::kStandardArena.min_y(), 0, 0, 0}});
+  EXPECT_GT(MeasureBytes(snapshot), 0u);
+  snapshot.players[0].id = kBeyond;
+  ExpectUnencodable(snapshot);
+  InterestSnapshot interest;
+  interest.members.push_back({{kLast, {}}, false});
+  EXPECT_GT(MeasureBytes(interest), 0u);
+  interest.members[0].cube.id = kBeyond;
+  ExpectUnencodable(interest);
+  DeltaSnapshot delta;
+  delta.age = 1;
+  sim::PlayerCube arrival{kLast, {sim::kStandardArena.min_x(), sim::kStandardArena.min_y(), 0, 0, 0}};
+  delta.arrivals.push_back({1, arrival});
+  delta.paths.resize(1);
+  EXPECT_GT(MeasureBytes(delta), 0u);
+  delta.arrivals[0].cube.id = kBeyond;
+  ExpectUnencodable(delta);
+}
+
+TEST(Encode, RejectsInterestMembersOutOfOrder) {
+  // The gap code cannot say a non-increasing id, so the encoder refuses one rather than write another id.
+  const auto members = [](std::initializer_list<int> ids) {
+    InterestSnapshot s;
+    for (const int id : ids) s.members.push_back({{static_cast<sim::PlayerId>(id), {}}, false});
+    return s;
+  };
+  EXPECT_GT(MeasureBytes(members({3, 4, 1023})), 0u);
+  ExpectUnencodable(members({3, 3}));
+  ExpectUnencodable(members({4, 3}));
+  ExpectUnencodable(members({1023, 1023}));
+}
+
+TEST(Encode, RejectsWholeWorldsOfMoreCubesThanASnapshotHolds) {
+  // kMaxWholeWorldCubes (256) cubes at most in a Snapshot, and in a DeltaSnapshot's baseline; an
+  // InterestSnapshot names up to kMaxPlayers members.
+  Snapshot snapshot;
+  for (std::size_t i = 0; i <= kMaxWholeWorldCubes; ++i) {
+    snapshot.players.push_back(
+        {static_cast<sim::PlayerId>(i), {sim::kStandardArena.min_x(), sim::kStandardArena.min_y(), 0, 0, 0}});
+  }
+  ExpectUnencodable(snapshot);
+  snapshot.players.resize(kMaxWholeWorldCubes);
+  EXPECT_GT(MeasureBytes(snapshot), 0u);
+  DeltaSnapshot delta;
+  delta.paths.resize(kMaxWholeWorldCubes + 1);
+  ExpectUnencodable(delta);
+  delta.paths.resize(kMaxWholeWorldCubes);
+  EXPECT_GT(MeasureBytes(delta), 0u);
+  InterestSnapshot every_id = InterestEveryIdNamed();
+  EXPECT_EQ(every_id.members.size(), kMaxPlayers);
+  EXPECT_GT(MeasureBytes(every_id), 0u);
+}
+
 TEST(Encode, RejectsOutOfRangeTags) {
   Tag tag;
   tag.render_fraction = kRenderFractionSteps;
@@ -657,9 +877,9 @@ TEST(Messages, NameProblemSaysWhyANameCannotBeCarried) {
 
 TEST(Decode, RejectsNonPrintableNameCharacters) {
   // Characters are sent as c - 32 in 7 bits: 0..94 is ' '..'~'; 95..127 would be DEL and beyond.
-  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 8}, {1, 4}, {94, 7}})), DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 8}, {1, 4}, {95, 7}})), DecodeError::kMalformed);
-  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 8}, {2, 4}, {33, 7}, {127, 7}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 10}, {1, 4}, {94, 7}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 10}, {1, 4}, {95, 7}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 10}, {2, 4}, {33, 7}, {127, 7}})), DecodeError::kMalformed);
   EXPECT_EQ(DecodeBytes(Pack({{0, 3}, {kProtocolMagic, 32}, {1, 16}, {1, 4}, {100, 7}})),
             DecodeError::kMalformed);
 }
@@ -671,40 +891,47 @@ TEST(Decode, RejectsBadEnumsAndSettings) {
   // Welcome rates are sent as rate - 1 in 8 bits: 240..255 would be 241..256 Hz. Arena sides are sent as
   // units - 32 in 12 bits: 4065..4095 would be 4097..4127 units.
   const auto welcome = [](std::uint32_t tick_offset, std::uint32_t players_offset, std::uint32_t width_offset,
-                          std::uint32_t max_snapshot_offset = 59) {
+                          std::uint32_t max_snapshot_offset = 59, std::uint32_t player_id = 0) {
     return Pack({{2, 3},
-                 {0, 8},
+                 {player_id, 10},
                  {tick_offset, 8},
                  {19, 8},
-                 {players_offset, 8},
+                 {players_offset, 10},
                  {1, 1},
                  {width_offset, 12},
                  {100, 12},
                  {0, 32},
-                 {max_snapshot_offset, 8}});
+                 {max_snapshot_offset, 8},
+                 {0, 1}});
   };
-  EXPECT_EQ(DecodeBytes(welcome(239, 255, 4064)), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(welcome(239, 1023, 4064)), DecodeError::kNone);
   EXPECT_EQ(DecodeBytes(welcome(59, 31, 4065)), DecodeError::kMalformed);
   EXPECT_EQ(DecodeBytes(welcome(59, 31, 4095)), DecodeError::kMalformed);
   EXPECT_EQ(DecodeBytes(welcome(240, 31, 1000)), DecodeError::kMalformed);
   EXPECT_EQ(DecodeBytes(welcome(59, 31, 1000, 239)), DecodeError::kNone);
   EXPECT_EQ(DecodeBytes(welcome(59, 31, 1000, 240)), DecodeError::kMalformed);
-  // max_players 1..256 is sent as n - 1 in 8 bits: every pattern of that field is valid.
+  // max_players 1..1024 is sent as n - 1 in 10 bits, and player_id 0..1023 as it is in 10 bits: every
+  // pattern of those fields is valid.
+  Message out;
+  ASSERT_EQ(Decode(welcome(59, 1023, 1000, 59, 1023), out), DecodeError::kNone);
+  EXPECT_EQ(std::get<Welcome>(out).player_id, 1023);
+  EXPECT_EQ(std::get<Welcome>(out).max_players, 1024u);
 }
 
 TEST(Decode, RejectsUnusedTypesAndOutOfRangeTagFields) {
   // Type 7 is followed by 3 bits: 7 + 0..6 name TimeEcho, Tag, TagResult, DeltaSnapshot, SnapshotAck,
   // Challenge and ChallengeResponse; 7 is followed by 6 more bits, 14 + 0..63, of which 0 is SnapshotRate
   // (its rate 1..240 sent as 0..239 in 8 bits) and the rest are unused.
-  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 8}, {0, 8}, {0, 2}, {0, 10}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 10}, {0, 8}, {0, 2}, {0, 10}})), DecodeError::kNone);
   EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {7, 3}, {0, 6}, {239, 8}})), DecodeError::kNone);
   EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {7, 3}, {0, 6}, {240, 8}})), DecodeError::kMalformed);
   EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {7, 3}, {1, 6}, {0, 8}})), DecodeError::kMalformed);
   EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {7, 3}, {63, 6}, {0, 8}})), DecodeError::kMalformed);
   EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {7, 3}, {0, 6}, {0, 32}, {0, 32}, {0, 8}})),
             DecodeError::kTrailingData);
-  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 8}, {0, 8}, {3, 2}, {0, 10}})), DecodeError::kMalformed);
-  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 8}, {0, 8}, {0, 2}, {1001, 10}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 10}, {0, 8}, {3, 2}, {0, 10}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {2, 3}, {0, 10}, {0, 8}, {0, 2}, {1001, 10}})),
+            DecodeError::kMalformed);
   const auto tag = [](std::uint32_t delay) {
     return Pack({{7, 3}, {1, 3}, {0, 8}, {0, 16}, {0, 32}, {0, 8}, {0, 32}, {delay, 10}, {0, 16}});
   };
@@ -725,7 +952,7 @@ TEST(Decode, RejectsOversizedPlayerCounts) {
                               {32, 12},
                               {4, 12},
                               {2, 9},
-                              {1, 8},
+                              {1, 10},
                               {0, 16},
                               {0, 16},
                               {256, 10},
@@ -733,6 +960,17 @@ TEST(Decode, RejectsOversizedPlayerCounts) {
                               {0, 4},
                               {0, 1}})),
             DecodeError::kMalformed);
+  // A DeltaSnapshot's baseline count is int[0, 256] in 9 bits too.
+  EXPECT_EQ(DecodeBytes(Pack({{7, 3}, {3, 3}, {0, 32}, {0, 8}, {1, 1}, {257, 9}, {0, 1}})),
+            DecodeError::kMalformed);
+  // An InterestSnapshot's count is int[0, 1024] in 11 bits: 1025..2047 are invalid.
+  const auto interest_count = [](std::uint32_t count) {
+    return Pack({{7, 3}, {7, 3}, {1, 6}, {0, 32}, {32, 12}, {4, 12}, {count, 11}, {0, 1}});
+  };
+  EXPECT_EQ(DecodeBytes(interest_count(0)), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(interest_count(1025)), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(interest_count(2047)), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(interest_count(1)), DecodeError::kMalformed);  // one promised, none there
 }
 
 TEST(Decode, RejectsInputCountsBeyondThePacket) {
@@ -759,7 +997,7 @@ TEST(Decode, RejectsPositionsOutsideTheArenaAndVelocitiesBeyondMax) {
                  {32, 12},
                  {4, 12},
                  {1, 9},
-                 {3, 8},
+                 {3, 10},
                  {x, 16},
                  {y, 16},
                  {vx, 10},
@@ -786,7 +1024,7 @@ TEST(Decode, RejectsPositionsOutsideTheArenaAndVelocitiesBeyondMax) {
                  {1024 - 32, 12},
                  {576 - 32, 12},
                  {1, 9},
-                 {3, 8},
+                 {3, 10},
                  {x, 20},
                  {y, 20},
                  {0, 10},
@@ -813,13 +1051,13 @@ TEST(Decode, RejectsNonIncreasingPlayerIds) {
                  {32, 12},
                  {4, 12},
                  {2, 9},
-                 {first, 8},
+                 {first, 10},
                  {0, 16},
                  {0, 16},
                  {0, 10},
                  {0, 10},
                  {0, 4},
-                 {second, 8},
+                 {second, 10},
                  {0, 16},
                  {0, 16},
                  {0, 10},
@@ -828,8 +1066,50 @@ TEST(Decode, RejectsNonIncreasingPlayerIds) {
                  {0, 1}});
   };
   EXPECT_EQ(DecodeBytes(two(4, 5)), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(two(1022, 1023)), DecodeError::kNone);  // every 10-bit id is valid
   EXPECT_EQ(DecodeBytes(two(5, 5)), DecodeError::kMalformed);
   EXPECT_EQ(DecodeBytes(two(5, 4)), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(two(1023, 0)), DecodeError::kMalformed);
+}
+
+// An InterestSnapshot of members without states and no ack, in the standard arena; each member's fields
+// are its id's code, then has_state = 0.
+std::vector<std::uint8_t> InterestOfCodes(std::uint32_t count, const Fields& codes) {
+  Fields fields = {{7, 3}, {7, 3}, {1, 6}, {0, 32}, {32, 12}, {4, 12}, {count, 11}};
+  for (const auto& code : codes) fields.insert(fields.end(), {code, {0, 1}});
+  fields.emplace_back(0, 1);
+  return Pack(fields);
+}
+
+TEST(Decode, InterestMemberIdsAreGapsThatIncreaseByConstruction) {
+  // A gap of 0 is the id after the one before: there is no code for the same id or a lower one.
+  Message out;
+  ASSERT_EQ(Decode(InterestOfCodes(3, {{0b00101, 5}, {1, 1}, {0b011, 3}}), out), DecodeError::kNone);
+  const auto& members = std::get<InterestSnapshot>(out).members;
+  ASSERT_EQ(members.size(), 3u);
+  EXPECT_EQ(members[0].cube.id, 4);  // gap 4 after 0
+  EXPECT_EQ(members[1].cube.id, 5);  // gap 0 after 4
+  EXPECT_EQ(members[2].cube.id, 8);  // gap 2 after 5
+}
+
+TEST(Decode, RejectsInterestMemberIdsPastTheLast) {
+  // Id 1023 alone: gap 1023, 10 zeros and 1024 in 11 bits (21 bits), the longest code.
+  EXPECT_EQ(DecodeBytes(InterestOfCodes(1, {{1024, 21}})), DecodeError::kNone);
+  // After id 1023 there is no id left: any member more is refused, whatever its code.
+  EXPECT_EQ(DecodeBytes(InterestOfCodes(2, {{1024, 21}, {1, 1}})), DecodeError::kMalformed);
+  // After id 5 (gap 5: 00 110) the gap is at most 1017 (id 1023); 1018 would be id 1024. Both take 9 zeros.
+  EXPECT_EQ(DecodeBytes(InterestOfCodes(2, {{6, 5}, {1018, 19}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(InterestOfCodes(2, {{6, 5}, {1019, 19}})), DecodeError::kMalformed);
+  // A gap past 1023 at the first member: 1024 and 2046 take 10 zeros, as many as 1023 does.
+  EXPECT_EQ(DecodeBytes(InterestOfCodes(1, {{1025, 21}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(InterestOfCodes(1, {{2047, 21}})), DecodeError::kMalformed);
+  // More zeros than the largest gap needs: 11 before a first member (1023 needs 10), 1 after id 1022
+  // (the only gap left, 0, needs none).
+  EXPECT_EQ(DecodeBytes(InterestOfCodes(1, {{2048, 23}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(InterestOfCodes(2, {{1023, 19}, {1, 1}})), DecodeError::kNone);  // ids 1022, 1023
+  EXPECT_EQ(DecodeBytes(InterestOfCodes(2, {{1023, 19}, {0b010, 3}})), DecodeError::kMalformed);
+  // A packet of zeros after the count: no code ends, and the reader stops at the zeros' limit.
+  EXPECT_EQ(DecodeBytes(InterestOfCodes(1, {{0, 32}})), DecodeError::kMalformed);
 }
 
 TEST(Decode, RejectsTrailingBytes) {
@@ -887,19 +1167,12 @@ TEST(Decode, SnapshotWithoutAckReadsAckAsZero) {
   EXPECT_TRUE(s.players.empty());
 }
 
-using Fields = std::vector<std::pair<std::uint32_t, int>>;
-
 // A replay of one player at age 3 that moved and is described by `departures`, then no more, no turn, no ack.
 std::vector<std::uint8_t> ReplayOfOnePath(const Fields& departures) {
   Fields fields = {{59, 6}, {1000, 32}, {2, 8}, {1, 1}, {1, 9}, {0, 1}, {1, 1}, {1, 1}};
   fields.insert(fields.end(), departures.begin(), departures.end());
   fields.insert(fields.end(), {{0, 1}, {0, 1}, {0, 1}});
   return Pack(fields);
-}
-
-Fields Concat(Fields a, const Fields& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
 }
 
 TEST(Decode, AReplayPathHasOneCoding) {

@@ -40,7 +40,7 @@ Ticks Play(std::uint32_t seed, std::size_t players, int ticks, bool collisions,
     s.y = sim::kStandardArena.min_y() + static_cast<std::int32_t>(rng() % (10 * sim::kSubUnitsPerUnit));
     s.last_input = static_cast<sim::Seq>(rng());
     s.buttons = static_cast<std::uint8_t>(rng() % 16);
-    const std::size_t id = 3 * players <= 256 ? 3 * i + 1 : i;  // spread out where they fit
+    const std::size_t id = 3 * players <= kMaxPlayers ? 3 * i + 1 : i;  // spread out where they fit
     world.push_back({static_cast<sim::PlayerId>(id), s});
     run.generations.push_back(static_cast<std::uint32_t>(i));
   }
@@ -427,13 +427,15 @@ TEST(Replay, EveryPathOfRunsIsReadBackAsWritten) {
 TEST(Replay, LongerThanAPacketIsNotWritten) {
   DeltaSnapshot delta;
   delta.age = kMaxDeltaAge;
-  for (std::size_t i = 0; i < kMaxPlayers; ++i) {
+  for (std::size_t i = 0; i < kMaxWholeWorldCubes; ++i) {
     CubePath path;
     for (int r = 0; r < kMaxPathRuns; ++r) {
       path.runs.push_back({r + 1 < kMaxPathRuns ? 1 : kMaxDeltaAge - (kMaxPathRuns - 1), r % 2 == 0 ? 3 : 4});
     }
     delta.paths.push_back(path);
   }
+  // The largest world a delta holds: it is the packet that refuses it, not the count.
+  EXPECT_GT(MeasureBytes(delta), kMaxPacketBytes);
   SnapshotWriter writer;
   EXPECT_FALSE(writer.Prepare(delta));
   EXPECT_TRUE(writer.PacketFor(std::nullopt).empty());
@@ -496,11 +498,12 @@ TEST(Replay, AWriterSharesOneEncodeAndAppendsEachAck) {
   }
   // The cubes' bits: all but the type, tick, age, collisions, count and `changed`.
   EXPECT_EQ(writer.cube_bits(), writer.shared_bits() - (6 + 32 + 8 + 1 + 9 + 1));
-  // A full snapshot's shared part is FullSharedBits long, 64 bits a cube in the standard arena.
+  // A full snapshot's shared part is FullSharedBits long, 66 bits a cube in the standard arena (a 10-bit id
+  // and its state).
   ASSERT_TRUE(writer.Prepare(5, sim::kStandardArena, run.worlds.back()));
   EXPECT_EQ(writer.shared_bits(),
             SnapshotWriter::FullSharedBits(run.worlds.back().size(), sim::kStandardArena));
-  EXPECT_EQ(writer.cube_bits(), 64 * run.worlds.back().size());
+  EXPECT_EQ(writer.cube_bits(), (10 + 16 + 16 + 10 + 10 + 4) * run.worlds.back().size());
 }
 
 }  // namespace

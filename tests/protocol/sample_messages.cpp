@@ -11,15 +11,17 @@ Snapshot FullSnapshot(const sim::Arena& arena) {
   s.has_ack = true;
   s.ack = 65535;
   s.input_lead = kMaxInputLead;
-  for (int id = 0; id < static_cast<int>(kMaxPlayers); ++id) {
+  constexpr int kCubes = static_cast<int>(kMaxWholeWorldCubes);
+  for (int k = 0; k < kCubes; ++k) {
     sim::PlayerCube p;
-    p.id = static_cast<sim::PlayerId>(id);
+    // Ids spread over the whole id range, 0 and kLastPlayerId included (steps of 4 or 5).
+    p.id = static_cast<sim::PlayerId>(k * int{kLastPlayerId} / (kCubes - 1));
     // Cycle through the extremes and some values between them.
-    p.state.x = arena.min_x() + (arena.max_x() - arena.min_x()) / 4 * (id % 5);
-    p.state.y = arena.min_y() + (arena.max_y() - arena.min_y()) / 6 * (id % 7);
-    p.state.vx = -sim::kMaxSpeed + 2 * sim::kMaxSpeed * (id % 3) / 2;
-    p.state.vy = sim::kMaxSpeed - (id * 37) % (2 * sim::kMaxSpeed + 1);
-    p.state.buttons = static_cast<std::uint8_t>(id % (sim::kButtonMask + 1));
+    p.state.x = arena.min_x() + (arena.max_x() - arena.min_x()) / 4 * (k % 5);
+    p.state.y = arena.min_y() + (arena.max_y() - arena.min_y()) / 6 * (k % 7);
+    p.state.vx = -sim::kMaxSpeed + 2 * sim::kMaxSpeed * (k % 3) / 2;
+    p.state.vy = sim::kMaxSpeed - (k * 37) % (2 * sim::kMaxSpeed + 1);
+    p.state.buttons = static_cast<std::uint8_t>(k % (sim::kButtonMask + 1));
     s.players.push_back(p);
   }
   return s;
@@ -42,8 +44,8 @@ std::vector<NamedMessage> SampleMessages() {
   out.push_back({"welcome_default", Welcome{}});
   const sim::Arena smallest = sim::Arena::OfUnits(sim::kMinArenaUnits, sim::kMinArenaUnits);
   out.push_back({"welcome_min", Welcome{0, 1, 1, 1, false, smallest, 0, 1}});
-  out.push_back({"welcome_max", Welcome{255, kMaxRate, kMaxRate, kMaxPlayers, true, sim::kLargestArena,
-                                        0xFFFFFFFFu, kMaxRate}});
+  out.push_back({"welcome_max", Welcome{kLastPlayerId, kMaxRate, kMaxRate, kMaxPlayers, true,
+                                        sim::kLargestArena, 0xFFFFFFFFu, kMaxRate}});
   out.push_back({"welcome_spectator", Welcome{0, 60, 20, 32, true, sim::kStandardArena, 1200, 30, true}});
 
   InputMessage one;
@@ -62,7 +64,7 @@ std::vector<NamedMessage> SampleMessages() {
   small.server_tick = 1234;
   small.players.push_back(
       {3, {sim::kStandardArena.min_x(), sim::kStandardArena.max_y(), -sim::kMaxSpeed, sim::kMaxSpeed, 0}});
-  small.players.push_back({200, {sim::kStandardArena.max_x(), sim::kStandardArena.min_y(), 0, -1, 0}});
+  small.players.push_back({1000, {sim::kStandardArena.max_x(), sim::kStandardArena.min_y(), 0, -1, 0}});
   small.has_ack = true;
   small.ack = 0;
   small.input_lead = -1;
@@ -82,17 +84,26 @@ std::vector<NamedMessage> SampleMessages() {
   interest.members.push_back(
       {{0, {interest.arena.min_x(), interest.arena.max_y(), sim::kMaxSpeed, 0, 15}}, true});
   interest.members.push_back({{7, {}}, false});
-  interest.members.push_back(
-      {{255, {interest.arena.max_x(), interest.arena.min_y(), 0, -sim::kMaxSpeed, 0}}, true});
+  interest.members.push_back(  // the last id: its gap, 1015, is the longest code of this sample (19 bits)
+      {{kLastPlayerId, {interest.arena.max_x(), interest.arena.min_y(), 0, -sim::kMaxSpeed, 0}}, true});
   interest.has_ack = true;
   interest.ack = 65535;
   interest.input_lead = kMaxInputLead;
   out.push_back({"interest_three_large_arena", interest});
+  // Every id a member, none with its state: the most members, each named in 2 bits (gap 0 and its flag).
+  InterestSnapshot every_id;
+  every_id.server_tick = 1;
+  for (std::size_t id = 0; id < kMaxPlayers; ++id) {
+    every_id.members.push_back({{static_cast<sim::PlayerId>(id), {}}, false});
+  }
+  every_id.has_ack = true;
+  every_id.ack = 1;
+  out.push_back({"interest_every_id_named", every_id});
 
   out.push_back({"joined", PlayerJoined{0, "bot-1"}});
-  out.push_back({"joined_max", PlayerJoined{255, "~~~~~~~~~~~~~~~"}});
+  out.push_back({"joined_max", PlayerJoined{kLastPlayerId, "~~~~~~~~~~~~~~~"}});
   out.push_back({"left_disconnected", PlayerLeft{1, LeaveReason::kDisconnected}});
-  out.push_back({"left_timed_out", PlayerLeft{255, LeaveReason::kTimedOut}});
+  out.push_back({"left_timed_out", PlayerLeft{kLastPlayerId, LeaveReason::kTimedOut}});
 
   out.push_back({"challenge", Challenge{0x0123456789ABCDEFull}});
   out.push_back({"challenge_response_max", ChallengeResponse{0xFFFFFFFFFFFFFFFFull}});
@@ -100,7 +111,7 @@ std::vector<NamedMessage> SampleMessages() {
   out.push_back({"snapshot_rate_max", SnapshotRate{kMaxRate}});
   out.push_back({"snapshot_budget_min", SnapshotBudget{kMinSnapshotBudget}});
   out.push_back({"snapshot_budget_max", SnapshotBudget{kMaxPacketBytes}});
-  out.push_back({"viewpoint_follow", Viewpoint{true, 255, 0, 0}});
+  out.push_back({"viewpoint_follow", Viewpoint{true, kLastPlayerId, 0, 0}});
   out.push_back({"viewpoint_point", Viewpoint{false, 0, 100, 50}});
   out.push_back(
       {"viewpoint_far_corner", Viewpoint{false, 0, sim::kMaxArenaUnits - 1, sim::kMaxArenaUnits - 1}});
@@ -112,9 +123,9 @@ std::vector<NamedMessage> SampleMessages() {
   out.push_back({"tag_max",
                  Tag{255, 65535, 0xFFFFFFFFu, kRenderFractionSteps - 1, 0xFFFFFFFFu, kMaxTagDelayMs, 65535}});
   out.push_back({"tag_result_miss", TagResult{0, 0, TagOutcome::kMiss, 0, 0, false, 0}});
-  out.push_back(
-      {"tag_result_refused", TagResult{255, 255, TagOutcome::kRefused, kMaxTagDelayMs, 0, false, 0}});
-  out.push_back({"tag_result_hit", TagResult{1, 2, TagOutcome::kHit, 183, 255, false, 0}});
+  out.push_back({"tag_result_refused",
+                 TagResult{kLastPlayerId, 255, TagOutcome::kRefused, kMaxTagDelayMs, 0, false, 0}});
+  out.push_back({"tag_result_hit", TagResult{1, 2, TagOutcome::kHit, 183, kLastPlayerId, false, 0}});
   out.push_back({"tag_result_hit_seq", TagResult{1, 2, TagOutcome::kHit, 183, 0, true, 65535}});
 
   out.push_back({"delta_empty", DeltaSnapshot{}});
@@ -150,7 +161,7 @@ std::vector<NamedMessage> SampleMessages() {
   came.state.vx = -sim::kMaxSpeed;
   came.state.buttons = sim::kLeft;
   churned.arrivals.push_back({10, came});
-  came.id = 200;
+  came.id = kLastPlayerId;
   churned.arrivals.push_back({10, came});
   churned.exits.push_back({5, 12});
   CubePath stayed;
@@ -164,7 +175,7 @@ std::vector<NamedMessage> SampleMessages() {
   // limit (a replay has no count of its own; its paths' limits and the packet bound it).
   DeltaSnapshot longest_replay;
   longest_replay.age = kMaxDeltaAge;
-  for (std::size_t i = 0; i < kMaxPlayers; ++i) {
+  for (std::size_t i = 0; i < kMaxWholeWorldCubes; ++i) {
     CubePath path;
     path.runs.push_back({kMaxDeltaAge - 1, kMaxMovesPerTick - 1});
     path.runs.push_back({1, kMaxMovesPerTick});

@@ -15,7 +15,11 @@ struct NamedMessage {
 
 std::vector<NamedMessage> SampleMessages();
 
-// The largest snapshot: every player id 0..255, positions and velocities spread over their whole range.
+// The highest player id (10 bits on the wire).
+inline constexpr sim::PlayerId kLastPlayerId = kMaxPlayers - 1;
+
+// The largest snapshot: kMaxWholeWorldCubes cubes, their ids spread from 0 to kLastPlayerId, positions and
+// velocities over their whole range.
 Snapshot FullSnapshot(const sim::Arena& arena = sim::kStandardArena);
 
 // The keys `netcube-bot --script random` picks from: none, or one of the eight directions.

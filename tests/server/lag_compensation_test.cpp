@@ -146,12 +146,13 @@ TEST(LagCompensation, ATagThroughTwoCubesHitsTheFirstItWasSent) {
 
   // A shooter that was not sent the first cube (not in its relevant set) hits the one behind it.
   InterestView sight;
-  sight.entries[0].member = sight.entries[1].member = true;
+  sight.members.push_back(0);
+  sight.members.push_back(1);
   const TagRecord unseen =
       Judge(history, world[0], TagAt(1, 1, 0, sim::AimToward(1, 0)), true, 500, &sight, scratch, victim);
   EXPECT_EQ(unseen.outcome, protocol::TagOutcome::kHit);
   EXPECT_EQ(unseen.rewound.hit, std::optional<sim::PlayerId>(1));
-  sight.entries[1].member = false;
+  sight.members.erase(1);  // only player 0's cube
   EXPECT_EQ(Judge(history, world[0], TagAt(1, 1, 0, sim::AimToward(1, 0)), true, 500, &sight, scratch, victim)
                 .outcome,
             protocol::TagOutcome::kMiss);

@@ -135,17 +135,16 @@ bool SerializeInt(Stream& stream, T& value, std::int64_t min, std::int64_t max) 
 // cheap, and a reader stops after as many zeros as max + 1 needs.
 template <class Stream, class T>
 bool SerializeGamma(Stream& stream, T& value, std::uint32_t max) noexcept {
-  std::uint32_t plus_one = 0;
-  if constexpr (Stream::kWriting) {
-    if (static_cast<std::uint64_t>(value) > max) return false;
-    plus_one = static_cast<std::uint32_t>(value) + 1;
-  }
+  std::uint64_t plus_one = 0;  // 64 bits: max + 1 does not wrap
   int zeros = 0;
   if constexpr (Stream::kWriting) {
+    if (static_cast<std::uint64_t>(value) > max) return false;
+    plus_one = static_cast<std::uint64_t>(value) + 1;
     zeros = static_cast<int>(std::bit_width(plus_one)) - 1;
     for (int i = 0; i < zeros; ++i) {
       if (!stream.Bits(0, 1)) return false;
     }
+    if (!stream.Bits(1, 1)) return false;
   } else {
     const int most_zeros = static_cast<int>(std::bit_width(std::uint64_t{max} + 1)) - 1;
     for (std::uint32_t bit = 0; bit == 0; ++zeros) {
@@ -153,10 +152,8 @@ bool SerializeGamma(Stream& stream, T& value, std::uint32_t max) noexcept {
     }
     --zeros;  // the loop counted the leading 1
   }
-  std::uint32_t low = plus_one & ((std::uint32_t{1} << zeros) - 1);
-  if constexpr (Stream::kWriting) {
-    if (!stream.Bits(1, 1)) return false;
-  }
+  // At most 32 bits below the leading 1 (max + 1 <= 2^32).
+  auto low = static_cast<std::uint32_t>(plus_one & ((std::uint64_t{1} << zeros) - 1));
   if (zeros > 0 && !stream.Bits(low, zeros)) return false;
   if constexpr (Stream::kReading) {
     const std::uint64_t v = ((std::uint64_t{1} << zeros) | low) - 1;

@@ -25,12 +25,13 @@ inline constexpr int kMinInputLead = -32;
 inline constexpr int kMaxInputLead = 31;
 inline constexpr std::uint32_t kProtocolMagic = 0x4E435542;  // "NCUB": cheap rejection of stray traffic
 inline constexpr std::size_t kMaxPlayers = 1024;  // every sim::PlayerId: int[0, kMaxPlayers - 1] on the wire
-// The most cubes a whole-world snapshot (Snapshot, DeltaSnapshot) holds: one of more would not fit a packet,
-// so a larger world reaches every client in InterestSnapshots.
+// The most cubes a whole-world snapshot (Snapshot, DeltaSnapshot) holds. A world of 1,024 would not fit a
+// packet (495 cubes do in the standard arena); 256 keeps a full snapshot, a delta's paths and a client's
+// held baselines the size they were, and a larger world reaches every client in InterestSnapshots.
 inline constexpr std::size_t kMaxWholeWorldCubes = 256;
-inline constexpr std::size_t kMaxInputsPerPacket = 64;       // the client's redundancy cap
-inline constexpr std::size_t kMaxNameLength = 15;            // fits std::string's inline buffer
-inline constexpr int kMaxRate = 240;                         // tick and snapshot rates, per second
+inline constexpr std::size_t kMaxInputsPerPacket = 64;  // the client's redundancy cap
+inline constexpr std::size_t kMaxNameLength = 15;       // fits std::string's inline buffer
+inline constexpr int kMaxRate = 240;                    // tick and snapshot rates, per second
 // A ConnectRequest of this version is zero-padded to this size, so that nothing the server sends an
 // address before it has proved itself (a Challenge, or a refusal) outweighs what came from it.
 inline constexpr std::size_t kConnectRequestBytes = 256;
