@@ -56,23 +56,31 @@ std::size_t Interest::CellAt(const sim::CubeState& s) const noexcept {
   return row * columns_ + column;
 }
 
-void Interest::Select(std::uint64_t tick, std::span<Client> clients, const Players& players,
-                      const ServerConfig& config) {
-  const std::span<const sim::PlayerCube> world = players.world();
+bool Interest::EveryCubeRelevant(const ServerConfig& config) noexcept {
   // An arena the radius spans from corner to corner (the standard one at the default radius) has every
   // cube relevant to every client: nothing to choose.
   const std::int64_t across_x = config.arena.max_x() - config.arena.min_x();
   const std::int64_t across_y = config.arena.max_y() - config.arena.min_y();
-  const bool everything = !config.interest || across_x * across_x + across_y * across_y <=
-                                                  SquaredUnits(config.interest_radius_units);
+  return !config.interest ||
+         across_x * across_x + across_y * across_y <= SquaredUnits(config.interest_radius_units);
+}
+
+bool Interest::MayEncodeEach(const ServerConfig& config, std::size_t cubes) noexcept {
   // A world larger than a whole-world snapshot holds reaches every client in InterestSnapshots, each set
   // every cube when all are relevant.
-  const bool whole_fits = world.size() <= protocol::kMaxWholeWorldCubes;
+  return !EveryCubeRelevant(config) || cubes > protocol::kMaxWholeWorldCubes;
+}
+
+void Interest::Select(std::uint64_t tick, std::span<Client> clients, const Players& players,
+                      const ServerConfig& config) {
+  const std::span<const sim::PlayerCube> world = players.world();
+  const bool everything = EveryCubeRelevant(config);
+  const bool encodes_each = MayEncodeEach(config, world.size());
   bool filed = false;
   for (Client& client : clients) {
     if (!client.feed.due) continue;
     client.interest.partial = false;
-    if (everything && whole_fits) continue;
+    if (!encodes_each) continue;
     if (!filed) {
       if (!everything) FileCubes(world, config);
       // Compact, for SelectFor: a player's record is large, and a cache line a cube would be read.

@@ -221,8 +221,7 @@ void Server::Impl::RunDueTicks(Micros now) {
                      simulation.steps(), config.collisions);
     tags.JudgeDue(now, players, simulation.history(), config);
     const bool snapshot_due =
-        snapshots.MarkDue(players.clients(), config, simulation.rate(),
-                          config.interest || players.world().size() > protocol::kMaxWholeWorldCubes);
+        snapshots.MarkDue(players.clients(), config, simulation.rate(), players.world().size());
     if (snapshot_due) {
       snapshots.Prepare(simulation.tick(), players, simulation.history(), config);
     }

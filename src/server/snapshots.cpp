@@ -26,7 +26,8 @@ void Snapshots::OnTickRate(int tick_rate, std::vector<Client>& clients) noexcept
 }
 
 bool Snapshots::MarkDue(std::vector<Client>& clients, const ServerConfig& config, int tick_rate,
-                        bool staggered) noexcept {
+                        std::size_t cubes) noexcept {
+  const bool staggered = Interest::MayEncodeEach(config, cubes);
   const auto take_credit = [tick_rate](int& credit, int rate) {
     credit += rate;
     if (credit < tick_rate) return false;

@@ -31,15 +31,15 @@ class Snapshots {
               bool collisions) {
     encoder_.Record(tick, world, history, arrivals, steps, collisions);
   }
-  // Advances the snapshot credits; false if no client gets a snapshot this tick. Staggered (`staggered`:
-  // interest management on, or a world past a whole-world snapshot), each client keeps its own credit,
-  // started at a phase of its own, so that the clients' snapshots, each encoded for it alone, are spread
-  // over the ticks of a snapshot interval instead of all falling on one; else those at the server's rate
-  // share its credit, and its snapshot, encoded once for them all.
+  // Advances the snapshot credits of a world of `cubes`; false if no client gets a snapshot this tick.
+  // Staggered when clients may get snapshots encoded for each alone (Interest::MayEncodeEach): each client
+  // keeps its own credit, started at a phase of its own, so that those encodes are spread over the ticks of
+  // a snapshot interval instead of all falling on one; else those at the server's rate share its credit,
+  // and its snapshot, encoded once for them all.
   bool MarkDue(std::vector<Client>& clients, const ServerConfig& config, int tick_rate,
-               bool staggered) noexcept;
-  // Chooses each due client's relevant set (Interest::Select), and encodes the snapshot of the world after
-  // `tick` for those that see all of it (SnapshotEncoder::Prepare).
+               std::size_t cubes) noexcept;
+  // Chooses each due client's relevant set (Interest::Select), and encodes the snapshot of the
+  // world after `tick` for those that see all of it (SnapshotEncoder::Prepare).
   void Prepare(std::uint64_t tick, Players& players, const WorldHistory& history,
                const ServerConfig& config) {
     interest_.Select(tick, players.clients(), players, config);
@@ -54,7 +54,8 @@ class Snapshots {
  private:
   void SendPacket(Micros now, Client& client, std::span<const std::uint8_t> packet, Outbox& outbox);
 
-  int credit_ = 0;  // += the server's snapshot rate per tick; a snapshot each time it reaches the tick rate
+  int credit_ = 0;                // += the server's snapshot rate per tick; a snapshot each time it reaches
+                                  // the tick rate
   std::uint64_t next_phase_ = 0;  // the next client's phase, staggered
   SnapshotCounters counters_;
   SnapshotEncoder encoder_{counters_};
