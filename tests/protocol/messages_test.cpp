@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "netcube/protocol/replay.h"
+#include "netcube/protocol/snapshot_writer.h"
 #include "sample_messages.h"
 
 namespace netcube::protocol {

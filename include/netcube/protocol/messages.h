@@ -337,15 +337,6 @@ struct Viewpoint {
   friend bool operator==(const Viewpoint&, const Viewpoint&) = default;
 };
 
-// The bytes an InterestSnapshot in `arena` of the members `ids` (increasing), `states` of them with their
-// state, takes on the wire, with its ack (has_ack) or without.
-std::size_t InterestSnapshotBytes(const sim::Arena& arena, std::span<const sim::PlayerId> ids,
-                                  std::size_t states, bool has_ack) noexcept;
-// The most states such a snapshot carries within `budget` bytes (0 when naming the members alone takes
-// more): what a server fills a byte budget by.
-std::size_t InterestStatesWithin(std::size_t budget, const sim::Arena& arena,
-                                 std::span<const sim::PlayerId> ids, bool has_ack) noexcept;
-
 using Message = std::variant<ConnectRequest, ConnectRefused, Welcome, InputMessage, Snapshot, PlayerJoined,
                              PlayerLeft, TimeEcho, Tag, TagResult, DeltaSnapshot, SnapshotAck, Challenge,
                              ChallengeResponse, SnapshotRate, InterestSnapshot, SnapshotBudget, Viewpoint>;

@@ -1,6 +1,7 @@
 #pragma once
-// A snapshot (full or delta) encoded once for all its receivers, and the path codes of a replay kept from
-// one encode to the next (docs/decisions/0006, 0008).
+// A snapshot (full or delta) encoded once for all its receivers, the path codes of a replay kept from one
+// encode to the next (docs/decisions/0006, 0008), and the size of an InterestSnapshot a server fills a
+// client's byte budget by.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -81,5 +82,14 @@ class SnapshotWriter {
   std::size_t shared_bits_ = 0;  // 0 until a successful Prepare
   std::size_t cube_bits_ = 0;
 };
+
+// The bytes an InterestSnapshot in `arena` of the members `ids` (increasing), `states` of them with their
+// state, takes on the wire, with its ack (has_ack) or without.
+std::size_t InterestSnapshotBytes(const sim::Arena& arena, std::span<const sim::PlayerId> ids,
+                                  std::size_t states, bool has_ack) noexcept;
+// The most states such a snapshot carries within `budget` bytes (0 when naming the members alone takes
+// more): what a server fills a byte budget by.
+std::size_t InterestStatesWithin(std::size_t budget, const sim::Arena& arena,
+                                 std::span<const sim::PlayerId> ids, bool has_ack) noexcept;
 
 }  // namespace netcube::protocol
