@@ -14,7 +14,7 @@ namespace {
 // Relaxation clears ordinary contacts in a few passes; in a crowded arena a sub-unit overlap can creep along
 // a chain of touching cubes for many more, and Settle is cheaper than chasing it.
 constexpr int kMaxResolvePasses = 8;
-constexpr int kIdCount = std::numeric_limits<PlayerId>::max() + 1;
+constexpr int kIdCount = kMaxPlayerIds;
 
 // Moves `pos` by `delta` within [lo, hi]; returns the part of `delta` the wall refused.
 std::int32_t ShiftWithin(std::int32_t& pos, std::int32_t delta, std::int32_t lo, std::int32_t hi) noexcept {
@@ -151,7 +151,7 @@ class Grid {
   }
 
  private:
-  static constexpr std::size_t kMaxBuckets = 1024;  // four for every cube at most
+  static constexpr std::size_t kMaxBuckets = 4 * kIdCount;  // four for every cube at most
   std::uint16_t ColumnOf(const CubeState& cube) const noexcept {
     return static_cast<std::uint16_t>(std::clamp(cube.x / kCubeSize, 0, columns_ - 1));
   }

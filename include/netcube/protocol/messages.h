@@ -24,7 +24,8 @@ inline constexpr std::uint16_t kProtocolVersion = 16;
 inline constexpr int kMinInputLead = -32;
 inline constexpr int kMaxInputLead = 31;
 inline constexpr std::uint32_t kProtocolMagic = 0x4E435542;  // "NCUB": cheap rejection of stray traffic
-inline constexpr std::size_t kMaxPlayers = 1024;  // every sim::PlayerId: int[0, kMaxPlayers - 1] on the wire
+inline constexpr std::size_t kMaxPlayers =
+    sim::kMaxPlayerIds;  // every sim::PlayerId: int[0, kMaxPlayers - 1] on the wire
 // The most cubes a whole-world snapshot (Snapshot, DeltaSnapshot) holds. A world of 1,024 would not fit a
 // packet (495 cubes do in the standard arena); 256 keeps a full snapshot, a delta's paths and a client's
 // held baselines the size they were, and a larger world reaches every client in InterestSnapshots.

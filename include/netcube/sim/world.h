@@ -8,7 +8,10 @@
 
 namespace netcube::sim {
 
-using PlayerId = std::uint16_t;  // [0, protocol::kMaxPlayers)
+using PlayerId = std::uint16_t;
+// Every id is below this (the wire's 10 bits, protocol::kMaxPlayers): what ResolveOverlaps sizes its tables
+// by.
+inline constexpr int kMaxPlayerIds = 1024;
 
 struct PlayerCube {
   PlayerId id = 0;
@@ -20,7 +23,8 @@ struct PlayerCube {
 // do not clear within a bounded number of passes is settled in id order: each cube still overlapping a
 // lower id steps to the nearest clear spot. Afterwards no two cubes overlap (guaranteed up to 132 cubes in
 // the standard arena, the most that always leave room). Deterministic and independent of the order of
-// `cubes`: pairs are resolved in id order. Ids must be unique; every cube inside `arena`.
+// `cubes`: pairs are resolved in id order. Ids must be unique and below kMaxPlayerIds; every cube inside
+// `arena`.
 void ResolveOverlaps(std::span<PlayerCube> cubes, const Arena& arena) noexcept;
 
 struct PlayerStep {
