@@ -58,6 +58,10 @@ struct SnapshotFeed {
   bool due = false;
   // The bytes it asked its InterestSnapshots to keep within (SnapshotBudget), 0 while it takes the server's.
   std::size_t budget = 0;
+  // The shared snapshots in a row it was sent without a fresh enough kept baseline (SnapshotEncoder): how
+  // long it has waited for one kept (at most protocol::kHeldBaselines), its weight when the encoder chooses
+  // which to keep.
+  std::uint32_t unserved = 0;
 };
 
 // An accepted connection in the game.

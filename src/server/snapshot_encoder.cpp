@@ -101,6 +101,7 @@ void SnapshotEncoder::GiveKept(std::uint64_t tick, std::size_t cubes) {
             [](const Receiver& a, const Receiver& b) { return a.seen < b.seen; });
   given_.clear();
   wanting_.fill(0);
+  waited_.fill(0);
   for (Receiver& r : receivers_) {
     if (r.seen == kNoBaseline) break;  // sorted last
     const std::optional<std::size_t> newest = NewestHeld(r.told, tick, r.seen);
@@ -122,45 +123,52 @@ void SnapshotEncoder::GiveKept(std::uint64_t tick, std::size_t cubes) {
     // One with none fresh enough wants one kept: any tick it told of that would be.
     if (!Fresh(tick, r)) {
       for (std::uint64_t age = tick - r.seen; age <= LastFreshAge(tick, r.seen) && age < tick; ++age) {
-        if (Told(r.told, tick, tick - age)) ++wanting_[static_cast<std::size_t>(age)];
+        if (!Told(r.told, tick, tick - age)) continue;
+        ++wanting_[static_cast<std::size_t>(age)];
+        waited_[static_cast<std::size_t>(age)] += 1 + r.unserved;
       }
     }
   }
 }
 
+bool SnapshotEncoder::Affordable(std::size_t age, std::size_t cubes) const noexcept {
+  // A start replays every cube through the ticks since the baseline, and adds an encode a tick for as long
+  // as it is given. A dear one must serve a client a tick replayed, or a quarter of those due: those that
+  // tell of older ticks than that (honestly or not) get full snapshots, and cost no more than them.
+  if (cubes < kBigWorldCubes || age * cubes <= kCheapStartCubeTicks) return true;
+  return wanting_[age] >= std::min<std::size_t>((receivers_.size() + 3) / 4, age);
+}
+
 std::uint64_t SnapshotEncoder::WantedStart(std::uint64_t tick, std::size_t cubes) {
-  // Of the ticks that most of the clients wanting one told of (so clients of every lag take turns, and
-  // none that tells of old snapshots, honestly or not, crowds out the others), the newest.
-  std::size_t most = 0;
+  // Of the ticks worth starting, the one the clients wanting it have waited longest for, the newest of
+  // equals: clients of every lag take turns, and no crowd (of one link, or of liars) keeps the others from
+  // theirs.
+  std::uint64_t most = 0;
   std::size_t newest = 0;
   for (std::size_t age = 1; age < wanting_.size(); ++age) {
-    if (wanting_[age] > most) {
-      most = wanting_[age];
+    if (waited_[age] > most && Affordable(age, cubes)) {
+      most = waited_[age];
       newest = age;
     }
   }
   if (most == 0) return kNoBaseline;
-  // A start replays every cube through the ticks since the baseline, and adds an encode a tick for as long
-  // as it is given. A dear one is the tick that will serve the clients longest (each that holds it counts
-  // the ticks it stays fresh enough for that client), and must serve a client a tick replayed, or a
-  // quarter of those due: the others keep an older baseline a few ticks more (a few more bytes), until
-  // enough of them want one.
   if (cubes < kBigWorldCubes || newest * cubes <= kCheapStartCubeTicks) return tick - newest;
+  // A dear one is, of those equal, the tick that will serve the clients longest (each that holds it counts
+  // the ticks it stays fresh enough for that client).
   service_.fill(0);
   for (const Receiver& r : receivers_) {
     if (r.seen == kNoBaseline) break;  // sorted last
     const std::uint64_t last = LastFreshAge(tick, r.seen);
     for (std::uint64_t age = tick - r.seen; age <= last && age < tick; ++age) {
       const auto slot = static_cast<std::size_t>(age);  // below wanting_.size(): ages are held baselines
-      if (wanting_[slot] == most && Told(r.told, tick, tick - age)) service_[slot] += last - age + 1;
+      if (waited_[slot] == most && Told(r.told, tick, tick - age)) service_[slot] += last - age + 1;
     }
   }
   std::size_t best = newest;
   for (std::size_t age = newest + 1; age < wanting_.size(); ++age) {
-    if (wanting_[age] == most && service_[age] > service_[best]) best = age;
+    if (waited_[age] == most && service_[age] > service_[best] && Affordable(age, cubes)) best = age;
   }
-  const std::size_t enough = std::min<std::size_t>((receivers_.size() + 3) / 4, best);
-  return most >= enough ? tick - best : kNoBaseline;
+  return tick - best;
 }
 
 void SnapshotEncoder::Prepare(std::uint64_t tick, const Players& players, const WorldHistory& history,
@@ -171,8 +179,8 @@ void SnapshotEncoder::Prepare(std::uint64_t tick, const Players& players, const 
   for (std::size_t i = 0; i < clients.size(); ++i) {
     const SnapshotFeed& feed = clients[i].feed;
     if (feed.due && !clients[i].interest.partial)
-      receivers_.push_back(
-          Receiver{kNoBaseline, i, 0, SeenBaseline(feed, tick, history, encoding), feed.told});
+      receivers_.push_back(Receiver{kNoBaseline, i, 0, SeenBaseline(feed, tick, history, encoding),
+                                    feed.unserved, false, feed.told});
   }
   GiveKept(tick, players.world().size());
   const std::uint64_t wanted = WantedStart(tick, players.world().size());
@@ -187,6 +195,7 @@ void SnapshotEncoder::Prepare(std::uint64_t tick, const Players& players, const 
   std::size_t groups = 0;
   for (std::size_t k = 0; k < receivers_.size(); ++k) {
     Receiver& r = receivers_[k];
+    r.fresh = Fresh(tick, r);
     if (r.seen != kNoBaseline && r.baseline == kNoBaseline) ++counters_.deltas_declined;
     if (k == 0 || r.baseline != receivers_[k - 1].baseline) {
       if (writers_.size() == groups) writers_.emplace_back();

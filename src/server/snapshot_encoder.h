@@ -44,8 +44,10 @@ class SnapshotEncoder {
   struct Receiver {
     std::uint64_t baseline = 0;  // kNoBaseline: a full snapshot
     std::size_t client = 0;
-    std::size_t group = 0;   // its encoding in writers_
-    std::uint64_t seen = 0;  // the newest baseline it holds; kNoBaseline: none
+    std::size_t group = 0;       // its encoding in writers_
+    std::uint64_t seen = 0;      // the newest baseline it holds; kNoBaseline: none
+    std::uint32_t unserved = 0;  // its feed's, before this snapshot
+    bool fresh = false;          // its baseline is fresh enough (Prepare's last say)
     // Its feed's: the ticks it told of. A copy, beside the rest: the baselines are chosen going over the
     // receivers in the order of their `seen`, not of the clients.
     protocol::RecentTicks told;
@@ -105,6 +107,9 @@ class SnapshotEncoder {
   void GiveKept(std::uint64_t tick, std::size_t cubes);
   // The baseline to start keeping this tick, or kNoBaseline.
   std::uint64_t WantedStart(std::uint64_t tick, std::size_t cubes);
+  // Whether a start `age` ticks old in a world of `cubes` is worth its replay: cheap, or serving enough of
+  // the clients wanting one.
+  bool Affordable(std::size_t age, std::size_t cubes) const noexcept;
   // Lets go of the kept baselines unused or too old at `tick`.
   void LetGoOfKept(std::uint64_t tick);
   // Keeps the baseline `seen` in a free slot or the one least recently used before this tick; its index,
@@ -118,8 +123,11 @@ class SnapshotEncoder {
   protocol::MoveLog move_log_;  // every cube's Moves at each recent tick, so a delta may replay them
   std::vector<Kept> kept_;      // kMaxDeltaEncodes, made once
   // Per age (1..kHeldBaselines): how many clients due a snapshot, holding no fresh enough kept baseline,
-  // told of the tick that old and would find it fresh enough.
+  // told of the tick that old and would find it fresh enough; and their weights summed, each 1 + the
+  // snapshots it has gone without one (at most kHeldBaselines), so that the clients that waited longest are
+  // served next.
   std::array<std::size_t, protocol::kHeldBaselines + 1> wanting_{};
+  std::array<std::uint64_t, protocol::kHeldBaselines + 1> waited_{};
   std::vector<std::uint64_t> given_;  // the kept baselines given this tick, at most kept_.size()
   // Per age: how long a kept baseline of that age would serve the clients due a snapshot (the ticks it
   // would stay fresh enough for each that holds it, summed).

@@ -81,6 +81,9 @@ void Snapshots::Send(Micros now, std::uint64_t tick, Players& players, const Ser
   }
   for (const SnapshotEncoder::Receiver& receiver : encoder_.receivers()) {
     Client& client = players.clients()[receiver.client];
+    client.feed.unserved = receiver.fresh || receiver.seen == SnapshotEncoder::kNoBaseline
+                               ? 0
+                               : std::min<std::uint32_t>(client.feed.unserved + 1, protocol::kHeldBaselines);
     protocol::SnapshotWriter& writer = encoder_.writer(receiver);
     const auto packet = writer.PacketFor(AckFor(client, players));
     if (packet.empty()) continue;
