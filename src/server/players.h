@@ -58,9 +58,8 @@ struct SnapshotFeed {
   bool due = false;
   // The bytes it asked its InterestSnapshots to keep within (SnapshotBudget), 0 while it takes the server's.
   std::size_t budget = 0;
-  // The shared snapshots in a row it was sent without a fresh enough kept baseline (SnapshotEncoder): how
-  // long it has waited for one kept (at most protocol::kHeldBaselines), its weight when the encoder chooses
-  // which to keep.
+  // The shared snapshots in a row it was sent without a fresh enough kept baseline (SnapshotEncoder), at
+  // most protocol::kHeldBaselines: the client that waited longest is served first.
   std::uint32_t unserved = 0;
 };
 

@@ -125,7 +125,7 @@ void SnapshotEncoder::GiveKept(std::uint64_t tick, std::size_t cubes) {
       for (std::uint64_t age = tick - r.seen; age <= LastFreshAge(tick, r.seen) && age < tick; ++age) {
         if (!Told(r.told, tick, tick - age)) continue;
         ++wanting_[static_cast<std::size_t>(age)];
-        waited_[static_cast<std::size_t>(age)] += 1 + r.unserved;
+        waited_[static_cast<std::size_t>(age)] = std::max(waited_[static_cast<std::size_t>(age)], r.unserved);
       }
     }
   }
@@ -140,33 +140,33 @@ bool SnapshotEncoder::Affordable(std::size_t age, std::size_t cubes) const noexc
 }
 
 std::uint64_t SnapshotEncoder::WantedStart(std::uint64_t tick, std::size_t cubes) {
-  // Of the ticks worth starting, the one the clients wanting it have waited longest for, the newest of
-  // equals: clients of every lag take turns, and no crowd (of one link, or of liars) keeps the others from
-  // theirs.
-  std::uint64_t most = 0;
-  std::size_t newest = 0;
+  // Of the ticks worth starting, the one wanted by the client that waited longest, then by the most
+  // clients, the newest of equals: groups of clients of every lag take turns, whatever their size, and no
+  // crowd (of one link, or of liars) keeps the others from theirs.
+  const auto before = [this](std::size_t a, std::size_t b) {
+    return waited_[a] != waited_[b] ? waited_[a] > waited_[b] : wanting_[a] > wanting_[b];
+  };
+  std::optional<std::size_t> newest;
   for (std::size_t age = 1; age < wanting_.size(); ++age) {
-    if (waited_[age] > most && Affordable(age, cubes)) {
-      most = waited_[age];
-      newest = age;
-    }
+    if (wanting_[age] > 0 && Affordable(age, cubes) && (!newest || before(age, *newest))) newest = age;
   }
-  if (most == 0) return kNoBaseline;
-  if (cubes < kBigWorldCubes || newest * cubes <= kCheapStartCubeTicks) return tick - newest;
+  if (!newest) return kNoBaseline;
+  if (cubes < kBigWorldCubes || *newest * cubes <= kCheapStartCubeTicks) return tick - *newest;
   // A dear one is, of those equal, the tick that will serve the clients longest (each that holds it counts
   // the ticks it stays fresh enough for that client).
+  const auto equal = [&](std::size_t age) { return !before(age, *newest) && !before(*newest, age); };
   service_.fill(0);
   for (const Receiver& r : receivers_) {
     if (r.seen == kNoBaseline) break;  // sorted last
     const std::uint64_t last = LastFreshAge(tick, r.seen);
     for (std::uint64_t age = tick - r.seen; age <= last && age < tick; ++age) {
       const auto slot = static_cast<std::size_t>(age);  // below wanting_.size(): ages are held baselines
-      if (waited_[slot] == most && Told(r.told, tick, tick - age)) service_[slot] += last - age + 1;
+      if (equal(slot) && Told(r.told, tick, tick - age)) service_[slot] += last - age + 1;
     }
   }
-  std::size_t best = newest;
-  for (std::size_t age = newest + 1; age < wanting_.size(); ++age) {
-    if (waited_[age] == most && service_[age] > service_[best] && Affordable(age, cubes)) best = age;
+  std::size_t best = *newest;
+  for (std::size_t age = *newest + 1; age < wanting_.size(); ++age) {
+    if (equal(age) && service_[age] > service_[best] && Affordable(age, cubes)) best = age;
   }
   return tick - best;
 }

@@ -123,11 +123,10 @@ class SnapshotEncoder {
   protocol::MoveLog move_log_;  // every cube's Moves at each recent tick, so a delta may replay them
   std::vector<Kept> kept_;      // kMaxDeltaEncodes, made once
   // Per age (1..kHeldBaselines): how many clients due a snapshot, holding no fresh enough kept baseline,
-  // told of the tick that old and would find it fresh enough; and their weights summed, each 1 + the
-  // snapshots it has gone without one (at most kHeldBaselines), so that the clients that waited longest are
-  // served next.
+  // told of the tick that old and would find it fresh enough; and the longest any of them has gone
+  // without one (in shared snapshots, at most kHeldBaselines), so that the longest waiting are served next.
   std::array<std::size_t, protocol::kHeldBaselines + 1> wanting_{};
-  std::array<std::uint64_t, protocol::kHeldBaselines + 1> waited_{};
+  std::array<std::uint32_t, protocol::kHeldBaselines + 1> waited_{};
   std::vector<std::uint64_t> given_;  // the kept baselines given this tick, at most kept_.size()
   // Per age: how long a kept baseline of that age would serve the clients due a snapshot (the ticks it
   // would stay fresh enough for each that holds it, summed).
