@@ -5,14 +5,12 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <ctime>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "netcube/client/input_script.h"
+#include "delta_rig.h"
 #include "netcube/server/server.h"
-#include "support/loopback_rig.h"
 
 namespace netcube::server {
 namespace {
@@ -33,32 +31,15 @@ struct Work {
   TickDurations network;
 };
 
-Micros ThreadCpuNow() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return Micros(static_cast<std::int64_t>(t.tv_sec) * 1'000'000 + t.tv_nsec / 1000);
-}
-
 // kPlayers at 60 snapshots a second, `hostile` of them raw clients naming a different old baseline every
 // tick, the rest real clients steering at random. The work is counted over the last two seconds.
 Work Play(int hostile) {
-  ServerConfig config;
-  config.snapshot_rate = 60;
-  config.max_clients = kPlayers;
-  config.work_clock = ThreadCpuNow;
-  config.max_per_address = kPlayers + kSpareConnectionSlots;  // everyone on 127.0.0.1
-  std::string error;
-  const std::unique_ptr<LoopbackRig> rig = LoopbackRig::Create(config, &error);
-  EXPECT_NE(rig, nullptr) << error;
+  const std::unique_ptr<LoopbackRig> rig = DeltaRig(kPlayers);
   if (rig == nullptr) return {};
-  const client::InputScript random = client::InputScript::Parse("random", &error).value();
   for (int p = hostile; p < kPlayers; ++p) {
     client::ClientConfig player;
     player.name = "honest" + std::to_string(p);
-    EXPECT_NE(rig->AddPlayer(player, &error), nullptr) << error;
-    const auto seed = static_cast<std::uint64_t>(p);
-    rig->SetButtons(rig->player_count() - 1,
-                    [random, seed](Micros now) { return random.ButtonsAt(now, seed); });
+    AddRandomPlayer(*rig, player, static_cast<std::uint64_t>(p));
   }
   std::vector<TestClient*> liars;
   for (int k = 0; k < hostile; ++k) {
@@ -95,17 +76,8 @@ Work Play(int hostile) {
   for (std::size_t p = 0; p < rig->player_count(); ++p)
     rig->SetButtons(p, [](Micros) { return std::uint8_t{0}; });
   rig->StepFor(seconds(2), lie);
-  for (std::size_t p = 0; p < rig->player_count(); ++p) {
-    const client::Client& player = rig->player(p);
-    const sim::PlayerCube* own = rig->ServerCube(*player.player_id());
-    bool same = own != nullptr && sim::SamePhysics(player.local().server_state, own->state) &&
-                player.remotes().size() + 1 == rig->server().world().size();
-    for (const client::RemoteView& remote : player.remotes()) {
-      const sim::PlayerCube* truth = rig->ServerCube(remote.id);
-      same = same && truth != nullptr && sim::SamePhysics(remote.latest_state, truth->state);
-    }
-    work.honest_in_sync = work.honest_in_sync && same && player.metrics().packets_malformed == 0;
-  }
+  for (std::size_t p = 0; p < rig->player_count(); ++p)
+    work.honest_in_sync = work.honest_in_sync && ShowsTheServersWorld(*rig, rig->player(p));
   return work;
 }
 

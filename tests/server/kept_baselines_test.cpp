@@ -5,14 +5,12 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <ctime>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "netcube/client/input_script.h"
+#include "delta_rig.h"
 #include "netcube/server/server.h"
-#include "support/loopback_rig.h"
 
 namespace netcube::server {
 namespace {
@@ -44,47 +42,18 @@ struct Outcome {
   std::uint64_t ticks_skipped = 0;
 };
 
-Micros ThreadCpuNow() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return Micros(static_cast<std::int64_t>(t.tv_sec) * 1'000'000 + t.tv_nsec / 1000);
-}
-
-bool InSync(LoopbackRig& rig, const client::Client& player) {
-  const sim::PlayerCube* own = rig.ServerCube(*player.player_id());
-  bool same = own != nullptr && sim::SamePhysics(player.local().server_state, own->state) &&
-              player.remotes().size() + 1 == rig.server().world().size();
-  for (const client::RemoteView& remote : player.remotes()) {
-    const sim::PlayerCube* truth = rig.ServerCube(remote.id);
-    same = same && truth != nullptr && sim::SamePhysics(remote.latest_state, truth->state);
-  }
-  return same && player.metrics().packets_malformed == 0;
-}
-
 // kPlayers at 60 snapshots a second: kFar honest players behind 80 ms, `mashers` raw clients each tick
 // sending an input with other keys than the last (and, when `tell_oldest`, telling of the snapshot
 // kOldestAge ticks old), the rest honest on the LAN. The groups' snapshots are counted over the last two
 // seconds of play.
 Outcome Play(int mashers, bool tell_oldest) {
-  ServerConfig config;
-  config.snapshot_rate = 60;
-  config.max_clients = kPlayers;
-  config.work_clock = ThreadCpuNow;
-  config.max_per_address = kPlayers + kSpareConnectionSlots;  // everyone on 127.0.0.1
-  std::string error;
-  const std::unique_ptr<LoopbackRig> rig = LoopbackRig::Create(config, &error);
-  EXPECT_NE(rig, nullptr) << error;
+  const std::unique_ptr<LoopbackRig> rig = DeltaRig(kPlayers);
   if (rig == nullptr) return {};
-  const client::InputScript random = client::InputScript::Parse("random", &error).value();
-  const int honest = kPlayers - mashers;
-  for (int p = 0; p < honest; ++p) {
+  for (int p = 0; p < kPlayers - mashers; ++p) {
     client::ClientConfig player;
     player.name = "honest" + std::to_string(p);
     if (p < kFar) player.link.latency_ms = 80;
-    EXPECT_NE(rig->AddPlayer(player, &error), nullptr) << error;
-    const auto seed = static_cast<std::uint64_t>(p);
-    rig->SetButtons(rig->player_count() - 1,
-                    [random, seed](Micros now) { return random.ButtonsAt(now, seed); });
+    AddRandomPlayer(*rig, player, static_cast<std::uint64_t>(p));
   }
   std::vector<TestClient*> liar_clients;
   std::vector<InputSender> senders(static_cast<std::size_t>(mashers));
@@ -134,7 +103,7 @@ Outcome Play(int mashers, bool tell_oldest) {
     rig->SetButtons(p, [](Micros) { return std::uint8_t{0}; });
   rig->StepFor(seconds(2), lie);
   for (std::size_t p = 0; p < rig->player_count(); ++p)
-    run.honest_in_sync = run.honest_in_sync && InSync(*rig, rig->player(p));
+    run.honest_in_sync = run.honest_in_sync && ShowsTheServersWorld(*rig, rig->player(p));
   return run;
 }
 
