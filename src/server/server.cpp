@@ -382,4 +382,10 @@ ServerStats Server::stats() const {
   return stats;
 }
 
+void Server::RestartDurations() {
+  impl_->tick_durations = {};
+  impl_->network_durations = {};
+  impl_->network_time = Micros(0);
+}
+
 }  // namespace netcube::server

@@ -345,6 +345,32 @@ TEST(ServerTicks, MeasuresTickDurationsWithTheWorkClock) {
   EXPECT_EQ(durations.max, Micros(7));
 }
 
+TEST(ServerTicks, RestartedDurationsLeaveOutTheTicksBefore) {
+  ServerConfig config;
+  config.bind_address = "127.0.0.1";
+  config.port = 0;
+  Micros work{0};
+  Micros per_call{500};  // a costly start (players joining, say), then 7 µs a call
+  config.work_clock = [&] { return work += per_call; };
+  std::string error;
+  auto server = Server::Create(config, Micros(0), &error);
+  ASSERT_NE(server, nullptr) << error;
+  Micros now{0};
+  const auto run_for = [&](Micros duration) {
+    for (const Micros end = now + duration; now < end;) server->Update(now += Micros(1000));
+  };
+  run_for(Micros(500'000));
+  EXPECT_EQ(server->stats().tick_durations.max, Micros(500));
+  server->RestartDurations();
+  per_call = Micros(7);
+  EXPECT_EQ(server->stats().tick_durations.samples, 0u);
+  run_for(Micros(500'000));
+  const ServerStats stats = server->stats();
+  EXPECT_EQ(stats.tick_durations.samples, 30u);
+  EXPECT_EQ(stats.tick_durations.max, Micros(7));
+  EXPECT_LT(stats.network_durations.max, Micros(500));
+}
+
 TEST(ServerTicks, BadConfigIsRefusedWithAReason) {
   for (const auto& change : {+[](ServerConfig& c) { c.tick_rate = 0; },
                              +[](ServerConfig& c) { c.snapshot_rate = protocol::kMaxRate + 1; },

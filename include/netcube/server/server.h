@@ -74,6 +74,9 @@ class Server {
   // The last kRecentTags judged tags, oldest first.
   std::vector<TagRecord> recent_tags() const;
   ServerStats stats() const;
+  // Starts stats()'s tick and network durations afresh, forgetting those before: a measurement window
+  // that opens once the players are in leaves out the ticks their joins cost.
+  void RestartDurations();
 
  private:
   struct Impl;
