@@ -59,6 +59,7 @@ Work Play(int hostile) {
     }
   };
   rig->StepFor(seconds(6), lie);  // past the hostile age, and settled
+  rig->server().RestartDurations();
   const ServerStats before = rig->server().stats();
   rig->StepFor(seconds(2), lie);
   const ServerStats after = rig->server().stats();

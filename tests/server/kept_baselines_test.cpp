@@ -78,6 +78,7 @@ Outcome Play(int mashers, bool tell_oldest) {
     }
   };
   rig->StepFor(seconds(3), lie);  // past the liars' age, and settled
+  rig->server().RestartDurations();
   const ServerStats before = rig->server().stats();
   std::vector<client::Metrics> start;
   for (std::size_t p = 0; p < rig->player_count(); ++p) start.push_back(rig->player(p).metrics());
