@@ -178,6 +178,34 @@ TEST(BotExecutable, WritesAWellFormedReport) {
   std::printf("%s", exit.output.c_str());
 }
 
+// A bot process joining its players in batches (as netcube-bench's real-time runs do, a thousand players
+// from three processes) from a loopback address of its own: every player joins, plays and settles where
+// the server has it, each under the name and seed it has in a run of one batch.
+TEST(BotExecutable, JoinsInBatchesFromItsOwnAddress) {
+  constexpr int kPlayers = 21;  // three batches of at most ten
+  testing::ServerThread server(kPlayers, kPlayers);
+  ASSERT_NE(server.port(), 0) << server.error();
+  const std::filesystem::path report_path = std::filesystem::temp_directory_path() /
+                                            ("netcube-bot-batches-" + std::to_string(::getpid()) + ".json");
+  const testing::CommandResult exit =
+      RunBot("--connect 127.0.0.1:" + std::to_string(server.port()) + " --source 127.0.0.2 --count " +
+             std::to_string(kPlayers) + " --join-interval-ms 100 --script R:200,-:100 --report " +
+             report_path.string());
+  ASSERT_EQ(exit.exit_code, 0) << exit.output;
+  std::ifstream file(report_path);
+  const nlohmann::json report = nlohmann::json::parse(file);
+  std::filesystem::remove(report_path);
+  ExpectWellFormedReport(report, kPlayers);
+  std::set<std::string> names;
+  for (const nlohmann::json& player : report["players"]) {
+    names.insert(player["name"].get<std::string>());
+    EXPECT_TRUE(player["final_match"].get<bool>()) << player.dump();
+  }
+  EXPECT_EQ(names.size(), static_cast<std::size_t>(kPlayers));
+  EXPECT_EQ(names.count("bot0"), 1u);
+  EXPECT_EQ(names.count("bot20"), 1u);  // the third batch's first: prefix, batch 2, player 0
+}
+
 std::string ReadText(const std::filesystem::path& path) {
   std::string text;
   std::string error;
@@ -312,7 +340,9 @@ TEST(BotExecutable, BadFlagsAndScriptsExitNonZero) {
                            "--connect 127.0.0.1:7777 --name 'tab\there'",
                            "--connect 127.0.0.1:7777 --bogus",
                            "--connect 127.0.0.1:7777 --replay /nonexistent",
-                           "--connect 127.0.0.1:7777 --replay x.json --script circle"}) {
+                           "--connect 127.0.0.1:7777 --replay x.json --script circle",
+                           "--connect 127.0.0.1:7777 --join-interval-ms -1",
+                           "--connect 127.0.0.1:7777 --join-interval-ms 100 --csv frames.csv"}) {
     const testing::CommandResult exit = RunBot(args);
     EXPECT_NE(exit.exit_code, 0) << args;
     EXPECT_FALSE(exit.output.empty()) << args;

@@ -15,7 +15,8 @@ namespace netcube::testing {
 class ServerThread {
  public:
   // A server that fails to start leaves port() 0 and says why in error().
-  explicit ServerThread(std::size_t max_clients = 32);
+  explicit ServerThread(std::size_t max_clients = 32,
+                        std::size_t max_per_address = server::ServerConfig{}.max_per_address);
   ~ServerThread();
   ServerThread(const ServerThread&) = delete;
   ServerThread& operator=(const ServerThread&) = delete;

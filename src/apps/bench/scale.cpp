@@ -1,6 +1,7 @@
 #include "scale.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <span>
@@ -17,13 +18,25 @@
 namespace netcube::bench {
 namespace {
 
-constexpr Micros kJoinTimeout{30'000'000};
-constexpr Micros kWarmup{1'000'000};      // after the last join, before the window opens
-constexpr double kPlayMarginS = 1.5;      // the bots play on this long after the window closes
-constexpr Micros kExitGrace{15'000'000};  // beyond play and settling, before the bots are killed
+constexpr Micros kJoinTimeout{30'000'000};  // beyond the joins' slack (JoinSlack)
+constexpr Micros kWarmup{1'000'000};        // after the last join, before the window opens
+constexpr double kPlayMarginS = 1.5;        // the bots play on at least this long after the window closes
+constexpr Micros kExitGrace{15'000'000};    // beyond play and settling, before the bots are killed
 constexpr Micros kGoodbyeDeadline{500'000};
 
 Micros Seconds(double s) { return Micros(static_cast<std::int64_t>(s * 1e6)); }
+
+std::string SecondsText(Micros t) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f s", ToSeconds(t));
+  return text;
+}
+
+// How much longer than their ramp the players' joins may take (JoinRamp): the bots play on by this much
+// more, so that those who joined first still play when the window closes. On the ramp, every batch's
+// play ends together; twice its time leaves room for batches held back (eight still joining) or started
+// late by a bot process short of a core.
+Micros JoinSlack(const ScaleSettings& settings) { return 2 * JoinRamp(settings); }
 
 void Shutdown(server::Server& server) {
   server.Shutdown(WallNow());
@@ -56,7 +69,8 @@ std::optional<ServerRun> StartRun(const ScaleSettings& settings, std::string* er
   config.snapshot_rate = settings.snapshot_rate;
   config.max_clients = static_cast<std::size_t>(settings.clients);
   config.max_spectators = static_cast<std::size_t>(settings.spectators);
-  // Every bot and spectator on 127.0.0.1.
+  // Every bot and spectator may come from one address: on virtual time they do (on real time each bot
+  // process has a loopback address of its own).
   config.max_per_address = config.max_clients + config.max_spectators + server::kSpareConnectionSlots;
   config.collisions = settings.collisions;
   config.arena = settings.arena;
@@ -78,7 +92,8 @@ std::optional<ServerRun> StartRun(const ScaleSettings& settings, std::string* er
   run.settings = settings;
   run.server = server::Server::Create(config, start_time, error);
   if (!run.server) return std::nullopt;
-  const double play_s = ToSeconds(kWarmup) + settings.window_s + kPlayMarginS;
+  const double play_s =
+      ToSeconds(kWarmup) + settings.window_s + kPlayMarginS + ToSeconds(JoinSlack(settings));
   run.players = StartPlayers(settings, network, run.server->port(), play_s, error);
   if (!run.players) return std::nullopt;
   return run;
@@ -108,6 +123,12 @@ class SideBySide {
              stats.spectators >= static_cast<std::size_t>(run.settings.spectators);
     });
   }
+  bool AnyJoined() const {
+    return std::any_of(runs_.begin(), runs_.end(),
+                       [](const ServerRun& run) { return run.server->stats().clients_peak > 0; });
+  }
+  // Runs side by side are on virtual time, where everyone joins at once: only a run alone has a slack.
+  Micros JoinSlack() const { return bench::JoinSlack(runs_.front().settings); }
   bool AnyExited() {
     return std::any_of(runs_.begin(), runs_.end(), [](ServerRun& run) { return run.players->AnyExited(); });
   }
@@ -129,6 +150,28 @@ class SideBySide {
   std::int64_t tick_period_us_;
 };
 
+// Steps until every player has joined; why not, if they did not. Every bot plays for at least its play
+// time after the first join (its batch's play starts no earlier), which covers the warm-up, the window
+// and kPlayMarginS when the joins took no longer than their slack.
+std::string JoinEveryone(SideBySide& side) {
+  const Micros slack = side.JoinSlack();
+  const Micros limit = kJoinTimeout + slack;
+  const Micros join_deadline = side.Now() + limit;
+  std::optional<Micros> first_join;
+  while (!side.AllJoined()) {
+    side.Step();
+    if (!first_join && side.AnyJoined()) first_join = side.Now();
+    if (side.AnyExited()) return "the players stopped before every one joined";
+    if (side.Now() > join_deadline) return "the players did not all join within " + SecondsText(limit);
+  }
+  if (const Micros took = side.Now() - first_join.value_or(side.Now());
+      took > slack + Seconds(kPlayMarginS)) {
+    return "the joins took " + SecondsText(took) + ", beyond the bots' slack of " + SecondsText(slack) +
+           ": the first bots would stop playing before the window closed";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::vector<ScaleResult> RunScale(std::span<const ScaleSettings> settings, std::string* error) {
@@ -148,15 +191,12 @@ std::vector<ScaleResult> RunScale(std::span<const ScaleSettings> settings, std::
     *error = side.Failure(why);
     return std::vector<ScaleResult>{};
   };
-  // Everyone joins, a warm-up, the window.
-  const Micros join_deadline = side.Now() + kJoinTimeout;
-  while (!side.AllJoined()) {
-    side.Step();
-    if (side.AnyExited()) return fail("the players stopped before every one joined");
-    if (side.Now() > join_deadline) return fail("the players did not all join within 30 s");
-  }
+  if (const std::string why = JoinEveryone(side); !why.empty()) return fail(why);
   for (const Micros end = side.Now() + kWarmup; side.Now() < end;) side.Step();
-  for (ServerRun& run : runs) run.start = TakeTotals(*run.server, run.players->Now());
+  for (ServerRun& run : runs) {
+    run.server->RestartDurations();  // the window's ticks, not the joins'
+    run.start = TakeTotals(*run.server, run.players->Now());
+  }
   const double window_s = runs.front().settings.window_s;
   for (const Micros end = side.Now() + Seconds(window_s); side.Now() < end;) side.Step();
   for (ServerRun& run : runs) {
@@ -169,7 +209,8 @@ std::vector<ScaleResult> RunScale(std::span<const ScaleSettings> settings, std::
 
   // The bots finish their script, settle and report. Their figures are secondary: if they fail now, the
   // window's server figures still stand and the failure is reported with them.
-  const Micros exit_deadline = side.Now() + Seconds(kPlayMarginS + kSettleTimeoutS) + kExitGrace;
+  const Micros exit_deadline =
+      side.Now() + Seconds(kPlayMarginS + kSettleTimeoutS) + side.JoinSlack() + kExitGrace;
   while (!side.AllExited() && side.Now() < exit_deadline) side.Step();
   std::vector<ScaleResult> results;
   for (ServerRun& run : runs) {

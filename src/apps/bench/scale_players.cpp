@@ -59,6 +59,9 @@ std::vector<BotGroup> BotGroups(const ScaleSettings& settings) {
   return groups;
 }
 
+// Ten players a batch (netcube-bot --join-interval-ms).
+constexpr int kJoinBatch = 10;
+
 class BotProcesses final : public Players {
  public:
   static std::unique_ptr<BotProcesses> Spawn(const ScaleSettings& settings, std::uint16_t port, double play_s,
@@ -68,9 +71,16 @@ class BotProcesses final : public Players {
         (std::filesystem::temp_directory_path() / ("netcube-bench-" + std::to_string(getpid()) + "-scale"))
             .string();
     // At the snapshot rate the scenario sets (a bot asking for its own would change what is measured).
+    // Each process from a loopback address of its own (127.0.0.2, 127.0.0.3, ...), as players come from
+    // many machines: the server counts connections and their requests by address.
+    int address = 2;
     for (const BotGroup& group : BotGroups(settings)) {
       std::vector<std::string> args = {"--connect",
                                        "127.0.0.1:" + std::to_string(port),
+                                       "--source",
+                                       "127.0.0." + std::to_string(address++),
+                                       "--join-interval-ms",
+                                       std::to_string(kJoinInterval.count() / 1000),
                                        "--count",
                                        std::to_string(group.count),
                                        "--duration",
@@ -229,6 +239,13 @@ class VirtualPlayers final : public Players {
 };
 
 }  // namespace
+
+Micros JoinRamp(const ScaleSettings& settings) {
+  if (settings.virtual_time) return Micros{0};
+  int largest = 0;
+  for (const BotGroup& group : BotGroups(settings)) largest = std::max(largest, group.count);
+  return kJoinInterval * ((largest + kJoinBatch - 1) / kJoinBatch - 1);
+}
 
 std::unique_ptr<Players> StartPlayers(const ScaleSettings& settings,
                                       std::shared_ptr<transport::Network> network, std::uint16_t port,

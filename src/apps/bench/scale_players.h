@@ -16,6 +16,11 @@ namespace netcube::bench {
 
 inline constexpr Micros kMaxSleep{1000};         // the real-time loop's longest sleep
 inline constexpr double kSettleTimeoutS = 20.0;  // the bots' own bound on settling after their script
+// On real time each netcube-bot process joins its players ten at a time, this far apart
+// (--join-interval-ms, at most eight tens joining at once): a join is told to every player and every
+// player to the joiner, and a thousand joins at once held the server's updates for seconds (its
+// handshakes timed out, the bots' backlog got them kicked as floods).
+inline constexpr Micros kJoinInterval{250'000};
 
 // Sleeps until `wakeup` on the wall clock, kMaxSleep at most.
 void SleepUntil(Micros wakeup);
@@ -36,9 +41,14 @@ class Players {
   virtual std::string LogTails() = 0;
 };
 
-// The players of a run, playing for `play_s` on the server at `port`: netcube-bot processes over UDP, or
-// (settings.virtual_time) players in this process on `network`; nothing, with `error` set, when they
-// cannot be started.
+// How long the players' joins are spread over when each batch keeps its time (nothing on virtual time,
+// where everyone joins at once): each bot process's batch k starts joining k intervals after its first,
+// and plays that much less after its play starts, so that all play to about the same end.
+Micros JoinRamp(const ScaleSettings& settings);
+
+// The players of a run, playing for `play_s` (after the ramp) on the server at `port`: netcube-bot processes
+// over UDP, or (settings.virtual_time) players in this process on `network`; nothing, with `error` set, when
+// they cannot be started.
 std::unique_ptr<Players> StartPlayers(const ScaleSettings& settings,
                                       std::shared_ptr<transport::Network> network, std::uint16_t port,
                                       double play_s, std::string* error);

@@ -64,6 +64,13 @@ void AddPlayFlags(CLI::App& app, BotFlags& flags) {
          "Tag the nearest remote cube as drawn this often, ms (0 = never; at least the 250 ms cooldown)")
       ->check(CLI::Range(0, 60'000))
       ->capture_default_str();
+  // A join is told to every player and every player to the joiner: a thousand at once held the server's
+  // updates for seconds, and handshakes timed out.
+  app.add_option("--join-interval-ms", flags.join_interval_ms,
+                 "Join in batches of ten players this many ms apart, at most eight batches joining at once; "
+                 "each batch plays --duration and the ramp still to come after it (0 = every player at once)")
+      ->check(CLI::Range(0, 60'000))
+      ->capture_default_str();
 }
 
 // The files a run reads and writes: the report, a session, the CSV, explanations, the journal.
@@ -92,6 +99,11 @@ void AddFileFlags(CLI::App& app, BotFlags& flags) {
       "Change the players' links (or step their clocks) at given times of the run, e.g. \"5s "
       "blackout 400ms client 1; 8s clock +300ms client 2\" (or @FILE; docs/LAB.md); journals them");
   replay_option->excludes("--script")->excludes("--count")->excludes("--seed")->excludes("--duration");
+  // What follows players frame by frame follows one run of them all, not batches that join in turn.
+  for (const char* one_run :
+       {"--replay", "--record", "--csv", "--explain", "--journal-out", "--link-script"}) {
+    app.get_option("--join-interval-ms")->excludes(one_run);
+  }
 }
 
 }  // namespace

@@ -17,6 +17,7 @@ struct BotFlags {
   std::string script = "random";
   std::string report_path;
   int view_rate_hz = 60;
+  int join_interval_ms = 0;  // 0: every player asks to join at once (bot_play.cpp)
   std::string record;
   std::string replay;
   std::string csv;
