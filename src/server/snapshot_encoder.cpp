@@ -135,26 +135,25 @@ bool SnapshotEncoder::Affordable(std::size_t age, std::size_t cubes) const noexc
   // A start replays every cube through the ticks since the baseline, and adds an encode a tick for as long
   // as it is given. A dear one must serve a client a tick replayed, or a quarter of those due: those that
   // tell of older ticks than that (honestly or not) get full snapshots, and cost no more than them.
-  if (cubes < kBigWorldCubes || age * cubes <= kCheapStartCubeTicks) return true;
-  return wanting_[age] >= std::min<std::size_t>((receivers_.size() + 3) / 4, age);
+  return CheapStart(age, cubes) || wanting_[age] >= std::min<std::size_t>((receivers_.size() + 3) / 4, age);
 }
 
 std::uint64_t SnapshotEncoder::WantedStart(std::uint64_t tick, std::size_t cubes) {
   // Of the ticks worth starting, the one wanted by the client that waited longest, then by the most
-  // clients, the newest of equals: groups of clients of every lag take turns, whatever their size, and no
+  // clients, the chosen of equals: groups of clients of every lag take turns, whatever their size, and no
   // crowd (of one link, or of liars) keeps the others from theirs.
   const auto before = [this](std::size_t a, std::size_t b) {
     return waited_[a] != waited_[b] ? waited_[a] > waited_[b] : wanting_[a] > wanting_[b];
   };
-  std::optional<std::size_t> newest;
+  std::optional<std::size_t> chosen;
   for (std::size_t age = 1; age < wanting_.size(); ++age) {
-    if (wanting_[age] > 0 && Affordable(age, cubes) && (!newest || before(age, *newest))) newest = age;
+    if (wanting_[age] > 0 && Affordable(age, cubes) && (!chosen || before(age, *chosen))) chosen = age;
   }
-  if (!newest) return kNoBaseline;
-  if (cubes < kBigWorldCubes || *newest * cubes <= kCheapStartCubeTicks) return tick - *newest;
+  if (!chosen) return kNoBaseline;
+  if (CheapStart(*chosen, cubes)) return tick - *chosen;
   // A dear one is, of those equal, the tick that will serve the clients longest (each that holds it counts
   // the ticks it stays fresh enough for that client).
-  const auto equal = [&](std::size_t age) { return !before(age, *newest) && !before(*newest, age); };
+  const auto equal = [&](std::size_t age) { return !before(age, *chosen) && !before(*chosen, age); };
   service_.fill(0);
   for (const Receiver& r : receivers_) {
     if (r.seen == kNoBaseline) break;  // sorted last
@@ -164,8 +163,8 @@ std::uint64_t SnapshotEncoder::WantedStart(std::uint64_t tick, std::size_t cubes
       if (equal(slot) && Told(r.told, tick, tick - age)) service_[slot] += last - age + 1;
     }
   }
-  std::size_t best = *newest;
-  for (std::size_t age = *newest + 1; age < wanting_.size(); ++age) {
+  std::size_t best = *chosen;
+  for (std::size_t age = *chosen + 1; age < wanting_.size(); ++age) {
     if (equal(age) && service_[age] > service_[best] && Affordable(age, cubes)) best = age;
   }
   return tick - best;

@@ -107,6 +107,9 @@ class SnapshotEncoder {
   void GiveKept(std::uint64_t tick, std::size_t cubes);
   // The baseline to start keeping this tick, or kNoBaseline.
   std::uint64_t WantedStart(std::uint64_t tick, std::size_t cubes);
+  static bool CheapStart(std::size_t age, std::size_t cubes) noexcept {
+    return cubes < kBigWorldCubes || age * cubes <= kCheapStartCubeTicks;
+  }
   // Whether a start `age` ticks old in a world of `cubes` is worth its replay: cheap, or serving enough of
   // the clients wanting one.
   bool Affordable(std::size_t age, std::size_t cubes) const noexcept;
