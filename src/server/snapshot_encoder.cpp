@@ -140,7 +140,7 @@ bool SnapshotEncoder::Affordable(std::size_t age, std::size_t cubes) const noexc
 
 std::uint64_t SnapshotEncoder::WantedStart(std::uint64_t tick, std::size_t cubes) {
   // Of the ticks worth starting, the one wanted by the client that waited longest, then by the most
-  // clients, the chosen of equals: groups of clients of every lag take turns, whatever their size, and no
+  // clients, the newest of equals: groups of clients of every lag take turns, whatever their size, and no
   // crowd (of one link, or of liars) keeps the others from theirs.
   const auto before = [this](std::size_t a, std::size_t b) {
     return waited_[a] != waited_[b] ? waited_[a] > waited_[b] : wanting_[a] > wanting_[b];
