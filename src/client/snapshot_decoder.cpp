@@ -1,5 +1,7 @@
 #include "netcube/client/snapshot_decoder.h"
 
+#include <algorithm>
+
 #include "netcube/protocol/replay.h"
 
 namespace netcube::client {
@@ -7,6 +9,7 @@ namespace netcube::client {
 void SnapshotDecoder::Reset() noexcept {
   for (Slot& slot : slots_) slot.used = false;
   untold_ = {};
+  carried_.clear();
 }
 
 void SnapshotDecoder::Received(Tick tick, std::span<const sim::PlayerCube> world) noexcept {
@@ -41,7 +44,8 @@ const protocol::Snapshot* SnapshotDecoder::Rebuild(Tick baseline, const protocol
   return rebuilt ? &rebuilt_ : nullptr;
 }
 
-const protocol::Snapshot& SnapshotDecoder::Unpack(const protocol::InterestSnapshot& interest) noexcept {
+const protocol::Snapshot* SnapshotDecoder::Unpack(Tick tick, const protocol::InterestSnapshot& interest,
+                                                  const sim::Arena& arena) noexcept {
   rebuilt_.server_tick = interest.server_tick;
   rebuilt_.arena = interest.arena;
   rebuilt_.has_ack = interest.has_ack;
@@ -50,13 +54,50 @@ const protocol::Snapshot& SnapshotDecoder::Unpack(const protocol::InterestSnapsh
   rebuilt_.players.clear();
   kept_.clear();
   for (const protocol::InterestMember& member : interest.members) {
-    if (member.has_state) {
-      rebuilt_.players.push_back(member.cube);
-    } else {
+    if (!member.has_state) {
       kept_.push_back(member.cube.id);
+      continue;
     }
+    sim::PlayerCube cube = member.cube;
+    if (member.predicted_age > 0) {
+      const sim::CubeState* held =
+          cube.id < carried_.size() ? carried_[cube.id].Find(tick - member.predicted_age) : nullptr;
+      if (held == nullptr) return nullptr;
+      cube.state = *held;
+      for (int k = 0; k < member.predicted_age; ++k)
+        cube.state = sim::Move(cube.state, sim::Input{0, cube.state.buttons}, arena);
+    }
+    rebuilt_.players.push_back(cube);
   }
-  return rebuilt_;
+  return &rebuilt_;
+}
+
+void SnapshotDecoder::ReceivedStates(Tick tick, std::span<const sim::PlayerCube> states) {
+  for (const sim::PlayerCube& cube : states) {
+    if (cube.id >= carried_.size()) carried_.resize(cube.id + 1u);
+    carried_[cube.id].Keep(tick, cube.state);
+  }
+  untold_.Insert(static_cast<std::uint64_t>(tick));
+}
+
+const sim::CubeState* SnapshotDecoder::CarriedStates::Find(Tick tick) const noexcept {
+  for (std::size_t k = 0; k < count; ++k) {
+    if (ticks[k] == tick) return &states[k];
+  }
+  return nullptr;
+}
+
+void SnapshotDecoder::CarriedStates::Keep(Tick tick, const sim::CubeState& state) noexcept {
+  if (Find(tick) != nullptr) return;
+  std::size_t target = count;
+  if (count < ticks.size()) {
+    ++count;
+  } else {
+    target = static_cast<std::size_t>(std::min_element(ticks.begin(), ticks.end()) - ticks.begin());
+    if (ticks[target] > tick) return;  // older than every state held: a late one
+  }
+  ticks[target] = tick;
+  states[target] = state;
 }
 
 void SnapshotDecoder::Store(Tick tick, std::span<const sim::PlayerCube> world) noexcept {

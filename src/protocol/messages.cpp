@@ -122,6 +122,16 @@ bool Serialize(Stream& stream, DeltaSnapshot& m) {
   return SerializeDeltaBody(stream, m) && SerializeAck(stream, m.has_ack, m.ack, m.input_lead);
 }
 
+// A member's state: `1` and its age (int[1, kMaxPredictedAge]) when predicted, else `0` and the state.
+template <class Stream>
+bool SerializeMemberState(Stream& stream, InterestMember& member, const sim::Arena& arena) {
+  bool predicted = member.predicted_age > 0;
+  if (!SerializeBool(stream, predicted)) return false;
+  if (predicted) return SerializeInt(stream, member.predicted_age, 1, kMaxPredictedAge);
+  member.predicted_age = 0;
+  return SerializeCube(stream, member.cube.state, arena);
+}
+
 template <class Stream>
 bool Serialize(Stream& stream, InterestSnapshot& m) {
   std::size_t count = m.members.size();
@@ -142,9 +152,10 @@ bool Serialize(Stream& stream, InterestSnapshot& m) {
     if constexpr (Stream::kReading) member.cube.id = static_cast<sim::PlayerId>(lowest + gap);
     lowest = member.cube.id + 1u;
     if (!SerializeBool(stream, member.has_state)) return false;
-    if (member.has_state && !SerializeCube(stream, member.cube.state, m.arena)) return false;
+    if (member.has_state && !SerializeMemberState(stream, member, m.arena)) return false;
     if constexpr (Stream::kReading) {
-      if (!member.has_state) member.cube.state = {};
+      if (!member.has_state) member.predicted_age = 0;
+      if (!member.has_state || member.predicted_age > 0) member.cube.state = {};
     }
   }
   return SerializeAck(stream, m.has_ack, m.ack, m.input_lead);
@@ -251,7 +262,9 @@ bool operator==(const InterestSnapshot& a, const InterestSnapshot& b) noexcept {
   for (std::size_t i = 0; i < a.members.size(); ++i) {
     const InterestMember& x = a.members[i];
     const InterestMember& y = b.members[i];
-    if (x.cube.id != y.cube.id || x.has_state != y.has_state || (x.has_state && !SameOnWire(x.cube, y.cube)))
+    if (x.cube.id != y.cube.id || x.has_state != y.has_state) return false;
+    if (!x.has_state) continue;
+    if (x.predicted_age != y.predicted_age || (x.predicted_age == 0 && !SameOnWire(x.cube, y.cube)))
       return false;
   }
   return true;

@@ -73,7 +73,7 @@ bool SerializeCube(Stream& stream, sim::CubeState& s, const sim::Arena& arena) {
 
 // A cube's state as the wire carries it: physics and held buttons, no bookkeeping.
 inline bool SameOnWire(const sim::PlayerCube& a, const sim::PlayerCube& b) noexcept {
-  return a.id == b.id && sim::SamePhysics(a.state, b.state) && a.state.buttons == b.state.buttons;
+  return a.id == b.id && sim::SameCarried(a.state, b.state);
 }
 
 // A list of whole cubes: the count, then each id (strictly increasing) and state. `players` is a message's

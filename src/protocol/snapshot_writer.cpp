@@ -148,47 +148,27 @@ std::span<const std::uint8_t> SnapshotWriter::PacketFor(std::optional<ReceiverAc
   return {buffer_.data(), writer.BytesWritten()};
 }
 
-namespace {
-
-// Counted, not measured: a server sizes every client's snapshot with it. The fields but the members' ids
-// have fixed widths (the type's 12 bits, tick, arena, count, ack; a member's flag; a state's position within
-// the arena, velocity and buttons); an id is its gap's Elias gamma code.
-struct InterestBits {
-  std::size_t fixed = 0;  // all but the states
-  std::size_t state = 0;  // each state
-};
-
-InterestBits CountInterestBits(const sim::Arena& arena, std::span<const sim::PlayerId> ids, bool has_ack) {
+// The fields but the members' ids have fixed widths (the type's 12 bits, tick, arena, count, ack; a
+// member's flag; a state's kind, then its age, or its position within the arena, velocity and buttons);
+// an id is its gap's Elias gamma code.
+InterestBits CountInterestBits(const sim::Arena& arena, std::span<const sim::PlayerId> ids,
+                               bool has_ack) noexcept {
   constexpr int kHeadBits =
       12 + 32 + 2 * BitsRequired(sim::kMinArenaUnits, sim::kMaxArenaUnits) + BitsRequired(0, kMaxPlayers) + 1;
   constexpr int kAckBits = 16 + BitsRequired(kMinInputLead, kMaxInputLead);
   constexpr int kMotionBits =
       2 * BitsRequired(-sim::kMaxSpeed, sim::kMaxSpeed) + BitsRequired(0, sim::kButtonMask);
   InterestBits bits;
-  bits.fixed = kHeadBits + (has_ack ? kAckBits : 0) + ids.size();  // a flag a member
+  bits.named = kHeadBits + (has_ack ? kAckBits : 0) + ids.size();  // a flag a member
   std::uint32_t lowest = 0;
   for (const sim::PlayerId id : ids) {
-    bits.fixed += static_cast<std::size_t>(2 * std::bit_width(id - lowest + 1u) - 1);
+    bits.named += static_cast<std::size_t>(2 * std::bit_width(id - lowest + 1u) - 1);
     lowest = id + 1u;
   }
-  bits.state = static_cast<std::size_t>(BitsRequired(arena.min_x(), arena.max_x()) +
+  bits.whole = static_cast<std::size_t>(1 + BitsRequired(arena.min_x(), arena.max_x()) +
                                         BitsRequired(arena.min_y(), arena.max_y()) + kMotionBits);
+  bits.predicted = static_cast<std::size_t>(1 + BitsRequired(1, kMaxPredictedAge));
   return bits;
-}
-
-}  // namespace
-
-std::size_t InterestSnapshotBytes(const sim::Arena& arena, std::span<const sim::PlayerId> ids,
-                                  std::size_t states, bool has_ack) noexcept {
-  const InterestBits bits = CountInterestBits(arena, ids, has_ack);
-  return (bits.fixed + states * bits.state + 7) / 8;
-}
-
-std::size_t InterestStatesWithin(std::size_t budget, const sim::Arena& arena,
-                                 std::span<const sim::PlayerId> ids, bool has_ack) noexcept {
-  const InterestBits bits = CountInterestBits(arena, ids, has_ack);
-  if (bits.fixed > budget * 8) return 0;
-  return std::min(ids.size(), (budget * 8 - bits.fixed) / bits.state);
 }
 
 }  // namespace netcube::protocol

@@ -1,6 +1,7 @@
 #include "interest.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "players.h"
 
@@ -63,6 +64,40 @@ bool Interest::EveryCubeRelevant(const ServerConfig& config) noexcept {
   const std::int64_t across_y = config.arena.max_y() - config.arena.min_y();
   return !config.interest ||
          across_x * across_x + across_y * across_y <= SquaredUnits(config.interest_radius_units);
+}
+
+void Interest::Record(std::uint64_t tick, const Players& players, const ServerConfig& config) {
+  const std::span<const sim::PlayerCube> world = players.world();
+  if (!MayEncodeEach(config, world.size())) return;
+  motions_.resize(protocol::kMaxPlayers);
+  for (std::size_t i = 0; i < world.size(); ++i) {
+    Motion& m = motions_[world[i].id];
+    const std::uint32_t generation = players.players()[i].generation;
+    const sim::CubeState& now = world[i].state;
+    // A tick missed (the cube new, or not recorded then) starts a run, as does anything but a Move.
+    const bool moved =
+        m.generation == generation && m.tick + 1 == tick &&
+        sim::SameCarried(sim::Move(m.state, sim::Input{0, m.state.buttons}, config.arena), now);
+    if (!moved) m.steady_since = tick;
+    m.generation = generation;
+    m.tick = tick;
+    m.state = now;
+  }
+}
+
+int Interest::PredictableAge(std::uint64_t tick, const InterestView::Entry& entry, sim::PlayerId id,
+                             const protocol::RecentTicks& told) const noexcept {
+  if (id >= motions_.size() || motions_[id].tick != tick || motions_[id].generation != entry.generation)
+    return 0;
+  const std::uint64_t since = motions_[id].steady_since;
+  std::uint64_t carried = entry.carried;
+  for (std::size_t k = 0; k < protocol::kInterestHeldStates && carried != 0; ++k) {
+    const std::uint64_t baseline = entry.sent - static_cast<std::uint64_t>(std::countr_zero(carried));
+    carried &= carried - 1;
+    if (baseline < since || tick - baseline > protocol::kMaxPredictedAge) return 0;  // older ones too
+    if (told.Contains(baseline)) return static_cast<int>(tick - baseline);
+  }
+  return 0;
 }
 
 bool Interest::MayEncodeEach(const ServerConfig& config, std::size_t cubes) noexcept {
@@ -154,9 +189,9 @@ void Interest::SelectFor(std::uint64_t tick, InterestView& view, const Eye& eye,
     view.entries.push_back(was ? previous_entries_[p] : InterestView::Entry{generation, 0});
   }
   view.partial = view.members.size() < world.size() || world.size() > protocol::kMaxWholeWorldCubes;
-  // A whole world's snapshot carries every member's state.
+  // A whole world's snapshot carries every member's state (a baseline of whole worlds only).
   if (!view.partial) {
-    for (InterestView::Entry& entry : view.entries.span()) entry.sent = tick;
+    for (InterestView::Entry& entry : view.entries.span()) entry = {entry.generation, tick, 0};
   }
 }
 
@@ -197,29 +232,40 @@ std::span<const std::uint8_t> Interest::Encode(std::uint64_t tick, Client& clien
                                                std::optional<protocol::SnapshotWriter::ReceiverAck> ack) {
   candidates_.clear();
   Weigh(tick, client, players, config, [this](const Candidate& c) { candidates_.push_back(c); });
-  // The most states the budget holds with every member named, given to the most important.
+  const std::span<const sim::PlayerCube> world = players.world();
+  ids_.clear();
+  for (Candidate& c : candidates_) {
+    ids_.push_back(world[c.cube].id);
+    c.predicted_age =
+        PredictableAge(tick, client.interest.entries[c.member], world[c.cube].id, client.feed.interest_told);
+  }
+  // Every member named, then states by priority while they fit the budget (the server's, or less when
+  // the client asked for less): one whole that does not fit leaves room for predicted ones after it.
   const std::size_t budget =
       client.feed.budget > 0 ? std::min(client.feed.budget, config.snapshot_budget) : config.snapshot_budget;
-  ids_.clear();
-  for (const Candidate& c : candidates_) ids_.push_back(players.world()[c.cube].id);
-  const std::size_t states = protocol::InterestStatesWithin(budget, config.arena, ids_, ack.has_value());
+  const protocol::InterestBits bits = protocol::CountInterestBits(config.arena, ids_, ack.has_value());
   order_.resize(candidates_.size());
   for (std::size_t k = 0; k < order_.size(); ++k) order_[k] = k;
-  std::partial_sort(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(states), order_.end(),
-                    [this](std::size_t a, std::size_t b) {
-                      return candidates_[a].priority != candidates_[b].priority
-                                 ? candidates_[a].priority > candidates_[b].priority
-                                 : a < b;
-                    });
+  std::sort(order_.begin(), order_.end(), [this](std::size_t a, std::size_t b) {
+    return candidates_[a].priority != candidates_[b].priority
+               ? candidates_[a].priority > candidates_[b].priority
+               : a < b;
+  });
+  std::size_t used = bits.named;
   for (Candidate& c : candidates_) c.chosen = false;
-  for (std::size_t k = 0; k < states; ++k) candidates_[order_[k]].chosen = true;
-  return Write(tick, client, players, config.arena, ack, states);
+  for (const std::size_t k : order_) {
+    Candidate& c = candidates_[k];
+    const std::size_t cost = c.predicted_age > 0 ? bits.predicted : bits.whole;
+    if (used + cost > budget * 8) continue;
+    used += cost;
+    c.chosen = true;
+  }
+  return Write(tick, client, players, config.arena, ack);
 }
 
 std::span<const std::uint8_t> Interest::Write(std::uint64_t tick, Client& client, const Players& players,
                                               const sim::Arena& arena,
-                                              std::optional<protocol::SnapshotWriter::ReceiverAck> ack,
-                                              std::size_t states) {
+                                              std::optional<protocol::SnapshotWriter::ReceiverAck> ack) {
   const std::span<const sim::PlayerCube> world = players.world();
   message_.server_tick = static_cast<std::uint32_t>(tick);
   message_.arena = arena;
@@ -227,7 +273,11 @@ std::span<const std::uint8_t> Interest::Write(std::uint64_t tick, Client& client
   for (const Candidate& c : candidates_) {
     InterestView::Entry& entry = client.interest.entries[c.member];
     if (c.chosen) {
+      const std::uint64_t shift = entry.sent == 0 ? 64 : tick - entry.sent;
+      entry.carried = (shift >= 64 ? 0 : entry.carried << shift) | 1u;
       entry.sent = tick;
+      ++counters_.interest_states;
+      if (c.predicted_age > 0) ++counters_.interest_predicted;
     } else if (entry.sent != 0) {
       counters_.stalest_member_ticks = std::max(counters_.stalest_member_ticks, c.staleness);
       if (c.near)
@@ -236,7 +286,10 @@ std::span<const std::uint8_t> Interest::Write(std::uint64_t tick, Client& client
     protocol::InterestMember member;
     member.cube.id = world[c.cube].id;
     member.has_state = c.chosen;
-    if (c.chosen) member.cube.state = world[c.cube].state;
+    if (c.chosen) {
+      member.predicted_age = c.predicted_age;
+      if (c.predicted_age == 0) member.cube.state = world[c.cube].state;
+    }
     message_.members.push_back(member);
   }
   message_.has_ack = ack.has_value();
@@ -246,7 +299,6 @@ std::span<const std::uint8_t> Interest::Write(std::uint64_t tick, Client& client
   const std::size_t bytes = protocol::Encode(message_, buffer_);
   ++counters_.interest_snapshots_sent;
   counters_.interest_members += candidates_.size();
-  counters_.interest_states += states;
   return std::span<const std::uint8_t>(buffer_.data(), bytes);
 }
 

@@ -4,7 +4,8 @@
 // the edge does not flicker in and out), and the snapshot of that set a client gets when it is not the
 // whole world: every member named, the states that fit the client's byte budget carried, by importance
 // (nearness times the ticks since the member's state was sent last: a priority accumulator), the cubes
-// the client is about to touch and those new to its set first.
+// the client is about to touch and those new to its set first; a state predicted (a few bits) where the
+// cube did nothing but Move since one the client told it holds, else whole.
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "netcube/protocol/messages.h"
+#include "netcube/protocol/recent_ticks.h"
 #include "netcube/protocol/snapshot_writer.h"
 #include "netcube/server/server_config.h"
 #include "netcube/server/server_stats.h"
@@ -24,13 +26,15 @@ struct Client;
 class Players;
 
 // What the interest room keeps of each client: its set's members, and of each which player's cube it was
-// (ids are reused) and the tick its state was last sent (0: not since it came into the set). Kept side by
-// side in id order, not by id: a set is read member after member, a few cache lines, where a table by id
+// (ids are reused), the tick its state was last sent (0: not since it came into the set) and the ticks
+// of its InterestSnapshots that carried it since it came in (the baselines of a predicted state). Kept side
+// by side in id order, not by id: a set is read member after member, a few cache lines, where a table by id
 // spread its members over many (at a thousand clients, most of a tick went waiting for them).
 struct InterestView {
   struct Entry {
     std::uint32_t generation = 0;
     std::uint64_t sent = 0;
+    std::uint64_t carried = 0;  // bit k: sent - k (an InterestSnapshot's, not a whole world's)
   };
   protocol::FixedVector<sim::PlayerId, protocol::kMaxPlayers> members;  // increasing id
   protocol::FixedVector<Entry, protocol::kMaxPlayers> entries;          // members[k]'s at k
@@ -44,6 +48,9 @@ class Interest {
  public:
   explicit Interest(SnapshotCounters& counters) : counters_(counters) {}
 
+  // Each cube's motion after `tick`, when some client may get an InterestSnapshot of its own: since which
+  // tick it did nothing but Move under its buttons (what a predicted state needs).
+  void Record(std::uint64_t tick, const Players& players, const ServerConfig& config);
   // Whether some client may get an InterestSnapshot of its own, encoded for it alone: some cube may not be
   // relevant to it (interest management on, its radius short of the arena), or the world is past a
   // whole-world snapshot (protocol::kMaxWholeWorldCubes) and every client gets one.
@@ -71,8 +78,21 @@ class Interest {
     std::uint64_t priority = 0;   // kOwn for the own cube, above kOverdue for those that must be sent
     std::uint64_t staleness = 0;  // ticks since its state was sent last
     bool near = false;            // within kNearUnits of the client's cube
+    int predicted_age = 0;        // of its state, predicted from the one sent then; 0: sent whole
     bool chosen = false;          // its state is sent
   };
+  // Of each cube, by id: its state after the tick it was recorded at, and the tick since which each
+  // tick's state was Move of the one before under its buttons, as the wire carries them.
+  struct Motion {
+    std::uint32_t generation = 0;
+    std::uint64_t tick = 0;
+    sim::CubeState state;
+    std::uint64_t steady_since = 0;
+  };
+  // The age at which `entry`'s state after `tick` may be predicted: of the newest of its last
+  // kInterestHeldStates carried, told of and since the cube's steady run began; 0 if none.
+  int PredictableAge(std::uint64_t tick, const InterestView::Entry& entry, sim::PlayerId id,
+                     const protocol::RecentTicks& told) const noexcept;
   // Where a client sees from, and the cube always in its set (its own, or the one a spectator follows).
   struct Eye {
     sim::CubeState at;
@@ -91,11 +111,10 @@ class Interest {
   template <class Visit>
   static void Weigh(std::uint64_t tick, const Client& client, const Players& players,
                     const ServerConfig& config, Visit visit);
-  // The InterestSnapshot of the members weighed, with the states of those chosen (`states` of them).
+  // The InterestSnapshot of the members weighed, with the states of those chosen.
   std::span<const std::uint8_t> Write(std::uint64_t tick, Client& client, const Players& players,
                                       const sim::Arena& arena,
-                                      std::optional<protocol::SnapshotWriter::ReceiverAck> ack,
-                                      std::size_t states);
+                                      std::optional<protocol::SnapshotWriter::ReceiverAck> ack);
 
   SnapshotCounters& counters_;
   std::int64_t cell_ = 1;  // sub-units a side
@@ -106,6 +125,7 @@ class Interest {
   std::vector<std::size_t> filed_;          // world indices, by cell
   std::vector<std::size_t> cursor_;         // by cell: where its next cube is filed
   std::vector<std::uint32_t> generations_;  // by world index, this tick's
+  std::vector<Motion> motions_;             // by id
   // A cube SelectFor found within reach of the centre: its id, index in the world and squared distance.
   struct Found {
     sim::PlayerId id = 0;

@@ -50,6 +50,9 @@ struct SnapshotFeed {
   // more, so a delta may be made against any of those (a snapshot sent may have been lost, one told of was
   // not). A feed is a few words: the snapshots room goes over every client's each tick.
   protocol::RecentTicks told;
+  // The same of its InterestSnapshots: a member's state may be predicted from one the client told of.
+  protocol::RecentTicks interest_sent;
+  protocol::RecentTicks interest_told;
   // The snapshot rate the client asked for (SnapshotRate; it gets the tick rate at most), 0 while it takes
   // the server's. Its own credit, as the server's; due: it gets this tick's snapshot.
   int rate = 0;

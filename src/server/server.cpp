@@ -217,8 +217,8 @@ void Server::Impl::RunDueTicks(Micros now) {
   while (simulation.tick() < last_due) {
     const Micros started = work_now();
     simulation.Step(players, config.collisions, config.arena);
-    snapshots.Record(simulation.tick(), players.world(), simulation.history(), simulation.arrivals(),
-                     simulation.steps(), config.collisions);
+    snapshots.Record(simulation.tick(), players, simulation.history(), simulation.arrivals(),
+                     simulation.steps(), config);
     tags.JudgeDue(now, players, simulation.history(), config);
     const bool snapshot_due =
         snapshots.MarkDue(players.clients(), config, simulation.rate(), players.world().size());

@@ -16,8 +16,11 @@ int Snapshots::RateOf(const SnapshotFeed& feed, const ServerConfig& config, int 
 void Snapshots::OnSeen(SnapshotFeed& feed, std::uint64_t tick, std::uint16_t seen_tick) noexcept {
   // A claim of a tick the client never received only spoils its own next delta, which it drops.
   const std::uint64_t seen = protocol::WidenSeenTick(seen_tick, tick);
-  if (!feed.sent.Contains(seen)) return;  // never sent: a lie or a stale one
-  feed.told.Insert(seen);
+  if (feed.sent.Contains(seen)) {
+    feed.told.Insert(seen);
+  } else if (feed.interest_sent.Contains(seen)) {
+    feed.interest_told.Insert(seen);
+  }  // else never sent: a lie or a stale one
 }
 
 void Snapshots::OnTickRate(int tick_rate, std::vector<Client>& clients) noexcept {
@@ -77,7 +80,9 @@ void Snapshots::Send(Micros now, std::uint64_t tick, Players& players, const Ser
   for (Client& client : players.clients()) {
     if (!client.feed.due || !client.interest.partial) continue;
     const auto packet = interest_.Encode(tick, client, players, config, AckFor(client, players));
-    if (!packet.empty()) SendPacket(now, client, packet, outbox);
+    if (packet.empty()) continue;
+    SendPacket(now, client, packet, outbox);
+    client.feed.interest_sent.Insert(tick);
   }
   for (const SnapshotEncoder::Receiver& receiver : encoder_.receivers()) {
     Client& client = players.clients()[receiver.client];

@@ -25,11 +25,12 @@ class Snapshots {
   // Keeps every credit short of one snapshot at the new tick rate.
   void OnTickRate(int tick_rate, std::vector<Client>& clients) noexcept;
 
-  // The world after `tick` (SnapshotEncoder::Record).
-  void Record(std::uint64_t tick, std::span<const sim::PlayerCube> world, const WorldHistory& history,
+  // The world after `tick` (SnapshotEncoder::Record, Interest::Record).
+  void Record(std::uint64_t tick, const Players& players, const WorldHistory& history,
               std::span<const sim::PlayerCube> arrivals, std::span<const sim::PlayerStep> steps,
-              bool collisions) {
-    encoder_.Record(tick, world, history, arrivals, steps, collisions);
+              const ServerConfig& config) {
+    encoder_.Record(tick, players.world(), history, arrivals, steps, config.collisions);
+    interest_.Record(tick, players, config);
   }
   // Advances the snapshot credits of a world of `cubes`; false if no client gets a snapshot this tick.
   // Staggered when clients may get snapshots encoded for each alone (Interest::MayEncodeEach): each client

@@ -128,8 +128,9 @@ TEST(Interest, AWorldPastTheWholeWorldSnapshotReachesEveryoneInInterestSnapshots
   EXPECT_EQ(after.snapshots_sent - before.snapshots_sent,
             after.interest_snapshots_sent - before.interest_snapshots_sent)
       << "no Snapshot or DeltaSnapshot of more than 256 cubes";
-  EXPECT_LT(after.interest_states - before.interest_states, after.interest_members - before.interest_members)
-      << "the budget held states back";
+  // Still cubes do nothing but Move: their states go predicted, a few bits each, so every member's fits.
+  EXPECT_GT(after.interest_predicted - before.interest_predicted,
+            (after.interest_states - before.interest_states) * 9 / 10);
   EXPECT_LE(after.stalest_member_ticks, 60u) << "every cube refreshed within a second";
   for (const std::size_t p : {std::size_t{0}, config.max_clients - 1}) {
     std::size_t drawn = 0;

@@ -78,8 +78,11 @@ bool InRange(const Message& message) {
           for (std::size_t i = 0; i < m.members.size(); ++i) {
             const InterestMember& member = m.members[i];
             if (!ValidId(member.cube.id)) return false;
-            if (member.has_state ? !ValidCube(member.cube.state, m.arena)
-                                 : !(member.cube.state == sim::CubeState{}))
+            const bool whole = member.has_state && member.predicted_age == 0;
+            if (whole ? !ValidCube(member.cube.state, m.arena) : !(member.cube.state == sim::CubeState{}))
+              return false;
+            if (member.has_state ? member.predicted_age < 0 || member.predicted_age > kMaxPredictedAge
+                                 : member.predicted_age != 0)
               return false;
             if (i > 0 && member.cube.id <= m.members[i - 1].cube.id) return false;
           }

@@ -112,6 +112,15 @@ InterestSnapshot InterestTwoOfThree() {
   return s;
 }
 
+// Members 3 and 4 predicted, 1 tick old and kMaxPredictedAge, 9 whole, no ack.
+InterestSnapshot InterestPredicted() {
+  InterestSnapshot s;
+  s.members.push_back({{3, {}}, true, 1});
+  s.members.push_back({{4, {}}, true, kMaxPredictedAge});
+  s.members.push_back({{9, {sim::kStandardArena.min_x(), sim::kStandardArena.min_y(), 0, 0, 0}}, true});
+  return s;
+}
+
 // Members 0, 2, 6, 14 and 1023, none with its state, no ack: gaps 0, 1, 3, 7 and 1008, codes of 1, 3, 5, 7
 // and 19 bits (Elias gamma: 2n + 1 bits for a gap below 2^(n+1) - 1).
 InterestSnapshot InterestGammaLengths() {
@@ -193,10 +202,13 @@ std::vector<SizedMessage> DocumentedSizes() {
       {"viewpoint_follow", Viewpoint{true, 3, 0, 0}, 6 + 6 + 1 + 10},
       {"viewpoint_point", Viewpoint{false, 0, 10, 20}, 6 + 6 + 1 + 12 + 12},
       {"interest_empty", InterestSnapshot{}, 12 + 32 + 12 + 12 + 11 + 1},
-      // per member its id's code and has_state, and a state (x, y, vx, vy, buttons) when it has one
+      // per member its id's code and has_state, and a state when it has one: `0` and the state (x, y, vx,
+      // vy, buttons), or `1` and its age (6 bits)
       {"interest_two_of_three", InterestTwoOfThree(),
-       12 + 32 + 12 + 12 + 11 + (3 + 1 + 16 + 16 + 10 + 10 + 4) + (3 + 1) + (15 + 1 + 16 + 16 + 10 + 10 + 4) +
-           1 + 16 + 6},
+       12 + 32 + 12 + 12 + 11 + (3 + 1 + 1 + 16 + 16 + 10 + 10 + 4) + (3 + 1) +
+           (15 + 1 + 1 + 16 + 16 + 10 + 10 + 4) + 1 + 16 + 6},
+      {"interest_predicted", InterestPredicted(),
+       12 + 32 + 12 + 12 + 11 + (5 + 1 + 1 + 6) + (1 + 1 + 1 + 6) + (7 + 1 + 1 + 16 + 16 + 10 + 10 + 4) + 1},
       {"interest_gamma_lengths", InterestGammaLengths(),
        12 + 32 + 12 + 12 + 11 + (1 + 1) + (3 + 1) + (5 + 1) + (7 + 1) + (19 + 1) + 1},
       {"interest_every_id_named", InterestEveryIdNamed(),
@@ -222,29 +234,28 @@ TEST(Messages, EncodedSizesMatchTheDocumentedLayout) {
 
   // InterestSnapshots name their members by the gaps between ids: with every id a member each takes 2 bits
   // (a gap of 0 and its flag), the most naming the members can take: ⌈(80 + 2 × 1024 + 22) / 8⌉ = 269
-  // bytes with an ack. 133 states of the standard arena (56 bits each) fit the default budget beside them.
+  // bytes with an ack. 130 whole states of the standard arena (57 bits each) fit the default budget beside
+  // them, or a predicted state (7 bits) of every member.
   std::vector<sim::PlayerId> all(kMaxPlayers);
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<sim::PlayerId>(i);
-  EXPECT_EQ(InterestSnapshotBytes(sim::kStandardArena, all, 0, true), 269u);
+  const InterestBits every_id = CountInterestBits(sim::kStandardArena, all, true);
+  EXPECT_EQ(every_id.named, 2150u);
+  EXPECT_EQ(every_id.whole, 57u);
+  EXPECT_EQ(every_id.predicted, 7u);
+  EXPECT_EQ(every_id.Bytes(0), 269u);
   EXPECT_EQ(MeasureBytes(InterestEveryIdNamed()), 269u);
-  EXPECT_EQ(InterestStatesWithin(1200, sim::kStandardArena, all, true), 133u);
-  EXPECT_EQ(InterestSnapshotBytes(sim::kStandardArena, all, 133, true), 1200u);
-  EXPECT_EQ(InterestSnapshotBytes(sim::kStandardArena, all, 134, true), 1207u);
-  // The budget's edge: 2150 bits name them, 2206 with one state.
-  EXPECT_EQ(InterestStatesWithin(276, sim::kStandardArena, all, true), 1u);
-  EXPECT_EQ(InterestStatesWithin(275, sim::kStandardArena, all, true), 0u);
-  EXPECT_EQ(InterestStatesWithin(128, sim::kStandardArena, all, true), 0u);  // naming alone takes more
-  EXPECT_EQ(InterestStatesWithin(kMaxPacketBytes, sim::kStandardArena, std::span(all).first(3), true),
-            3u);  // never more states than members
+  EXPECT_EQ(every_id.Bytes(130), 1195u);
+  EXPECT_EQ(every_id.Bytes(131), 1203u);
+  EXPECT_EQ(every_id.Bytes(0, kMaxPlayers), 1165u);
   // The members of a full snapshot with their states: ids 0 .. 1023 in steps of 4 or 5, so a first gap of
   // 0 (1 bit) and 255 gaps of 3 or 4 (5 bits).
   const Snapshot full = testing::FullSnapshot();
-  EXPECT_EQ(MeasureBytes(InterestOfAll(full)), (79u + 1 + 255 * 5 + 256 * (1 + 56) + 23 + 7) / 8);
-  EXPECT_EQ(InterestSnapshotBytes(sim::kStandardArena, IdsOf(full), 256, true),
+  EXPECT_EQ(MeasureBytes(InterestOfAll(full)), (79u + 1 + 255 * 5 + 256 * (1 + 1 + 56) + 23 + 7) / 8);
+  EXPECT_EQ(CountInterestBits(sim::kStandardArena, IdsOf(full), true).Bytes(256),
             MeasureBytes(InterestOfAll(full)));
   const Snapshot full_largest = testing::FullSnapshot(sim::kLargestArena);
-  EXPECT_EQ(MeasureBytes(InterestOfAll(full_largest)), (79u + 1 + 255 * 5 + 256 * (1 + 68) + 23 + 7) / 8);
-  EXPECT_EQ(InterestSnapshotBytes(sim::kLargestArena, IdsOf(full_largest), 256, true),
+  EXPECT_EQ(MeasureBytes(InterestOfAll(full_largest)), (79u + 1 + 255 * 5 + 256 * (1 + 1 + 68) + 23 + 7) / 8);
+  EXPECT_EQ(CountInterestBits(sim::kLargestArena, IdsOf(full_largest), true).Bytes(256),
             MeasureBytes(InterestOfAll(full_largest)));
   for (const auto& [name, message] : SampleMessages()) {
     if (name == "delta_longest") {
@@ -257,7 +268,7 @@ TEST(Messages, EncodedSizesMatchTheDocumentedLayout) {
 }
 
 // What a server sizes an InterestSnapshot by is what the encoder writes, for any set of ids (gaps of every
-// code length) and states, and the most states within a budget are exactly that.
+// code length) and states, whole and predicted.
 TEST(Messages, InterestSnapshotBytesCountWhatTheEncoderWrites) {
   std::mt19937 rng(16);
   for (int trial = 0; trial < 300; ++trial) {
@@ -268,33 +279,23 @@ TEST(Messages, InterestSnapshotBytesCountWhatTheEncoderWrites) {
     // Each id a member with a chance from all to almost none, so gaps run from 0 to hundreds.
     const std::uint32_t one_in = 1u << (rng() % 9);
     std::vector<sim::PlayerId> ids;
-    std::size_t states = 0;
+    std::size_t wholes = 0;
+    std::size_t predictions = 0;
     for (std::size_t id = 0; id < kMaxPlayers; ++id) {
       if (rng() % one_in != 0) continue;
       InterestMember member{{static_cast<sim::PlayerId>(id), {}}, rng() % 4 == 0};
-      if (member.has_state) {
+      if (member.has_state && rng() % 2 == 0) {
+        member.predicted_age = static_cast<int>(1 + rng() % kMaxPredictedAge);
+        ++predictions;
+      } else if (member.has_state) {
         member.cube.state = {arena.max_x(), arena.min_y(), -sim::kMaxSpeed, 3, 0, sim::kUp};
-        ++states;
+        ++wholes;
       }
       s.members.push_back(member);
       ids.push_back(member.cube.id);
     }
     SCOPED_TRACE(::testing::Message() << "trial " << trial << ", " << ids.size() << " members");
-    EXPECT_EQ(MeasureBytes(s), InterestSnapshotBytes(arena, ids, states, s.has_ack));
-    for (const std::size_t budget :
-         {std::size_t{128}, std::size_t{600}, std::size_t{1200}, kMaxPacketBytes}) {
-      const std::size_t within = InterestStatesWithin(budget, arena, ids, s.has_ack);
-      ASSERT_LE(within, ids.size());
-      if (within < ids.size()) {
-        EXPECT_GT(InterestSnapshotBytes(arena, ids, within + 1, s.has_ack), budget);
-      }
-      // Naming the members alone may take more than a small budget; then no state goes.
-      if (InterestSnapshotBytes(arena, ids, 0, s.has_ack) <= budget) {
-        EXPECT_LE(InterestSnapshotBytes(arena, ids, within, s.has_ack), budget);
-      } else {
-        EXPECT_EQ(within, 0u);
-      }
-    }
+    EXPECT_EQ(MeasureBytes(s), CountInterestBits(arena, ids, s.has_ack).Bytes(wholes, predictions));
   }
 }
 
@@ -404,10 +405,10 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
   const std::uint32_t height = sim::kStandardArena.max_y() - sim::kStandardArena.min_y();
   const Fields head = {{7, 3}, {7, 3}, {1, 6}, {0, 32}, {32, 12}, {4, 12}, {3, 11}};
   // id 1: gap 1 after 0; id 4: gap 2 after 2, no state
-  const Fields first = {{0b010, 3}, {1, 1}, {0, 16}, {0, 16}, {256, 10}, {256, 10}, {0, 4}};
+  const Fields first = {{0b010, 3}, {1, 1}, {0, 1}, {0, 16}, {0, 16}, {256, 10}, {256, 10}, {0, 4}};
   const Fields second = {{0b011, 3}, {0, 1}};
   // id 200: gap 195 after 5, 7 zeros then 196 in 8 bits
-  const Fields third = {{196, 15}, {1, 1}, {width, 16}, {height, 16}, {256, 10}, {256, 10}, {0, 4}};
+  const Fields third = {{196, 15}, {1, 1}, {0, 1}, {width, 16}, {height, 16}, {256, 10}, {256, 10}, {0, 4}};
   const Fields ack = {{1, 1}, {0, 16}, {32, 6}};
   EXPECT_EQ(EncodeToVector(InterestTwoOfThree()),
             Pack(Concat(Concat(head, first), Concat(Concat(second, third), ack))));
@@ -544,27 +545,32 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   EXPECT_EQ(rebuilt, expected);
 
   // The InterestSnapshot example: tick 1234 in 1024 x 576 units, to player 2 (ack 700, input_lead 0); members
-  // 2 (with its state), 5 (without) and 9 (with).
+  // 2 (its state whole), 5 (without) and 9 (predicted from the state the client holds of tick 1231).
   InterestSnapshot interest;
   interest.server_tick = 1234;
   interest.arena = sim::Arena::OfUnits(1024, 576);
   interest.members.push_back({{2, {500000, 300000, 256, 0, 0, sim::kRight}}, true});
   interest.members.push_back({{5, {}}, false});
-  interest.members.push_back({{9, {510000, 305000, 0, -48, 0, sim::kUp}}, true});
+  interest.members.push_back({{9, {}}, true, 3});
   interest.has_ack = true;
   interest.ack = 700;
   interest.input_lead = 0;
-  const std::vector<std::uint8_t> interest_bytes = {
-      0xFC, 0x10, 0x00, 0x00, 0x4D, 0x23, 0xE0, 0x22, 0x00, 0x06, 0xEF, 0x3A, 0x40, 0x91, 0xFC, 0x10,
-      0x02, 0x01, 0x0C, 0x4B, 0xE2, 0x18, 0x25, 0x1B, 0x42, 0x00, 0x68, 0x0C, 0x0A, 0xF2, 0x00};
+  const std::vector<std::uint8_t> interest_bytes = {0xFC, 0x10, 0x00, 0x00, 0x4D, 0x23, 0xE0, 0x22,
+                                                    0x00, 0x06, 0xE7, 0x9D, 0x20, 0x48, 0xFE, 0x08,
+                                                    0x01, 0x00, 0x86, 0x26, 0x14, 0x0A, 0xF2, 0x00};
   EXPECT_EQ(EncodeToVector(interest), interest_bytes);
   const std::vector<sim::PlayerId> interest_ids = {2, 5, 9};
-  EXPECT_EQ(InterestSnapshotBytes(interest.arena, interest_ids, 2, true), interest_bytes.size());
+  EXPECT_EQ(CountInterestBits(interest.arena, interest_ids, true).Bytes(1, 1), interest_bytes.size());
   ASSERT_EQ(Decode(interest_bytes, decoded), DecodeError::kNone);
   ASSERT_TRUE(std::holds_alternative<InterestSnapshot>(decoded));
   EXPECT_EQ(std::get<InterestSnapshot>(decoded), interest);
   EXPECT_FALSE(std::get<InterestSnapshot>(decoded).members[1].has_state);
   EXPECT_EQ(std::get<InterestSnapshot>(decoded).members[1].cube.state, sim::CubeState{});  // a zero state
+  // Player 9's state: Move three times from the one held of tick 1231, under its buttons (Up).
+  sim::CubeState nine{510000, 305144, 0, -40, 0, sim::kUp};
+  for (int k = 0; k < 3; ++k) nine = sim::Move(nine, sim::Input{0, nine.buttons}, interest.arena);
+  EXPECT_TRUE(sim::SameCarried(nine, sim::CubeState{510000, 304880, 0, -112, 0, sim::kUp}))
+      << nine.x << " " << nine.y << " " << nine.vx << " " << nine.vy;
 
   EXPECT_EQ(EncodeToVector(SnapshotAck{1203}), (std::vector<std::uint8_t>{0xF0, 0x12, 0xCC}));
 
@@ -576,18 +582,18 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   EXPECT_EQ(EncodeToVector(TagResult{1, 12, TagOutcome::kHit, 183, 0, true, 420}),
             (std::vector<std::uint8_t>{0xE8, 0x01, 0x0C, 0x4B, 0x70, 0x02, 0x03, 0x48}));
 
-  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x02, 0x0B, 0x06, 0x64, 0x98, 0x71, 0x40};
+  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x02, 0x2B, 0x06, 0x64, 0x98, 0x71, 0x40};
   request.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}), request);
   // A spectator's join: its request, its Welcome, and the refusal when no seat is free.
-  std::vector<std::uint8_t> watching{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x02, 0x07, 0x16, 0xB4, 0x58};
+  std::vector<std::uint8_t> watching{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x02, 0x27, 0x16, 0xB4, 0x58};
   watching.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "eve", true}), watching);
   EXPECT_EQ(EncodeToVector(Welcome{0, 60, 20, 32, true, sim::kStandardArena, 1200, 30, true}),
             (std::vector<std::uint8_t>{0x40, 0x01, 0xD8, 0x98, 0x3F, 0x02, 0x00, 0x04, 0x00, 0x00, 0x04, 0xB0,
                                        0x1D, 0x80}));
   EXPECT_EQ(EncodeToVector(ConnectRefused{RefuseReason::kNoSpectatorSeat, kProtocolVersion}),
-            (std::vector<std::uint8_t>{0x38, 0x00, 0x80}));
+            (std::vector<std::uint8_t>{0x38, 0x00, 0x88}));
   EXPECT_EQ(EncodeToVector(Viewpoint{true, 7, 0, 0}), (std::vector<std::uint8_t>{0xFC, 0x38, 0x0E}));
   EXPECT_EQ(EncodeToVector(Viewpoint{false, 0, 100, 50}),
             (std::vector<std::uint8_t>{0xFC, 0x30, 0x32, 0x01, 0x90}));

@@ -84,6 +84,8 @@ std::vector<NamedMessage> SampleMessages() {
   interest.members.push_back(
       {{0, {interest.arena.min_x(), interest.arena.max_y(), sim::kMaxSpeed, 0, 15}}, true});
   interest.members.push_back({{7, {}}, false});
+  interest.members.push_back({{8, {}}, true, 1});  // predicted: the youngest age and the oldest
+  interest.members.push_back({{9, {}}, true, kMaxPredictedAge});
   interest.members.push_back(  // the last id: its gap, 1015, is the longest code of this sample (19 bits)
       {{kLastPlayerId, {interest.arena.max_x(), interest.arena.min_y(), 0, -sim::kMaxSpeed, 0}}, true});
   interest.has_ack = true;

@@ -1,14 +1,16 @@
 #pragma once
 // The client's one decoder of snapshots: the worlds of the newest snapshots it has received, by server tick
 // (the baselines a delta may name), the world a delta snapshot against any of them rebuilds (a replay from
-// the newest world held since its baseline), and which of them the server has not yet been told of. A delta
-// against one no longer here is dropped (and counted) by the caller; the next snapshot, against a newer
-// acknowledged one, recovers.
+// the newest world held since its baseline), each cube's newest states InterestSnapshots carried (the
+// baselines of a predicted state), and which snapshots the server has not yet been told of. A delta, or an
+// InterestSnapshot predicting from a state no longer here, is dropped (and counted) by the caller; the
+// next snapshot, against a newer acknowledged one, recovers.
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "netcube/client/interpolation_buffer.h"
 #include "netcube/protocol/messages.h"
@@ -30,14 +32,19 @@ class SnapshotDecoder {
   // when it does not fit it (or that world is not held). Valid until the next Rebuild.
   const protocol::Snapshot* Rebuild(Tick baseline, const protocol::DeltaSnapshot& delta,
                                     const sim::Arena& arena) noexcept;
-  // The states an InterestSnapshot carries, as a Snapshot of those cubes (tick, arena and ack too), and its
-  // members without a state (kept(): still relevant, drawn from their earlier states). Valid until the
-  // next Rebuild or Unpack. Never a baseline: only whole worlds are Received.
-  const protocol::Snapshot& Unpack(const protocol::InterestSnapshot& interest) noexcept;
+  // The states the InterestSnapshot of `tick` carries (in `arena`, the session's), its predicted ones run
+  // from those held, as a Snapshot of those cubes (tick, arena and ack too), and its members without a
+  // state (kept(): still relevant, drawn from their earlier states); nullptr when a state it predicts from
+  // is not held. Valid until the next Rebuild or Unpack.
+  const protocol::Snapshot* Unpack(Tick tick, const protocol::InterestSnapshot& interest,
+                                   const sim::Arena& arena) noexcept;
   std::span<const sim::PlayerId> kept() const noexcept { return kept_.span(); }
   // A snapshot received (whole, or rebuilt): its world is kept in place of the oldest held (unless `tick` is
   // older still, or held), and it is among those to tell the server of.
   void Received(Tick tick, std::span<const sim::PlayerCube> world) noexcept;
+  // An InterestSnapshot received (unpacked): each of its states is kept among its cube's newest, and it is
+  // among those to tell the server of.
+  void ReceivedStates(Tick tick, std::span<const sim::PlayerCube> states);
 
   // The snapshot to tell the server of next (an input's or a SnapshotAck's seen tick): the newest not yet
   // told, else the newest gap. The server encodes a delta once per baseline and hands it to every client
@@ -54,11 +61,20 @@ class SnapshotDecoder {
   };
   // Keeps the world at `tick` in place of the oldest held (unless `tick` is older still, or held).
   void Store(Tick tick, std::span<const sim::PlayerCube> world) noexcept;
+  // A cube's newest states InterestSnapshots carried, by tick, in no order; oldest replaced first.
+  struct CarriedStates {
+    std::array<Tick, protocol::kInterestHeldStates> ticks{};
+    std::array<sim::CubeState, protocol::kInterestHeldStates> states{};
+    std::size_t count = 0;
+    const sim::CubeState* Find(Tick tick) const noexcept;
+    void Keep(Tick tick, const sim::CubeState& state) noexcept;
+  };
 
   std::array<Slot, kSlots> slots_{};
   protocol::RecentTicks untold_;  // the snapshots received the server has not been told of
   protocol::Snapshot rebuilt_;    // a delta snapshot's world, rebuilt in place, or an interest one's states
   protocol::FixedVector<sim::PlayerId, protocol::kMaxPlayers> kept_;
+  std::vector<CarriedStates> carried_;  // by id, up to the highest carried
 };
 
 }  // namespace netcube::client

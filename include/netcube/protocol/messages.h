@@ -19,7 +19,7 @@
 
 namespace netcube::protocol {
 
-inline constexpr std::uint16_t kProtocolVersion = 16;
+inline constexpr std::uint16_t kProtocolVersion = 17;
 // A snapshot's input_lead, int[kMinInputLead, kMaxInputLead] on the wire (6 bits); the server clamps to it.
 inline constexpr int kMinInputLead = -32;
 inline constexpr int kMaxInputLead = 31;
@@ -306,11 +306,17 @@ struct SnapshotRate {
 // and not every cube is relevant to this client: the cubes of its relevant set at server_tick (those near
 // its own cube, and that cube), in increasing id order, each with its state when this snapshot carries it.
 // A member without one is still relevant and has not moved far: its state was sent in an earlier snapshot,
-// and will be again. A remote cube the client holds that is not a member has left its set. Never a
-// delta's baseline (a client tells of whole worlds only).
+// and will be again. A remote cube the client holds that is not a member has left its set. Never a whole
+// world's baseline; its states are each member's: a state may be carried as a prediction, Move run
+// `predicted_age` times from the member's state the client holds at server_tick - predicted_age (one of
+// the last kInterestHeldStates carried to it, of a snapshot the client told of), under that state's
+// buttons, when the cube did nothing else since.
+inline constexpr int kMaxPredictedAge = kHeldBaselines;
+inline constexpr std::size_t kInterestHeldStates = 8;
 struct InterestMember {
-  sim::PlayerCube cube{};  // its id always; its state when has_state
+  sim::PlayerCube cube{};  // its id always; its state when has_state (and not predicted, on the wire)
   bool has_state = false;
+  int predicted_age = 0;  // has_state only: 0 for a state carried whole, else [1, kMaxPredictedAge]
 };
 struct InterestSnapshot {
   std::uint32_t server_tick = 0;

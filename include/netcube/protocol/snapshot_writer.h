@@ -83,13 +83,19 @@ class SnapshotWriter {
   std::size_t cube_bits_ = 0;
 };
 
-// The bytes an InterestSnapshot in `arena` of the members `ids` (increasing), `states` of them with their
-// state, takes on the wire, with its ack (has_ack) or without.
-std::size_t InterestSnapshotBytes(const sim::Arena& arena, std::span<const sim::PlayerId> ids,
-                                  std::size_t states, bool has_ack) noexcept;
-// The most states such a snapshot carries within `budget` bytes (0 when naming the members alone takes
-// more): what a server fills a byte budget by.
-std::size_t InterestStatesWithin(std::size_t budget, const sim::Arena& arena,
-                                 std::span<const sim::PlayerId> ids, bool has_ack) noexcept;
+// An InterestSnapshot in `arena` of the members `ids` (increasing), with its ack (has_ack) or without,
+// counted (a server sizes every client's snapshot with it): the bits naming the members (the header and
+// the ack with them), and the bits each state adds, whole or predicted.
+struct InterestBits {
+  std::size_t named = 0;
+  std::size_t whole = 0;
+  std::size_t predicted = 0;
+  // The bytes with `wholes` states carried whole and `predictions` predicted.
+  std::size_t Bytes(std::size_t wholes, std::size_t predictions = 0) const noexcept {
+    return (named + wholes * whole + predictions * predicted + 7) / 8;
+  }
+};
+InterestBits CountInterestBits(const sim::Arena& arena, std::span<const sim::PlayerId> ids,
+                               bool has_ack) noexcept;
 
 }  // namespace netcube::protocol

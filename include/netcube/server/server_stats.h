@@ -115,12 +115,14 @@ struct SnapshotCounters {
   std::uint64_t delta_age_ticks = 0;         // the deltas' ages summed: over delta_snapshots_sent, the mean
   std::uint64_t largest_snapshot_bytes = 0;  // the largest snapshot payload sent
   // Interest management: the InterestSnapshots sent (of snapshots_sent), their members and the states
-  // they carried (the members relevant, and those refreshed), all clients together; and the stalest
+  // they carried (the members relevant, and those refreshed; of those, the predicted), all clients
+  // together; and the stalest
   // member's state when one was sent, in ticks since the state sent last, of any member and of those
   // within kNearUnits (server_config.h) of the client's cube.
   std::uint64_t interest_snapshots_sent = 0;
   std::uint64_t interest_members = 0;
   std::uint64_t interest_states = 0;
+  std::uint64_t interest_predicted = 0;
   std::uint64_t stalest_member_ticks = 0;
   std::uint64_t stalest_near_member_ticks = 0;
 };

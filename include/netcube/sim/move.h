@@ -85,6 +85,11 @@ constexpr bool SamePhysics(const CubeState& a, const CubeState& b) noexcept {
   return a.x == b.x && a.y == b.y && a.vx == b.vx && a.vy == b.vy;
 }
 
+// Same physics and held buttons: all a snapshot carries of a cube.
+constexpr bool SameCarried(const CubeState& a, const CubeState& b) noexcept {
+  return SamePhysics(a, b) && a.buttons == b.buttons;
+}
+
 // 64-bit FNV-1a over the state's fields, for determinism checks.
 std::uint64_t HashState(const CubeState& state, std::uint64_t seed = 14695981039346656037ull) noexcept;
 

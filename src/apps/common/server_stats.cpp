@@ -44,6 +44,7 @@ nlohmann::json StatsJson(const server::ServerStats& stats) {
       {"interest_snapshots_sent", stats.interest_snapshots_sent},
       {"interest_members", stats.interest_members},
       {"interest_states", stats.interest_states},
+      {"interest_predicted", stats.interest_predicted},
       {"stalest_member_ticks", stats.stalest_member_ticks},
       {"stalest_near_member_ticks", stats.stalest_near_member_ticks},
       {"tick_us_p50", stats.tick_durations.p50.count()},
