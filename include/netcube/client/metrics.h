@@ -30,9 +30,9 @@ struct LinkMetrics {
   std::uint64_t snapshots_late = 0;      // of those, the ones that arrived after a newer one
   std::uint64_t snapshots_stale = 0;     // duplicates, and arrivals too old to tell apart, dropped
   std::uint64_t snapshots_early = 0;     // arrived before the Welcome (it overtook it), dropped
-  // By encoding, of the snapshots received: full, delta; and the distinct deltas dropped because their
-  // baseline was no longer (or never) held by this client (the next one, against a newer acknowledged
-  // baseline, recovers).
+  // By encoding, of the snapshots received: full, delta, interest; and the distinct deltas (and
+  // InterestSnapshots predicting a state) dropped because their baseline was no longer (or never) held by
+  // this client (the next one, against a newer acknowledged baseline, recovers).
   std::uint64_t snapshots_full = 0;
   std::uint64_t snapshots_delta = 0;
   std::uint64_t snapshots_interest = 0;  // InterestSnapshots: the cubes of this client's relevant set

@@ -61,10 +61,13 @@ class SnapshotDecoder {
   };
   // Keeps the world at `tick` in place of the oldest held (unless `tick` is older still, or held).
   void Store(Tick tick, std::span<const sim::PlayerCube> world) noexcept;
-  // A cube's newest states InterestSnapshots carried, by tick, in no order; oldest replaced first.
+  // A cube's newest states InterestSnapshots carried, by tick, in no order; oldest replaced first. Twice
+  // those the server predicts from: a late snapshot predicts from states the ones that overtook it pushed
+  // out of the newest.
+  static constexpr std::size_t kCarriedStates = 2 * protocol::kInterestHeldStates;
   struct CarriedStates {
-    std::array<Tick, protocol::kInterestHeldStates> ticks{};
-    std::array<sim::CubeState, protocol::kInterestHeldStates> states{};
+    std::array<Tick, kCarriedStates> ticks{};
+    std::array<sim::CubeState, kCarriedStates> states{};
     std::size_t count = 0;
     const sim::CubeState* Find(Tick tick) const noexcept;
     void Keep(Tick tick, const sim::CubeState& state) noexcept;
