@@ -39,7 +39,10 @@ void SetInterestFigures(const server::ServerStats& start, const server::ServerSt
   if (snapshots > 0) r.interest_share = interest / snapshots;
   if (interest > 0) {
     r.members_per_snapshot = static_cast<double>(end.interest_members - start.interest_members) / interest;
-    r.states_per_snapshot = static_cast<double>(end.interest_states - start.interest_states) / interest;
+    const auto states = static_cast<double>(end.interest_states - start.interest_states);
+    r.states_per_snapshot = states / interest;
+    if (states > 0)
+      r.predicted_share = static_cast<double>(end.interest_predicted - start.interest_predicted) / states;
   }
   const double ms_per_tick = 1000.0 / tick_rate;
   r.stalest_member_ms = static_cast<double>(end.stalest_member_ticks) * ms_per_tick;
@@ -157,6 +160,7 @@ void to_json(nlohmann::json& j, const ScaleResult& r) {
        {"interest_share", r.interest_share},
        {"members_per_snapshot", r.members_per_snapshot},
        {"states_per_snapshot", r.states_per_snapshot},
+       {"predicted_share", r.predicted_share},
        {"stalest_member_ms", r.stalest_member_ms},
        {"stalest_near_member_ms", r.stalest_near_member_ms},
        {"corrections", r.corrections},

@@ -129,18 +129,20 @@ void PrintInterest(const std::vector<ScaleResult>& runs) {
   std::printf(
       "   interest management, radius %d units, budget %zu B: largest = the largest snapshot sent, B; int = "
       "of the window's\n"
-      "   snapshots, the InterestSnapshots' share; members, states = per InterestSnapshot, mean; stalest = "
-      "the longest a\n"
-      "   member went without its state, ms, of any and of those within %d units of the player's cube\n",
+      "   snapshots, the InterestSnapshots' share; members, states = per InterestSnapshot, mean; pred = of "
+      "the states, the\n"
+      "   predicted share; stalest = the longest a member went without its state, ms, of any and of those "
+      "within %d units\n"
+      "   of the player's cube\n",
       s.interest_radius_units, s.snapshot_budget, server::kNearUnits);
-  std::printf("   N snap link  enc   int | largest B  int%%  members  states | stalest ms  near\n");
+  std::printf("   N snap link  enc   int | largest B  int%%  members  states  pred | stalest ms  near\n");
   for (const ScaleResult& r : runs) {
     const ScaleSettings& t = r.settings;
-    std::printf("%4d %4d %-5s %-5s %-3s | %9llu %4.0f%% %8.1f %7.1f | %10.0f %5.0f\n", t.clients,
+    std::printf("%4d %4d %-5s %-5s %-3s | %9llu %4.0f%% %8.1f %7.1f %4.0f%% | %10.0f %5.0f\n", t.clients,
                 t.snapshot_rate, t.link_name.substr(0, 5).c_str(), t.delta_snapshots ? "delta" : "full",
                 t.interest ? "on" : "off", static_cast<unsigned long long>(r.largest_snapshot_bytes),
-                r.interest_share * 100, r.members_per_snapshot, r.states_per_snapshot, r.stalest_member_ms,
-                r.stalest_near_member_ms);
+                r.interest_share * 100, r.members_per_snapshot, r.states_per_snapshot,
+                r.predicted_share * 100, r.stalest_member_ms, r.stalest_near_member_ms);
   }
 }
 
