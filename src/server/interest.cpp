@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <numeric>
 
 #include "players.h"
 
@@ -234,29 +235,39 @@ std::span<const std::uint8_t> Interest::Encode(std::uint64_t tick, Client& clien
   Weigh(tick, client, players, config, [this](const Candidate& c) { candidates_.push_back(c); });
   const std::span<const sim::PlayerCube> world = players.world();
   ids_.clear();
+  std::size_t predictable = 0;
   for (Candidate& c : candidates_) {
     ids_.push_back(world[c.cube].id);
     c.predicted_age =
         PredictableAge(tick, client.interest.entries[c.member], world[c.cube].id, client.feed.interest_told);
+    if (c.predicted_age > 0) ++predictable;
   }
   // Every member named, then states by priority while they fit the budget (the server's, or less when
   // the client asked for less): one whole that does not fit leaves room for predicted ones after it.
   const std::size_t budget =
       client.feed.budget > 0 ? std::min(client.feed.budget, config.snapshot_budget) : config.snapshot_budget;
   const protocol::InterestBits bits = protocol::CountInterestBits(config.arena, ids_, ack.has_value());
-  order_.resize(candidates_.size());
-  for (std::size_t k = 0; k < order_.size(); ++k) order_[k] = k;
-  std::sort(order_.begin(), order_.end(), [this](std::size_t a, std::size_t b) {
+  // Taken from a heap, highest priority first, only as far as states still fit: a set of a thousand
+  // members fills the budget with its first hundred or so.
+  const auto lower = [this](std::size_t a, std::size_t b) {
     return candidates_[a].priority != candidates_[b].priority
-               ? candidates_[a].priority > candidates_[b].priority
-               : a < b;
-  });
+               ? candidates_[a].priority < candidates_[b].priority
+               : a > b;
+  };
+  order_.resize(candidates_.size());
+  std::iota(order_.begin(), order_.end(), std::size_t{0});
+  std::make_heap(order_.begin(), order_.end(), lower);
+  const std::size_t limit = budget * 8;
   std::size_t used = bits.named;
-  for (Candidate& c : candidates_) c.chosen = false;
-  for (const std::size_t k : order_) {
-    Candidate& c = candidates_[k];
+  for (auto end = order_.end(); end != order_.begin();) {
+    const std::size_t room = limit > used ? limit - used : 0;
+    if (room < bits.predicted || (room < bits.whole && predictable == 0)) break;
+    std::pop_heap(order_.begin(), end, lower);
+    --end;
+    Candidate& c = candidates_[*end];
     const std::size_t cost = c.predicted_age > 0 ? bits.predicted : bits.whole;
-    if (used + cost > budget * 8) continue;
+    if (c.predicted_age > 0) --predictable;
+    if (cost > room) continue;
     used += cost;
     c.chosen = true;
   }
