@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <numeric>
 
 #include "players.h"
 
@@ -88,10 +87,11 @@ void Interest::Record(std::uint64_t tick, const Players& players, const ServerCo
 
 int Interest::PredictableAge(std::uint64_t tick, const InterestView::Entry& entry, sim::PlayerId id,
                              const protocol::RecentTicks& told) const noexcept {
-  if (id >= motions_.size() || motions_[id].tick != tick || motions_[id].generation != entry.generation)
+  if (entry.carried == 0 || id >= motions_.size() || motions_[id].tick != tick ||
+      motions_[id].generation != entry.generation)
     return 0;
   const std::uint64_t since = motions_[id].steady_since;
-  std::uint64_t carried = entry.carried;
+  std::uint32_t carried = entry.carried;
   for (std::size_t k = 0; k < protocol::kInterestHeldStates && carried != 0; ++k) {
     const std::uint64_t baseline = entry.sent - static_cast<std::uint64_t>(std::countr_zero(carried));
     carried &= carried - 1;
@@ -187,12 +187,12 @@ void Interest::SelectFor(std::uint64_t tick, InterestView& view, const Eye& eye,
         p < previous_.size() && previous_[p] == f.id && previous_entries_[p].generation == generation;
     if (f.cube != eye.cube && f.d > enter && !was) continue;
     view.members.push_back(f.id);
-    view.entries.push_back(was ? previous_entries_[p] : InterestView::Entry{generation, 0});
+    view.entries.push_back(was ? previous_entries_[p] : InterestView::Entry{generation, 0, 0});
   }
   view.partial = view.members.size() < world.size() || world.size() > protocol::kMaxWholeWorldCubes;
   // A whole world's snapshot carries every member's state (a baseline of whole worlds only).
   if (!view.partial) {
-    for (InterestView::Entry& entry : view.entries.span()) entry = {entry.generation, tick, 0};
+    for (InterestView::Entry& entry : view.entries.span()) entry = {entry.generation, 0, tick};
   }
 }
 
@@ -247,31 +247,45 @@ std::span<const std::uint8_t> Interest::Encode(std::uint64_t tick, Client& clien
   const std::size_t budget =
       client.feed.budget > 0 ? std::min(client.feed.budget, config.snapshot_budget) : config.snapshot_budget;
   const protocol::InterestBits bits = protocol::CountInterestBits(config.arena, ids_, ack.has_value());
-  // Taken from a heap, highest priority first, only as far as states still fit: a set of a thousand
-  // members fills the budget with its first hundred or so.
-  const auto lower = [this](std::size_t a, std::size_t b) {
-    return candidates_[a].priority != candidates_[b].priority
-               ? candidates_[a].priority < candidates_[b].priority
-               : a > b;
-  };
-  order_.resize(candidates_.size());
-  std::iota(order_.begin(), order_.end(), std::size_t{0});
-  std::make_heap(order_.begin(), order_.end(), lower);
   const std::size_t limit = budget * 8;
-  std::size_t used = bits.named;
-  for (auto end = order_.end(); end != order_.begin();) {
-    const std::size_t room = limit > used ? limit - used : 0;
-    if (room < bits.predicted || (room < bits.whole && predictable == 0)) break;
-    std::pop_heap(order_.begin(), end, lower);
-    --end;
-    Candidate& c = candidates_[*end];
-    const std::size_t cost = c.predicted_age > 0 ? bits.predicted : bits.whole;
-    if (c.predicted_age > 0) --predictable;
-    if (cost > room) continue;
-    used += cost;
-    c.chosen = true;
+  const std::size_t wholes = candidates_.size() - predictable;
+  if (bits.named + wholes * bits.whole + predictable * bits.predicted <= limit) {
+    for (Candidate& c : candidates_) c.chosen = true;  // all fit: nothing to choose
+  } else {
+    Choose(limit - std::min(limit, bits.named), bits, predictable);
   }
   return Write(tick, client, players, config.arena, ack);
+}
+
+void Interest::Choose(std::size_t room, const protocol::InterestBits& bits, std::size_t predictable) {
+  // Highest priority first, then the lower index (id).
+  const auto higher = [](const Ranked& a, const Ranked& b) {
+    return a.priority != b.priority ? a.priority > b.priority : a.member < b.member;
+  };
+  ranked_.clear();
+  for (std::size_t k = 0; k < candidates_.size(); ++k) ranked_.push_back({candidates_[k].priority, k});
+  // By priority while a whole state still fits. Those taken are at most the wholes the room holds and
+  // the predictable (each costs less than a whole): only that many need sorting (a set of a thousand
+  // members fills the budget with its first hundred or two).
+  const auto sorted = std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(room / bits.whole + predictable),
+                                               static_cast<std::ptrdiff_t>(ranked_.size()));
+  std::partial_sort(ranked_.begin(), ranked_.begin() + sorted, ranked_.end(), higher);
+  auto end = ranked_.begin();
+  for (; end != ranked_.end() && room >= bits.whole; ++end) {
+    Candidate& c = candidates_[end->member];
+    c.chosen = true;
+    if (c.predicted_age > 0) --predictable;
+    room -= c.predicted_age > 0 ? bits.predicted : bits.whole;
+  }
+  // Then only predicted states fit: the most important of those left (the recently sent, so the least
+  // important of all).
+  if (predictable == 0 || room < bits.predicted) return;
+  const auto predicted_end = std::partition(
+      end, ranked_.end(), [this](const Ranked& r) { return candidates_[r.member].predicted_age > 0; });
+  const auto fit =
+      std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(room / bits.predicted), predicted_end - end);
+  std::partial_sort(end, end + fit, predicted_end, higher);
+  for (auto r = end; r != end + fit; ++r) candidates_[r->member].chosen = true;
 }
 
 std::span<const std::uint8_t> Interest::Write(std::uint64_t tick, Client& client, const Players& players,
@@ -284,8 +298,8 @@ std::span<const std::uint8_t> Interest::Write(std::uint64_t tick, Client& client
   for (const Candidate& c : candidates_) {
     InterestView::Entry& entry = client.interest.entries[c.member];
     if (c.chosen) {
-      const std::uint64_t shift = entry.sent == 0 ? 64 : tick - entry.sent;
-      entry.carried = (shift >= 64 ? 0 : entry.carried << shift) | 1u;
+      const std::uint64_t shift = entry.sent == 0 ? 32 : tick - entry.sent;
+      entry.carried = (shift >= 32 ? 0 : entry.carried << shift) | 1u;
       entry.sent = tick;
       ++counters_.interest_states;
       if (c.predicted_age > 0) ++counters_.interest_predicted;

@@ -81,9 +81,10 @@ struct ScaleResult {
   // The largest snapshot payload sent over the server's life up to the end of the window.
   std::uint64_t largest_snapshot_bytes = 0;
   // Interest management: of the window's snapshots, the share that were InterestSnapshots, and their mean
-  // members and states carried (0 when none), and of those states the share predicted; the longest a member went without its state (ticks since
-  // it was sent last, at a snapshot that left it out) over the server's life up to the end of the window,
-  // of any member and of those within server::kNearUnits of the player's cube, ms.
+  // members and states carried (0 when none), and of those states the share predicted; the longest a member
+  // went without its state (ticks since it was sent last, at a snapshot that left it out) over the server's
+  // life up to the end of the window, of any member and of those within server::kNearUnits of the player's
+  // cube, ms.
   double interest_share = 0.0;
   double members_per_snapshot = 0.0;
   double states_per_snapshot = 0.0;
