@@ -132,22 +132,19 @@ struct Client::Impl {
   bool OnAnySnapshot(const protocol::Message& message, Micros now) {
     if (const auto* snapshot = std::get_if<protocol::Snapshot>(&message))
       return OnSnapshot(*snapshot, SnapshotKind::kFull, now);
+    const auto unusable = [this](Tick tick) {  // it came, but is of no use: not malformed
+      link.OnMissingBaseline(tick, welcome.tick_rate, snapshot_rate.rate());
+      return true;
+    };
     if (const auto* interest = std::get_if<protocol::InterestSnapshot>(&message)) {
       const Tick tick = UnwrapTick(interest->server_tick, newest_tick);
       const protocol::Snapshot* unpacked = decoder.Unpack(tick, *interest, welcome.arena);
-      if (unpacked == nullptr) {
-        link.OnMissingBaseline(tick, welcome.tick_rate, snapshot_rate.rate());
-        return true;
-      }
-      return OnSnapshot(*unpacked, SnapshotKind::kInterest, now);
+      return unpacked != nullptr ? OnSnapshot(*unpacked, SnapshotKind::kInterest, now) : unusable(tick);
     }
     const auto* delta = std::get_if<protocol::DeltaSnapshot>(&message);
     if (delta == nullptr) return false;
     const Tick tick = UnwrapTick(delta->server_tick, newest_tick);
-    if (decoder.Find(tick - delta->age) == nullptr) {
-      link.OnMissingBaseline(tick, welcome.tick_rate, snapshot_rate.rate());
-      return true;
-    }
+    if (decoder.Find(tick - delta->age) == nullptr) return unusable(tick);
     const protocol::Snapshot* rebuilt = decoder.Rebuild(tick - delta->age, *delta, welcome.arena);
     return rebuilt != nullptr && OnSnapshot(*rebuilt, SnapshotKind::kDelta, now);
   }
@@ -160,11 +157,8 @@ struct Client::Impl {
     if (!link.OnSnapshot(tick, welcome.tick_rate, snapshot_rate.rate())) return true;  // a duplicate
     last_snapshot_at = now;
     link.OnEncoding(kind);
-    if (kind == SnapshotKind::kInterest) {
-      decoder.ReceivedStates(tick, snapshot.players.span());
-    } else {
-      decoder.Received(tick, snapshot.players.span());
-    }
+    kind == SnapshotKind::kInterest ? decoder.ReceivedStates(tick, snapshot.players.span())
+                                    : decoder.Received(tick, snapshot.players.span());
     if (have_snapshot && tick < newest_tick) {
       // Overtaken by a newer one, but its states can still fill the interpolation buffers.
       for (const sim::PlayerCube& player : snapshot.players) {

@@ -293,30 +293,24 @@ struct ChallengeResponse {
   friend bool operator==(const ChallengeResponse&, const ChallengeResponse&) = default;
 };
 
-// Client -> server, reliable: send me snapshots at this rate from now on, instead of the server's (its
-// Welcome's snapshot_rate); the server gives at most the Welcome's max_snapshot_rate. A link that loses or
-// delays snapshots costs the client a snapshot interval of view delay per snapshot it must ride out: more,
-// closer snapshots make each one cheaper.
+// Client -> server, reliable: send me snapshots at this rate from now on, instead of the Welcome's
+// snapshot_rate (at most its max_snapshot_rate). Each snapshot lost or late costs the client a snapshot
+// interval of view delay: more, closer snapshots make each one cheaper.
 struct SnapshotRate {
   std::uint8_t rate = 20;  // [1, kMaxRate] per second
   friend bool operator==(const SnapshotRate&, const SnapshotRate&) = default;
 };
 
-// Server -> client, unreliable, in place of a Snapshot or DeltaSnapshot when the server manages interest
-// and not every cube is relevant to this client: the cubes of its relevant set at server_tick (those near
-// its own cube, and that cube), in increasing id order, each with its state when this snapshot carries it.
-// A member without one is still relevant and has not moved far: its state was sent in an earlier snapshot,
-// and will be again. A remote cube the client holds that is not a member has left its set. Never a whole
-// world's baseline; its states are each member's: a state may be carried as a prediction, Move run
-// `predicted_age` times from the member's state the client holds at server_tick - predicted_age (one of
-// the last kInterestHeldStates carried to it, of a snapshot the client told of), under that state's
-// buttons, when the cube did nothing else since.
+// Server -> client, unreliable, in place of a Snapshot or DeltaSnapshot to a client to which not every
+// cube is relevant: its relevant set at server_tick by increasing id, each member's state whole,
+// predicted (Move run predicted_age times under its buttons from the state of that cube the client holds
+// at server_tick - predicted_age: PROTOCOL.md) or not carried; a cube held that is not a member has left.
 inline constexpr int kMaxPredictedAge = kHeldBaselines;
 inline constexpr std::size_t kInterestHeldStates = 8;
 struct InterestMember {
-  sim::PlayerCube cube{};  // its id always; its state when has_state (and not predicted, on the wire)
+  sim::PlayerCube cube{};  // its id always; its state when has_state and whole
   bool has_state = false;
-  int predicted_age = 0;  // has_state only: 0 for a state carried whole, else [1, kMaxPredictedAge]
+  int predicted_age = 0;  // has_state only: 0 for a whole state, else [1, kMaxPredictedAge]
 };
 struct InterestSnapshot {
   std::uint32_t server_tick = 0;
@@ -328,8 +322,8 @@ struct InterestSnapshot {
   friend bool operator==(const InterestSnapshot& a, const InterestSnapshot& b) noexcept;
 };
 
-// Client -> server, reliable: keep my InterestSnapshots within this many bytes from now on, when that is
-// less than the server's budget (a slow link's share). Whole-world snapshots are not bound by it.
+// Client -> server, reliable: keep my InterestSnapshots within this many bytes (a slow link's share), when
+// less than the server's budget. Whole-world snapshots are not bound by it.
 struct SnapshotBudget {
   std::uint16_t bytes = 1200;  // [kMinSnapshotBudget, kMaxPacketBytes]
   friend bool operator==(const SnapshotBudget&, const SnapshotBudget&) = default;
