@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <functional>
 
 #include "players.h"
 
@@ -13,6 +14,18 @@ namespace {
 constexpr std::uint64_t kMust = std::uint64_t{1} << 62;
 constexpr std::uint64_t kOverdue = std::uint64_t{1} << 61;
 constexpr std::uint64_t kOwn = std::uint64_t{1} << 63;
+
+// A priority and a candidate's index in one key that orders as (priority, then the lower index): the
+// class bits (kOwn, kMust, kOverdue) kept, the value below them saturated where it cannot matter (a
+// staleness of 2^45 ticks), the index inverted in the low bits.
+constexpr std::uint64_t kRankMembers = std::uint64_t{1} << 16;
+static_assert(protocol::kMaxPlayers <= kRankMembers);
+std::uint64_t RankOf(std::uint64_t priority, std::size_t member) noexcept {
+  constexpr std::uint64_t kClasses = kOwn | kMust | kOverdue;
+  constexpr std::uint64_t kMaxValue = (std::uint64_t{1} << 45) - 1;
+  const std::uint64_t value = std::min(priority & ~kClasses, kMaxValue);
+  return (priority & kClasses) | value << 16 | (kRankMembers - 1 - member);
+}
 
 std::int64_t SquaredUnits(int units) noexcept {
   const std::int64_t sub = static_cast<std::int64_t>(units) * sim::kSubUnitsPerUnit;
@@ -258,34 +271,33 @@ std::span<const std::uint8_t> Interest::Encode(std::uint64_t tick, Client& clien
 }
 
 void Interest::Choose(std::size_t room, const protocol::InterestBits& bits, std::size_t predictable) {
-  // Highest priority first, then the lower index (id).
-  const auto higher = [](const Ranked& a, const Ranked& b) {
-    return a.priority != b.priority ? a.priority > b.priority : a.member < b.member;
-  };
   ranked_.clear();
-  for (std::size_t k = 0; k < candidates_.size(); ++k) ranked_.push_back({candidates_[k].priority, k});
-  // By priority while a whole state still fits. Those taken are at most the wholes the room holds and
-  // the predictable (each costs less than a whole): only that many need sorting (a set of a thousand
-  // members fills the budget with its first hundred or two).
-  const auto sorted = std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(room / bits.whole + predictable),
-                                               static_cast<std::ptrdiff_t>(ranked_.size()));
-  std::partial_sort(ranked_.begin(), ranked_.begin() + sorted, ranked_.end(), higher);
+  for (std::size_t k = 0; k < candidates_.size(); ++k) ranked_.push_back(RankOf(candidates_[k].priority, k));
+  const auto member = [](std::uint64_t rank) { return kRankMembers - 1 - (rank & (kRankMembers - 1)); };
+  // By priority while a whole state still fits: as many as the room holds wholes are taken whatever their
+  // order, so each round selects that many of the highest (a selection, not a sort) until no whole fits.
   auto end = ranked_.begin();
-  for (; end != ranked_.end() && room >= bits.whole; ++end) {
-    Candidate& c = candidates_[end->member];
-    c.chosen = true;
-    if (c.predicted_age > 0) --predictable;
-    room -= c.predicted_age > 0 ? bits.predicted : bits.whole;
+  while (end != ranked_.end() && room >= bits.whole) {
+    const auto round =
+        std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(room / bits.whole), ranked_.end() - end);
+    std::nth_element(end, end + round - 1, ranked_.end(), std::greater<>());
+    for (const auto last = end + round; end != last; ++end) {
+      Candidate& c = candidates_[member(*end)];
+      c.chosen = true;
+      if (c.predicted_age > 0) --predictable;
+      room -= c.predicted_age > 0 ? bits.predicted : bits.whole;
+    }
   }
   // Then only predicted states fit: the most important of those left (the recently sent, so the least
   // important of all).
   if (predictable == 0 || room < bits.predicted) return;
   const auto predicted_end = std::partition(
-      end, ranked_.end(), [this](const Ranked& r) { return candidates_[r.member].predicted_age > 0; });
+      end, ranked_.end(), [&](std::uint64_t rank) { return candidates_[member(rank)].predicted_age > 0; });
   const auto fit =
       std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(room / bits.predicted), predicted_end - end);
-  std::partial_sort(end, end + fit, predicted_end, higher);
-  for (auto r = end; r != end + fit; ++r) candidates_[r->member].chosen = true;
+  if (fit == 0) return;
+  std::nth_element(end, end + fit - 1, predicted_end, std::greater<>());
+  for (auto r = end; r != end + fit; ++r) candidates_[member(*r)].chosen = true;
 }
 
 std::span<const std::uint8_t> Interest::Write(std::uint64_t tick, Client& client, const Players& players,

@@ -141,12 +141,8 @@ class Interest {
   std::vector<InterestView::Entry> previous_entries_;  // and their entries
   std::vector<Candidate> candidates_;                  // the members, in id order
   std::vector<sim::PlayerId> ids_;                     // theirs
-  // A candidate's priority beside its index, sorted without reaching into candidates_.
-  struct Ranked {
-    std::uint64_t priority = 0;
-    std::size_t member = 0;  // index in candidates_
-  };
-  std::vector<Ranked> ranked_;
+  // Each candidate's priority and index in one key (RankOf), ordered without reaching into candidates_.
+  std::vector<std::uint64_t> ranked_;
   protocol::InterestSnapshot message_;
   std::array<std::uint8_t, protocol::kMaxPacketBytes> buffer_{};
 };
