@@ -134,6 +134,34 @@ TEST(BenchScale, SpectatorsBesideThePlayersAreARowOfTheirOwn) {
   EXPECT_EQ(testing::ShortUsageErrorProblem(bad.output, "netcube-bench"), "");
 }
 
+// --churn 0,0.25: a quarter of 16 players joining or leaving each second (a churning player replaced
+// every half second, 25 times issue 44's 1 in 100) and no churn, side by side. The players who stay keep
+// their deltas: a join or a leave is said inside the replay (protocol 12), not by a full snapshot.
+TEST(BenchScale, JoinsAndLeavesLeaveThePlayersWhoStayTheirDeltas) {
+  const nlohmann::json runs = RunScale(
+      "--clients 16 --snapshot-rates 20 --seconds 2 --scale-links lan --snapshot-encodings delta "
+      "--churn 0,0.25");
+  ASSERT_EQ(runs.size(), 2u);
+  const nlohmann::json& still = runs[0];
+  const nlohmann::json& churned = runs[1];
+  EXPECT_EQ(still.at("settings").at("churn"), 0.0);
+  EXPECT_EQ(churned.at("settings").at("churn"), 0.25);
+  EXPECT_EQ(still.at("churn_joins"), 0);
+  EXPECT_GE(churned.at("churn_joins").get<int>(), 3);  // 4 a second
+  EXPECT_GE(churned.at("churn_leaves").get<int>(), 3);
+  for (const nlohmann::json* r : {&still, &churned}) {
+    EXPECT_EQ(r->at("bots_problem"), "");
+    EXPECT_TRUE(r->at("all_final_match").get<bool>());
+    EXPECT_EQ(r->at("ticks_skipped"), 0);
+    EXPECT_GE(r->at("players_delta_share").get<double>(), 0.9);
+  }
+  const testing::CommandResult real =
+      testing::RunCommand(std::string(NETCUBE_BENCH_EXE) + " --scenario scale --churn 0.01");
+  EXPECT_NE(real.exit_code, 0);
+  EXPECT_NE(real.output.find("netcube-bench: --churn needs --scale-time virtual"), std::string::npos)
+      << real.output;
+}
+
 TEST(BenchScale, ALinkThatIsNoProfileOrAWallClockOnVirtualTimeIsOneLineOfError) {
   for (const char* args :
        {"--scenario scale --scale-links moon", "--scenario scale --scale-time virtual --tick-clock wall"}) {

@@ -1,11 +1,13 @@
 #include "bench_flags.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
 #include "flag_checks.h"
 #include "netcube/protocol/messages.h"
+#include "scale.h"
 #include "version.h"
 
 namespace netcube::bench {
@@ -77,6 +79,13 @@ void AddInterestFlags(CLI::App& app, BenchFlags& f) {
                  "following player i), each count a run, comma-separated")
       ->delimiter(',')
       ->check(CLI::Range(0, static_cast<int>(server::kMaxSpectators)))
+      ->capture_default_str();
+  app.add_option("--churn", f.churn,
+                 "Scale, virtual time: the share of the players that joins or leaves each second (a player "
+                 "joining, playing and leaving, then the next, in 2 of the --clients seats; 0.01 = 1 in "
+                 "100), each a run, comma-separated")
+      ->delimiter(',')
+      ->check(apps::FiniteRange(0.0, 1.0))
       ->capture_default_str();
 }
 
@@ -165,6 +174,18 @@ bool CheckCombinations(const BenchFlags& f) {
   if (f.scale_time == "virtual" && f.tick_clock == "wall") {
     std::cerr << "netcube-bench: --tick-clock wall cannot time the server on --scale-time virtual (the "
                  "players run on its thread): leave --tick-clock cpu\n";
+    return false;
+  }
+  if (f.scale_time != "virtual" &&
+      std::any_of(f.churn.begin(), f.churn.end(), [](double c) { return c > 0; })) {
+    std::cerr << "netcube-bench: --churn needs --scale-time virtual (the churning players join from this "
+                 "process)\n";
+    return false;
+  }
+  if (std::any_of(f.churn.begin(), f.churn.end(), [](double c) { return c > 0; }) &&
+      std::any_of(f.clients.begin(), f.clients.end(), [](int n) { return n <= kChurnSeats; })) {
+    std::cerr << "netcube-bench: --churn needs more than " << kChurnSeats
+              << " players a run (--clients): the churning players take " << kChurnSeats << " seats\n";
     return false;
   }
   if ((!f.explain.empty() || !f.journal_out.empty()) &&

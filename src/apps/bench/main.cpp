@@ -59,5 +59,9 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
+  if (scenarios->failed_runs() > 0) {
+    std::cerr << "netcube-bench: " << scenarios->failed_runs() << " run(s) failed (said above)\n";
+    return 1;
+  }
   return 0;
 }

@@ -119,7 +119,7 @@ class SideBySide {
   bool AllJoined() const {
     return std::all_of(runs_.begin(), runs_.end(), [](const ServerRun& run) {
       const server::ServerStats stats = run.server->stats();
-      return stats.clients >= static_cast<std::size_t>(run.settings.clients) &&
+      return stats.clients >= static_cast<std::size_t>(StayingPlayers(run.settings)) &&
              stats.spectators >= static_cast<std::size_t>(run.settings.spectators);
     });
   }
@@ -195,13 +195,14 @@ std::vector<ScaleResult> RunScale(std::span<const ScaleSettings> settings, std::
   for (const Micros end = side.Now() + kWarmup; side.Now() < end;) side.Step();
   for (ServerRun& run : runs) {
     run.server->RestartDurations();  // the window's ticks, not the joins'
-    run.start = TakeTotals(*run.server, run.players->Now());
+    run.start = TakeTotals(*run.server, run.players->Now(), run.players->Counts());
   }
   const double window_s = runs.front().settings.window_s;
   for (const Micros end = side.Now() + Seconds(window_s); side.Now() < end;) side.Step();
   for (ServerRun& run : runs) {
-    run.end = TakeTotals(*run.server, run.players->Now());
-    if (run.end.stats.clients != static_cast<std::size_t>(run.settings.clients) ||
+    run.end = TakeTotals(*run.server, run.players->Now(), run.players->Counts());
+    if (run.players->AnyExited() ||
+        run.end.stats.clients < static_cast<std::size_t>(StayingPlayers(run.settings)) ||
         run.end.stats.spectators != static_cast<std::size_t>(run.settings.spectators)) {
       return fail("players or spectators left during the measurement window");
     }

@@ -37,6 +37,12 @@ struct ScaleSettings {
   // Spectators beside the players: connections without a cube, spectator i following player i (one more
   // netcube-bot run, or BotRun on virtual time, on the first link).
   int spectators = 0;
+  // Join churn (virtual time): this share of the players joins or leaves each second: a player that joins,
+  // plays at random on the first link and leaves, replaced by the next (a leave and a join, 2 / (churn x
+  // clients) seconds apart), in kChurnSeats of the `clients` seats (the one joining, the one before it
+  // leaving), so that the world holds no more cubes than without churn. The players' figures are of
+  // those who stay.
+  double churn = 0.0;
   std::string link_name = "lan";  // the bots' link conditioner (both directions), from a network profile
   transport::LinkSettings link;
   // When not empty (link_name "mixed"): the players are spread evenly over one netcube-bot process per
@@ -50,6 +56,11 @@ struct ScaleSettings {
   // ticks are timed by its thread's CPU time (cpu_tick_clock must be set).
   bool virtual_time = false;
 };
+
+inline constexpr int kChurnSeats = 2;
+
+// The players who play the whole run: the churning ones' seats aside.
+inline int StayingPlayers(const ScaleSettings& s) { return s.clients - (s.churn > 0 ? kChurnSeats : 0); }
 
 struct ScaleResult {
   ScaleSettings settings;
@@ -73,7 +84,12 @@ struct ScaleResult {
   // The mean snapshot the server sent in the window (payload bytes, ack included), and its cost per cube.
   double snapshot_bytes = 0.0;
   double bytes_per_cube = 0.0;
-  double delta_share = 0.0;            // of the snapshots sent, the share that were deltas
+  double delta_share = 0.0;  // of the snapshots sent, the share that were deltas
+  // Of the snapshots the players who stayed received in the window (virtual time), the share of deltas
+  // among the full and delta ones; nullopt on real time, or when none came.
+  std::optional<double> players_delta_share;
+  std::uint64_t churn_joins = 0;  // in the window, the churning players' joins and leaves
+  std::uint64_t churn_leaves = 0;
   double delta_age_ticks = 0.0;        // the mean age of the deltas' baselines
   double encodes_per_tick = 0.0;       // distinct snapshot encodes (one per baseline served) per tick
   double deltas_declined_share = 0.0;  // of the snapshots sent, those full for want of a shared baseline

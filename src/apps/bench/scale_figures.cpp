@@ -60,6 +60,15 @@ void SetBotFigures(std::span<const nlohmann::json> reports, ScaleResult& r) {
   }
 }
 
+// The window's snapshots as the players who stayed received them, and the churn.
+void SetPlayerCountFigures(const PlayerCounts& start, const PlayerCounts& end, ScaleResult& r) {
+  const auto deltas = static_cast<double>(end.snapshots_delta - start.snapshots_delta);
+  const auto full = static_cast<double>(end.snapshots_full - start.snapshots_full);
+  if (deltas + full > 0) r.players_delta_share = deltas / (deltas + full);
+  r.churn_joins = end.churn_joins - start.churn_joins;
+  r.churn_leaves = end.churn_leaves - start.churn_leaves;
+}
+
 // How the run was made.
 nlohmann::json SettingsJson(const ScaleSettings& s) {
   return {{"clients", s.clients},
@@ -79,15 +88,17 @@ nlohmann::json SettingsJson(const ScaleSettings& s) {
           {"snapshot_budget", s.snapshot_budget},
           {"idle_fraction", s.idle_fraction},
           {"spectators", s.spectators},
+          {"churn", s.churn},
           {"link", s.link_name},
           {"seed", s.seed}};
 }
 
 }  // namespace
 
-Totals TakeTotals(const server::Server& server, Micros now) {
+Totals TakeTotals(const server::Server& server, Micros now, std::optional<PlayerCounts> players) {
   Totals t;
   t.at = now;
+  t.players = players;
   t.stats = server.stats();
   for (const server::ClientInfo& c : server.clients()) {
     t.bytes_sent += c.bytes_sent;
@@ -130,6 +141,7 @@ ScaleResult ResultOf(const ScaleSettings& settings, const Totals& start, const T
   r.dry_ticks = end.stats.inputs.dry_ticks - start.stats.inputs.dry_ticks;
   r.inputs_lost = final_stats.inputs.lost;
   r.inputs_dropped_rate_limit = final_stats.inputs.dropped_rate_limit;
+  if (start.players && end.players) SetPlayerCountFigures(*start.players, *end.players, r);
   r.bots_problem = bots_problem;
   if (bots_problem.empty()) SetBotFigures(reports, r);
   return r;
@@ -152,6 +164,10 @@ void to_json(nlohmann::json& j, const ScaleResult& r) {
        {"snapshot_bytes", r.snapshot_bytes},
        {"largest_snapshot_bytes", r.largest_snapshot_bytes},
        {"delta_share", r.delta_share},
+       {"players_delta_share",
+        r.players_delta_share ? nlohmann::json(*r.players_delta_share) : nlohmann::json(nullptr)},
+       {"churn_joins", r.churn_joins},
+       {"churn_leaves", r.churn_leaves},
        {"delta_age_ticks", r.delta_age_ticks},
        {"encodes_per_tick", r.encodes_per_tick},
        {"deltas_declined_share", r.deltas_declined_share},

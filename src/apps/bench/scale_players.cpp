@@ -36,14 +36,14 @@ struct BotGroup {
 };
 
 std::vector<BotGroup> BotGroups(const ScaleSettings& settings) {
-  const int idle = static_cast<int>(std::lround(settings.idle_fraction * settings.clients));
+  const int staying = StayingPlayers(settings);
+  const int idle = static_cast<int>(std::lround(settings.idle_fraction * staying));
   const std::vector<transport::LinkProfile> links =
       settings.mixed_links.empty()
           ? std::vector<transport::LinkProfile>{{settings.link_name, "", settings.link}}
           : settings.mixed_links;
   std::vector<BotGroup> groups;
-  for (const auto& [players, script] :
-       {std::pair{settings.clients - idle, "random"}, std::pair{idle, "idle"}}) {
+  for (const auto& [players, script] : {std::pair{staying - idle, "random"}, std::pair{idle, "idle"}}) {
     for (std::size_t l = 0; l < links.size(); ++l) {
       const int count = players / static_cast<int>(links.size()) +
                         (static_cast<int>(l) < players % static_cast<int>(links.size()) ? 1 : 0);
@@ -122,6 +122,7 @@ class BotProcesses final : public Players {
     server.Update(WallNow());
     SleepUntil(server.next_wakeup());
   }
+  std::optional<PlayerCounts> Counts() const override { return std::nullopt; }
   bool AnyExited() override {
     return std::any_of(bots_.begin(), bots_.end(), [](BotProcess& b) { return b.Exited(); });
   }
@@ -157,38 +158,56 @@ class BotProcesses final : public Players {
   std::vector<bool> spectating_;  // by bot process
 };
 
+// A group's players as BotRun runs them: as netcube-bot does, every technique on, 60 views a second, at
+// the scenario's snapshot rate.
+std::optional<client::BotConfig> BotConfigOf(const BotGroup& group, const ScaleSettings& settings,
+                                             std::shared_ptr<transport::Network> network, std::uint16_t port,
+                                             double play_s, std::string* error) {
+  client::BotConfig config;
+  config.network = std::move(network);
+  config.port = port;
+  config.count = group.count;
+  config.duration_s = play_s;
+  config.settings = client::PresetSettings(client::Preset::kFull);
+  config.settings.redundancy = settings.redundancy;
+  config.settings.adaptive_snapshot_rate = false;
+  config.view_interval = Micros(1'000'000 / 60);
+  config.link = group.link;
+  config.seed = group.seed;
+  const std::optional<client::InputScript> script = client::InputScript::Parse(group.script, error);
+  if (!script) return std::nullopt;
+  config.script = *script;
+  config.name_prefix = group.name;
+  config.settle_timeout_s = kSettleTimeoutS;
+  config.tag_interval_ms = settings.tag_interval_ms;
+  config.spectate = group.spectate;
+  if (group.spectate) config.follow = 0;
+  return config;
+}
+
 class VirtualPlayers final : public Players {
  public:
   static std::unique_ptr<VirtualPlayers> Start(const ScaleSettings& settings,
                                                std::shared_ptr<transport::Network> network,
                                                std::uint16_t port, double play_s, std::string* error) {
     auto players = std::make_unique<VirtualPlayers>();
-    for (const BotGroup& group : BotGroups(settings)) {
-      client::BotConfig config;
-      config.network = network;
-      config.port = port;
-      config.count = group.count;
-      config.duration_s = play_s;
-      // As netcube-bot runs them: every technique on, 60 views a second, at the scenario's snapshot rate.
-      config.settings = client::PresetSettings(client::Preset::kFull);
-      config.settings.redundancy = settings.redundancy;
-      config.settings.adaptive_snapshot_rate = false;
-      config.view_interval = Micros(1'000'000 / 60);
-      config.link = group.link;
-      config.seed = group.seed;
-      const std::optional<client::InputScript> script = client::InputScript::Parse(group.script, error);
-      if (!script) return nullptr;
-      config.script = *script;
-      config.name_prefix = group.name;
-      config.settle_timeout_s = kSettleTimeoutS;
-      config.tag_interval_ms = settings.tag_interval_ms;
-      config.spectate = group.spectate;
-      if (group.spectate) config.follow = 0;
-      std::unique_ptr<client::BotRun> run = client::BotRun::Start(config, players->now_, error);
+    const std::vector<BotGroup> groups = BotGroups(settings);
+    for (const BotGroup& group : groups) {
+      const std::optional<client::BotConfig> config =
+          BotConfigOf(group, settings, network, port, play_s, error);
+      if (!config) return nullptr;
+      std::unique_ptr<client::BotRun> run = client::BotRun::Start(*config, players->now_, error);
       if (!run) return nullptr;
       players->runs_.push_back(std::move(run));
       players->running_.push_back(true);
       players->spectating_.push_back(group.spectate);
+    }
+    if (settings.churn > 0) {
+      // One player at a time, on the first link, each with a seed of its own (Churn adds its count).
+      BotGroup churner{1, "random", groups.front().link, "churn", settings.seed + 200, false};
+      players->churn_config_ = BotConfigOf(churner, settings, network, port, play_s, error);
+      if (!players->churn_config_) return nullptr;
+      players->churn_interval_ = Micros(static_cast<std::int64_t>(2e6 / (settings.churn * settings.clients)));
     }
     return players;
   }
@@ -200,11 +219,25 @@ class VirtualPlayers final : public Players {
     for (std::size_t i = 0; i < runs_.size(); ++i) {
       if (running_[i]) running_[i] = runs_[i]->Update(now_);
     }
+    if (churn_config_) Churn();
+  }
+  std::optional<PlayerCounts> Counts() const override {
+    PlayerCounts counts = churned_;
+    for (std::size_t i = 0; i < runs_.size(); ++i) {
+      if (spectating_[i]) continue;
+      for (const auto& client : runs_[i]->clients()) {
+        const client::Metrics metrics = client->metrics();
+        counts.snapshots_full += metrics.snapshots_full;
+        counts.snapshots_delta += metrics.snapshots_delta;
+      }
+    }
+    return counts;
   }
   // A run is over once its players settled after their script, or one failed (a refusal, a lost link).
   bool AnyExited() override {
-    return std::any_of(runs_.begin(), runs_.end(),
-                       [](const auto& run) { return run->failure().has_value(); });
+    return churn_failure_.has_value() || std::any_of(runs_.begin(), runs_.end(), [](const auto& run) {
+             return run->failure().has_value();
+           });
   }
   bool AllExited() override {
     return std::none_of(running_.begin(), running_.end(), [](bool r) { return r; });
@@ -227,15 +260,51 @@ class VirtualPlayers final : public Players {
     for (const auto& run : runs_) {
       if (run->failure()) tails += "\n" + *run->failure();
     }
+    if (churn_failure_) tails += "\n" + *churn_failure_;
     return tails;
   }
 
  private:
+  // While every other player plays (all connected, none done): every churn interval the churning player
+  // leaves (politely, its goodbye let out) and the next joins.
+  void Churn() {
+    for (auto& [run, until] : leaving_) run->Update(now_);
+    std::erase_if(leaving_, [this](const auto& leaving) { return leaving.second <= now_; });
+    if (churning_) churning_->Update(now_);
+    if (churning_ && churning_->failure()) churn_failure_ = "a churning player: " + *churning_->failure();
+    const bool playing = std::all_of(runs_.begin(), runs_.end(),
+                                     [](const auto& run) { return run->play_start().has_value(); }) &&
+                         std::all_of(running_.begin(), running_.end(), [](bool r) { return r; });
+    if (!playing || now_ < next_churn_ || churn_failure_) return;
+    next_churn_ = now_ + churn_interval_;
+    if (churning_) {
+      churning_->Disconnect(now_);
+      leaving_.emplace_back(std::move(churning_), now_ + kGoodbyeTime);
+      ++churned_.churn_leaves;
+    }
+    client::BotConfig config = *churn_config_;
+    config.seed += churned_.churn_joins;
+    std::string error;
+    churning_ = client::BotRun::Start(config, now_, &error);
+    if (!churning_) churn_failure_ = "a churning player could not start: " + error;
+    ++churned_.churn_joins;
+  }
+
   static constexpr Micros kVirtualStep{1000};  // as netcube-bot's loop, without its sleeps
+  static constexpr Micros kGoodbyeTime{200'000};
   Micros now_{0};
   std::vector<bool> spectating_;  // by run
   std::vector<std::unique_ptr<client::BotRun>> runs_;
   std::vector<bool> running_;
+  // Join churn: the player's configuration, the time between a leave and the next, the one playing,
+  // those saying goodbye (until when), what went wrong, and the count of joins and leaves.
+  std::optional<client::BotConfig> churn_config_;
+  Micros churn_interval_{0};
+  Micros next_churn_{0};
+  std::unique_ptr<client::BotRun> churning_;
+  std::vector<std::pair<std::unique_ptr<client::BotRun>, Micros>> leaving_;
+  std::optional<std::string> churn_failure_;
+  PlayerCounts churned_;
 };
 
 }  // namespace

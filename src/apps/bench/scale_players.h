@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "netcube/sim/time.h"
 #include "netcube/transport/network.h"
 #include "scale.h"
+#include "scale_figures.h"
 
 namespace netcube::bench {
 
@@ -34,6 +36,9 @@ class Players {
   virtual Micros Now() const = 0;
   // Updates the server (and, on virtual time, every player) to the next moment worth waking for.
   virtual void Step(server::Server& server) = 0;
+  // What the players counted so far, when they are in this process (virtual time); nullopt otherwise.
+  virtual std::optional<PlayerCounts> Counts() const = 0;
+  // A player (not a churning one) stopped: lost, refused or done; or a churning player could not join.
   virtual bool AnyExited() = 0;
   virtual bool AllExited() = 0;
   // Ends what still runs; the reports of those that succeeded, and what went wrong with the others.

@@ -25,6 +25,17 @@ void PrintScaleRow(const ScaleResult& r) {
       r.bots_problem.empty() ? (r.all_final_match ? "yes" : "no") : "?");
   if (s.spectators > 0)
     std::printf("      (the row above: %d spectators beside the players)\n", s.spectators);
+  if (s.churn > 0) {
+    std::printf("      (the row above: churn %.1f%% a second, %llu joins and %llu leaves in the window",
+                s.churn * 100, static_cast<unsigned long long>(r.churn_joins),
+                static_cast<unsigned long long>(r.churn_leaves));
+  }
+  if (r.players_delta_share) {
+    std::printf("%s the players who stayed received %.1f%% of their snapshots as deltas)\n",
+                s.churn > 0 ? ";" : "      (the row above:", *r.players_delta_share * 100);
+  } else if (s.churn > 0) {
+    std::printf(")\n");
+  }
   if (!r.bots_problem.empty()) std::printf("      (bot figures missing: %s)\n", r.bots_problem.c_str());
 }
 

@@ -12,15 +12,24 @@
 namespace netcube::bench {
 namespace {
 
+// A churn share as a percentage a second.
+std::string ChurnText(double churn) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g%% a second", churn * 100);
+  return text;
+}
+
 // Several settings (virtual time only) run side by side, said on stderr; their results appended to `out`.
-void RunSideBySide(const char* what, const std::vector<ScaleSettings>& runs, std::vector<ScaleResult>& out) {
+// False, said, when they failed.
+bool RunSideBySide(const char* what, const std::vector<ScaleSettings>& runs, std::vector<ScaleResult>& out) {
   std::string error;
   // Of the encodings, and interest management and spectators when there (the server's default is neither).
   std::string names;
   for (const ScaleSettings& s : runs) {
     names += (names.empty() ? "" : " and ") + std::string(s.delta_snapshots ? "delta" : "full") +
              (s.interest ? " (interest on)" : "") +
-             (s.spectators > 0 ? " (" + std::to_string(s.spectators) + " spectators)" : "");
+             (s.spectators > 0 ? " (" + std::to_string(s.spectators) + " spectators)" : "") +
+             (s.churn > 0 ? " (churn " + ChurnText(s.churn) + ")" : "");
   }
   const ScaleSettings& s = runs.front();
   std::fprintf(stderr, "%s: %d clients (%.0f%% idle), %s, %d Hz %s snapshots%s, redundancy %d ...\n", what,
@@ -29,10 +38,11 @@ void RunSideBySide(const char* what, const std::vector<ScaleSettings>& runs, std
   const std::vector<ScaleResult> results = bench::RunScale(runs, &error);
   if (results.empty()) std::fprintf(stderr, "%s run failed: %s\n", what, error.c_str());
   out.insert(out.end(), results.begin(), results.end());
+  return !results.empty();
 }
 
-void RunOne(const char* what, const ScaleSettings& s, std::vector<ScaleResult>& out) {
-  RunSideBySide(what, {s}, out);
+bool RunOne(const char* what, const ScaleSettings& s, std::vector<ScaleResult>& out) {
+  return RunSideBySide(what, {s}, out);
 }
 
 // A tagging run's settings: interpolation (family 0); the others predicted to the present (1); and to the
@@ -115,7 +125,10 @@ std::vector<ScaleSettings> Scenarios::ScaleRuns(int clients, int rate, int redun
       s.interest = interest == "on";
       for (const int spectators : flags_.spectators) {
         s.spectators = spectators;
-        runs.push_back(s);
+        for (const double churn : flags_.churn) {
+          s.churn = churn;
+          runs.push_back(s);
+        }
       }
     }
   }
@@ -144,9 +157,9 @@ bool Scenarios::RunScale(std::vector<ScaleResult>& scale, std::vector<ScaleResul
   // share the cores).
   const auto run = [&](const std::vector<ScaleSettings>& runs, std::vector<ScaleResult>& out) {
     if (f.scale_time == "virtual") {
-      RunSideBySide("scale", runs, out);
+      failed_runs_ += RunSideBySide("scale", runs, out) ? 0 : 1;
     } else {
-      for (const ScaleSettings& s : runs) RunOne("scale", s, out);
+      for (const ScaleSettings& s : runs) failed_runs_ += RunOne("scale", s, out) ? 0 : 1;
     }
   };
   for (const int rate : f.snapshot_rates) {
@@ -182,7 +195,7 @@ bool Scenarios::RunBandwidth(std::vector<ScaleResult>& bandwidth) const {
         s.idle_fraction = idle;
         s.link_name = profile->name;
         s.link = profile->settings;
-        RunOne("bandwidth", s, bandwidth);
+        failed_runs_ += RunOne("bandwidth", s, bandwidth) ? 0 : 1;
       }
     }
   }
@@ -249,7 +262,9 @@ bool Scenarios::RunTagging(nlohmann::json& tagging) const {
     s.clients = 64;
     s.tag_interval_ms = sim::kTagCooldownMs;
     s.lag_compensation = on;
-    RunOne(on ? "tagging cost, lag compensation on" : "tagging cost, lag compensation off", s, cost);
+    failed_runs_ +=
+        RunOne(on ? "tagging cost, lag compensation on" : "tagging cost, lag compensation off", s, cost) ? 0
+                                                                                                         : 1;
   }
   PrintTagging(runs, cost);
   tagging = {{"profiles", runs}, {"server_cost", cost}};

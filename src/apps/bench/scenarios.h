@@ -24,6 +24,8 @@ class Scenarios {
   bool RunBandwidth(std::vector<ScaleResult>& bandwidth) const;
   bool RunProfiles(std::vector<ProfileResult>& profiles) const;
   bool RunTagging(nlohmann::json& tagging) const;
+  // The server runs that failed (each said on stderr when it did): the others' figures still stand.
+  int failed_runs() const noexcept { return failed_runs_; }
 
  private:
   Scenarios(const BenchFlags& flags, std::string profiles_path, std::vector<transport::LinkProfile> known);
@@ -42,6 +44,7 @@ class Scenarios {
   std::string profiles_path_;
   std::vector<transport::LinkProfile> known_;
   ScaleSettings base_;  // what the scale and bandwidth runs share
+  mutable int failed_runs_ = 0;
 };
 
 }  // namespace netcube::bench
