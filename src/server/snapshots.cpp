@@ -83,6 +83,7 @@ void Snapshots::Send(Micros now, std::uint64_t tick, Players& players, const Ser
     if (packet.empty()) continue;
     SendPacket(now, client, packet, outbox);
     client.feed.interest_sent.Insert(tick);
+    client.feed.unserved = 0;  // not waiting on the shared snapshot: back on it, it waits anew
   }
   for (const SnapshotEncoder::Receiver& receiver : encoder_.receivers()) {
     Client& client = players.clients()[receiver.client];
