@@ -273,7 +273,9 @@ std::span<const std::uint8_t> Interest::Encode(std::uint64_t tick, Client& clien
 void Interest::Choose(std::size_t room, const protocol::InterestBits& bits, std::size_t predictable) {
   ranked_.clear();
   for (std::size_t k = 0; k < candidates_.size(); ++k) ranked_.push_back(RankOf(candidates_[k].priority, k));
-  const auto member = [](std::uint64_t rank) { return kRankMembers - 1 - (rank & (kRankMembers - 1)); };
+  const auto member = [](std::uint64_t rank) {
+    return static_cast<std::size_t>(kRankMembers - 1 - (rank & (kRankMembers - 1)));
+  };
   // By priority while a whole state still fits: as many as the room holds wholes are taken whatever their
   // order, so each round selects that many of the highest (a selection, not a sort) until no whole fits.
   auto end = ranked_.begin();
