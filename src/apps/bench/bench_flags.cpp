@@ -176,14 +176,13 @@ bool CheckCombinations(const BenchFlags& f) {
                  "players run on its thread): leave --tick-clock cpu\n";
     return false;
   }
-  if (f.scale_time != "virtual" &&
-      std::any_of(f.churn.begin(), f.churn.end(), [](double c) { return c > 0; })) {
+  const bool churns = std::any_of(f.churn.begin(), f.churn.end(), [](double c) { return c > 0; });
+  if (churns && f.scale_time != "virtual") {
     std::cerr << "netcube-bench: --churn needs --scale-time virtual (the churning players join from this "
                  "process)\n";
     return false;
   }
-  if (std::any_of(f.churn.begin(), f.churn.end(), [](double c) { return c > 0; }) &&
-      std::any_of(f.clients.begin(), f.clients.end(), [](int n) { return n <= kChurnSeats; })) {
+  if (churns && std::any_of(f.clients.begin(), f.clients.end(), [](int n) { return n <= kChurnSeats; })) {
     std::cerr << "netcube-bench: --churn needs more than " << kChurnSeats
               << " players a run (--clients): the churning players take " << kChurnSeats << " seats\n";
     return false;
