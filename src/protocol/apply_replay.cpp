@@ -63,6 +63,33 @@ int NextTickMoves(const CubePath& path, PathCursor& c) noexcept {
   return path.runs[c.run].moves;
 }
 
+// Passes `ticks` ticks of `path` without making their Moves, and the turns among them.
+void PassTicks(const CubePath& path, PathCursor& c, int ticks) noexcept {
+  if (path.runs.empty()) return;
+  while (ticks > 0) {
+    if (c.run_ticks == path.runs[c.run].ticks) {
+      ++c.run;
+      c.run_ticks = 0;
+    }
+    const int n = std::min(ticks, path.runs[c.run].ticks - c.run_ticks);
+    c.run_ticks += n;
+    c.moves += n * path.runs[c.run].moves;
+    ticks -= n;
+  }
+  while (c.turn < path.turns.size() && path.turns[c.turn].at < c.moves) ++c.turn;
+}
+
+// The last tick, from tick `from` and up to `last`, before the next tick at which a cube goes or comes.
+int LastTickBeforeMembersChange(const DeltaSnapshot& delta, int from, int last) noexcept {
+  for (const Exit& d : delta.exits) {
+    if (d.at > from) last = std::min(last, d.at - 1);
+  }
+  for (const Arrival& a : delta.arrivals) {
+    if (a.at > from) last = std::min(last, a.at - 1);
+  }
+  return last;
+}
+
 // The cubes that go and come before the step of tick `at`: `world` and `present` (each cube's path) changed
 // alike. False when one that goes is not there, or one that comes has an id that is or lies outside `arena`.
 bool ApplyMembers(const DeltaSnapshot& delta, std::size_t count, int at, const sim::Arena& arena,
@@ -123,18 +150,28 @@ bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const sim::Arena& ar
     present.push_back(static_cast<std::uint16_t>(i));
   }
   std::size_t next_arrival = 0;
-  for (int k = 0; k < delta.age; ++k) {
+  // The ticks whose Moves `newer` has already: each path passes them, from one going or coming to the next
+  // at a time, and then the world is `newer`, the same cubes, each where those ticks took it.
+  int k = 0;
+  while (k < newer_ticks) {
     if (!ApplyMembers(delta, count, k + 1, arena, next_arrival, out.players, present)) return false;
-    const bool stepped = k >= newer_ticks;  // the world `newer` has these ticks' Moves already
+    const int last = LastTickBeforeMembersChange(delta, k + 1, newer_ticks);
+    for (const std::uint16_t path : present) PassTicks(delta.paths[path], cursors[path], last - k);
+    k = last;
+  }
+  if (newer_ticks > 0) {
+    if (newer.size() != out.players.size()) return false;
+    for (std::size_t i = 0; i < newer.size(); ++i) {
+      if (newer[i].id != out.players[i].id) return false;
+      out.players[i] = newer[i];
+    }
+  }
+  for (; k < delta.age; ++k) {
+    if (!ApplyMembers(delta, count, k + 1, arena, next_arrival, out.players, present)) return false;
     for (std::size_t i = 0; i < present.size(); ++i) {
       PathCursor& c = cursors[present[i]];
       const CubePath& path = delta.paths[present[i]];
       const int moves = NextTickMoves(path, c);
-      if (!stepped) {  // past this tick's Moves and the turns among them, none made
-        c.moves += moves;
-        while (c.turn < path.turns.size() && path.turns[c.turn].at < c.moves) ++c.turn;
-        continue;
-      }
       sim::CubeState& state = out.players[i].state;
       for (int m = 0; m < moves; ++m, ++c.moves) {
         const bool turning = c.turn < path.turns.size() && path.turns[c.turn].at == c.moves;
@@ -143,15 +180,7 @@ bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const sim::Arena& ar
         state = sim::Move(state, {static_cast<sim::Seq>(state.last_input + 1), buttons}, arena);
       }
     }
-    if (stepped && delta.collisions) sim::ResolveOverlaps(out.players.span(), arena);
-    if (k + 1 == newer_ticks) {
-      // From here on the world is `newer`: the same cubes, each where the ticks so far took it.
-      if (newer.size() != out.players.size()) return false;
-      for (std::size_t i = 0; i < newer.size(); ++i) {
-        if (newer[i].id != out.players[i].id) return false;
-        out.players[i] = newer[i];
-      }
-    }
+    if (delta.collisions) sim::ResolveOverlaps(out.players.span(), arena);
   }
   // Snapshots carry no input numbers: the world is what a full snapshot of it decodes to.
   for (sim::PlayerCube& cube : out.players) cube.state.last_input = 0;

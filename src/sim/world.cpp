@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+
+#include "grid.h"
 
 namespace netcube::sim {
 namespace {
@@ -14,7 +15,6 @@ namespace {
 // Relaxation clears ordinary contacts in a few passes; in a crowded arena a sub-unit overlap can creep along
 // a chain of touching cubes for many more, and Settle is cheaper than chasing it.
 constexpr int kMaxResolvePasses = 8;
-constexpr int kIdCount = kMaxPlayerIds;
 
 // Moves `pos` by `delta` within [lo, hi]; returns the part of `delta` the wall refused.
 std::int32_t ShiftWithin(std::int32_t& pos, std::int32_t delta, std::int32_t lo, std::int32_t hi) noexcept {
@@ -57,123 +57,6 @@ bool Separate(CubeState& a, CubeState& b, const Arena& arena) noexcept {
   return true;
 }
 
-// A set of indexes into the cubes in id order, walked in increasing order.
-class IndexSet {
- public:
-  void Add(std::size_t i) noexcept { words_[i / 64] |= std::uint64_t{1} << (i % 64); }
-  bool Has(std::size_t i) const noexcept { return ((words_[i / 64] >> (i % 64)) & 1u) != 0; }
-  void AddFirst(std::size_t count) noexcept {
-    for (std::size_t i = 0; i < count; ++i) Add(i);
-  }
-  bool Empty() const noexcept {
-    return std::all_of(words_.begin(), words_.end(), [](std::uint64_t word) { return word == 0; });
-  }
-  // The smallest member not below `from`, or kIdCount when there is none.
-  std::size_t NextFrom(std::size_t from) const noexcept {
-    for (std::size_t w = from / 64; w < words_.size(); ++w) {
-      std::uint64_t word = words_[w];
-      if (w == from / 64) word &= ~std::uint64_t{0} << (from % 64);
-      if (word != 0) return w * 64 + static_cast<std::size_t>(std::countr_zero(word));
-    }
-    return kIdCount;
-  }
-
- private:
-  std::array<std::uint64_t, kIdCount / 64> words_{};
-};
-
-// The broad phase: cube-sized cells over the arena. Two cubes overlap only when their centres are less than
-// a cube apart on both axes, so only cubes in the same or neighbouring cells can; a pass then looks at a
-// handful of neighbours per cube instead of every other cube. Cells are numbered row by row and filed in
-// buckets, cell number modulo the bucket count: one bucket a cell in an arena of up to kMaxBuckets cells
-// (the standard arena has 627), so that a row's three cells are one run of buckets; in a larger arena
-// several cells share a bucket, and a cube is taken only from its own cell. The grid costs the cubes and the
-// buckets, never the arena's size.
-class Grid {
- public:
-  explicit Grid(const Arena& arena) noexcept
-      : columns_(arena.width / kCubeSize + 1),
-        rows_(arena.height / kCubeSize + 1),
-        buckets_(std::min(kMaxBuckets, static_cast<std::size_t>(columns_) * static_cast<std::size_t>(rows_))),
-        shared_(buckets_ < static_cast<std::size_t>(columns_) * static_cast<std::size_t>(rows_)) {}
-
-  // Files every cube (by its index in `cubes`) under the cell of its centre, each bucket in index order.
-  void Build(std::span<CubeState* const> cubes) noexcept {
-    std::fill_n(first_.begin(), buckets_ + 1, std::uint16_t{0});
-    for (std::size_t i = 0; i < cubes.size(); ++i) {
-      column_[i] = ColumnOf(*cubes[i]);
-      row_[i] = RowOf(*cubes[i]);
-      ++first_[Bucket(column_[i], row_[i]) + 1];
-    }
-    for (std::size_t b = 1; b <= buckets_; ++b)
-      first_[b] = static_cast<std::uint16_t>(first_[b] + first_[b - 1]);
-    std::array<std::uint16_t, kMaxBuckets> next;
-    std::copy_n(first_.begin(), buckets_, next.begin());
-    for (std::size_t i = 0; i < cubes.size(); ++i)
-      items_[next[Bucket(column_[i], row_[i])]++] = static_cast<std::uint16_t>(i);
-  }
-
-  // Files the cubes again after only `moved` have moved: a push rarely crosses into another cell, and the
-  // filing depends on nothing else.
-  void Refile(std::span<CubeState* const> cubes, const IndexSet& moved) noexcept {
-    for (std::size_t i = moved.NextFrom(0); i < cubes.size(); i = moved.NextFrom(i + 1)) {
-      if (column_[i] != ColumnOf(*cubes[i]) || row_[i] != RowOf(*cubes[i])) {
-        Build(cubes);
-        return;
-      }
-    }
-  }
-
-  // Calls visit(j) once for every cube j other than `i` in i's cell and the cells around it (as filed by
-  // Build). A row's three cells are three buckets in a row (wrapping round the last), whose cubes are one run
-  // of `items_`, or two.
-  template <class Visit>
-  void ForEachNearby(std::size_t i, Visit&& visit) const noexcept {
-    const int column = column_[i];
-    const int first_column = std::max(0, column - 1);
-    const int last_column = std::min(columns_ - 1, column + 1);
-    const auto take = [&](int row, std::size_t from_bucket, std::size_t to_bucket) {
-      for (std::size_t k = first_[from_bucket]; k < first_[to_bucket + 1]; ++k) {
-        const std::size_t j = items_[k];
-        if (j != i && (!shared_ || (row_[j] == row && std::abs(column_[j] - column) <= 1))) visit(j);
-      }
-    };
-    for (int row = std::max(0, row_[i] - 1); row <= std::min(rows_ - 1, row_[i] + 1); ++row) {
-      const std::size_t from = Bucket(first_column, row);
-      const std::size_t to = Bucket(last_column, row);
-      if (from <= to) {
-        take(row, from, to);
-      } else {
-        take(row, from, buckets_ - 1);
-        take(row, 0, to);
-      }
-    }
-  }
-
- private:
-  static constexpr std::size_t kMaxBuckets = 4 * kIdCount;  // four for every cube at most
-  std::uint16_t ColumnOf(const CubeState& cube) const noexcept {
-    return static_cast<std::uint16_t>(std::clamp(cube.x / kCubeSize, 0, columns_ - 1));
-  }
-  std::uint16_t RowOf(const CubeState& cube) const noexcept {
-    return static_cast<std::uint16_t>(std::clamp(cube.y / kCubeSize, 0, rows_ - 1));
-  }
-  std::size_t Bucket(int column, int row) const noexcept {
-    const std::size_t cell = static_cast<std::size_t>(row * columns_ + column);
-    return cell < buckets_ ? cell : cell % buckets_;  // no division while each cell has its own bucket
-  }
-
-  int columns_;
-  int rows_;
-  std::size_t buckets_;
-  bool shared_;  // cells share buckets: a bucket's cubes are checked for their cell
-  std::array<std::uint16_t, kMaxBuckets + 1>
-      first_;  // bucket b's cubes: items_[first_[b]] .. items_[first_[b + 1] - 1]
-  std::array<std::uint16_t, kIdCount> items_{};
-  std::array<std::uint16_t, kIdCount> column_{};
-  std::array<std::uint16_t, kIdCount> row_{};
-};
-
 // One relaxation pass: every overlapping pair, found from the positions at the start of the pass, pushed
 // apart in id order. A push that makes a new overlap with a cube out of reach is found by the next pass.
 //
@@ -193,17 +76,10 @@ bool SeparatePass(std::span<CubeState* const> ordered, const Grid& grid, const A
     }
   }
   IndexSet pushed;
-  std::array<std::size_t, kIdCount> later;  // written before it is read, for each cube visited
   for (std::size_t i = visit.NextFrom(0); i < ordered.size(); i = visit.NextFrom(i + 1)) {
-    std::size_t count = 0;
-    grid.ForEachNearby(i, [&](std::size_t j) {
-      if (j > i) later[count++] = j;
-    });
-    std::sort(later.begin(), later.begin() + static_cast<std::ptrdiff_t>(count));
-    for (std::size_t k = 0; k < count; ++k) {
-      const std::size_t j = later[k];
-      if (!active.Has(i) && !active.Has(j)) continue;
-      if (!Separate(*ordered[i], *ordered[j], arena)) continue;
+    grid.ForEachLaterNearby(i, [&](std::size_t j) {
+      if (!active.Has(i) && !active.Has(j)) return;
+      if (!Separate(*ordered[i], *ordered[j], arena)) return;
       pushed.Add(i);
       pushed.Add(j);
       active.Add(i);
@@ -214,7 +90,7 @@ bool SeparatePass(std::span<CubeState* const> ordered, const Grid& grid, const A
         });
         visit.Add(j);
       }
-    }
+    });
   }
   active = pushed;
   return !pushed.Empty();
@@ -319,7 +195,7 @@ bool FindNearestFreeSpot(const CubeState& cube, std::span<CubeState* const> sett
 // stops. Cubes already clear do not move. The grid, filed before the first step, finds the neighbours
 // that have not moved; the few that have are checked from their own list.
 void Settle(std::span<CubeState* const> ordered, const Grid& grid, const Arena& arena) noexcept {
-  std::array<std::size_t, kIdCount> moved{};
+  std::array<std::size_t, kIdCount> moved;  // written before it is read
   std::size_t moved_count = 0;
   for (std::size_t i = 1; i < ordered.size(); ++i) {
     CubeState& cube = *ordered[i];
@@ -343,14 +219,16 @@ void Settle(std::span<CubeState* const> ordered, const Grid& grid, const Arena& 
 }  // namespace
 
 void ResolveOverlaps(std::span<PlayerCube> cubes, const Arena& arena) noexcept {
-  // Visiting cubes in id order (not list order) makes the result independent of how they are listed.
-  std::array<CubeState*, kIdCount> by_id{};
-  for (PlayerCube& cube : cubes) by_id[cube.id] = &cube.state;
-  std::array<CubeState*, kIdCount> ordered{};
-  std::size_t count = 0;
-  for (CubeState* state : by_id) {
-    if (state != nullptr) ordered[count++] = state;
-  }
+  // Visiting cubes in id order (not list order) makes the result independent of how they are listed; a
+  // world is nearly always listed in id order already.
+  std::array<PlayerCube*, kIdCount> by_id;  // written before it is read
+  const std::size_t count = cubes.size();
+  for (std::size_t i = 0; i < count; ++i) by_id[i] = &cubes[i];
+  const auto id_less = [](const PlayerCube* a, const PlayerCube* b) { return a->id < b->id; };
+  if (!std::is_sorted(by_id.begin(), by_id.begin() + static_cast<std::ptrdiff_t>(count), id_less))
+    std::sort(by_id.begin(), by_id.begin() + static_cast<std::ptrdiff_t>(count), id_less);
+  std::array<CubeState*, kIdCount> ordered;
+  for (std::size_t i = 0; i < count; ++i) ordered[i] = &by_id[i]->state;
 
   const std::span<CubeState* const> cubes_by_id(ordered.data(), count);
   Grid grid(arena);
