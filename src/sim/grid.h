@@ -19,7 +19,11 @@ inline constexpr int kIdCount = kMaxPlayerIds;
 class IndexSet {
  public:
   void Add(std::size_t i) noexcept { words_[i / 64] |= std::uint64_t{1} << (i % 64); }
+  void AddIf(std::size_t i, bool add) noexcept { words_[i / 64] |= std::uint64_t{add} << (i % 64); }
   bool Has(std::size_t i) const noexcept { return ((words_[i / 64] >> (i % 64)) & 1u) != 0; }
+  bool HasEither(std::size_t i, std::size_t j) const noexcept {
+    return (((words_[i / 64] >> (i % 64)) | (words_[j / 64] >> (j % 64))) & 1u) != 0;
+  }
   void AddFirst(std::size_t count) noexcept {
     for (std::size_t i = 0; i < count; ++i) Add(i);
   }
@@ -47,9 +51,10 @@ class IndexSet {
 // larger arena several cells share a bucket, and a cube is taken only from its own cell. The grid costs the
 // cubes and the buckets, never the arena's size.
 //
-// Build lists every cube's neighbours in increasing index order, so that the many passes over the same
-// filing read them; a filing with more neighbours than the list holds (a pile of cubes on one spot) walks
-// the cells instead, with the same result.
+// Build lists every cube's neighbours, those before it and those after it apart, so that the many passes
+// over the same filing read them; a filing with more neighbours than a list holds (a pile of cubes on one
+// spot) walks the cells instead, with the same result. A cube that crosses into another cell is moved in
+// the buckets and the lists, not filed afresh with everything else.
 class Grid {
  public:
   explicit Grid(const Arena& arena) noexcept;
@@ -58,17 +63,18 @@ class Grid {
   void Build(std::span<CubeState* const> cubes) noexcept;
 
   // Files the cubes again after only `moved` have moved: a push rarely crosses into another cell, and the
-  // filing depends on nothing else.
+  // filing depends on nothing else. The same as Build, at the cost of the cubes that crossed.
   void Refile(std::span<CubeState* const> cubes, const IndexSet& moved) noexcept;
 
-  // Calls visit(j) once for every neighbour j of cube `i` (as filed by Build), in increasing order when the
-  // neighbours are listed.
+  // Calls visit(j) for every neighbour j of cube `i` with j < i, in no particular order.
   template <class Visit>
-  void ForEachNearby(std::size_t i, Visit&& visit) const noexcept {
+  void ForEachEarlierNearby(std::size_t i, Visit&& visit) const noexcept {
     if (listed_) {
-      for (const std::uint16_t j : Listed(i)) visit(j);
+      for (std::size_t k = 0; k < earlier_count_[i]; ++k) visit(earlier_[i][k]);
     } else {
-      WalkCells(i, visit);
+      WalkCells(i, [&](std::size_t j) {
+        if (j < i) visit(j);
+      });
     }
   }
 
@@ -76,7 +82,7 @@ class Grid {
   template <class Visit>
   void ForEachLaterNearby(std::size_t i, Visit&& visit) const noexcept {
     if (listed_) {
-      for (std::uint32_t k = first_later_[i]; k < first_listed_[i + 1]; ++k) visit(listed_items_[k]);
+      for (std::size_t k = 0; k < later_count_[i]; ++k) visit(later_[i][k]);
       return;
     }
     std::array<std::uint16_t, kIdCount> later;  // written before it is read
@@ -90,8 +96,9 @@ class Grid {
 
  private:
   static constexpr std::size_t kMaxBuckets = 4 * kIdCount;  // four for every cube at most
-  // Room for 16 neighbours a cube on average: an arena full of separated cubes has at most 8 around each.
-  static constexpr std::size_t kMaxListed = 16 * kIdCount;
+  // Room for 16 neighbours before a cube and 16 after it: an arena full of separated cubes has at most 8
+  // around each.
+  static constexpr std::size_t kMaxListed = 16;
 
   std::uint16_t ColumnOf(const CubeState& cube) const noexcept {
     return static_cast<std::uint16_t>(std::clamp(cube.x / kCubeSize, 0, columns_ - 1));
@@ -103,10 +110,10 @@ class Grid {
     const std::size_t cell = static_cast<std::size_t>(row * columns_ + column);
     return cell < buckets_ ? cell : cell % buckets_;  // no division while each cell has its own bucket
   }
-  std::span<const std::uint16_t> Listed(std::size_t i) const noexcept {
-    return {listed_items_.data() + first_listed_[i], listed_items_.data() + first_listed_[i + 1]};
-  }
   void ListNeighbours(std::size_t count) noexcept;
+  // Files listed cube k under the cell (column, row) and updates every list it is on or gains; false, with
+  // the lists left broken, if one overflows.
+  bool MoveListed(std::size_t k, std::uint16_t column, std::uint16_t row) noexcept;
 
   // Calls visit(j) once for every cube j other than `i` in i's cell and the cells around it. A row's three
   // cells are three buckets in a row (wrapping round the last), whose cubes are one run of `items_`, or two.
@@ -144,11 +151,12 @@ class Grid {
   std::array<std::uint16_t, kIdCount> items_;
   std::array<std::uint16_t, kIdCount> column_;
   std::array<std::uint16_t, kIdCount> row_;
-  // Cube i's neighbours: listed_items_[first_listed_[i]] .. listed_items_[first_listed_[i + 1] - 1], those
-  // after it from first_later_[i].
-  std::array<std::uint32_t, kIdCount + 1> first_listed_;
-  std::array<std::uint32_t, kIdCount> first_later_;
-  std::array<std::uint16_t, kMaxListed> listed_items_;
+  // Cube i's neighbours before it, earlier_[i][0] .. earlier_[i][earlier_count_[i] - 1], and after it, in
+  // increasing order, likewise.
+  std::array<std::uint8_t, kIdCount> earlier_count_;
+  std::array<std::uint8_t, kIdCount> later_count_;
+  std::array<std::array<std::uint16_t, kMaxListed>, kIdCount> earlier_;
+  std::array<std::array<std::uint16_t, kMaxListed>, kIdCount> later_;
 };
 
 }  // namespace netcube::sim

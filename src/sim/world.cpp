@@ -72,22 +72,25 @@ bool SeparatePass(std::span<CubeState* const> ordered, const Grid& grid, const A
   IndexSet visit = active;
   if (!every_cube_active) {
     for (std::size_t d = active.NextFrom(0); d < ordered.size(); d = active.NextFrom(d + 1)) {
-      grid.ForEachNearby(d, [&](std::size_t j) { visit.Add(j); });
+      grid.ForEachEarlierNearby(d, [&](std::size_t j) { visit.Add(j); });
     }
   }
   IndexSet pushed;
   for (std::size_t i = visit.NextFrom(0); i < ordered.size(); i = visit.NextFrom(i + 1)) {
     grid.ForEachLaterNearby(i, [&](std::size_t j) {
-      if (!active.Has(i) && !active.Has(j)) return;
+      const CubeState& a = *ordered[i];
+      const CubeState& b = *ordered[j];
+      // One branch for the three tests: most pairs have an active cube, few overlap.
+      const bool candidate =
+          active.HasEither(i, j) & (std::abs(b.x - a.x) < kCubeSize) & (std::abs(b.y - a.y) < kCubeSize);
+      if (!candidate) return;
       if (!Separate(*ordered[i], *ordered[j], arena)) return;
       pushed.Add(i);
       pushed.Add(j);
       active.Add(i);
       if (!active.Has(j)) {
         active.Add(j);
-        grid.ForEachNearby(j, [&](std::size_t x) {
-          if (x > i) visit.Add(x);
-        });
+        grid.ForEachEarlierNearby(j, [&](std::size_t x) { visit.AddIf(x, x > i); });
         visit.Add(j);
       }
     });
@@ -98,7 +101,7 @@ bool SeparatePass(std::span<CubeState* const> ordered, const Grid& grid, const A
 
 // True when a cube centred at (x, y) would overlap `other`.
 bool Overlaps(std::int32_t x, std::int32_t y, const CubeState& other) noexcept {
-  return std::abs(x - other.x) < kCubeSize && std::abs(y - other.y) < kCubeSize;
+  return (std::abs(x - other.x) < kCubeSize) & (std::abs(y - other.y) < kCubeSize);
 }
 
 // The spots at `x` for `cube` nearer than `best_cost` that overlap none of `near`: y the cube's own, then
@@ -194,7 +197,12 @@ bool FindNearestFreeSpot(const CubeState& cube, std::span<CubeState* const> sett
 // before it steps to the nearest spot clear of all of them, and its velocity back toward where it was
 // stops. Cubes already clear do not move. The grid, filed before the first step, finds the neighbours
 // that have not moved; the few that have are checked from their own list.
-void Settle(std::span<CubeState* const> ordered, const Grid& grid, const Arena& arena) noexcept {
+void Settle(std::span<CubeState* const> ordered, const Grid& grid, const Arena& arena,
+            const IndexSet& last_pushed) noexcept {
+  IndexSet suspects = last_pushed;
+  for (std::size_t d = last_pushed.NextFrom(0); d < ordered.size(); d = last_pushed.NextFrom(d + 1)) {
+    grid.ForEachLaterNearby(d, [&](std::size_t j) { suspects.Add(j); });
+  }
   std::array<std::size_t, kIdCount> moved;  // written before it is read
   std::size_t moved_count = 0;
   for (std::size_t i = 1; i < ordered.size(); ++i) {
@@ -202,8 +210,8 @@ void Settle(std::span<CubeState* const> ordered, const Grid& grid, const Arena& 
     const std::span<CubeState* const> settled = ordered.first(i);
     bool clear = std::none_of(moved.begin(), moved.begin() + static_cast<std::ptrdiff_t>(moved_count),
                               [&](std::size_t j) { return Overlaps(cube.x, cube.y, *ordered[j]); });
-    grid.ForEachNearby(
-        i, [&](std::size_t j) { clear = clear && (j > i || !Overlaps(cube.x, cube.y, *ordered[j])); });
+    if (suspects.Has(i))
+      grid.ForEachEarlierNearby(i, [&](std::size_t j) { clear &= !Overlaps(cube.x, cube.y, *ordered[j]); });
     if (clear) continue;
     std::int32_t x = cube.x;
     std::int32_t y = cube.y;
@@ -240,7 +248,7 @@ void ResolveOverlaps(std::span<PlayerCube> cubes, const Arena& arena) noexcept {
     grid.Refile(cubes_by_id, active);
   }
   // Pairwise pushes share a pile-up against a wall ever more thinly and can stall a sub-unit short.
-  Settle(cubes_by_id, grid, arena);
+  Settle(cubes_by_id, grid, arena, active);
 }
 
 void StepWorld(std::span<PlayerCube> all, std::span<const PlayerStep> steps, bool collisions,
