@@ -37,10 +37,10 @@ const protocol::Snapshot* SnapshotDecoder::Rebuild(Tick baseline, const protocol
       newer = &slot;
     }
   }
-  const bool rebuilt = newer != nullptr
-                           ? protocol::ApplyReplay(held->span(), arena, delta, rebuilt_, newer->world.span(),
-                                                   static_cast<int>(newer->tick - baseline))
-                           : protocol::ApplyReplay(held->span(), arena, delta, rebuilt_);
+  const bool rebuilt =
+      newer != nullptr ? protocol::ApplyReplay(held->span(), arena, delta, rebuilt_, resolver_,
+                                               newer->world.span(), static_cast<int>(newer->tick - baseline))
+                       : protocol::ApplyReplay(held->span(), arena, delta, rebuilt_, resolver_);
   return rebuilt ? &rebuilt_ : nullptr;
 }
 

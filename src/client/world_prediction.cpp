@@ -72,7 +72,7 @@ void WorldPrediction::Step(std::size_t k, const Frame& frame) {
     }
     if (count > 0) steps_.push_back({&cube, std::span<const sim::Input>(inputs, count)});
   }
-  sim::StepWorld(world, steps_, frame.collisions, frame.arena);
+  sim::StepWorld(world, steps_, frame.collisions, frame.arena, resolver_);
   ++metrics_.ticks_simulated;
   metrics_.cube_ticks_simulated += world.size();
 }

@@ -97,6 +97,7 @@ class WorldPrediction {
   // StepWorld's arguments, reused.
   std::vector<sim::PlayerStep> steps_;
   std::vector<sim::Input> inputs_;
+  sim::OverlapResolver resolver_;
 
   double present_ = 0.0;
   bool others_predicted_ = false;

@@ -137,8 +137,8 @@ std::uint8_t ChoiceOf(std::uint8_t held, std::uint8_t buttons) noexcept {
 }
 
 bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const sim::Arena& arena,
-                 const DeltaSnapshot& delta, Snapshot& out, std::span<const sim::PlayerCube> newer,
-                 int newer_ticks) noexcept {
+                 const DeltaSnapshot& delta, Snapshot& out, sim::OverlapResolver& resolver,
+                 std::span<const sim::PlayerCube> newer, int newer_ticks) noexcept {
   const std::size_t count = baseline.size();
   if (!EveryPathFits(delta, count) || newer_ticks < 0 || newer_ticks >= delta.age) return false;
   std::array<PathCursor, kMaxReplayPaths> cursors{};
@@ -180,7 +180,7 @@ bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const sim::Arena& ar
         state = sim::Move(state, {static_cast<sim::Seq>(state.last_input + 1), buttons}, arena);
       }
     }
-    if (delta.collisions) sim::ResolveOverlaps(out.players.span(), arena);
+    if (delta.collisions) resolver.Resolve(out.players.span(), arena);
   }
   // Snapshots carry no input numbers: the world is what a full snapshot of it decodes to.
   for (sim::PlayerCube& cube : out.players) cube.state.last_input = 0;

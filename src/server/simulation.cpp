@@ -26,7 +26,7 @@ void Simulation::Step(Players& players, bool collisions, const sim::Arena& arena
     if (count > 0) steps_.push_back({&world[i], std::span<const sim::Input>(out.data(), count)});
     used += count;
   }
-  sim::StepWorld(world, steps_, collisions, arena);
+  sim::StepWorld(world, steps_, collisions, arena, resolver_);
   ++tick_;
   ++counters_.ticks;
   history_.Record(

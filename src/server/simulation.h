@@ -9,6 +9,7 @@
 
 #include "input_queue.h"
 #include "netcube/server/server_stats.h"
+#include "netcube/sim/world.h"
 #include "players.h"
 #include "tick_schedule.h"
 #include "tuning.h"
@@ -51,6 +52,7 @@ class Simulation {
   std::array<sim::Input, protocol::kMaxPlayers * InputQueue::kMaxPerTick> inputs_{};
   std::vector<sim::PlayerStep> steps_;
   std::vector<sim::PlayerCube> arrivals_;  // capacity kMaxPlayers, reserved
+  sim::OverlapResolver resolver_;
   WorldHistory history_;
 };
 

@@ -36,6 +36,23 @@ void Grid::Refile(std::span<CubeState* const> cubes, const IndexSet& moved) noex
   }
 }
 
+void Grid::Update(std::span<CubeState* const> cubes) noexcept {
+  IndexSet crossed;
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < cubes.size(); ++i) {
+    if (column_[i] != ColumnOf(*cubes[i]) || row_[i] != RowOf(*cubes[i])) {
+      crossed.Add(i);
+      ++count;
+    }
+  }
+  // A cube moved in the lists costs some six cubes filed afresh.
+  if (count > cubes.size() / 8) {
+    Build(cubes);
+  } else if (count > 0) {
+    Refile(cubes, crossed);
+  }
+}
+
 bool Grid::MoveListed(std::size_t k, std::uint16_t column, std::uint16_t row) noexcept {
   const auto cube = static_cast<std::uint16_t>(k);
   // Off its neighbours' lists: a later list closes up to keep its order; an earlier one takes its last.

@@ -62,6 +62,10 @@ class Grid {
   // Files every cube (by its index in `cubes`) under the cell of its centre, and lists the neighbours.
   void Build(std::span<CubeState* const> cubes) noexcept;
 
+  // Files the cubes again wherever they are now, having been filed before (by Build, then Refile): the few
+  // that crossed into another cell one by one, or all afresh when many did.
+  void Update(std::span<CubeState* const> cubes) noexcept;
+
   // Files the cubes again after only `moved` have moved: a push rarely crosses into another cell, and the
   // filing depends on nothing else. The same as Build, at the cost of the cubes that crossed.
   void Refile(std::span<CubeState* const> cubes, const IndexSet& moved) noexcept;

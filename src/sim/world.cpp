@@ -224,25 +224,31 @@ void Settle(std::span<CubeState* const> ordered, const Grid& grid, const Arena& 
   }
 }
 
-}  // namespace
+// The cubes of a world in id order (not list order), which makes a resolution independent of how they are
+// listed; a world is nearly always listed in id order already.
+class CubesById {
+ public:
+  explicit CubesById(std::span<PlayerCube> cubes) noexcept : count_(cubes.size()) {
+    for (std::size_t i = 0; i < count_; ++i) by_id_[i] = &cubes[i];
+    const auto id_less = [](const PlayerCube* a, const PlayerCube* b) { return a->id < b->id; };
+    if (!std::is_sorted(by_id_.begin(), by_id_.begin() + static_cast<std::ptrdiff_t>(count_), id_less))
+      std::sort(by_id_.begin(), by_id_.begin() + static_cast<std::ptrdiff_t>(count_), id_less);
+    for (std::size_t i = 0; i < count_; ++i) states_[i] = &by_id_[i]->state;
+  }
 
-void ResolveOverlaps(std::span<PlayerCube> cubes, const Arena& arena) noexcept {
-  // Visiting cubes in id order (not list order) makes the result independent of how they are listed; a
-  // world is nearly always listed in id order already.
-  std::array<PlayerCube*, kIdCount> by_id;  // written before it is read
-  const std::size_t count = cubes.size();
-  for (std::size_t i = 0; i < count; ++i) by_id[i] = &cubes[i];
-  const auto id_less = [](const PlayerCube* a, const PlayerCube* b) { return a->id < b->id; };
-  if (!std::is_sorted(by_id.begin(), by_id.begin() + static_cast<std::ptrdiff_t>(count), id_less))
-    std::sort(by_id.begin(), by_id.begin() + static_cast<std::ptrdiff_t>(count), id_less);
-  std::array<CubeState*, kIdCount> ordered;
-  for (std::size_t i = 0; i < count; ++i) ordered[i] = &by_id[i]->state;
+  std::span<CubeState* const> states() const noexcept { return {states_.data(), count_}; }
+  PlayerId IdAt(std::size_t i) const noexcept { return by_id_[i]->id; }
 
-  const std::span<CubeState* const> cubes_by_id(ordered.data(), count);
-  Grid grid(arena);
-  grid.Build(cubes_by_id);
+ private:
+  std::size_t count_;
+  std::array<PlayerCube*, kIdCount> by_id_;  // written before it is read
+  std::array<CubeState*, kIdCount> states_;  // likewise
+};
+
+// The passes and the settle, on cubes `grid` has filed where they are.
+void ResolveFiled(std::span<CubeState* const> cubes_by_id, Grid& grid, const Arena& arena) noexcept {
   IndexSet active;  // the first pass looks at every pair
-  active.AddFirst(count);
+  active.AddFirst(cubes_by_id.size());
   for (int pass = 0; pass < kMaxResolvePasses; ++pass) {
     if (!SeparatePass(cubes_by_id, grid, arena, active, pass == 0)) return;
     grid.Refile(cubes_by_id, active);
@@ -251,12 +257,55 @@ void ResolveOverlaps(std::span<PlayerCube> cubes, const Arena& arena) noexcept {
   Settle(cubes_by_id, grid, arena, active);
 }
 
+}  // namespace
+
+void ResolveOverlaps(std::span<PlayerCube> cubes, const Arena& arena) noexcept {
+  const CubesById by_id(cubes);
+  Grid grid(arena);
+  grid.Build(by_id.states());
+  ResolveFiled(by_id.states(), grid, arena);
+}
+
+struct OverlapResolver::Filing {
+  explicit Filing(const Arena& filed_in) noexcept : arena(filed_in), grid(filed_in) {}
+  Arena arena;
+  Grid grid;
+  std::size_t count = 0;
+  std::array<PlayerId, kIdCount> ids;  // the cubes filed, in id order: the first `count`
+};
+
+OverlapResolver::OverlapResolver() noexcept = default;
+OverlapResolver::~OverlapResolver() = default;
+OverlapResolver::OverlapResolver(const OverlapResolver& /*other*/) noexcept {}
+OverlapResolver& OverlapResolver::operator=(const OverlapResolver& other) noexcept {
+  if (this != &other) filing_.reset();
+  return *this;
+}
+OverlapResolver::OverlapResolver(OverlapResolver&&) noexcept = default;
+OverlapResolver& OverlapResolver::operator=(OverlapResolver&&) noexcept = default;
+
+void OverlapResolver::Resolve(std::span<PlayerCube> cubes, const Arena& arena) noexcept {
+  const CubesById by_id(cubes);
+  if (filing_ == nullptr || !(filing_->arena == arena)) filing_ = std::make_unique<Filing>(arena);
+  Filing& filing = *filing_;
+  bool same_cubes = filing.count == cubes.size();
+  for (std::size_t i = 0; same_cubes && i < filing.count; ++i) same_cubes = filing.ids[i] == by_id.IdAt(i);
+  if (same_cubes) {
+    filing.grid.Update(by_id.states());
+  } else {
+    filing.grid.Build(by_id.states());
+    filing.count = cubes.size();
+    for (std::size_t i = 0; i < filing.count; ++i) filing.ids[i] = by_id.IdAt(i);
+  }
+  ResolveFiled(by_id.states(), filing.grid, arena);
+}
+
 void StepWorld(std::span<PlayerCube> all, std::span<const PlayerStep> steps, bool collisions,
-               const Arena& arena) noexcept {
+               const Arena& arena, OverlapResolver& resolver) noexcept {
   for (const PlayerStep& step : steps) {
     for (const Input& input : step.inputs) step.cube->state = Move(step.cube->state, input, arena);
   }
-  if (collisions) ResolveOverlaps(all, arena);
+  if (collisions) resolver.Resolve(all, arena);
 }
 
 }  // namespace netcube::sim

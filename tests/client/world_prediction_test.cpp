@@ -40,6 +40,7 @@ void PushInputs(PendingInputs& pending, int count) {
 // The same world stepped tick by tick by hand: the own cube's inputs one a tick, the others holding theirs.
 std::vector<sim::PlayerCube> Straight(std::vector<sim::PlayerCube> world, const PendingInputs& pending,
                                       int ticks) {
+  sim::OverlapResolver resolver;
   for (int k = 0; k < ticks; ++k) {
     std::vector<sim::Input> inputs(world.size());
     std::vector<sim::PlayerStep> steps;
@@ -53,7 +54,7 @@ std::vector<sim::PlayerCube> Straight(std::vector<sim::PlayerCube> world, const 
       }
       steps.push_back({&world[i], std::span<const sim::Input>(&inputs[i], 1)});
     }
-    sim::StepWorld(world, steps, true, sim::kStandardArena);
+    sim::StepWorld(world, steps, true, sim::kStandardArena, resolver);
   }
   return world;
 }

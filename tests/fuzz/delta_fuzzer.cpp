@@ -58,8 +58,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       !(std::get<DeltaSnapshot>(again) == delta)) {
     Fail("a decoded delta does not encode back to itself");
   }
+  // One resolver from input to input, as a client keeps one from replay to replay.
+  static netcube::sim::OverlapResolver resolver;
   static Snapshot rebuilt;
-  if (!ApplyReplay(baseline.players.span(), baseline.arena, delta, rebuilt)) return 0;
+  if (!ApplyReplay(baseline.players.span(), baseline.arena, delta, rebuilt, resolver)) return 0;
   if (Encode(rebuilt, buffer) == 0) Fail("an applied delta rebuilt a world that does not encode");
   // The same world from the world the replay rebuilds at its first tick (as a client that holds it does).
   if (delta.age > 1) {
@@ -88,9 +90,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (!first.paths[i].runs.empty() && first.paths[i].runs[0].moves == 0) first.paths[i].runs.clear();
       }
       static Snapshot from_first;
-      if (ApplyReplay(baseline.players.span(), baseline.arena, first, at_first) &&
-          (!ApplyReplay(baseline.players.span(), baseline.arena, delta, from_first, at_first.players.span(),
-                        1) ||
+      if (ApplyReplay(baseline.players.span(), baseline.arena, first, at_first, resolver) &&
+          (!ApplyReplay(baseline.players.span(), baseline.arena, delta, from_first, resolver,
+                        at_first.players.span(), 1) ||
            !(from_first == rebuilt))) {
         Fail("a replay from the world at its first tick rebuilds another world");
       }

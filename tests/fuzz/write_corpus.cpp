@@ -209,6 +209,7 @@ std::vector<std::pair<std::string, std::vector<std::uint8_t>>> DiscoverySeeds() 
 // A baseline snapshot and deltas against it: its length (2 bytes), its packet, the delta's packet. Six
 // players steered for a few ticks, pushing each other, one leaving and another coming at the third tick.
 std::vector<std::pair<std::string, std::vector<std::uint8_t>>> DeltaSeeds() {
+  netcube::sim::OverlapResolver resolver;
   using netcube::sim::PlayerCube;
   constexpr std::uint64_t kFirstTick = 0xFFFFFFF0u;  // the ticks wrap in the delta's 32 bits
   std::vector<PlayerCube> world;
@@ -236,7 +237,7 @@ std::vector<std::pair<std::string, std::vector<std::uint8_t>>> DeltaSeeds() {
                     static_cast<std::uint8_t>(t < 3 ? netcube::sim::kRight : netcube::sim::kDown)}};
       if (i != 2 || t % 2 == 0) steps.push_back({&world[i], inputs[i]});
     }
-    netcube::sim::StepWorld(world, steps, true, netcube::sim::kStandardArena);
+    netcube::sim::StepWorld(world, steps, true, netcube::sim::kStandardArena, resolver);
     log.Record(kFirstTick + t, world, generations, arrivals, steps, true);
     worlds.push_back(world);
   }

@@ -32,6 +32,7 @@ struct SizeRun {
 // Inputs arrive unevenly (1 tick in 8 none, about 1 in 8 two), or `buffered` as the server's input buffer
 // gives them (one a tick, 1 tick in 300 none).
 std::array<SizeRun, 3> Measure(std::array<int, 3> ages, bool collisions, bool buffered) {
+  sim::OverlapResolver resolver;
   std::mt19937 rng(17);
   constexpr int kCubes = 128;
   std::vector<sim::PlayerCube> world;
@@ -65,7 +66,7 @@ std::array<SizeRun, 3> Measure(std::array<int, 3> ages, bool collisions, bool bu
       for (int m = 0; m < moves; ++m) inputs[i].push_back({++seq[i], keys[i]});
       if (moves > 0) steps.push_back({&world[i], inputs[i]});
     }
-    sim::StepWorld(world, steps, collisions, sim::kStandardArena);
+    sim::StepWorld(world, steps, collisions, sim::kStandardArena, resolver);
     move_log.Record(static_cast<std::uint64_t>(tick), world, generations, {}, steps, collisions);
     history.push_back(world);
     if (tick < kWarmUp) continue;
@@ -77,7 +78,7 @@ std::array<SizeRun, 3> Measure(std::array<int, 3> ages, bool collisions, bool bu
       ++out[k].deltas;
       out[k].cubes += kCubes;
       out[k].cube_bits += writer.cube_bits();
-      EXPECT_TRUE(ApplyReplay(baseline, sim::kStandardArena, delta, rebuilt));
+      EXPECT_TRUE(ApplyReplay(baseline, sim::kStandardArena, delta, rebuilt, resolver));
       EXPECT_EQ(rebuilt.players.size(), world.size());
       for (std::size_t i = 0; i < world.size() && i < rebuilt.players.size(); ++i) {
         EXPECT_TRUE(sim::SamePhysics(rebuilt.players[i].state, world[i].state) &&

@@ -436,6 +436,7 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
 
 // The hex examples of docs/PROTOCOL.md section 5, byte for byte.
 TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
+  sim::OverlapResolver resolver;
   InputMessage inputs;
   inputs.inputs.push_back({65535, sim::kUp | sim::kRight});
   inputs.inputs.push_back({0, 0});
@@ -481,7 +482,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
     for (std::size_t i = 0; i < replayed.size(); ++i) {
       if (!ticks[t][i].empty()) steps.push_back({&replayed[i], ticks[t][i]});
     }
-    sim::StepWorld(replayed, steps, true, sim::kStandardArena);
+    sim::StepWorld(replayed, steps, true, sim::kStandardArena, resolver);
     move_log.Record(1201 + t, replayed, three_generations, {}, steps, true);
   }
   EXPECT_TRUE(sim::SamePhysics(replayed[0].state, {33532, 18455, 254, 22}));
@@ -497,7 +498,8 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   Message decoded;
   ASSERT_EQ(Decode(replay_bytes, decoded), DecodeError::kNone);
   Snapshot rebuilt;
-  ASSERT_TRUE(ApplyReplay(replay_baseline, sim::kStandardArena, std::get<DeltaSnapshot>(decoded), rebuilt));
+  ASSERT_TRUE(
+      ApplyReplay(replay_baseline, sim::kStandardArena, std::get<DeltaSnapshot>(decoded), rebuilt, resolver));
   Snapshot expected;
   expected.server_tick = 1203;
   expected.has_ack = true;
@@ -514,7 +516,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   MoveLog churn_log;
   churn_log.Record(1200, churned, three_generations, {}, {}, true);
   std::vector<sim::PlayerStep> first_steps = {{&churned[0], ticks[0][0]}, {&churned[1], ticks[0][1]}};
-  sim::StepWorld(churned, first_steps, true, sim::kStandardArena);
+  sim::StepWorld(churned, first_steps, true, sim::kStandardArena, resolver);
   churn_log.Record(1201, churned, three_generations, {}, first_steps, true);
   sim::PlayerCube newcomer{2, {}};
   newcomer.state.x = 40000;
@@ -522,7 +524,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   churned[1] = newcomer;
   const std::vector<sim::Input> up = {{1, sim::kUp}};
   std::vector<sim::PlayerStep> second_steps = {{&churned[0], ticks[1][0]}, {&churned[1], up}};
-  sim::StepWorld(churned, second_steps, true, sim::kStandardArena);
+  sim::StepWorld(churned, second_steps, true, sim::kStandardArena, resolver);
   const std::vector<std::uint32_t> churned_generations = {0, 5, 4};
   churn_log.Record(1202, churned, churned_generations, std::vector<sim::PlayerCube>{newcomer}, second_steps,
                    true);
@@ -535,7 +537,8 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
                                                  0x51, 0x02, 0x00, 0x80, 0x06, 0x80};
   EXPECT_EQ(EncodeToVector(churn), churn_bytes);
   ASSERT_EQ(Decode(EncodeToVector(churn), decoded), DecodeError::kNone);
-  ASSERT_TRUE(ApplyReplay(replay_baseline, sim::kStandardArena, std::get<DeltaSnapshot>(decoded), rebuilt));
+  ASSERT_TRUE(
+      ApplyReplay(replay_baseline, sim::kStandardArena, std::get<DeltaSnapshot>(decoded), rebuilt, resolver));
   expected.players.clear();
   expected.server_tick = 1202;
   expected.has_ack = false;

@@ -31,6 +31,7 @@ struct Ticks {
 
 Ticks Play(std::uint32_t seed, std::size_t players, int ticks, bool collisions,
            const std::vector<int>& stalls = {}, bool resting = false, int churn = 0) {
+  sim::OverlapResolver resolver;
   std::mt19937 rng(seed);
   Ticks run;
   std::vector<sim::PlayerCube> world;
@@ -83,7 +84,7 @@ Ticks Play(std::uint32_t seed, std::size_t players, int ticks, bool collisions,
       }
       if (!inputs[i].empty()) steps.push_back({&world[i], inputs[i]});
     }
-    sim::StepWorld(world, steps, collisions, sim::kStandardArena);
+    sim::StepWorld(world, steps, collisions, sim::kStandardArena, resolver);
     run.log.Record(Ticks::kFirstTick + static_cast<std::uint64_t>(t), world, run.generations, arrivals, steps,
                    collisions);
     run.worlds.push_back(world);
@@ -101,6 +102,7 @@ void ExpectSameWorld(const Snapshot& rebuilt, const std::vector<sim::PlayerCube>
 }
 
 TEST(Replay, RebuildsACrowdedWorldBitForBitFromTheBaselineOrAnyWorldSince) {
+  sim::OverlapResolver resolver;
   for (const bool collisions : {true, false}) {
     const int ticks = kHeldBaselines;
     const Ticks run = Play(collisions ? 7 : 8, 48, ticks, collisions);
@@ -119,7 +121,7 @@ TEST(Replay, RebuildsACrowdedWorldBitForBitFromTheBaselineOrAnyWorldSince) {
       EXPECT_EQ(received, delta);
       for (int from = 0; from < age; from += std::max(1, age / 4)) {
         Snapshot rebuilt;
-        ASSERT_TRUE(ApplyReplay(baseline, sim::kStandardArena, received, rebuilt,
+        ASSERT_TRUE(ApplyReplay(baseline, sim::kStandardArena, received, rebuilt, resolver,
                                 run.worlds[static_cast<std::size_t>(ticks - age + from)], from));
         ExpectSameWorld(rebuilt, run.worlds.back());
       }
@@ -127,7 +129,7 @@ TEST(Replay, RebuildsACrowdedWorldBitForBitFromTheBaselineOrAnyWorldSince) {
       DeltaSnapshot unpushed = received;
       unpushed.collisions = false;
       Snapshot moved_only;
-      ASSERT_TRUE(ApplyReplay(baseline, sim::kStandardArena, unpushed, moved_only));
+      ASSERT_TRUE(ApplyReplay(baseline, sim::kStandardArena, unpushed, moved_only, resolver));
       for (std::size_t i = 0; collisions && i < baseline.size(); ++i) {
         pushed += sim::SamePhysics(moved_only.players[i].state, run.worlds.back()[i].state) ? 0 : 1;
       }
@@ -139,6 +141,7 @@ TEST(Replay, RebuildsACrowdedWorldBitForBitFromTheBaselineOrAnyWorldSince) {
 }
 
 TEST(Replay, ABuilderExtendedTickByTickMakesWhatOneMadeAtOnceDoes) {
+  sim::OverlapResolver resolver;
   const int ticks = kHeldBaselines;
   const Ticks run = Play(11, 64, ticks, true);
   ReplayBuilder builder;
@@ -158,7 +161,7 @@ TEST(Replay, ABuilderExtendedTickByTickMakesWhatOneMadeAtOnceDoes) {
     EXPECT_EQ(kept.collisions, at_once.collisions);
     EXPECT_TRUE(kept.paths == at_once.paths);
     Snapshot rebuilt;
-    ASSERT_TRUE(ApplyReplay(run.worlds[0], sim::kStandardArena, kept, rebuilt));
+    ASSERT_TRUE(ApplyReplay(run.worlds[0], sim::kStandardArena, kept, rebuilt, resolver));
     ExpectSameWorld(rebuilt, world);
   }
   // Past the baselines a client holds it stops, for good.
@@ -167,6 +170,7 @@ TEST(Replay, ABuilderExtendedTickByTickMakesWhatOneMadeAtOnceDoes) {
 }
 
 TEST(Replay, AStartFromAnOlderReplayMakesWhatAStartOfItsOwnDoes) {
+  sim::OverlapResolver resolver;
   constexpr int kReached = 30;
   constexpr int kTicks = 40;
   for (const bool resting : {false, true}) {
@@ -197,7 +201,7 @@ TEST(Replay, AStartFromAnOlderReplayMakesWhatAStartOfItsOwnDoes) {
       EXPECT_EQ(carved_out.collisions, own_out.collisions);
       EXPECT_TRUE(carved_out.paths == own_out.paths);
       Snapshot rebuilt;
-      ASSERT_TRUE(ApplyReplay(baseline, sim::kStandardArena, carved_out, rebuilt));
+      ASSERT_TRUE(ApplyReplay(baseline, sim::kStandardArena, carved_out, rebuilt, resolver));
       ExpectSameWorld(rebuilt, run.worlds.back());
     }
     // It gives only what it made: not past where it reached, not its own baseline or older, not to itself.
@@ -267,6 +271,7 @@ TEST(Replay, AWriterKeepingItsPathCodesWritesWhatOneWritingEveryPathDoes) {
 // tick they did, and rebuilds the world bit for bit over the wire, from the baseline and from each world
 // since. A player that comes and one that goes are the replay's own paths; no other path changes.
 TEST(Replay, SaysTheCubesThatCameAndWentAndRebuildsTheWorldAcrossThem) {
+  sim::OverlapResolver resolver;
   const int ticks = 40;
   const Ticks run = Play(17, 48, ticks, true, {}, false, 3);
   std::size_t arrivals = 0;
@@ -286,7 +291,7 @@ TEST(Replay, SaysTheCubesThatCameAndWentAndRebuildsTheWorldAcrossThem) {
     EXPECT_EQ(received, delta);
     for (int from = 0; from < age; ++from) {
       Snapshot rebuilt;
-      ASSERT_TRUE(ApplyReplay(baseline, sim::kStandardArena, received, rebuilt,
+      ASSERT_TRUE(ApplyReplay(baseline, sim::kStandardArena, received, rebuilt, resolver,
                               run.worlds[static_cast<std::size_t>(ticks - age + from)], from));
       ExpectSameWorld(rebuilt, run.worlds.back());
     }
@@ -298,13 +303,14 @@ TEST(Replay, SaysTheCubesThatCameAndWentAndRebuildsTheWorldAcrossThem) {
 // A replay names what it says: an exit of a cube not there, an arrival of an id there, a path that
 // does not cover its cube's ticks is refused, never followed.
 TEST(Replay, RefusesCubesThatCameOrWentWhereTheyCannot) {
+  sim::OverlapResolver resolver;
   const Ticks run = Play(5, 12, 9, true, {}, false, 3);
   DeltaSnapshot delta;
   ASSERT_TRUE(MakeReplay(Ticks::kFirstTick + 9, 9, run.worlds[0], run.worlds.back(), run.log, delta));
   ASSERT_EQ(delta.arrivals.size(), 3u);
   ASSERT_EQ(delta.exits.size(), 3u);
   Snapshot rebuilt;
-  ASSERT_TRUE(ApplyReplay(run.worlds[0], sim::kStandardArena, delta, rebuilt));
+  ASSERT_TRUE(ApplyReplay(run.worlds[0], sim::kStandardArena, delta, rebuilt, resolver));
   DeltaSnapshot twice = delta;  // an arrival of an id still there: a baseline cube's that did not go
   std::size_t stays = 0;
   while (std::any_of(delta.exits.begin(), delta.exits.end(),
@@ -312,20 +318,21 @@ TEST(Replay, RefusesCubesThatCameOrWentWhereTheyCannot) {
     ++stays;
   }
   twice.arrivals[0].cube.id = run.worlds[0][stays].id;
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, twice, rebuilt));
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, twice, rebuilt, resolver));
   DeltaSnapshot early = delta;  // an exit before its cube came
   early.exits.back().at = 1;
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, early, rebuilt));
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, early, rebuilt, resolver));
   DeltaSnapshot longer = delta;  // a path over more ticks than its cube was there
   longer.exits.erase(0);
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, longer, rebuilt));
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, longer, rebuilt, resolver));
   DeltaSnapshot outside = delta;  // an arrival beyond the baseline's arena (the wire allows the largest)
   outside.arrivals[0].cube.state.x = sim::kStandardArena.max_x() + 1;
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, outside, rebuilt));
-  EXPECT_TRUE(ApplyReplay(run.worlds[0], sim::Arena::OfUnits(128, 36), outside, rebuilt));
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, outside, rebuilt, resolver));
+  EXPECT_TRUE(ApplyReplay(run.worlds[0], sim::Arena::OfUnits(128, 36), outside, rebuilt, resolver));
   Message read;
   ASSERT_EQ(Decode(testing::EncodeToVector(outside), read), DecodeError::kNone);
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, std::get<DeltaSnapshot>(read), rebuilt));
+  EXPECT_FALSE(
+      ApplyReplay(run.worlds[0], sim::kStandardArena, std::get<DeltaSnapshot>(read), rebuilt, resolver));
   // On the wire, the same: refused when read.
   for (const DeltaSnapshot* bad : {&early}) {
     Message decoded;
@@ -334,6 +341,7 @@ TEST(Replay, RefusesCubesThatCameOrWentWhereTheyCannot) {
 }
 
 TEST(Replay, IsNotMadeAcrossACubeItCannotSayOrAChangeOfSettingsOrAnUnloggedTick) {
+  sim::OverlapResolver resolver;
   Ticks run = Play(3, 8, 10, true);
   const std::uint64_t now = Ticks::kFirstTick + 10;
   DeltaSnapshot delta;
@@ -363,11 +371,11 @@ TEST(Replay, IsNotMadeAcrossACubeItCannotSayOrAChangeOfSettingsOrAnUnloggedTick)
       {static_cast<sim::Seq>(moved[0].state.last_input + 2), sim::kRight},
       {static_cast<sim::Seq>(moved[0].state.last_input + 5), sim::kUp}};
   const std::vector<sim::PlayerStep> steps = {{&moved[0], skipped}};
-  sim::StepWorld(moved, steps, false, sim::kStandardArena);
+  sim::StepWorld(moved, steps, false, sim::kStandardArena, resolver);
   run.log.Record(now + 5, moved, generations, {}, steps, false);
   ASSERT_TRUE(MakeReplay(now + 5, 1, fewer, moved, run.log, delta));
   Snapshot rebuilt;
-  ASSERT_TRUE(ApplyReplay(fewer, sim::kStandardArena, delta, rebuilt));
+  ASSERT_TRUE(ApplyReplay(fewer, sim::kStandardArena, delta, rebuilt, resolver));
   ExpectSameWorld(rebuilt, moved);
   // What the log says must still end where the world is.
   std::vector<sim::PlayerCube> other = moved;
@@ -378,6 +386,7 @@ TEST(Replay, IsNotMadeAcrossACubeItCannotSayOrAChangeOfSettingsOrAnUnloggedTick)
 // Protocol 10 allowed a replay 512 runs in all: three stalls of the host of 128 players made 896, and every
 // kept baseline fell back to predicting. A replay is bounded by its paths and the packet now.
 TEST(Replay, HoldsWhenEveryPlayersInputsComeLateTogether) {
+  sim::OverlapResolver resolver;
   const Ticks run = Play(11, 128, 30, true, {6, 15, 24});
   DeltaSnapshot delta;
   ASSERT_TRUE(MakeReplay(Ticks::kFirstTick + 30, 30, run.worlds[0], run.worlds.back(), run.log, delta));
@@ -392,7 +401,8 @@ TEST(Replay, HoldsWhenEveryPlayersInputsComeLateTogether) {
   ASSERT_EQ(Decode(testing::EncodeToVector(delta), decoded), DecodeError::kNone);
   EXPECT_EQ(std::get<DeltaSnapshot>(decoded), delta);
   Snapshot rebuilt;
-  ASSERT_TRUE(ApplyReplay(run.worlds[0], sim::kStandardArena, std::get<DeltaSnapshot>(decoded), rebuilt));
+  ASSERT_TRUE(
+      ApplyReplay(run.worlds[0], sim::kStandardArena, std::get<DeltaSnapshot>(decoded), rebuilt, resolver));
   ExpectSameWorld(rebuilt, run.worlds.back());
 }
 
@@ -442,25 +452,26 @@ TEST(Replay, LongerThanAPacketIsNotWritten) {
 }
 
 TEST(Replay, RefusesPathsThatDoNotFitTheBaseline) {
+  sim::OverlapResolver resolver;
   const Ticks run = Play(5, 4, 6, true);
   DeltaSnapshot delta;
   ASSERT_TRUE(MakeReplay(Ticks::kFirstTick + 6, 6, run.worlds[0], run.worlds.back(), run.log, delta));
   Snapshot rebuilt;
-  ASSERT_TRUE(ApplyReplay(run.worlds[0], sim::kStandardArena, delta, rebuilt));
+  ASSERT_TRUE(ApplyReplay(run.worlds[0], sim::kStandardArena, delta, rebuilt, resolver));
   std::vector<sim::PlayerCube> three(run.worlds[0].begin(), run.worlds[0].end() - 1);
-  EXPECT_FALSE(ApplyReplay(three, sim::kStandardArena, delta, rebuilt));  // another player count
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, delta, rebuilt, run.worlds[6],
+  EXPECT_FALSE(ApplyReplay(three, sim::kStandardArena, delta, rebuilt, resolver));  // another player count
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, delta, rebuilt, resolver, run.worlds[6],
                            6));  // not between the baseline and the tick
   DeltaSnapshot short_run = delta;
   short_run.paths[1].runs = {};
   short_run.paths[1].runs.push_back({5, 1});  // covers 5 of the 6 ticks
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, short_run, rebuilt));
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, short_run, rebuilt, resolver));
   DeltaSnapshot late_turn = delta;
   late_turn.paths[2].runs = {};
   late_turn.paths[2].runs.push_back({6, 1});
   late_turn.paths[2].turns = {};
   late_turn.paths[2].turns.push_back({6, 0});  // at the 7th of 6 Moves
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, late_turn, rebuilt));
+  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, late_turn, rebuilt, resolver));
 }
 
 TEST(Replay, EveryButtonValueIsOneChoiceAfterEveryOther) {

@@ -132,6 +132,7 @@ constexpr std::uint64_t kGoldenLargeCrowdHash = 0x38a7197cfb4f787bull;
 // The crowd scattered over the part of `arena` the size of the standard arena at its corner (or all of a
 // smaller one).
 std::uint64_t SimulateCrowd(const Arena& arena) {
+  OverlapResolver resolver;
   const Arena start{std::min(arena.width, kStandardArena.width),
                     std::min(arena.height, kStandardArena.height)};
   SplitMix64 rng(0x63726f7764ull);  // "crowd"
@@ -159,7 +160,7 @@ std::uint64_t SimulateCrowd(const Arena& arena) {
       held[i].seq = static_cast<Seq>(tick + 1);
       steps[i] = {&cubes[i], std::span<const Input>(&held[i], 1)};
     }
-    StepWorld(cubes, steps, /*collisions=*/true, arena);
+    StepWorld(cubes, steps, /*collisions=*/true, arena, resolver);
     for (const PlayerCube& cube : cubes) h = HashState(cube.state, h);
   }
   return h;

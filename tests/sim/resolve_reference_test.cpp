@@ -157,18 +157,23 @@ std::string Differs(const std::vector<PlayerCube>& a, const std::vector<PlayerCu
   return "";
 }
 
-// Both resolutions of the same world, listed in a shuffled order: equal, cube for cube.
+// Both resolutions of the same world, listed in a shuffled order: equal, cube for cube; and the same by
+// `resolver`, which keeps its filing of the worlds it resolved before.
 void ExpectSameAsTheDocument(std::vector<PlayerCube> world, std::mt19937_64& rng, const std::string& where,
-                             const Arena& arena = kStandardArena) {
+                             OverlapResolver& resolver, const Arena& arena = kStandardArena) {
   std::shuffle(world.begin(), world.end(), rng);
   std::vector<PlayerCube> expected = world;
   document::ResolveOverlaps(expected, arena);
+  std::vector<PlayerCube> kept = world;
   ResolveOverlaps(world, arena);
   ASSERT_EQ(Differs(world, expected), "") << where;
+  resolver.Resolve(kept, arena);
+  ASSERT_EQ(Differs(kept, expected), "") << where << ", by a resolver that kept its filing";
 }
 
 TEST(ResolveOverlapsAsDocumented, RandomScattersAndPileUps) {
   std::mt19937_64 rng(77);
+  OverlapResolver resolver;
   const auto pick = [&rng](std::int32_t lo, std::int32_t hi) {
     return std::uniform_int_distribution<std::int32_t>(lo, hi)(rng);
   };
@@ -190,33 +195,40 @@ TEST(ResolveOverlapsAsDocumented, RandomScattersAndPileUps) {
       s.vy = pick(-kMaxSpeed, kMaxSpeed);
       world.push_back({ids[static_cast<std::size_t>(k)], s});
     }
-    ExpectSameAsTheDocument(world, rng, "trial " + std::to_string(trial));
+    ExpectSameAsTheDocument(world, rng, "trial " + std::to_string(trial), resolver);
   }
 }
 
 // A crowd steered at random as netcube-bot steers it, stepped tick after tick: each tick's Moves, then
-// both resolutions of the same world.
+// both resolutions of the same world, the crowd's own resolver keeping its filing from tick to tick. In the
+// standard arena and in one whose cells share buckets, the crowd starting in its corner.
 TEST(ResolveOverlapsAsDocumented, ACrowdTickAfterTick) {
   std::mt19937_64 rng(78);
   constexpr std::uint8_t kKeys[] = {0,           kRight, kRight | kDown, kDown, kDown | kLeft, kLeft,
                                     kLeft | kUp, kUp,    kUp | kRight};
-  for (const int count : {64, 128, 200}) {
+  for (const auto& [arena, count] :
+       {std::pair{kStandardArena, 64}, std::pair{kStandardArena, 128}, std::pair{kStandardArena, 200},
+        std::pair{Arena::OfUnits(1024, 576), 200}}) {
+    OverlapResolver resolver;
     std::vector<PlayerCube> world;
     for (int id = 0; id < count; ++id) {
       CubeState s;
-      s.x = kStandardArena.min_x() + 2600 * (id % 24);
-      s.y = std::min(kStandardArena.max_y(), kStandardArena.min_y() + 2600 * (id / 24));
+      s.x = arena.min_x() + 2600 * (id % 24);
+      s.y = std::min(arena.max_y(), arena.min_y() + 2600 * (id / 24));
       world.push_back({static_cast<PlayerId>(id), s});
     }
     std::vector<std::uint8_t> keys(world.size(), 0);
     for (int tick = 0; tick < 300; ++tick) {
       for (std::size_t i = 0; i < world.size(); ++i) {
         if (rng() % 18 == 0) keys[i] = kKeys[rng() % std::size(kKeys)];
-        world[i].state = Move(world[i].state, {static_cast<Seq>(tick), keys[i]}, kStandardArena);
+        world[i].state = Move(world[i].state, {static_cast<Seq>(tick), keys[i]}, arena);
       }
-      std::vector<PlayerCube> resolved = world;
-      ExpectSameAsTheDocument(resolved, rng, std::to_string(count) + " cubes, tick " + std::to_string(tick));
-      ResolveOverlaps(world, kStandardArena);
+      ExpectSameAsTheDocument(world, rng,
+                              std::to_string(arena.width_units()) + "x" +
+                                  std::to_string(arena.height_units()) + ", " + std::to_string(count) +
+                                  " cubes, tick " + std::to_string(tick),
+                              resolver, arena);
+      resolver.Resolve(world, arena);
     }
   }
 }
@@ -228,6 +240,7 @@ TEST(ResolveOverlapsAsDocumented, OtherArenas) {
   const auto pick = [&rng](std::int32_t lo, std::int32_t hi) {
     return std::uniform_int_distribution<std::int32_t>(lo, hi)(rng);
   };
+  OverlapResolver resolver;  // one for every world, of every arena
   for (const Arena arena : {Arena::OfUnits(32, 100), Arena::OfUnits(1024, 576), kLargestArena}) {
     for (int trial = 0; trial < 150; ++trial) {
       const int count = pick(2, trial % 4 == 0 ? 200 : 40);
@@ -247,7 +260,7 @@ TEST(ResolveOverlapsAsDocumented, OtherArenas) {
       ExpectSameAsTheDocument(world, rng,
                               std::to_string(arena.width_units()) + "x" +
                                   std::to_string(arena.height_units()) + " trial " + std::to_string(trial),
-                              arena);
+                              resolver, arena);
     }
   }
 }

@@ -200,11 +200,12 @@ TEST(ResolveOverlaps, AWallMakesTheOtherCubeTakeTheWholePush) {
 }
 
 TEST(StepWorld, AppliesEachPlayersInputsInOrder) {
+  OverlapResolver resolver;
   std::vector<PlayerCube> all = {{3, {}}, {9, {5000, 5000, 0, 0, 0}}};
   const Input first[] = {{10, kRight}, {11, kRight}, {12, kDown}};
   const Input second[] = {{400, kLeft}};
   const PlayerStep steps[] = {{&all[0], first}, {&all[1], second}};
-  StepWorld(all, steps, true, kStandardArena);
+  StepWorld(all, steps, true, kStandardArena, resolver);
 
   CubeState expected_first;
   for (const Input& in : first) expected_first = Move(expected_first, in, kStandardArena);
@@ -214,6 +215,7 @@ TEST(StepWorld, AppliesEachPlayersInputsInOrder) {
 }
 
 TEST(StepWorld, APushIsARealDivergenceFromMoveAlone) {
+  OverlapResolver resolver;
   // Cube 1 runs right into cube 2, which stands still: only the server's world step knows about the push,
   // so a client predicting cube 2 with Move alone would be wrong.
   const CubeState runner{20000, 10000, kMaxSpeed, 0, 0};
@@ -225,12 +227,12 @@ TEST(StepWorld, APushIsARealDivergenceFromMoveAlone) {
 
   std::vector<PlayerCube> without = all;
   const PlayerStep steps_without[] = {{&without[0], run_input}, {&without[1], stand_input}};
-  StepWorld(without, steps_without, false, kStandardArena);
+  StepWorld(without, steps_without, false, kStandardArena, resolver);
   EXPECT_EQ(without[0].state, Move(runner, run_input[0], kStandardArena));
   EXPECT_EQ(without[1].state, Move(standing, stand_input[0], kStandardArena));
   ASSERT_TRUE(Overlap(without[0].state, without[1].state));
 
-  StepWorld(all, steps, true, kStandardArena);
+  StepWorld(all, steps, true, kStandardArena, resolver);
   EXPECT_FALSE(Overlap(all[0].state, all[1].state));
   EXPECT_FALSE(SamePhysics(all[1].state, Move(standing, stand_input[0], kStandardArena)));
   EXPECT_GT(all[1].state.x, standing.x);  // pushed away from the runner
@@ -238,6 +240,7 @@ TEST(StepWorld, APushIsARealDivergenceFromMoveAlone) {
 }
 
 TEST(StepWorld, SixteenCubesPushingIntoOneCornerStaySeparated) {
+  OverlapResolver resolver;
   std::vector<PlayerCube> all;
   for (int i = 0; i < 16; ++i) {
     all.push_back({static_cast<PlayerId>(200 - i * 3),
@@ -249,7 +252,7 @@ TEST(StepWorld, SixteenCubesPushingIntoOneCornerStaySeparated) {
     steps.push_back({&all[i], std::span<const Input>(&inputs[i], 1)});
   for (int tick = 0; tick < 600; ++tick) {
     for (Input& in : inputs) in = {static_cast<Seq>(tick), static_cast<std::uint8_t>(kUp | kLeft)};
-    StepWorld(all, steps, true, kStandardArena);
+    StepWorld(all, steps, true, kStandardArena, resolver);
     ASSERT_EQ(FindViolation(all), "") << "tick " << tick;
   }
   // They did reach the corner: one cube sits in it.
@@ -259,6 +262,7 @@ TEST(StepWorld, SixteenCubesPushingIntoOneCornerStaySeparated) {
 }
 
 TEST(StepWorld, NeverLeavesOverlapsOverManyRandomTicks) {
+  OverlapResolver resolver;
   std::mt19937_64 rng(4321);
   for (int game = 0; game < 40; ++game) {
     std::vector<PlayerCube> all = RandomConfiguration(rng);
@@ -272,7 +276,7 @@ TEST(StepWorld, NeverLeavesOverlapsOverManyRandomTicks) {
         inputs[i] = {static_cast<Seq>(tick), held[i]};
         steps.push_back({&all[i], std::span<const Input>(&inputs[i], 1)});
       }
-      StepWorld(all, steps, true, kStandardArena);
+      StepWorld(all, steps, true, kStandardArena, resolver);
       ASSERT_EQ(FindViolation(all), "") << "game " << game << " tick " << tick;
     }
   }

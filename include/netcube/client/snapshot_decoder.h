@@ -15,6 +15,7 @@
 #include "netcube/client/interpolation_buffer.h"
 #include "netcube/protocol/messages.h"
 #include "netcube/protocol/recent_ticks.h"
+#include "netcube/sim/world.h"
 
 namespace netcube::client {
 
@@ -74,8 +75,9 @@ class SnapshotDecoder {
   };
 
   std::array<Slot, kSlots> slots_{};
-  protocol::RecentTicks untold_;  // the snapshots received the server has not been told of
-  protocol::Snapshot rebuilt_;    // a delta snapshot's world, rebuilt in place, or an interest one's states
+  protocol::RecentTicks untold_;   // the snapshots received the server has not been told of
+  sim::OverlapResolver resolver_;  // the replays' collisions, from one to the next
+  protocol::Snapshot rebuilt_;     // a delta snapshot's world, rebuilt in place, or an interest one's states
   protocol::FixedVector<sim::PlayerId, protocol::kMaxPlayers> kept_;
   std::vector<CarriedStates> carried_;  // by id, up to the highest carried
 };

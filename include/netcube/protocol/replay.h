@@ -132,9 +132,10 @@ bool MakeReplay(std::uint64_t tick, int age, std::span<const sim::PlayerCube> ba
 // `newer_ticks` ticks after the baseline (the receiver rebuilt it from an earlier snapshot: the cubes the
 // delta says were there then). False when the delta does not fit them: another cube count, a path that
 // does not cover its cube's ticks, a turn out of range, an exit of a cube not there, an arrival of an id
-// there or outside the arena.
+// there or outside the arena. Collisions are resolved with `resolver`, a receiver's own from replay to
+// replay.
 bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const sim::Arena& arena,
-                 const DeltaSnapshot& delta, Snapshot& out, std::span<const sim::PlayerCube> newer = {},
-                 int newer_ticks = 0) noexcept;
+                 const DeltaSnapshot& delta, Snapshot& out, sim::OverlapResolver& resolver,
+                 std::span<const sim::PlayerCube> newer = {}, int newer_ticks = 0) noexcept;
 
 }  // namespace netcube::protocol

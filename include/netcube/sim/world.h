@@ -2,6 +2,7 @@
 // The server's world step: every player's inputs, then player–player overlap resolution. Client-side
 // prediction runs only Move, so a push from another cube is a real misprediction it has to correct.
 #include <cstdint>
+#include <memory>
 #include <span>
 
 #include "netcube/sim/move.h"
@@ -27,14 +28,34 @@ struct PlayerCube {
 // `arena`.
 void ResolveOverlaps(std::span<PlayerCube> cubes, const Arena& arena) noexcept;
 
+// ResolveOverlaps for a world that goes on tick after tick (a server's, a client's replays and
+// predictions): it keeps where it filed the cubes, so that the next world, whose cubes moved a little,
+// costs the few that crossed into another cell rather than a filing of all. Resolve's result is
+// ResolveOverlaps' own, whatever world it is given; a copy starts with nothing kept.
+class OverlapResolver {
+ public:
+  OverlapResolver() noexcept;
+  ~OverlapResolver();
+  OverlapResolver(const OverlapResolver&) noexcept;
+  OverlapResolver& operator=(const OverlapResolver&) noexcept;
+  OverlapResolver(OverlapResolver&&) noexcept;
+  OverlapResolver& operator=(OverlapResolver&&) noexcept;
+
+  void Resolve(std::span<PlayerCube> cubes, const Arena& arena) noexcept;
+
+ private:
+  struct Filing;
+  std::unique_ptr<Filing> filing_;
+};
+
 struct PlayerStep {
   PlayerCube* cube = nullptr;
   std::span<const Input> inputs;  // this tick's inputs for the cube, in sequence order
 };
 
 // One server tick: applies each player's inputs with Move, then resolves overlaps among `all`
-// (when `collisions` is on). `steps` point into `all`.
+// (when `collisions` is on) with `resolver`. `steps` point into `all`.
 void StepWorld(std::span<PlayerCube> all, std::span<const PlayerStep> steps, bool collisions,
-               const Arena& arena) noexcept;
+               const Arena& arena, OverlapResolver& resolver) noexcept;
 
 }  // namespace netcube::sim

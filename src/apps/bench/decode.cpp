@@ -44,7 +44,7 @@ class Crowd {
       inputs_[i] = {static_cast<sim::Seq>(tick), script_.ButtonsAt(elapsed, i + 1)};
       steps_.push_back({&world_[i], std::span(&inputs_[i], 1)});
     }
-    sim::StepWorld(world_, steps_, true, sim::kStandardArena);
+    sim::StepWorld(world_, steps_, true, sim::kStandardArena, resolver_);
     moves_.Record(tick, world_, generations_, {}, steps_, true);
     history_.push_back(world_);
   }
@@ -61,6 +61,7 @@ class Crowd {
   std::vector<std::uint32_t> generations_;
   std::vector<sim::Input> inputs_;
   std::vector<sim::PlayerStep> steps_;
+  sim::OverlapResolver resolver_;
   std::vector<std::vector<sim::PlayerCube>> history_;
   protocol::MoveLog moves_;
   client::InputScript script_;
