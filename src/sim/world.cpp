@@ -195,8 +195,9 @@ bool FindNearestFreeSpot(const CubeState& cube, std::span<CubeState* const> sett
 
 // Guaranteed separation for what relaxation leaves behind: in id order, each cube that overlaps one
 // before it steps to the nearest spot clear of all of them, and its velocity back toward where it was
-// stops. Cubes already clear do not move. The grid, filed before the first step, finds the neighbours
-// that have not moved; the few that have are checked from their own list.
+// stops. Cubes already clear do not move. After the passes only a pair with a cube `last_pushed` holds can
+// overlap, so only those cubes and the later ones near them are checked against the grid, filed before
+// the first step; every cube is checked against the few the settle has moved, from their own list.
 void Settle(std::span<CubeState* const> ordered, const Grid& grid, const Arena& arena,
             const IndexSet& last_pushed) noexcept {
   IndexSet suspects = last_pushed;
