@@ -97,6 +97,30 @@ TEST(BitStream, RandomWidthsRoundTrip) {
   }
 }
 
+// Every field of every width from every bit of packets of every length up to 20 bytes, read from any
+// first bit: the value the bits hold, most significant first, read one at a time; none past the end.
+TEST(BitStream, ReaderReadsEveryFieldOfShortPacketsAsTheirBitsSay) {
+  std::mt19937_64 rng(6);
+  for (std::size_t length = 0; length <= 20; ++length) {
+    std::vector<std::uint8_t> data(length);
+    for (std::uint8_t& byte : data) byte = static_cast<std::uint8_t>(rng());
+    const auto bit_at = [&data](std::size_t i) { return (data[i / 8] >> (7 - i % 8)) & 1u; };
+    for (std::size_t first = 0; first <= length * 8; ++first) {
+      for (int bits = 0; bits <= 32; ++bits) {
+        BitReader reader(data, first);
+        std::uint32_t value = 0xA5A5A5A5u;
+        const bool fits = first + static_cast<std::size_t>(bits) <= length * 8;
+        ASSERT_EQ(reader.Bits(value, bits), fits) << length << " bytes, from bit " << first << ", " << bits;
+        if (!fits) continue;
+        std::uint32_t expected = 0;
+        for (int b = 0; b < bits; ++b) expected = expected << 1 | bit_at(first + static_cast<std::size_t>(b));
+        ASSERT_EQ(value, expected) << length << " bytes, from bit " << first << ", " << bits;
+        ASSERT_EQ(reader.BitsRead(), first + static_cast<std::size_t>(bits));
+      }
+    }
+  }
+}
+
 TEST(BitStream, WriterRefusesToOverflowItsBuffer) {
   std::array<std::uint8_t, 2> buffer{};
   BitWriter writer(buffer);
