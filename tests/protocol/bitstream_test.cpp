@@ -104,7 +104,7 @@ TEST(BitStream, ReaderReadsEveryFieldOfShortPacketsAsTheirBitsSay) {
   for (std::size_t length = 0; length <= 20; ++length) {
     std::vector<std::uint8_t> data(length);
     for (std::uint8_t& byte : data) byte = static_cast<std::uint8_t>(rng());
-    const auto bit_at = [&data](std::size_t i) { return (data[i / 8] >> (7 - i % 8)) & 1u; };
+    const auto bit_at = [&data](std::size_t i) { return (std::uint32_t{data[i / 8]} >> (7 - i % 8)) & 1u; };
     for (std::size_t first = 0; first <= length * 8; ++first) {
       for (int bits = 0; bits <= 32; ++bits) {
         BitReader reader(data, first);
