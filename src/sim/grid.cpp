@@ -53,6 +53,25 @@ void Grid::Update(std::span<CubeState* const> cubes) noexcept {
   }
 }
 
+void Grid::MoveBetweenBuckets(std::uint16_t cube, std::size_t from, std::size_t to) noexcept {
+  // Each bucket between passes one slot along, so that every bucket's cubes stay one run of items_.
+  std::size_t hole = static_cast<std::size_t>(
+      std::find(items_.begin() + first_[from], items_.begin() + first_[from + 1], cube) - items_.begin());
+  for (std::size_t b = from; b < to; ++b) {  // toward the end: the hole moves to the end of each bucket
+    if (b > from) --first_[b];
+    items_[hole] = items_[first_[b + 1] - 1u];
+    hole = first_[b + 1] - 1u;
+  }
+  for (std::size_t b = from; b > to; --b) {  // toward the start: the hole moves to the start of each
+    if (b < from) ++first_[b + 1];
+    items_[hole] = items_[first_[b]];
+    hole = first_[b];
+  }
+  if (to > from) --first_[to];
+  if (to < from) ++first_[to + 1];
+  items_[hole] = cube;
+}
+
 bool Grid::MoveListed(std::size_t k, std::uint16_t column, std::uint16_t row) noexcept {
   const auto cube = static_cast<std::uint16_t>(k);
   // Off its neighbours' lists: a later list closes up to keep its order; an earlier one takes its last.
@@ -69,25 +88,7 @@ bool Grid::MoveListed(std::size_t k, std::uint16_t column, std::uint16_t row) no
     *std::find(first, first + earlier_count_[m], cube) = earlier_[m][earlier_count_[m] - 1u];
     --earlier_count_[m];
   }
-  // Out of its bucket and into the new one: each bucket between passes one slot along, so that every
-  // bucket's cubes stay one run of items_.
-  const std::size_t from = Bucket(column_[k], row_[k]);
-  const std::size_t to = Bucket(column, row);
-  std::size_t hole = static_cast<std::size_t>(
-      std::find(items_.begin() + first_[from], items_.begin() + first_[from + 1], cube) - items_.begin());
-  for (std::size_t b = from; b < to; ++b) {  // toward the end: the hole moves to the end of each bucket
-    if (b > from) --first_[b];
-    items_[hole] = items_[first_[b + 1] - 1u];
-    hole = first_[b + 1] - 1u;
-  }
-  for (std::size_t b = from; b > to; --b) {  // toward the start: the hole moves to the start of each
-    if (b < from) ++first_[b + 1];
-    items_[hole] = items_[first_[b]];
-    hole = first_[b];
-  }
-  if (to > from) --first_[to];
-  if (to < from) ++first_[to + 1];
-  items_[hole] = cube;
+  MoveBetweenBuckets(cube, Bucket(column_[k], row_[k]), Bucket(column, row));
   column_[k] = column;
   row_[k] = row;
   // Onto its new neighbours' lists, each later list kept in increasing order.

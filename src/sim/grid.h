@@ -118,6 +118,8 @@ class Grid {
   // Files listed cube k under the cell (column, row) and updates every list it is on or gains; false, with
   // the lists left broken, if one overflows.
   bool MoveListed(std::size_t k, std::uint16_t column, std::uint16_t row) noexcept;
+  // Takes `cube` out of bucket `from` and files it in bucket `to`.
+  void MoveBetweenBuckets(std::uint16_t cube, std::size_t from, std::size_t to) noexcept;
 
   // Calls visit(j) once for every cube j other than `i` in i's cell and the cells around it. A row's three
   // cells are three buckets in a row (wrapping round the last), whose cubes are one run of `items_`, or two.
