@@ -166,7 +166,8 @@ void App::BeginFrame() {
 
 void App::Render() {
   ImGui::Render();
-  SDL_SetRenderDrawColor(renderer_, kBackground.r, kBackground.g, kBackground.b, 255);
+  // The panels' colour: they are drawn by the clear (gui/backdrop.h).
+  SDL_SetRenderDrawColor(renderer_, kPanelBackground.r, kPanelBackground.g, kPanelBackground.b, 255);
   SDL_RenderClear(renderer_);
   ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
 }

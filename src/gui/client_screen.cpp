@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "netcube/gui/backdrop.h"
 #include "netcube/gui/keys.h"
 #include "netcube/gui/theme.h"
 #include "netcube/protocol/messages.h"
@@ -172,16 +173,18 @@ void ClientScreen::Update(Micros now, std::uint8_t held_buttons) {
 
 void ClientScreen::Draw(const ClientLayout& layout, Micros now,
                         std::span<const transport::LinkProfile> profiles) {
-  ImDrawList& background = *ImGui::GetBackgroundDrawList();
-  DrawCentredText(background, layout.title.x + layout.title.w / 2.0F,
-                  layout.title.y + (layout.title.h - ImGui::GetFontSize()) / 2.0F, ToImU32(kHeaderText),
-                  Title());
   const bool spectator = client_->spectator();
   if (spectator) {
     if (KeyPressedNow(Key::kTab)) camera_.FollowNext(*client_);
     if (KeyPressedNow(Key::kF)) camera_.Free();
   }
+  ImDrawList& background = *ImGui::GetBackgroundDrawList();
   const ArenaMapping mapping = MappingFor(layout.arena);
+  const Rect shown[] = {mapping.arena(), layout.panel};
+  PaintBackdropAround(background, ImGui::GetIO().DisplaySize, shown);
+  DrawCentredText(background, layout.title.x + layout.title.w / 2.0F,
+                  layout.title.y + (layout.title.h - ImGui::GetFontSize()) / 2.0F, ToImU32(kHeaderText),
+                  Title());
   view_.DrawArena(background, mapping, *client_, now);
   if (const std::optional<TagRequest> tag =
           spectator ? std::nullopt : view_.TagInput(mapping, TagKeyPressedNow(KeyBinding::kArrowsAndWasd))) {
@@ -193,7 +196,7 @@ void ClientScreen::Draw(const ClientLayout& layout, Micros now,
   // A spectator's Tab follows the next player: it must not also step through the panel's fields.
   ImGui::Begin("##client", nullptr,
                ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                   ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoSavedSettings | kBackdropPanelFlags |
                    (spectator ? ImGuiWindowFlags_NoNavInputs : 0));
   DrawConnectPanel(now);
   if (spectator) DrawCameraControls();

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "netcube/gui/backdrop.h"
+
 namespace netcube::gui {
 
 JournalViewer::JournalViewer(timeline::SavedJournal saved, std::string path)
@@ -38,7 +40,8 @@ void JournalViewer::Draw(float width, float height) {
   ImGui::SetNextWindowPos({0.0F, 0.0F});
   ImGui::SetNextWindowSize({width, height});
   ImGui::Begin("##journal", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   kBackdropPanelFlags);
   ImGui::TextUnformatted(heading_.c_str());
   ImGui::TextWrapped("%s", saved_.title.c_str());
   ImGui::TextUnformatted(summary_.c_str());

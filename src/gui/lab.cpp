@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "netcube/client/bot.h"
+#include "netcube/gui/backdrop.h"
 #include "netcube/gui/keys.h"
 #include "netcube/gui/theme.h"
 #include "netcube/protocol/messages.h"
@@ -21,7 +22,7 @@ constexpr Micros kWandererViewInterval{500'000};
 
 constexpr ImGuiWindowFlags kPanelFlags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                                          ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoTitleBar |
-                                         ImGuiWindowFlags_NoSavedSettings;
+                                         ImGuiWindowFlags_NoSavedSettings | kBackdropPanelFlags;
 
 void BeginPanel(const char* id, const Rect& rect) {
   ImGui::SetNextWindowPos(rect.min());
@@ -221,6 +222,12 @@ void Lab::ObserveServer(Micros now) {
 
 void Lab::Draw(const LabLayout& layout, Micros now, std::span<const transport::LinkProfile> profiles) {
   ImDrawList& background = *ImGui::GetBackgroundDrawList();
+  const ArenaMapping server_mapping =
+      ArenaMapping::Fit(layout.arena[layout.server_column], server_->config().arena);
+  std::vector<Rect> shown = {server_mapping.arena()};
+  for (std::size_t column = 0; column < layout.columns; ++column) shown.push_back(layout.panel[column]);
+  for (std::size_t i = 0; i < players_.size(); ++i) shown.push_back(PlayerMapping(i, layout).arena());
+  PaintBackdropAround(background, ImGui::GetIO().DisplaySize, shown);
   const auto title = [&](std::size_t column, const std::string& text, Rgb colour) {
     const Rect& rect = layout.title[column];
     DrawCentredText(background, rect.x + rect.w / 2.0F, rect.y + (rect.h - ImGui::GetFontSize()) / 2.0F,
@@ -235,8 +242,7 @@ void Lab::Draw(const LabLayout& layout, Micros now, std::span<const transport::L
   }
   for (std::size_t i = 0; hand_tags_ && !read_only_ && i < players_.size(); ++i) {
     const std::optional<TagRequest> request =
-        player_views_[i].TagInput(PlayerView::MappingFor(layout.arena[layout.ColumnOf(i)], *players_[i]),
-                                  TagKeyPressedNow(tag_keys_[i]));
+        player_views_[i].TagInput(PlayerMapping(i, layout), TagKeyPressedNow(tag_keys_[i]));
     if (request) TagByHand(now, {i, *request});
   }
   for (std::size_t i = 0; i < players_.size(); ++i) {
@@ -247,8 +253,7 @@ void Lab::Draw(const LabLayout& layout, Micros now, std::span<const transport::L
     DrawPlayerColumn(i, layout, now, profiles);
   }
 
-  server_view_.DrawArena(
-      background, ArenaMapping::Fit(layout.arena[layout.server_column], server_->config().arena), *server_);
+  server_view_.DrawArena(background, server_mapping, *server_);
   BeginPanel("##server", layout.panel[layout.server_column]);
   // A journaled run's time machine and the server's controls share the panel as tabs (the time machine
   // first), so that each fits a 1280 x 720 window whole.
@@ -285,13 +290,17 @@ void Lab::Reconnect(std::size_t index, Micros now) {
   players_[index]->Connect(kLabHost, server_->port(), now, &connect_errors_[index]);
 }
 
+ArenaMapping Lab::PlayerMapping(std::size_t index, const LabLayout& layout) const noexcept {
+  return PlayerView::MappingFor(layout.arena[layout.ColumnOf(index)], *players_[index]);
+}
+
 void Lab::DrawPlayerColumn(std::size_t index, const LabLayout& layout, Micros now,
                            std::span<const transport::LinkProfile> profiles) {
   const std::size_t column = layout.ColumnOf(index);
   client::Client& player = *players_[index];
   PlayerView& view = player_views_[index];
-  view.DrawArena(*ImGui::GetBackgroundDrawList(), PlayerView::MappingFor(layout.arena[column], player),
-                 player, now, server_->world());
+  view.DrawArena(*ImGui::GetBackgroundDrawList(), PlayerMapping(index, layout), player, now,
+                 server_->world());
 
   BeginPanel(("##player" + std::to_string(index + 1)).c_str(), layout.panel[column]);
   const client::ConnectionState state = player.state();

@@ -41,7 +41,7 @@ Rgb PlayerTint(sim::PlayerId id) noexcept {
 
 void ApplyTheme(ImGuiStyle& style) noexcept {
   ImGui::StyleColorsDark(&style);
-  style.WindowRounding = 4.0F;
+  style.WindowRounding = 0.0F;
   style.FrameRounding = 3.0F;
   style.GrabRounding = 3.0F;
   style.WindowBorderSize = 1.0F;

@@ -148,6 +148,8 @@ class Lab {
   void ObserveServer(Micros now);
   void DrawPlayerColumn(std::size_t index, const LabLayout& layout, Micros now,
                         std::span<const transport::LinkProfile> profiles);
+  // Where player `index`'s arena is drawn in its column.
+  ArenaMapping PlayerMapping(std::size_t index, const LabLayout& layout) const noexcept;
 
   std::unique_ptr<server::Server> server_;
   std::vector<std::unique_ptr<client::Client>> players_;

@@ -18,8 +18,8 @@ struct Rgb {
 // `alpha` in [0, 255].
 ImU32 ToImU32(Rgb colour, std::uint8_t alpha = 255) noexcept;
 
-inline constexpr Rgb kBackground{24, 26, 33};       // the window behind everything
-inline constexpr Rgb kPanelBackground{38, 43, 54};  // ImGui windows (opaque, so tests can find them)
+inline constexpr Rgb kBackground{24, 26, 33};       // around the panels and arenas (gui/backdrop.h)
+inline constexpr Rgb kPanelBackground{38, 43, 54};  // the panels: the frame's clear, and other ImGui windows
 inline constexpr Rgb kArenaFloor{12, 14, 18};
 inline constexpr Rgb kArenaGrid{34, 38, 48};
 inline constexpr Rgb kArenaBorder{110, 116, 130};
@@ -50,7 +50,8 @@ Rgb PlayerColour(sim::PlayerId id) noexcept;
 // The lighter tint for that player's outlines (server ghost, raw prediction) and trail.
 Rgb PlayerTint(sim::PlayerId id) noexcept;
 
-// ImGui's dark style with the colours above (opaque window backgrounds).
+// ImGui's dark style with the colours above (opaque window backgrounds, square like the panels on the
+// backdrop).
 void ApplyTheme(ImGuiStyle& style) noexcept;
 
 }  // namespace netcube::gui
