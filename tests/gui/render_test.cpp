@@ -150,7 +150,14 @@ TEST(GuiLabRender, ThreeViewsShowEveryCubeWhereItsViewSaysUnderLag) {
   // Background in the margins, the panels' opaque colour, the arena floors.
   EXPECT_EQ(image.At(1, 1), kBackground);
   EXPECT_EQ(image.At(image.width / 2, image.height - 1), kBackground);
+  const auto pixel = [&](float x, float y) {
+    return image.At(static_cast<int>(x * scale), static_cast<int>(y * scale));
+  };
   for (std::size_t column = 0; column < layout.columns; ++column) {
+    // The backdrop (painted around the panels and floors) left of each column and between floor and panel.
+    const Rect& panel = layout.panel[column];
+    EXPECT_EQ(pixel(panel.x - 4.0F, panel.y + panel.h / 2.0F), kBackground) << "left of column " << column;
+    EXPECT_EQ(pixel(panel.x + panel.w / 2.0F, panel.y - 4.0F), kBackground) << "above panel " << column;
     EXPECT_GT(RectShare(image, scale, layout.panel[column], kPanelBackground), 0.3) << "panel " << column;
     const ImVec2 corner = ArenaMapping::Fit(layout.arena[column], sim::kStandardArena)
                               .ToScreen({1.0, 1.0});  // between grid lines, away from cubes
