@@ -1,6 +1,7 @@
 #include "netcube/gui/lab.h"
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include "netcube/client/bot.h"
@@ -224,10 +225,13 @@ void Lab::Draw(const LabLayout& layout, Micros now, std::span<const transport::L
   ImDrawList& background = *ImGui::GetBackgroundDrawList();
   const ArenaMapping server_mapping =
       ArenaMapping::Fit(layout.arena[layout.server_column], server_->config().arena);
-  std::vector<Rect> shown = {server_mapping.arena()};
-  for (std::size_t column = 0; column < layout.columns; ++column) shown.push_back(layout.panel[column]);
-  for (std::size_t i = 0; i < players_.size(); ++i) shown.push_back(PlayerMapping(i, layout).arena());
-  PaintBackdropAround(background, ImGui::GetIO().DisplaySize, shown);
+  static_assert(2 * (kMaxLabPlayers + 1) <= kMaxShownOnBackdrop, "a floor and a panel a column");
+  std::array<Rect, kMaxShownOnBackdrop> shown;
+  std::size_t shown_count = 0;
+  shown[shown_count++] = server_mapping.arena();
+  for (std::size_t column = 0; column < layout.columns; ++column) shown[shown_count++] = layout.panel[column];
+  for (std::size_t i = 0; i < players_.size(); ++i) shown[shown_count++] = PlayerMapping(i, layout).arena();
+  PaintBackdropAround(background, ImGui::GetIO().DisplaySize, std::span(shown).first(shown_count));
   const auto title = [&](std::size_t column, const std::string& text, Rgb colour) {
     const Rect& rect = layout.title[column];
     DrawCentredText(background, rect.x + rect.w / 2.0F, rect.y + (rect.h - ImGui::GetFontSize()) / 2.0F,

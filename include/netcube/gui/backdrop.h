@@ -5,6 +5,7 @@
 // a fifth of a frame; docs/BENCHMARKS.md). Each screen then paints kBackground around its panels and floors.
 #include <imgui.h>
 
+#include <cstddef>
 #include <span>
 
 #include "netcube/gui/arena.h"
@@ -14,8 +15,12 @@ namespace netcube::gui {
 // The flags of a panel laid out on the backdrop: the clear is its background.
 inline constexpr ImGuiWindowFlags kBackdropPanelFlags = ImGuiWindowFlags_NoBackground;
 
-// Paints kBackground over all of `display` but `shown` (rectangles that do not overlap: the panels, and the
-// arena floors, which paint themselves). Called before anything else is drawn on `draw`.
+// The most rectangles a screen shows on the backdrop (a lab's columns each show a floor and a panel).
+inline constexpr std::size_t kMaxShownOnBackdrop = 16;
+
+// Paints kBackground over all of `display` but `shown` (at most kMaxShownOnBackdrop rectangles that do not
+// overlap: the panels, and the arena floors, which paint themselves). Called before anything else is drawn
+// on `draw`; allocates nothing.
 void PaintBackdropAround(ImDrawList& draw, ImVec2 display, std::span<const Rect> shown);
 
 }  // namespace netcube::gui
