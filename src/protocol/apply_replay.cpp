@@ -141,7 +141,8 @@ bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const sim::Arena& ar
                  std::span<const sim::PlayerCube> newer, int newer_ticks) noexcept {
   const std::size_t count = baseline.size();
   if (!EveryPathFits(delta, count) || newer_ticks < 0 || newer_ticks >= delta.age) return false;
-  std::array<PathCursor, kMaxReplayPaths> cursors{};
+  std::array<PathCursor, kMaxReplayPaths> cursors;  // the first paths.size(), the only ones read, set here
+  std::fill_n(cursors.begin(), delta.paths.size(), PathCursor{});
   FixedVector<std::uint16_t, kMaxPlayers> present;
   out.players.clear();
   for (std::size_t i = 0; i < count; ++i) {
@@ -177,7 +178,7 @@ bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const sim::Arena& ar
         const bool turning = c.turn < path.turns.size() && path.turns[c.turn].at == c.moves;
         std::uint8_t buttons = state.buttons;
         if (turning) buttons = ButtonsOfChoice(state.buttons, path.turns[c.turn++].choice);
-        state = sim::Move(state, {static_cast<sim::Seq>(state.last_input + 1), buttons}, arena);
+        sim::Advance(state, {static_cast<sim::Seq>(state.last_input + 1), buttons}, arena);
       }
     }
     if (delta.collisions) resolver.Resolve(out.players.span(), arena);

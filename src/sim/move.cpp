@@ -46,28 +46,32 @@ void Integrate(std::int32_t& pos, std::int32_t& vel, std::int32_t lo, std::int32
 
 CubeState Move(const CubeState& state, const Input& input, const Arena& arena) noexcept {
   CubeState next = state;
+  Advance(next, input, arena);
+  return next;
+}
+
+void Advance(CubeState& state, const Input& input, const Arena& arena) noexcept {
   const std::uint8_t b = input.buttons;
   const std::int32_t dir_x = ((b & kRight) ? 1 : 0) - ((b & kLeft) ? 1 : 0);
   const std::int32_t dir_y = ((b & kDown) ? 1 : 0) - ((b & kUp) ? 1 : 0);
   const std::int32_t accel =
       (dir_x != 0 && dir_y != 0) ? kAcceleration * kDiagonalScale / 256 : kAcceleration;
 
-  next.vx = dir_x != 0 ? next.vx + dir_x * accel : ApproachZero(next.vx, kFriction);
-  next.vy = dir_y != 0 ? next.vy + dir_y * accel : ApproachZero(next.vy, kFriction);
+  state.vx = dir_x != 0 ? state.vx + dir_x * accel : ApproachZero(state.vx, kFriction);
+  state.vy = dir_y != 0 ? state.vy + dir_y * accel : ApproachZero(state.vy, kFriction);
 
-  const std::int64_t speed_sq = std::int64_t{next.vx} * next.vx + std::int64_t{next.vy} * next.vy;
+  const std::int64_t speed_sq = std::int64_t{state.vx} * state.vx + std::int64_t{state.vy} * state.vy;
   if (speed_sq > std::int64_t{kMaxSpeed} * kMaxSpeed) {
     // Rounding the length up keeps the scaled vector within kMaxSpeed.
     const std::int64_t speed = CeilSqrt(speed_sq);
-    next.vx = ScaleToMaxSpeed(next.vx, speed);
-    next.vy = ScaleToMaxSpeed(next.vy, speed);
+    state.vx = ScaleToMaxSpeed(state.vx, speed);
+    state.vy = ScaleToMaxSpeed(state.vy, speed);
   }
 
-  Integrate(next.x, next.vx, arena.min_x(), arena.max_x());
-  Integrate(next.y, next.vy, arena.min_y(), arena.max_y());
-  next.last_input = input.seq;
-  next.buttons = input.buttons & kButtonMask;
-  return next;
+  Integrate(state.x, state.vx, arena.min_x(), arena.max_x());
+  Integrate(state.y, state.vy, arena.min_y(), arena.max_y());
+  state.last_input = input.seq;
+  state.buttons = input.buttons & kButtonMask;
 }
 
 std::uint64_t HashState(const CubeState& state, std::uint64_t seed) noexcept {

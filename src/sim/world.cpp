@@ -304,7 +304,7 @@ void OverlapResolver::Resolve(std::span<PlayerCube> cubes, const Arena& arena) n
 void StepWorld(std::span<PlayerCube> all, std::span<const PlayerStep> steps, bool collisions,
                const Arena& arena, OverlapResolver& resolver) noexcept {
   for (const PlayerStep& step : steps) {
-    for (const Input& input : step.inputs) step.cube->state = Move(step.cube->state, input, arena);
+    for (const Input& input : step.inputs) Advance(step.cube->state, input, arena);
   }
   if (collisions) resolver.Resolve(all, arena);
 }

@@ -79,6 +79,9 @@ struct CubeState {
 // cancel), speed capped at kMaxSpeed in every direction, friction on an axis with no key held, and the
 // arena's walls, which stop the cube.
 CubeState Move(const CubeState& state, const Input& input, const Arena& arena) noexcept;
+// Move in place: `state = Move(state, ...)` reads back a result written field by field, a stall the loops
+// that step a whole world (the server's tick, a client's replay) pay for every Move.
+void Advance(CubeState& state, const Input& input, const Arena& arena) noexcept;
 
 // Same position and velocity; `last_input` is bookkeeping, not physics.
 constexpr bool SamePhysics(const CubeState& a, const CubeState& b) noexcept {
