@@ -65,7 +65,7 @@ const protocol::Snapshot* SnapshotDecoder::Unpack(Tick tick, const protocol::Int
       if (held == nullptr) return nullptr;
       cube.state = *held;
       for (int k = 0; k < member.predicted_age; ++k)
-        cube.state = sim::Move(cube.state, sim::Input{0, cube.state.buttons}, arena);
+        sim::Advance(cube.state, sim::Input{0, cube.state.buttons}, arena);
     }
     rebuilt_.players.push_back(cube);
   }

@@ -2,6 +2,7 @@
 // the baseline (or from a world since), and the turns' button choices both ends name.
 #include <algorithm>
 #include <array>
+#include <cassert>
 
 #include "netcube/protocol/replay.h"
 
@@ -28,18 +29,6 @@ bool PathFits(const CubePath& path, int age) noexcept {
   for (const Turn& turn : path.turns) {
     if (turn.at < first || turn.at >= moves || turn.choice >= kTurnChoices) return false;
     first = turn.at + 1;
-  }
-  return true;
-}
-
-// A path for each of the `count` baseline cubes and each arrival, each fitting the ticks its cube was there.
-bool EveryPathFits(const DeltaSnapshot& delta, std::size_t count) noexcept {
-  if (delta.paths.size() != count + delta.arrivals.size()) return false;
-  for (std::size_t i = 0; i < delta.paths.size(); ++i) {
-    const int from = i < count ? 1 : delta.arrivals[i - count].at;
-    int end = delta.age + 1;
-    for (const Exit& d : delta.exits) end = d.path == i ? d.at : end;
-    if (end < from || !PathFits(delta.paths[i], end - from)) return false;
   }
   return true;
 }
@@ -119,6 +108,18 @@ bool ApplyMembers(const DeltaSnapshot& delta, std::size_t count, int at, const s
 
 }  // namespace
 
+bool PathsFit(const DeltaSnapshot& delta) noexcept {
+  if (delta.paths.size() < delta.arrivals.size()) return false;
+  const std::size_t count = delta.paths.size() - delta.arrivals.size();
+  for (std::size_t i = 0; i < delta.paths.size(); ++i) {
+    const int from = i < count ? 1 : delta.arrivals[i - count].at;
+    int end = delta.age + 1;
+    for (const Exit& d : delta.exits) end = d.path == i ? d.at : end;
+    if (end < from || !PathFits(delta.paths[i], end - from)) return false;
+  }
+  return true;
+}
+
 std::uint8_t ButtonsOfChoice(std::uint8_t held, std::uint8_t choice) noexcept {
   for (const std::uint8_t buttons : kChoiceOrder) {
     if (buttons == held) continue;
@@ -140,7 +141,9 @@ bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const sim::Arena& ar
                  const DeltaSnapshot& delta, Snapshot& out, sim::OverlapResolver& resolver,
                  std::span<const sim::PlayerCube> newer, int newer_ticks) noexcept {
   const std::size_t count = baseline.size();
-  if (!EveryPathFits(delta, count) || newer_ticks < 0 || newer_ticks >= delta.age) return false;
+  if (count + delta.arrivals.size() != delta.paths.size() || newer_ticks < 0 || newer_ticks >= delta.age)
+    return false;
+  assert(PathsFit(delta));
   std::array<PathCursor, kMaxReplayPaths> cursors;  // the first paths.size(), the only ones read, set here
   std::fill_n(cursors.begin(), delta.paths.size(), PathCursor{});
   FixedVector<std::uint16_t, kMaxPlayers> present;

@@ -1,8 +1,8 @@
 // libFuzzer target for the client's delta path: a baseline Snapshot packet and a DeltaSnapshot packet are
 // decoded, and the delta replayed on the baseline, as the client does (the first two bytes are the baseline
 // packet's length; the type fields are forced so that every input reaches both decoders). Nothing may
-// crash; a delta that decodes encodes back to itself; one that applies rebuilds a valid world, and the
-// same world again from the world it rebuilt at any tick since the baseline.
+// crash; a delta that decodes encodes back to itself and its paths fit; one that applies rebuilds a valid
+// world, and the same world again from the world it rebuilt at any tick since the baseline.
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -50,6 +50,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (Decode(delta_packet, delta_message) != DecodeError::kNone) return 0;
   const Snapshot& baseline = std::get<Snapshot>(baseline_message);
   const DeltaSnapshot& delta = std::get<DeltaSnapshot>(delta_message);
+  // What ApplyReplay takes on trust: the grammar admits no other path.
+  if (!PathsFit(delta)) Fail("a decoded delta has a path that does not fit its cube's ticks");
 
   static std::array<std::uint8_t, kMaxPacketBytes> buffer;
   static Message again;
@@ -89,6 +91,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         if (!first.paths[i].runs.empty() && first.paths[i].runs[0].moves == 0) first.paths[i].runs.clear();
       }
+      if (!PathsFit(first)) Fail("the replay's first tick does not fit");
       static Snapshot from_first;
       if (ApplyReplay(baseline.players.span(), baseline.arena, first, at_first, resolver) &&
           (!ApplyReplay(baseline.players.span(), baseline.arena, delta, from_first, resolver,

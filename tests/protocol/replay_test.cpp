@@ -217,56 +217,6 @@ TEST(Replay, AStartFromAnOlderReplayMakesWhatAStartOfItsOwnDoes) {
   }
 }
 
-// A writer that keeps each path's code from one encode of a replay to the next writes, at every tick and
-// whichever ticks it skips, what one that writes every path writes: byte for byte, through every age at
-// which a field widens, stalls and resting spells included. And it copies most paths of moving cubes.
-TEST(Replay, AWriterKeepingItsPathCodesWritesWhatOneWritingEveryPathDoes) {
-  for (const bool resting : {false, true}) {
-    SCOPED_TRACE(resting);
-    const int ticks = kHeldBaselines;
-    const Ticks run = Play(resting ? 23 : 29, 48, ticks, true, {20, 41}, resting);
-    const auto tick_at = [](int k) { return Ticks::kFirstTick + static_cast<std::uint64_t>(k); };
-    ReplayBuilder builder;
-    DeltaSnapshot delta;
-    ReplayCodes codes;
-    ASSERT_TRUE(builder.Start(tick_at(0), run.worlds[0], run.log, delta));
-    std::size_t copied = 0;
-    std::size_t paths = 0;
-    for (int age = 1; age <= ticks; age += age < 40 ? 1 : 3) {
-      SCOPED_TRACE(age);
-      ASSERT_TRUE(builder.Extend(tick_at(age), run.log, delta));
-      ASSERT_TRUE(builder.Finish(run.worlds[static_cast<std::size_t>(age)], delta));
-      SnapshotWriter every_path;
-      SnapshotWriter keeping;
-      ASSERT_TRUE(every_path.Prepare(delta));
-      ASSERT_TRUE(keeping.Prepare(delta, codes));
-      EXPECT_EQ(keeping.shared_bits(), every_path.shared_bits());
-      EXPECT_EQ(keeping.cube_bits(), every_path.cube_bits());
-      const auto written = every_path.PacketFor(std::nullopt);
-      const auto kept = keeping.PacketFor(std::nullopt);
-      ASSERT_TRUE(std::equal(written.begin(), written.end(), kept.begin(), kept.end()));
-      copied += codes.copied();
-      paths += delta.paths.size();
-    }
-    // A resting cube's path ends in a run of no Move, which each tick lengthens: its code changes.
-    EXPECT_GT(copied, paths / (resting ? 4 : 2));
-    // Another replay's encode with the same codes (its baseline newer): each path written again.
-    ReplayBuilder newer;
-    DeltaSnapshot newer_delta;
-    ASSERT_TRUE(newer.Start(tick_at(30), run.worlds[30], run.log, newer_delta));
-    ASSERT_TRUE(newer.Extend(tick_at(ticks), run.log, newer_delta));
-    ASSERT_TRUE(newer.Finish(run.worlds.back(), newer_delta));
-    SnapshotWriter every_path;
-    SnapshotWriter keeping;
-    ASSERT_TRUE(every_path.Prepare(newer_delta));
-    ASSERT_TRUE(keeping.Prepare(newer_delta, codes));
-    EXPECT_EQ(codes.copied(), 0u);
-    const auto written = every_path.PacketFor(std::nullopt);
-    const auto kept = keeping.PacketFor(std::nullopt);
-    EXPECT_TRUE(std::equal(written.begin(), written.end(), kept.begin(), kept.end()));
-  }
-}
-
 // Players come and go while the others push each other: every replay says who went and who came, at the
 // tick they did, and rebuilds the world bit for bit over the wire, from the baseline and from each world
 // since. A player that comes and one that goes are the replay's own paths; no other path changes.
@@ -300,8 +250,8 @@ TEST(Replay, SaysTheCubesThatCameAndWentAndRebuildsTheWorldAcrossThem) {
   EXPECT_EQ(exits, arrivals);
 }
 
-// A replay names what it says: an exit of a cube not there, an arrival of an id there, a path that
-// does not cover its cube's ticks is refused, never followed.
+// A replay names what it says: an exit of a cube not there, an arrival of an id there is refused, never
+// followed; a path that does not cover its cube's ticks is not on any wire.
 TEST(Replay, RefusesCubesThatCameOrWentWhereTheyCannot) {
   sim::OverlapResolver resolver;
   const Ticks run = Play(5, 12, 9, true, {}, false, 3);
@@ -319,12 +269,13 @@ TEST(Replay, RefusesCubesThatCameOrWentWhereTheyCannot) {
   }
   twice.arrivals[0].cube.id = run.worlds[0][stays].id;
   EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, twice, rebuilt, resolver));
-  DeltaSnapshot early = delta;  // an exit before its cube came
+  DeltaSnapshot early = delta;  // an exit before its cube came: no wire says it
   early.exits.back().at = 1;
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, early, rebuilt, resolver));
-  DeltaSnapshot longer = delta;  // a path over more ticks than its cube was there
+  EXPECT_FALSE(PathsFit(early));
+  DeltaSnapshot longer = delta;  // a path over more ticks than its cube was there: no wire says it
   longer.exits.erase(0);
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, longer, rebuilt, resolver));
+  EXPECT_FALSE(PathsFit(longer));
+  EXPECT_TRUE(PathsFit(delta));
   DeltaSnapshot outside = delta;  // an arrival beyond the baseline's arena (the wire allows the largest)
   outside.arrivals[0].cube.state.x = sim::kStandardArena.max_x() + 1;
   EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, outside, rebuilt, resolver));
@@ -333,8 +284,8 @@ TEST(Replay, RefusesCubesThatCameOrWentWhereTheyCannot) {
   ASSERT_EQ(Decode(testing::EncodeToVector(outside), read), DecodeError::kNone);
   EXPECT_FALSE(
       ApplyReplay(run.worlds[0], sim::kStandardArena, std::get<DeltaSnapshot>(read), rebuilt, resolver));
-  // On the wire, the same: refused when read.
-  for (const DeltaSnapshot* bad : {&early}) {
+  // Paths that do not fit are neither written nor read.
+  for (const DeltaSnapshot* bad : {&early, &longer}) {
     Message decoded;
     EXPECT_NE(Decode(testing::EncodeToVector(*bad), decoded), DecodeError::kNone);
   }
@@ -451,6 +402,7 @@ TEST(Replay, LongerThanAPacketIsNotWritten) {
   EXPECT_TRUE(writer.PacketFor(std::nullopt).empty());
 }
 
+// A path must fit before it is followed: the paths that do not are those the wire cannot say.
 TEST(Replay, RefusesPathsThatDoNotFitTheBaseline) {
   sim::OverlapResolver resolver;
   const Ticks run = Play(5, 4, 6, true);
@@ -465,13 +417,16 @@ TEST(Replay, RefusesPathsThatDoNotFitTheBaseline) {
   DeltaSnapshot short_run = delta;
   short_run.paths[1].runs = {};
   short_run.paths[1].runs.push_back({5, 1});  // covers 5 of the 6 ticks
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, short_run, rebuilt, resolver));
   DeltaSnapshot late_turn = delta;
   late_turn.paths[2].runs = {};
   late_turn.paths[2].runs.push_back({6, 1});
   late_turn.paths[2].turns = {};
   late_turn.paths[2].turns.push_back({6, 0});  // at the 7th of 6 Moves
-  EXPECT_FALSE(ApplyReplay(run.worlds[0], sim::kStandardArena, late_turn, rebuilt, resolver));
+  for (const DeltaSnapshot* bad : {&short_run, &late_turn}) {
+    EXPECT_FALSE(PathsFit(*bad));
+    Message decoded;
+    EXPECT_NE(Decode(testing::EncodeToVector(*bad), decoded), DecodeError::kNone);
+  }
 }
 
 TEST(Replay, EveryButtonValueIsOneChoiceAfterEveryOther) {

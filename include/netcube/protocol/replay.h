@@ -127,13 +127,19 @@ class ReplayBuilder {
 bool MakeReplay(std::uint64_t tick, int age, std::span<const sim::PlayerCube> baseline,
                 std::span<const sim::PlayerCube> world, const MoveLog& log, DeltaSnapshot& out) noexcept;
 
+// Whether each of a replay's paths covers the ticks its cube was in the world with runs of at least a tick
+// and at most kMaxMovesPerTick Moves a tick (some Move if any run), and names its turns in order, at Moves
+// it makes, each choice in range. The wire's grammar says no other path: every delta Decode accepts fits,
+// and so does every one MakeReplay makes. ApplyReplay follows only such deltas.
+bool PathsFit(const DeltaSnapshot& delta) noexcept;
+
 // Rebuilds the world a replay delta describes into `out` (tick, arena and ack too), from `baseline`, the
 // world it was made against in `arena`; or, which costs only the ticks after it, from `newer`, the world
 // `newer_ticks` ticks after the baseline (the receiver rebuilt it from an earlier snapshot: the cubes the
-// delta says were there then). False when the delta does not fit them: another cube count, a path that
-// does not cover its cube's ticks, a turn out of range, an exit of a cube not there, an arrival of an id
-// there or outside the arena. Collisions are resolved with `resolver`, a receiver's own from replay to
-// replay.
+// delta says were there then). The delta's paths fit (PathsFit: a decoded delta's do, so they are not
+// checked again). False when the delta does not fit the worlds: another cube count, an exit of a cube not
+// there, an arrival of an id there or outside the arena. Collisions are resolved with `resolver`, a
+// receiver's own from replay to replay.
 bool ApplyReplay(std::span<const sim::PlayerCube> baseline, const sim::Arena& arena,
                  const DeltaSnapshot& delta, Snapshot& out, sim::OverlapResolver& resolver,
                  std::span<const sim::PlayerCube> newer = {}, int newer_ticks = 0) noexcept;
