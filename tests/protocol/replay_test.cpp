@@ -217,6 +217,56 @@ TEST(Replay, AStartFromAnOlderReplayMakesWhatAStartOfItsOwnDoes) {
   }
 }
 
+// A writer that keeps each path's code from one encode of a replay to the next writes, at every tick and
+// whichever ticks it skips, what one that writes every path writes: byte for byte, through every age at
+// which a field widens, stalls and resting spells included. And it copies most paths of moving cubes.
+TEST(Replay, AWriterKeepingItsPathCodesWritesWhatOneWritingEveryPathDoes) {
+  for (const bool resting : {false, true}) {
+    SCOPED_TRACE(resting);
+    const int ticks = kHeldBaselines;
+    const Ticks run = Play(resting ? 23 : 29, 48, ticks, true, {20, 41}, resting);
+    const auto tick_at = [](int k) { return Ticks::kFirstTick + static_cast<std::uint64_t>(k); };
+    ReplayBuilder builder;
+    DeltaSnapshot delta;
+    ReplayCodes codes;
+    ASSERT_TRUE(builder.Start(tick_at(0), run.worlds[0], run.log, delta));
+    std::size_t copied = 0;
+    std::size_t paths = 0;
+    for (int age = 1; age <= ticks; age += age < 40 ? 1 : 3) {
+      SCOPED_TRACE(age);
+      ASSERT_TRUE(builder.Extend(tick_at(age), run.log, delta));
+      ASSERT_TRUE(builder.Finish(run.worlds[static_cast<std::size_t>(age)], delta));
+      SnapshotWriter every_path;
+      SnapshotWriter keeping;
+      ASSERT_TRUE(every_path.Prepare(delta));
+      ASSERT_TRUE(keeping.Prepare(delta, codes));
+      EXPECT_EQ(keeping.shared_bits(), every_path.shared_bits());
+      EXPECT_EQ(keeping.cube_bits(), every_path.cube_bits());
+      const auto written = every_path.PacketFor(std::nullopt);
+      const auto kept = keeping.PacketFor(std::nullopt);
+      ASSERT_TRUE(std::equal(written.begin(), written.end(), kept.begin(), kept.end()));
+      copied += codes.copied();
+      paths += delta.paths.size();
+    }
+    // A resting cube's path ends in a run of no Move, which each tick lengthens: its code changes.
+    EXPECT_GT(copied, paths / (resting ? 4 : 2));
+    // Another replay's encode with the same codes (its baseline newer): each path written again.
+    ReplayBuilder newer;
+    DeltaSnapshot newer_delta;
+    ASSERT_TRUE(newer.Start(tick_at(30), run.worlds[30], run.log, newer_delta));
+    ASSERT_TRUE(newer.Extend(tick_at(ticks), run.log, newer_delta));
+    ASSERT_TRUE(newer.Finish(run.worlds.back(), newer_delta));
+    SnapshotWriter every_path;
+    SnapshotWriter keeping;
+    ASSERT_TRUE(every_path.Prepare(newer_delta));
+    ASSERT_TRUE(keeping.Prepare(newer_delta, codes));
+    EXPECT_EQ(codes.copied(), 0u);
+    const auto written = every_path.PacketFor(std::nullopt);
+    const auto kept = keeping.PacketFor(std::nullopt);
+    EXPECT_TRUE(std::equal(written.begin(), written.end(), kept.begin(), kept.end()));
+  }
+}
+
 // Players come and go while the others push each other: every replay says who went and who came, at the
 // tick they did, and rebuilds the world bit for bit over the wire, from the baseline and from each world
 // since. A player that comes and one that goes are the replay's own paths; no other path changes.
