@@ -2,7 +2,7 @@
 // decoded, and the delta replayed on the baseline, as the client does (the first two bytes are the baseline
 // packet's length; the type fields are forced so that every input reaches both decoders). Nothing may
 // crash; a delta that decodes encodes back to itself and its paths fit; one that applies rebuilds a valid
-// world, and the same world again from the world it rebuilt at any tick since the baseline.
+// world, and (no cube came or went) the same world again from the world it rebuilds at its first tick.
 #include <algorithm>
 #include <array>
 #include <cstddef>
