@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 
@@ -22,6 +23,9 @@ std::string CheckConfig(const ServerConfig& config) {
   }
   if (config.max_snapshot_rate < config.snapshot_rate || config.max_snapshot_rate > protocol::kMaxRate) {
     return "max snapshot rate must be in [snapshot rate, " + std::to_string(protocol::kMaxRate) + "]";
+  }
+  if (!ValidRate(config.spectator_snapshot_rate)) {
+    return "spectator snapshot rate must be in [1, " + std::to_string(protocol::kMaxRate) + "]";
   }
   if (config.max_clients < 1 || config.max_clients > protocol::kMaxPlayers) {
     return "max clients must be in [1, " + std::to_string(protocol::kMaxPlayers) + "]";
@@ -55,16 +59,29 @@ std::string CheckConfig(const ServerConfig& config) {
   return {};
 }
 
-int MostSnapshots(const ServerConfig& config, int tick_rate) noexcept {
-  return protocol::EffectiveSnapshotRate(config.max_snapshot_rate, tick_rate);
+namespace {
+
+int SeatCap(const ServerConfig& config, int rate, bool spectator) noexcept {
+  return spectator ? std::min(rate, config.spectator_snapshot_rate) : rate;
 }
 
-protocol::Welcome WelcomeFor(const ServerConfig& config, int tick_rate, std::uint64_t tick) noexcept {
+}  // namespace
+
+int MostSnapshots(const ServerConfig& config, int tick_rate, bool spectator) noexcept {
+  return protocol::EffectiveSnapshotRate(SeatCap(config, config.max_snapshot_rate, spectator), tick_rate);
+}
+
+int UsualSnapshots(const ServerConfig& config, int tick_rate, bool spectator) noexcept {
+  return protocol::EffectiveSnapshotRate(SeatCap(config, config.snapshot_rate, spectator), tick_rate);
+}
+
+protocol::Welcome WelcomeFor(const ServerConfig& config, int tick_rate, std::uint64_t tick,
+                             bool spectator) noexcept {
   protocol::Welcome welcome;
   welcome.tick_rate = static_cast<std::uint8_t>(tick_rate);
-  welcome.snapshot_rate =
-      static_cast<std::uint8_t>(protocol::EffectiveSnapshotRate(config.snapshot_rate, tick_rate));
-  welcome.max_snapshot_rate = static_cast<std::uint8_t>(MostSnapshots(config, tick_rate));
+  welcome.snapshot_rate = static_cast<std::uint8_t>(UsualSnapshots(config, tick_rate, spectator));
+  welcome.max_snapshot_rate = static_cast<std::uint8_t>(MostSnapshots(config, tick_rate, spectator));
+  welcome.spectator = spectator;
   welcome.max_players = static_cast<std::uint16_t>(config.max_clients);
   welcome.collisions = config.collisions;
   welcome.arena = config.arena;

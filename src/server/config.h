@@ -13,10 +13,16 @@ constexpr bool ValidRate(int rate) noexcept { return rate >= 1 && rate <= protoc
 // What is wrong with `config`, empty when nothing.
 std::string CheckConfig(const ServerConfig& config);
 
-// The most snapshots a second a client gets, whatever it asks: the operator's cap, at most one a tick.
-int MostSnapshots(const ServerConfig& config, int tick_rate) noexcept;
+// The most snapshots a second a client gets, whatever it asks: the operator's cap (a spectator's, when
+// lower), at most one a tick.
+int MostSnapshots(const ServerConfig& config, int tick_rate, bool spectator) noexcept;
+// The snapshots a second a client gets until it asks for another rate: the server's (a spectator's cap,
+// when lower), at most one a tick.
+int UsualSnapshots(const ServerConfig& config, int tick_rate, bool spectator) noexcept;
 
-// The settings a newcomer is told (all but its player id), at `tick` and `tick_rate`.
-protocol::Welcome WelcomeFor(const ServerConfig& config, int tick_rate, std::uint64_t tick) noexcept;
+// The settings a newcomer (a player, or a spectator) is told (all but its player id and seat), at `tick`
+// and `tick_rate`.
+protocol::Welcome WelcomeFor(const ServerConfig& config, int tick_rate, std::uint64_t tick,
+                             bool spectator) noexcept;
 
 }  // namespace netcube::server

@@ -137,6 +137,13 @@ void Interest::Select(std::uint64_t tick, std::span<Client> clients, const Playe
       for (std::size_t i = 0; i < world.size(); ++i) generations_[i] = players.players()[i].generation;
       filed = true;
     }
+    // A spectator due with the player it follows sees what that player sees: the set chosen for it this
+    // tick (players come first), its own entries kept.
+    const Client* followed = players.Followed(client);
+    if (followed != nullptr && followed->feed.due) {
+      ShareSet(tick, client.interest, followed->interest, world.size());
+      continue;
+    }
     SelectFor(tick, client.interest, EyeOf(client, players, config), players, config, everything);
   }
 }
@@ -170,7 +177,8 @@ void Interest::SelectFor(std::uint64_t tick, InterestView& view, const Eye& eye,
   found_.clear();
   const auto consider = [&](std::size_t i) {
     const std::int64_t d = everything ? 0 : SquaredDistance(world[i].state, viewpoint);
-    if (d <= leave || i == eye.cube) found_.push_back({world[i].id, i, d});
+    if (d <= leave || i == eye.cube)
+      found_.push_back({world[i].id, generations_[i], i == eye.cube || d <= enter});
   };
   if (everything) {
     for (std::size_t i = 0; i < world.size(); ++i) consider(i);  // in id order
@@ -186,8 +194,21 @@ void Interest::SelectFor(std::uint64_t tick, InterestView& view, const Eye& eye,
     }
     std::sort(found_.begin(), found_.end(), [](const Found& a, const Found& b) { return a.id < b.id; });
   }
-  // Merged with the set before, both in id order: a cube of the same player that was a member stays
-  // within the radius and the margin; another comes in within the radius.
+  // A cube of the same player that was a member stays within the radius and the margin; another comes in
+  // within the radius.
+  Refill(tick, view, world.size());
+}
+
+void Interest::ShareSet(std::uint64_t tick, InterestView& view, const InterestView& source,
+                        std::size_t cubes) {
+  found_.clear();
+  for (std::size_t k = 0; k < source.members.size(); ++k)
+    found_.push_back({source.members[k], source.entries[k].generation, true});
+  Refill(tick, view, cubes);
+}
+
+void Interest::Refill(std::uint64_t tick, InterestView& view, std::size_t cubes) {
+  // Merged with the set before, both in id order.
   previous_.assign(view.members.begin(), view.members.end());
   previous_entries_.assign(view.entries.begin(), view.entries.end());
   view.members.clear();
@@ -195,14 +216,13 @@ void Interest::SelectFor(std::uint64_t tick, InterestView& view, const Eye& eye,
   std::size_t p = 0;
   for (const Found& f : found_) {
     while (p < previous_.size() && previous_[p] < f.id) ++p;
-    const std::uint32_t generation = generations_[f.cube];
     const bool was =
-        p < previous_.size() && previous_[p] == f.id && previous_entries_[p].generation == generation;
-    if (f.cube != eye.cube && f.d > enter && !was) continue;
+        p < previous_.size() && previous_[p] == f.id && previous_entries_[p].generation == f.generation;
+    if (!f.enters && !was) continue;
     view.members.push_back(f.id);
-    view.entries.push_back(was ? previous_entries_[p] : InterestView::Entry{generation, 0, 0});
+    view.entries.push_back(was ? previous_entries_[p] : InterestView::Entry{f.generation, 0, 0});
   }
-  view.partial = view.members.size() < world.size() || world.size() > protocol::kMaxWholeWorldCubes;
+  view.partial = view.members.size() < cubes || cubes > protocol::kMaxWholeWorldCubes;
   // A whole world's snapshot carries every member's state (a baseline of whole worlds only).
   if (!view.partial) {
     for (InterestView::Entry& entry : view.entries.span()) entry = {entry.generation, 0, tick};

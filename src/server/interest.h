@@ -38,11 +38,12 @@ struct InterestView {
     std::uint32_t carried = 0;
     std::uint64_t sent = 0;
   };
+  // Its latest snapshot (this tick's, when it is due one) is an InterestSnapshot: not every cube is
+  // relevant to it, and it knows only of the members. First: every tick reads it of every due client, and
+  // here it shares a cache line with the client's snapshot feed, not one past the sets' kilobytes.
+  bool partial = false;
   protocol::FixedVector<sim::PlayerId, protocol::kMaxPlayers> members;  // increasing id
   protocol::FixedVector<Entry, protocol::kMaxPlayers> entries;          // members[k]'s at k
-  // Its latest snapshot (this tick's, when it is due one) is an InterestSnapshot: not every cube is
-  // relevant to it, and it knows only of the members.
-  bool partial = false;
   bool Has(sim::PlayerId id) const noexcept { return std::binary_search(members.begin(), members.end(), id); }
 };
 
@@ -109,6 +110,10 @@ class Interest {
   // The set seen from `eye`: the cubes of its cell and the eight around; with `everything`, every cube.
   void SelectFor(std::uint64_t tick, InterestView& view, const Eye& eye, const Players& players,
                  const ServerConfig& config, bool everything);
+  // `source`'s set (chosen this tick) as `view`'s, in a world of `cubes`.
+  void ShareSet(std::uint64_t tick, InterestView& view, const InterestView& source, std::size_t cubes);
+  // `view` from found_: the members found that were in it before, and those that enter.
+  void Refill(std::uint64_t tick, InterestView& view, std::size_t cubes);
   // Visits every member of `client`'s set, in id order, weighed after `tick`.
   template <class Visit>
   static void Weigh(std::uint64_t tick, const Client& client, const Players& players,
@@ -130,11 +135,12 @@ class Interest {
   std::vector<std::size_t> cursor_;         // by cell: where its next cube is filed
   std::vector<std::uint32_t> generations_;  // by world index, this tick's
   std::vector<Motion> motions_;             // by id
-  // A cube SelectFor found within reach of the centre: its id, index in the world and squared distance.
+  // A cube found within reach of a set's centre: its id, its player's generation, and whether it comes in
+  // when it was not a member (within the radius, or the cube always in the set).
   struct Found {
     sim::PlayerId id = 0;
-    std::size_t cube = 0;
-    std::int64_t d = 0;
+    std::uint32_t generation = 0;
+    bool enters = false;
   };
   std::vector<Found> found_;
   std::vector<sim::PlayerId> previous_;                // the members of the set before SelectFor

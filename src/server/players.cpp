@@ -69,7 +69,6 @@ void Players::Watch(Micros now, transport::PeerId peer, protocol::Welcome welcom
   Client& spectator = clients_.emplace_back();
   spectator.peer = peer;
   welcome.player_id = 0;
-  welcome.spectator = true;
   outbox.Send(now, peer, &spectator.bytes_sent, welcome);
   for (const Player& present : players_) {
     outbox.Send(now, peer, &spectator.bytes_sent, protocol::PlayerJoined{present.id, present.name});
@@ -90,13 +89,20 @@ Client* Players::FindSpectator(transport::PeerId peer) {
 }
 
 Client* Players::FindClient(sim::PlayerId id) {
-  const auto it = LowerBound(clients_, id);
-  return it != clients_.end() && it->player == id ? &*it : nullptr;
+  const std::optional<std::size_t> index = IndexOf(id);
+  return index ? &clients_[*index] : nullptr;
 }
 
 const Client* Players::FindClient(sim::PlayerId id) const {
-  const auto it = LowerBound(clients_, id);
-  return it != clients_.end() && it->player == id ? &*it : nullptr;
+  // Searched in the world (a few words a cube), not among the clients (kilobytes apart): a player's client
+  // shares its cube's index.
+  const std::optional<std::size_t> index = IndexOf(id);
+  return index ? &clients_[*index] : nullptr;
+}
+
+const Client* Players::Followed(const Client& spectator) const {
+  const std::optional<protocol::Viewpoint>& viewpoint = spectator.viewpoint;
+  return !spectator.player && viewpoint && viewpoint->follow ? FindClient(viewpoint->player_id) : nullptr;
 }
 
 Player* Players::PlayerOf(const Client& client) {

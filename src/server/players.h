@@ -43,6 +43,13 @@ struct Player {
 
 // What the snapshots room keeps of each client it feeds.
 struct SnapshotFeed {
+  // The snapshot rate the client asked for (SnapshotRate; it gets the tick rate at most), 0 while it takes
+  // the server's. Its own credit, as the server's; due: it gets this tick's snapshot. First, with the
+  // client's player and viewpoint before them: every tick reads these of every client, one cache line each.
+  int rate = 0;
+  int credit = 0;
+  bool phased = false;  // its credit started at a phase of its own (Snapshots::MarkDue, staggered)
+  bool due = false;
   // The ticks of the recent snapshots sent to it. A client may only name one of these as its baseline
   // (an older one would be too old for a delta: protocol::kHeldBaselines).
   protocol::RecentTicks sent;
@@ -53,12 +60,6 @@ struct SnapshotFeed {
   // The same of its InterestSnapshots: a member's state may be predicted from one the client told of.
   protocol::RecentTicks interest_sent;
   protocol::RecentTicks interest_told;
-  // The snapshot rate the client asked for (SnapshotRate; it gets the tick rate at most), 0 while it takes
-  // the server's. Its own credit, as the server's; due: it gets this tick's snapshot.
-  int rate = 0;
-  int credit = 0;
-  bool phased = false;  // its credit started at a phase of its own (Snapshots::MarkDue, staggered)
-  bool due = false;
   // The bytes it asked its InterestSnapshots to keep within (SnapshotBudget), 0 while it takes the server's.
   std::size_t budget = 0;
   // The shared snapshots in a row it was sent without a fresh enough kept baseline (SnapshotEncoder), at
@@ -110,6 +111,8 @@ class Players {
 
   Client* FindClient(sim::PlayerId id);
   const Client* FindClient(sim::PlayerId id) const;
+  // The client of the player a spectator follows (its Viewpoint), when that player is there; else null.
+  const Client* Followed(const Client& spectator) const;
   Client* FindSpectator(transport::PeerId peer);
   std::size_t spectators() const noexcept { return clients_.size() - players_.size(); }
   // The player `client` plays as; null for a spectator.

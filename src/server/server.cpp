@@ -197,7 +197,8 @@ void Server::Impl::OnChallengeResponse(Micros now, transport::PeerId peer, Conne
   const bool full = connection.spectate ? players.spectators() >= config.max_spectators
                                         : players.players().size() >= config.max_clients;
   if (!admission.OnChallengeResponse(now, peer, connection, full, outbox)) return;
-  const protocol::Welcome welcome = WelcomeFor(config, simulation.rate(), simulation.tick());
+  const protocol::Welcome welcome =
+      WelcomeFor(config, simulation.rate(), simulation.tick(), connection.spectate);
   if (connection.spectate) {
     players.Watch(now, peer, welcome, outbox);
     admission.Seated(now, connection, std::nullopt);
@@ -220,8 +221,7 @@ void Server::Impl::RunDueTicks(Micros now) {
     snapshots.Record(simulation.tick(), players, simulation.history(), simulation.arrivals(),
                      simulation.steps(), config);
     tags.JudgeDue(now, players, simulation.history(), config);
-    const bool snapshot_due =
-        snapshots.MarkDue(players.clients(), config, simulation.rate(), players.world().size());
+    const bool snapshot_due = snapshots.MarkDue(players, config, simulation.rate());
     if (snapshot_due) {
       snapshots.Prepare(simulation.tick(), players, simulation.history(), config);
     }
@@ -340,7 +340,7 @@ void Server::clients(std::vector<ClientInfo>& out) const {
   for (std::size_t i = 0; i < out.size(); ++i) {
     ClientInfo& info = out[i];
     s.players.Info(i, info);
-    info.snapshot_rate = Snapshots::RateOf(s.players.FindClient(info.id)->feed, s.config, s.config.tick_rate);
+    info.snapshot_rate = Snapshots::RateOf(*s.players.FindClient(info.id), s.config, s.config.tick_rate);
   }
 }
 

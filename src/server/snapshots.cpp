@@ -8,9 +8,11 @@
 
 namespace netcube::server {
 
-int Snapshots::RateOf(const SnapshotFeed& feed, const ServerConfig& config, int tick_rate) noexcept {
-  return feed.rate > 0 ? protocol::EffectiveSnapshotRate(feed.rate, MostSnapshots(config, tick_rate))
-                       : protocol::EffectiveSnapshotRate(config.snapshot_rate, tick_rate);
+int Snapshots::RateOf(const Client& client, const ServerConfig& config, int tick_rate) noexcept {
+  const bool spectator = !client.player;
+  return client.feed.rate > 0
+             ? protocol::EffectiveSnapshotRate(client.feed.rate, MostSnapshots(config, tick_rate, spectator))
+             : UsualSnapshots(config, tick_rate, spectator);
 }
 
 void Snapshots::OnSeen(SnapshotFeed& feed, std::uint64_t tick, std::uint16_t seen_tick) noexcept {
@@ -28,28 +30,43 @@ void Snapshots::OnTickRate(int tick_rate, std::vector<Client>& clients) noexcept
   for (Client& client : clients) client.feed.credit = std::min(client.feed.credit, tick_rate - 1);
 }
 
-bool Snapshots::MarkDue(std::vector<Client>& clients, const ServerConfig& config, int tick_rate,
-                        std::size_t cubes) noexcept {
-  const bool staggered = Interest::MayEncodeEach(config, cubes);
-  const auto take_credit = [tick_rate](int& credit, int rate) {
+bool Snapshots::MarkDue(Players& players, const ServerConfig& config, int tick_rate) noexcept {
+  std::vector<Client>& clients = players.clients();
+  const bool staggered = Interest::MayEncodeEach(config, players.world().size());
+  // Adds `rate` to `credit` and takes one snapshot each time it reaches `per` (of ticks, or of the
+  // snapshots of the client's source).
+  const auto take_credit = [](int& credit, int rate, int per) {
     credit += rate;
-    if (credit < tick_rate) return false;
-    credit %= tick_rate;
+    if (credit < per) return false;
+    credit %= per;
     return true;
   };
-  const bool server_due = take_credit(credit_, config.snapshot_rate);
+  const bool server_due = take_credit(credit_, config.snapshot_rate, tick_rate);
+  const int server_rate = protocol::EffectiveSnapshotRate(config.snapshot_rate, tick_rate);
   bool any_due = false;
-  for (Client& client : clients) {
+  for (Client& client : clients) {  // the players first: a spectator's source is marked before it
     SnapshotFeed& feed = client.feed;
-    if (staggered && !feed.phased) {
+    const int rate = RateOf(client, config, tick_rate);
+    // A spectator at no more than its source's rate takes some of the source's snapshots (its credit
+    // counted in them): where every client shares the tick's snapshot, those; where each gets its own, the
+    // followed player's, whose set it shares (Interest::Select).
+    const Client* followed = staggered ? players.Followed(client) : nullptr;
+    const int source_rate = followed != nullptr ? RateOf(*followed, config, tick_rate) : server_rate;
+    const bool source_due = followed != nullptr ? followed->feed.due : server_due;
+    const bool takes_from_source =
+        !client.player && rate <= source_rate && (followed != nullptr || !staggered);
+    if (staggered && !feed.phased && !takes_from_source) {
       // Consecutive phases one snapshot's credit apart: at 20 of 60 ticks, a third of the clients a tick.
-      feed.credit =
-          static_cast<int>((next_phase_++ * static_cast<std::uint64_t>(RateOf(feed, config, tick_rate))) %
-                           static_cast<std::uint64_t>(tick_rate));
+      feed.credit = static_cast<int>((next_phase_++ * static_cast<std::uint64_t>(rate)) %
+                                     static_cast<std::uint64_t>(tick_rate));
     }
-    feed.phased = staggered;
-    feed.due =
-        feed.rate > 0 || staggered ? take_credit(feed.credit, RateOf(feed, config, tick_rate)) : server_due;
+    feed.phased = staggered && !takes_from_source;
+    if (takes_from_source) {
+      feed.due = source_due && take_credit(feed.credit, rate, source_rate);
+    } else {
+      // A client that asked for a rate keeps a credit of its own, as every client does when staggered.
+      feed.due = staggered || feed.rate > 0 ? take_credit(feed.credit, rate, tick_rate) : server_due;
+    }
     any_due = any_due || feed.due;
   }
   return any_due;

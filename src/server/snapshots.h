@@ -18,8 +18,8 @@ namespace netcube::server {
 
 class Snapshots {
  public:
-  // The snapshots a second `feed` gets.
-  static int RateOf(const SnapshotFeed& feed, const ServerConfig& config, int tick_rate) noexcept;
+  // The snapshots a second `client` gets: what it asked for, or the usual (a spectator's own cap on both).
+  static int RateOf(const Client& client, const ServerConfig& config, int tick_rate) noexcept;
   // The client says it holds the snapshot of the tick whose low 16 bits are `seen_tick`.
   static void OnSeen(SnapshotFeed& feed, std::uint64_t tick, std::uint16_t seen_tick) noexcept;
   // Keeps every credit short of one snapshot at the new tick rate.
@@ -32,13 +32,13 @@ class Snapshots {
     encoder_.Record(tick, players.world(), history, arrivals, steps, config.collisions);
     interest_.Record(tick, players, config);
   }
-  // Advances the snapshot credits of a world of `cubes`; false if no client gets a snapshot this tick.
-  // Staggered when clients may get snapshots encoded for each alone (Interest::MayEncodeEach): each client
-  // keeps its own credit, started at a phase of its own, so that those encodes are spread over the ticks of
-  // a snapshot interval instead of all falling on one; else those at the server's rate share its credit,
-  // and its snapshot, encoded once for them all.
-  bool MarkDue(std::vector<Client>& clients, const ServerConfig& config, int tick_rate,
-               std::size_t cubes) noexcept;
+  // Advances the snapshot credits; false if no client gets a snapshot this tick. Staggered when clients may
+  // get snapshots encoded for each alone (Interest::MayEncodeEach): each client keeps its own credit,
+  // started at a phase of its own, so that those encodes are spread over the ticks of a snapshot interval
+  // instead of all falling on one, except a spectator following a player, which takes some of that
+  // player's; else those at the server's rate share its credit, and its snapshot, encoded once for them all,
+  // and a spectator below that rate takes some of those.
+  bool MarkDue(Players& players, const ServerConfig& config, int tick_rate) noexcept;
   // Chooses each due client's relevant set (Interest::Select), and encodes the snapshot of the
   // world after `tick` for those that see all of it (SnapshotEncoder::Prepare).
   void Prepare(std::uint64_t tick, Players& players, const WorldHistory& history,

@@ -1,6 +1,9 @@
 // Spectators over real loopback, against the real server, on a virtual clock: a connection without a cube
 // sees every cube as the server has it, is seated apart from the players, controls nothing, and with
 // interest management gets the cubes around its camera (the player it follows, or a point it names).
+#include <algorithm>
+#include <set>
+
 #include "loopback_test.h"
 
 namespace netcube::client {
@@ -136,6 +139,42 @@ TEST(Spectator, ItsRelevantSetFollowsItsCamera) {
   const RemoteView* seen = FindRemote(watcher, first);
   ASSERT_NE(seen, nullptr);
   EXPECT_TRUE(sim::SamePhysics(seen->latest_state, at));
+  EXPECT_EQ(rig->server().stats().packets_malformed, 0u);
+}
+
+// With interest management a spectator following a player gets some of that player's snapshots (10 a
+// second, the spectators' rate, of its 20) and the player's relevant set: what the player sees, bit for bit.
+TEST(Spectator, FollowingAPlayerItSeesWhatThePlayerSeesWithThePlayersSnapshots) {
+  server::ServerConfig config = SparseInterest();
+  config.interest_radius_units = 40;  // the middle player sees another, 32 units away
+  const auto rig = StartRig(config);
+  Settings steady;
+  steady.adaptive_snapshot_rate = false;  // the server's 20 a second, on ticks of each player's own phase
+  for (const char* name : {"p0", "p1", "p2"}) AddPlayer(*rig, Named(name, steady));
+  ASSERT_TRUE(rig->ConnectAll());
+  Client& middle = rig->player(1);
+  Client& watcher = AddPlayer(*rig, Spectator("watcher", *middle.player_id()));
+  ASSERT_TRUE(rig->ConnectAll());
+  rig->StepFor(seconds(1));
+
+  std::set<Tick> watched;
+  std::set<Tick> played;
+  rig->StepFor(seconds(2), [&] {
+    if (const std::optional<Tick> tick = watcher.newest_snapshot_tick()) watched.insert(*tick);
+    if (const std::optional<Tick> tick = middle.newest_snapshot_tick()) played.insert(*tick);
+  });
+  EXPECT_NEAR(static_cast<double>(watched.size()), 2 * server::kDefaultSpectatorSnapshotRate, 2);
+  EXPECT_NEAR(static_cast<double>(played.size()), 2 * 20, 2);
+  EXPECT_TRUE(std::includes(played.begin(), played.end(), watched.begin(), watched.end()))
+      << "its snapshots are of the player's ticks";
+
+  // The player's own cube and the cubes it sees, no other.
+  ASSERT_GE(middle.remotes().size(), 1u);
+  ASSERT_EQ(watcher.remotes().size(), middle.remotes().size() + 1);
+  for (const RemoteView& seen : watcher.remotes()) {
+    EXPECT_TRUE(seen.id == *middle.player_id() || FindRemote(middle, seen.id) != nullptr);
+    EXPECT_TRUE(sim::SamePhysics(seen.latest_state, rig->ServerCube(seen.id)->state));
+  }
   EXPECT_EQ(rig->server().stats().packets_malformed, 0u);
 }
 

@@ -2,9 +2,13 @@
 // rate, and one that never asked gets the server's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
+#include <set>
 #include <span>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "netcube/server/server.h"
@@ -103,6 +107,89 @@ TEST(ServerSnapshotRate, TheOperatorsCapHoldsWhateverAClientAsksAndTheWelcomeSay
   EXPECT_EQ(rig->server().clients()[0].snapshot_rate, 30);
   EXPECT_FALSE(rig->server().SetSnapshotRate(40));  // the server's own rate stays within the cap
   EXPECT_TRUE(rig->server().SetSnapshotRate(30));
+}
+
+// A raw client seated as a spectator, welcomed; null if it is not within 2 s.
+testing::TestClient* Watch(testing::LoopbackRig& rig) {
+  testing::TestClient* watcher = rig.AddClient();
+  if (watcher == nullptr ||
+      !rig.StepUntil([&] { return watcher->inbox().connected; }, std::chrono::seconds(2)))
+    return nullptr;
+  watcher->Send(rig.now(), protocol::ConnectRequest{protocol::kProtocolMagic, protocol::kProtocolVersion,
+                                                    "watcher", true});
+  const bool welcomed =
+      rig.StepUntil([&] { return watcher->inbox().welcome.has_value(); }, std::chrono::seconds(2));
+  return welcomed ? watcher : nullptr;
+}
+
+// A spectator gets the spectators' rate (half a player's by default) and no more, whatever it asks; less
+// when it asks for less; a player beside it gets the server's.
+TEST(ServerSnapshotRate, ASpectatorGetsTheSpectatorsRateAtMost) {
+  ServerConfig config;  // 60 ticks and 20 snapshots a second, spectators 10
+  config.max_snapshot_rate = 30;
+  config.peer_timeout_ms = 60'000;  // the raw clients send nothing they need not
+  std::string error;
+  auto rig = testing::LoopbackRig::Create(config, &error);
+  ASSERT_NE(rig, nullptr) << error;
+  testing::TestClient* player = rig->Join("player");
+  ASSERT_NE(player, nullptr);
+  testing::TestClient* watcher = Watch(*rig);
+  ASSERT_NE(watcher, nullptr);
+  const protocol::Welcome& welcome = *watcher->inbox().welcome;
+  EXPECT_TRUE(welcome.spectator);
+  EXPECT_EQ(welcome.snapshot_rate, kDefaultSpectatorSnapshotRate);
+  EXPECT_EQ(welcome.max_snapshot_rate, kDefaultSpectatorSnapshotRate);
+  EXPECT_EQ(player->inbox().welcome->snapshot_rate, 20);
+  EXPECT_EQ(player->inbox().welcome->max_snapshot_rate, 30);
+
+  const auto received_in = [&](int seconds) {
+    rig->StepFor(std::chrono::seconds(1));  // any request arrives
+    const std::size_t watched = watcher->inbox().snapshots;
+    const std::size_t played = player->inbox().snapshots;
+    rig->StepFor(std::chrono::seconds(seconds));
+    return std::pair{static_cast<int>(watcher->inbox().snapshots - watched),
+                     static_cast<int>(player->inbox().snapshots - played)};
+  };
+  // Every client shares each snapshot here (no interest management): the spectator's are some of the
+  // player's, every other one, not snapshots of ticks of their own.
+  std::set<std::uint32_t> watched_ticks;
+  std::set<std::uint32_t> played_ticks;
+  const auto file_ticks = [&] {
+    if (watcher->inbox().last_snapshot) watched_ticks.insert(watcher->inbox().last_snapshot->server_tick);
+    if (player->inbox().last_snapshot) played_ticks.insert(player->inbox().last_snapshot->server_tick);
+  };
+  rig->StepFor(std::chrono::seconds(1), file_ticks);
+  EXPECT_NEAR(static_cast<int>(watched_ticks.size()), kDefaultSpectatorSnapshotRate, 2);
+  EXPECT_TRUE(
+      std::includes(played_ticks.begin(), played_ticks.end(), watched_ticks.begin(), watched_ticks.end()));
+  auto [watched, played] = received_in(3);
+  EXPECT_NEAR(watched, kDefaultSpectatorSnapshotRate * 3, 2);
+  EXPECT_NEAR(played, 20 * 3, 2);
+  ASSERT_TRUE(watcher->Send(rig->now(), protocol::SnapshotRate{60}));
+  std::tie(watched, played) = received_in(3);
+  EXPECT_NEAR(watched, kDefaultSpectatorSnapshotRate * 3, 2) << "capped";
+  ASSERT_TRUE(watcher->Send(rig->now(), protocol::SnapshotRate{5}));
+  std::tie(watched, played) = received_in(3);
+  EXPECT_NEAR(watched, 5 * 3, 2);
+  EXPECT_EQ(rig->server().stats().packets_malformed, 0u);
+}
+
+// An operator may give spectators a player's rate, or more than the server's own (up to the cap).
+TEST(ServerSnapshotRate, TheSpectatorsRateIsTheOperators) {
+  ServerConfig config;
+  config.spectator_snapshot_rate = 0;
+  std::string error;
+  EXPECT_EQ(Server::Create(config, Micros(0), &error), nullptr);
+  EXPECT_EQ(error, "spectator snapshot rate must be in [1, 240]");
+
+  config.spectator_snapshot_rate = 40;
+  config.max_snapshot_rate = 30;
+  auto rig = testing::LoopbackRig::Create(config, &error);
+  ASSERT_NE(rig, nullptr) << error;
+  testing::TestClient* watcher = Watch(*rig);
+  ASSERT_NE(watcher, nullptr);
+  EXPECT_EQ(watcher->inbox().welcome->snapshot_rate, 20) << "the server's, below the spectators' cap";
+  EXPECT_EQ(watcher->inbox().welcome->max_snapshot_rate, 30) << "the operator's cap, below theirs";
 }
 
 TEST(ServerSnapshotRate, ACapBelowTheServersOwnRateIsRefused) {

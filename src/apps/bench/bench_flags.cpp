@@ -80,6 +80,12 @@ void AddInterestFlags(CLI::App& app, BenchFlags& f) {
       ->delimiter(',')
       ->check(CLI::Range(0, static_cast<int>(server::kMaxSpectators)))
       ->capture_default_str();
+  app.add_option("--spectator-snapshot-rates", f.spectator_snapshot_rates,
+                 "Scale: the most snapshots a second a spectator gets (the server's "
+                 "--spectator-snapshot-rate), each a run beside spectators, comma-separated")
+      ->delimiter(',')
+      ->check(CLI::Range(1, protocol::kMaxRate))
+      ->capture_default_str();
   app.add_option("--churn", f.churn,
                  "Scale, virtual time: the share of the players that joins or leaves each second (a player "
                  "joining, playing and leaving, then the next, in 2 of the --clients seats; 0.01 = 1 in "

@@ -69,6 +69,7 @@ std::optional<ServerRun> StartRun(const ScaleSettings& settings, std::string* er
   config.snapshot_rate = settings.snapshot_rate;
   config.max_clients = static_cast<std::size_t>(settings.clients);
   config.max_spectators = static_cast<std::size_t>(settings.spectators);
+  config.spectator_snapshot_rate = settings.spectator_snapshot_rate;
   // Every bot and spectator may come from one address: on virtual time they do (on real time each bot
   // process has a loopback address of its own).
   config.max_per_address = config.max_clients + config.max_spectators + server::kSpareConnectionSlots;

@@ -88,6 +88,7 @@ nlohmann::json SettingsJson(const ScaleSettings& s) {
           {"snapshot_budget", s.snapshot_budget},
           {"idle_fraction", s.idle_fraction},
           {"spectators", s.spectators},
+          {"spectator_snapshot_rate", s.spectator_snapshot_rate},
           {"churn", s.churn},
           {"link", s.link_name},
           {"seed", s.seed}};

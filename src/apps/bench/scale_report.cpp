@@ -24,7 +24,8 @@ void PrintScaleRow(const ScaleResult& r) {
       r.delta_share * 100, r.deltas_declined_share * 100,
       r.bots_problem.empty() ? (r.all_final_match ? "yes" : "no") : "?");
   if (s.spectators > 0)
-    std::printf("      (the row above: %d spectators beside the players)\n", s.spectators);
+    std::printf("      (the row above: %d spectators beside the players, at most %d snapshots a second)\n",
+                s.spectators, s.spectator_snapshot_rate);
   if (s.churn > 0) {
     std::printf("      (the row above: churn %.1f%% a second, %llu joins and %llu leaves in the window",
                 s.churn * 100, static_cast<unsigned long long>(r.churn_joins),
@@ -81,6 +82,7 @@ void PrintRedundancyBaselines(const std::vector<ScaleResult>& runs,
           r.settings.snapshot_rate != b.settings.snapshot_rate ||
           r.settings.delta_snapshots != b.settings.delta_snapshots ||
           r.settings.interest != b.settings.interest || r.settings.spectators != b.settings.spectators ||
+          r.settings.spectator_snapshot_rate != b.settings.spectator_snapshot_rate ||
           r.settings.idle_fraction != b.settings.idle_fraction) {
         continue;
       }
@@ -101,7 +103,8 @@ void PrintGrowth(const std::vector<ScaleResult>& runs) {
            a.settings.delta_snapshots == b.settings.delta_snapshots &&
            a.settings.interest == b.settings.interest &&
            a.settings.idle_fraction == b.settings.idle_fraction &&
-           a.settings.spectators == b.settings.spectators;
+           a.settings.spectators == b.settings.spectators &&
+           a.settings.spectator_snapshot_rate == b.settings.spectator_snapshot_rate;
   };
   for (const ScaleResult& first : runs) {
     if (&first !=

@@ -28,7 +28,9 @@ bool RunSideBySide(const char* what, const std::vector<ScaleSettings>& runs, std
   for (const ScaleSettings& s : runs) {
     names += (names.empty() ? "" : " and ") + std::string(s.delta_snapshots ? "delta" : "full") +
              (s.interest ? " (interest on)" : "") +
-             (s.spectators > 0 ? " (" + std::to_string(s.spectators) + " spectators)" : "") +
+             (s.spectators > 0 ? " (" + std::to_string(s.spectators) + " spectators at most " +
+                                     std::to_string(s.spectator_snapshot_rate) + " Hz)"
+                               : "") +
              (s.churn > 0 ? " (churn " + ChurnText(s.churn) + ")" : "");
   }
   const ScaleSettings& s = runs.front();
@@ -125,9 +127,14 @@ std::vector<ScaleSettings> Scenarios::ScaleRuns(int clients, int rate, int redun
       s.interest = interest == "on";
       for (const int spectators : flags_.spectators) {
         s.spectators = spectators;
-        for (const double churn : flags_.churn) {
-          s.churn = churn;
-          runs.push_back(s);
+        // Without spectators their rate changes nothing: one run.
+        const std::size_t spectator_rates = spectators > 0 ? flags_.spectator_snapshot_rates.size() : 1;
+        for (std::size_t r = 0; r < spectator_rates; ++r) {
+          s.spectator_snapshot_rate = flags_.spectator_snapshot_rates[r];
+          for (const double churn : flags_.churn) {
+            s.churn = churn;
+            runs.push_back(s);
+          }
         }
       }
     }

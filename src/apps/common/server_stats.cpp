@@ -25,6 +25,7 @@ nlohmann::json SettingsJson(const server::ServerConfig& config) {
       {"snapshot_budget", config.snapshot_budget},
       {"max_clients", config.max_clients},
       {"max_spectators", config.max_spectators},
+      {"spectator_snapshot_rate", config.spectator_snapshot_rate},
       {"peer_timeout_ms", config.peer_timeout_ms},
   };
 }

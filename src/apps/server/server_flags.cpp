@@ -49,6 +49,11 @@ CLI::Option* AddCapacityFlags(CLI::App& app, server::ServerConfig& config) {
                  "seated beside the players; 0: nobody may watch")
       ->check(CLI::Range(std::size_t{0}, server::kMaxSpectators))
       ->capture_default_str();
+  app.add_option("--spectator-snapshot-rate", config.spectator_snapshot_rate,
+                 "The most snapshots a second a spectator gets (it gets --snapshot-rate or this, the lower, "
+                 "and may ask for up to this)")
+      ->check(CLI::Range(1, protocol::kMaxRate))
+      ->capture_default_str();
   AddArenaFlag(app, config.arena, "The arena's width and height in units (a cube is 2 units wide)");
   app.add_option("--max-per-address", config.max_per_address,
                  "Connections from one IP address at once (players behind one NAT share an address)")
