@@ -143,10 +143,12 @@ TEST(Spectator, ItsRelevantSetFollowsItsCamera) {
 }
 
 // With interest management a spectator following a player gets some of that player's snapshots (10 a
-// second, the spectators' rate, of its 20) and the player's relevant set: what the player sees, bit for bit.
+// second, the spectators' rate here, of its 20) and the player's relevant set: what the player sees, bit for
+// bit.
 TEST(Spectator, FollowingAPlayerItSeesWhatThePlayerSeesWithThePlayersSnapshots) {
   server::ServerConfig config = SparseInterest();
   config.interest_radius_units = 40;  // the middle player sees another, 32 units away
+  config.spectator_snapshot_rate = 10;
   const auto rig = StartRig(config);
   Settings steady;
   steady.adaptive_snapshot_rate = false;  // the server's 20 a second, on ticks of each player's own phase
@@ -163,7 +165,7 @@ TEST(Spectator, FollowingAPlayerItSeesWhatThePlayerSeesWithThePlayersSnapshots) 
     if (const std::optional<Tick> tick = watcher.newest_snapshot_tick()) watched.insert(*tick);
     if (const std::optional<Tick> tick = middle.newest_snapshot_tick()) played.insert(*tick);
   });
-  EXPECT_NEAR(static_cast<double>(watched.size()), 2 * server::kDefaultSpectatorSnapshotRate, 2);
+  EXPECT_NEAR(static_cast<double>(watched.size()), 2 * config.spectator_snapshot_rate, 2);
   EXPECT_NEAR(static_cast<double>(played.size()), 2 * 20, 2);
   EXPECT_TRUE(std::includes(played.begin(), played.end(), watched.begin(), watched.end()))
       << "its snapshots are of the player's ticks";

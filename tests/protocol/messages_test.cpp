@@ -592,9 +592,9 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   std::vector<std::uint8_t> watching{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x02, 0x27, 0x16, 0xB4, 0x58};
   watching.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "eve", true}), watching);
-  EXPECT_EQ(EncodeToVector(Welcome{0, 60, 10, 32, true, sim::kStandardArena, 1200, 10, true}),
-            (std::vector<std::uint8_t>{0x40, 0x01, 0xD8, 0x48, 0x3F, 0x02, 0x00, 0x04, 0x00, 0x00, 0x04, 0xB0,
-                                       0x09, 0x80}));
+  EXPECT_EQ(EncodeToVector(Welcome{0, 60, 20, 32, true, sim::kStandardArena, 1200, 30, true}),
+            (std::vector<std::uint8_t>{0x40, 0x01, 0xD8, 0x98, 0x3F, 0x02, 0x00, 0x04, 0x00, 0x00, 0x04, 0xB0,
+                                       0x1D, 0x80}));
   EXPECT_EQ(EncodeToVector(ConnectRefused{RefuseReason::kNoSpectatorSeat, kProtocolVersion}),
             (std::vector<std::uint8_t>{0x38, 0x00, 0x88}));
   EXPECT_EQ(EncodeToVector(Viewpoint{true, 7, 0, 0}), (std::vector<std::uint8_t>{0xFC, 0x38, 0x0E}));

@@ -46,7 +46,7 @@ std::vector<NamedMessage> SampleMessages() {
   out.push_back({"welcome_min", Welcome{0, 1, 1, 1, false, smallest, 0, 1}});
   out.push_back({"welcome_max", Welcome{kLastPlayerId, kMaxRate, kMaxRate, kMaxPlayers, true,
                                         sim::kLargestArena, 0xFFFFFFFFu, kMaxRate}});
-  out.push_back({"welcome_spectator", Welcome{0, 60, 10, 32, true, sim::kStandardArena, 1200, 10, true}});
+  out.push_back({"welcome_spectator", Welcome{0, 60, 20, 32, true, sim::kStandardArena, 1200, 30, true}});
 
   InputMessage one;
   one.inputs.push_back({7, sim::kRight});

@@ -109,6 +109,8 @@ TEST(ServerSnapshotRate, TheOperatorsCapHoldsWhateverAClientAsksAndTheWelcomeSay
   EXPECT_TRUE(rig->server().SetSnapshotRate(30));
 }
 
+constexpr int kWatched = 10;  // snapshots a second, a spectator's
+
 // A raw client seated as a spectator, welcomed; null if it is not within 2 s.
 testing::TestClient* Watch(testing::LoopbackRig& rig) {
   testing::TestClient* watcher = rig.AddClient();
@@ -122,11 +124,12 @@ testing::TestClient* Watch(testing::LoopbackRig& rig) {
   return welcomed ? watcher : nullptr;
 }
 
-// A spectator gets the spectators' rate (half a player's by default) and no more, whatever it asks; less
-// when it asks for less; a player beside it gets the server's.
+// A spectator gets the spectators' rate (here half a player's) and no more, whatever it asks; less when it
+// asks for less; a player beside it gets the server's.
 TEST(ServerSnapshotRate, ASpectatorGetsTheSpectatorsRateAtMost) {
-  ServerConfig config;  // 60 ticks and 20 snapshots a second, spectators 10
+  ServerConfig config;  // 60 ticks and 20 snapshots a second
   config.max_snapshot_rate = 30;
+  config.spectator_snapshot_rate = kWatched;
   config.peer_timeout_ms = 60'000;  // the raw clients send nothing they need not
   std::string error;
   auto rig = testing::LoopbackRig::Create(config, &error);
@@ -137,8 +140,8 @@ TEST(ServerSnapshotRate, ASpectatorGetsTheSpectatorsRateAtMost) {
   ASSERT_NE(watcher, nullptr);
   const protocol::Welcome& welcome = *watcher->inbox().welcome;
   EXPECT_TRUE(welcome.spectator);
-  EXPECT_EQ(welcome.snapshot_rate, kDefaultSpectatorSnapshotRate);
-  EXPECT_EQ(welcome.max_snapshot_rate, kDefaultSpectatorSnapshotRate);
+  EXPECT_EQ(welcome.snapshot_rate, kWatched);
+  EXPECT_EQ(welcome.max_snapshot_rate, kWatched);
   EXPECT_EQ(player->inbox().welcome->snapshot_rate, 20);
   EXPECT_EQ(player->inbox().welcome->max_snapshot_rate, 30);
 
@@ -159,26 +162,35 @@ TEST(ServerSnapshotRate, ASpectatorGetsTheSpectatorsRateAtMost) {
     if (player->inbox().last_snapshot) played_ticks.insert(player->inbox().last_snapshot->server_tick);
   };
   rig->StepFor(std::chrono::seconds(1), file_ticks);
-  EXPECT_NEAR(static_cast<int>(watched_ticks.size()), kDefaultSpectatorSnapshotRate, 2);
+  EXPECT_NEAR(static_cast<int>(watched_ticks.size()), kWatched, 2);
   EXPECT_TRUE(
       std::includes(played_ticks.begin(), played_ticks.end(), watched_ticks.begin(), watched_ticks.end()));
   auto [watched, played] = received_in(3);
-  EXPECT_NEAR(watched, kDefaultSpectatorSnapshotRate * 3, 2);
+  EXPECT_NEAR(watched, kWatched * 3, 2);
   EXPECT_NEAR(played, 20 * 3, 2);
   ASSERT_TRUE(watcher->Send(rig->now(), protocol::SnapshotRate{60}));
   std::tie(watched, played) = received_in(3);
-  EXPECT_NEAR(watched, kDefaultSpectatorSnapshotRate * 3, 2) << "capped";
+  EXPECT_NEAR(watched, kWatched * 3, 2) << "capped";
   ASSERT_TRUE(watcher->Send(rig->now(), protocol::SnapshotRate{5}));
   std::tie(watched, played) = received_in(3);
   EXPECT_NEAR(watched, 5 * 3, 2);
   EXPECT_EQ(rig->server().stats().packets_malformed, 0u);
 }
 
-// An operator may give spectators a player's rate, or more than the server's own (up to the cap).
+// By default a spectator gets what a player does; an operator may give spectators less, or let them ask
+// for more than the server's own rate (up to the cap).
 TEST(ServerSnapshotRate, TheSpectatorsRateIsTheOperators) {
   ServerConfig config;
-  config.spectator_snapshot_rate = 0;
   std::string error;
+  {
+    auto rig = testing::LoopbackRig::Create(config, &error);
+    ASSERT_NE(rig, nullptr) << error;
+    testing::TestClient* watcher = Watch(*rig);
+    ASSERT_NE(watcher, nullptr);
+    EXPECT_EQ(watcher->inbox().welcome->snapshot_rate, 20);
+    EXPECT_EQ(watcher->inbox().welcome->max_snapshot_rate, 60) << "the tick rate";
+  }
+  config.spectator_snapshot_rate = 0;
   EXPECT_EQ(Server::Create(config, Micros(0), &error), nullptr);
   EXPECT_EQ(error, "spectator snapshot rate must be in [1, 240]");
 

@@ -41,10 +41,6 @@ inline constexpr std::size_t kDefaultSnapshotBudget = 1200;
 // Spectators (connections without a cube) a server seats beside its players, by default and at most.
 inline constexpr std::size_t kDefaultMaxSpectators = 16;
 inline constexpr std::size_t kMaxSpectators = 256;
-// The most snapshots a second a spectator gets (SourceTV's tv_snapshotrate): half a player's by default.
-// Watching needs no reconciliation, and a spectator's snapshot costs the tick what a player's does: at
-// half the rate, 64 spectators beside 256 players cost the tick an eighth more encodes, not a quarter.
-inline constexpr int kDefaultSpectatorSnapshotRate = 10;
 
 inline constexpr int kDefaultSpawnSpacingUnits = 8;
 inline constexpr int kMaxSpawnSpacingUnits = 32;
@@ -60,9 +56,13 @@ struct ServerConfig {
   std::size_t max_clients = 32;  // [1, protocol::kMaxPlayers]
   // Spectators seated beside the players, [0, kMaxSpectators]; 0: nobody may watch.
   std::size_t max_spectators = kDefaultMaxSpectators;
-  // A spectator's snapshots a second at most, [1, protocol::kMaxRate]: it gets snapshot_rate or this, the
-  // lower, and may ask for up to max_snapshot_rate or this. Told in a spectator's Welcome.
-  int spectator_snapshot_rate = kDefaultSpectatorSnapshotRate;
+  // A spectator's snapshots a second at most (SourceTV's tv_snapshotrate), [1, protocol::kMaxRate]: it
+  // gets snapshot_rate or this, the lower, and may ask for up to max_snapshot_rate or this. Told in a
+  // spectator's Welcome. No lower than a player's by default: where every client shares the tick's
+  // snapshot a spectator at a lower rate holds older baselines, one more encode a tick
+  // (docs/decisions/0023); where each gets its own, an operator expecting many spectators halves what
+  // they cost in encodes and bytes with half the snapshot rate.
+  int spectator_snapshot_rate = protocol::kMaxRate;
   bool collisions = true;  // players push each other apart
   // The walls, whole units on each side within [sim::kMinArenaUnits, sim::kMaxArenaUnits]. Told in the
   // Welcome, in every full snapshot and in discovery replies.

@@ -22,7 +22,7 @@ struct BenchFlags {
   std::vector<std::string> interests = {"off"};  // the scale server's interest management, each a run
   std::vector<int> spectators = {0};             // beside the scale scenario's players, each a run
   // The spectators' snapshot rate cap, each a run beside spectators (the server's default alone).
-  std::vector<int> spectator_snapshot_rates = {server::kDefaultSpectatorSnapshotRate};
+  std::vector<int> spectator_snapshot_rates = {protocol::kMaxRate};
   std::vector<double> churn = {0.0};  // the scale players' join churn, each a run
   int interest_radius_units = server::kDefaultInterestRadiusUnits;
   std::size_t snapshot_budget = server::kDefaultSnapshotBudget;

@@ -37,7 +37,7 @@ struct ScaleSettings {
   // Spectators beside the players: connections without a cube, spectator i following player i (one more
   // netcube-bot run, or BotRun on virtual time, on the first link).
   int spectators = 0;
-  int spectator_snapshot_rate = server::kDefaultSpectatorSnapshotRate;  // the server's cap for them
+  int spectator_snapshot_rate = protocol::kMaxRate;  // the server's cap for them (none by default)
   // Join churn (virtual time): this share of the players joins or leaves each second: a player that joins,
   // plays at random on the first link and leaves, replaced by the next (a leave and a join, 2 / (churn x
   // clients) seconds apart), in kChurnSeats of the `clients` seats (the one joining, the one before it

@@ -128,12 +128,12 @@ void PrintStartLines(const server::Server& server, const discovery::Responder* r
   const server::ServerConfig& config = flags.config;
   const auto on_off = [](bool on) { return on ? "on" : "off"; };
   std::printf(
-      "netcube-server listening on %s:%u (tick %d Hz, snapshots %d Hz, max %zu clients and %zu spectators "
-      "at most %d Hz, arena %dx%d, collisions %s, lag compensation %s up to %d ms, %s snapshots)\n",
+      "netcube-server listening on %s:%u (tick %d Hz, snapshots %d Hz, max %zu clients and %zu spectators, "
+      "arena %dx%d, collisions %s, lag compensation %s up to %d ms, %s snapshots)\n",
       config.bind_address.c_str(), static_cast<unsigned>(server.port()), config.tick_rate,
-      config.snapshot_rate, config.max_clients, config.max_spectators, config.spectator_snapshot_rate,
-      config.arena.width_units(), config.arena.height_units(), on_off(config.collisions),
-      on_off(config.lag_compensation), config.max_rewind_ms, server::ToString(config.snapshot_encoding));
+      config.snapshot_rate, config.max_clients, config.max_spectators, config.arena.width_units(),
+      config.arena.height_units(), on_off(config.collisions), on_off(config.lag_compensation),
+      config.max_rewind_ms, server::ToString(config.snapshot_encoding));
   if (config.interest) {
     std::printf(
         "interest management: cubes within %d units of a player's, snapshots of them within %zu bytes\n",
