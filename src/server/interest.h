@@ -143,7 +143,7 @@ class Interest {
     bool enters = false;
   };
   std::vector<Found> found_;
-  std::vector<sim::PlayerId> previous_;                // the members of the set before SelectFor
+  std::vector<sim::PlayerId> previous_;                // the members of the set before Refill
   std::vector<InterestView::Entry> previous_entries_;  // and their entries
   std::vector<Candidate> candidates_;                  // the members, in id order
   std::vector<sim::PlayerId> ids_;                     // theirs
