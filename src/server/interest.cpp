@@ -209,8 +209,8 @@ void Interest::ShareSet(std::uint64_t tick, InterestView& view, const InterestVi
 
 void Interest::Refill(std::uint64_t tick, InterestView& view, std::size_t cubes) {
   // Merged with the set before, both in id order.
-  previous_.assign(view.members.begin(), view.members.end());
-  previous_entries_.assign(view.entries.begin(), view.entries.end());
+  previous_.swap(view.members);
+  previous_entries_.swap(view.entries);
   view.members.clear();
   view.entries.clear();
   std::size_t p = 0;
@@ -225,7 +225,7 @@ void Interest::Refill(std::uint64_t tick, InterestView& view, std::size_t cubes)
   view.partial = view.members.size() < cubes || cubes > protocol::kMaxWholeWorldCubes;
   // A whole world's snapshot carries every member's state (a baseline of whole worlds only).
   if (!view.partial) {
-    for (InterestView::Entry& entry : view.entries.span()) entry = {entry.generation, 0, tick};
+    for (InterestView::Entry& entry : view.entries) entry = {entry.generation, 0, tick};
   }
 }
 

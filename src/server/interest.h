@@ -29,21 +29,22 @@ class Players;
 // (ids are reused), the tick its state was last sent (0: not since it came into the set) and the ticks
 // of its InterestSnapshots that carried it since it came in (the baselines of a predicted state). Kept side
 // by side in id order, not by id: a set is read member after member, a few cache lines, where a table by id
-// spread its members over many (at a thousand clients, most of a tick went waiting for them).
+// spread its members over many (at a thousand clients, most of a tick went waiting for them). On the heap,
+// not in the client's record: a join or a leave moves every later client, and a thousand sets held inline
+// (18 kB a client) made that 9 MB a join.
 struct InterestView {
   struct Entry {
     std::uint32_t generation = 0;
     // Bit k: sent - k (an InterestSnapshot's, not a whole world's). 32 ticks, not the 64 a prediction may
-    // span: an entry of 16 bytes, not 24, is a third less to copy when the set is chosen again.
+    // span: an entry of 16 bytes, not 24, is a third less to write when the set is chosen again.
     std::uint32_t carried = 0;
     std::uint64_t sent = 0;
   };
   // Its latest snapshot (this tick's, when it is due one) is an InterestSnapshot: not every cube is
-  // relevant to it, and it knows only of the members. First: every tick reads it of every due client, and
-  // here it shares a cache line with the client's snapshot feed, not one past the sets' kilobytes.
+  // relevant to it, and it knows only of the members. Every tick reads it of every due client.
   bool partial = false;
-  protocol::FixedVector<sim::PlayerId, protocol::kMaxPlayers> members;  // increasing id
-  protocol::FixedVector<Entry, protocol::kMaxPlayers> entries;          // members[k]'s at k
+  std::vector<sim::PlayerId> members;  // increasing id
+  std::vector<Entry> entries;          // members[k]'s at k
   bool Has(sim::PlayerId id) const noexcept { return std::binary_search(members.begin(), members.end(), id); }
 };
 
@@ -143,10 +144,12 @@ class Interest {
     bool enters = false;
   };
   std::vector<Found> found_;
-  std::vector<sim::PlayerId> previous_;                // the members of the set before Refill
-  std::vector<InterestView::Entry> previous_entries_;  // and their entries
-  std::vector<Candidate> candidates_;                  // the members, in id order
-  std::vector<sim::PlayerId> ids_;                     // theirs
+  // The members of the set before Refill and their entries: swapped with the set's, so that nothing is
+  // copied and, once the buffers have grown, nothing allocated.
+  std::vector<sim::PlayerId> previous_;
+  std::vector<InterestView::Entry> previous_entries_;
+  std::vector<Candidate> candidates_;  // the members, in id order
+  std::vector<sim::PlayerId> ids_;     // theirs
   // Each candidate's priority and index in one key (RankOf), ordered without reaching into candidates_.
   std::vector<std::uint64_t> ranked_;
   protocol::InterestSnapshot message_;

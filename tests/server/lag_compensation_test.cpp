@@ -152,7 +152,7 @@ TEST(LagCompensation, ATagThroughTwoCubesHitsTheFirstItWasSent) {
       Judge(history, world[0], TagAt(1, 1, 0, sim::AimToward(1, 0)), true, 500, &sight, scratch, victim);
   EXPECT_EQ(unseen.outcome, protocol::TagOutcome::kHit);
   EXPECT_EQ(unseen.rewound.hit, std::optional<sim::PlayerId>(1));
-  sight.members.erase(1);  // only player 0's cube
+  sight.members.pop_back();  // only player 0's cube
   EXPECT_EQ(Judge(history, world[0], TagAt(1, 1, 0, sim::AimToward(1, 0)), true, 500, &sight, scratch, victim)
                 .outcome,
             protocol::TagOutcome::kMiss);
