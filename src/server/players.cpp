@@ -94,8 +94,8 @@ Client* Players::FindClient(sim::PlayerId id) {
 }
 
 const Client* Players::FindClient(sim::PlayerId id) const {
-  // Searched in the world (a few words a cube), not among the clients (kilobytes apart): a player's client
-  // shares its cube's index.
+  // Searched in the world (a few words a cube), not among the clients (hundreds of bytes each): a player's
+  // client shares its cube's index.
   const std::optional<std::size_t> index = IndexOf(id);
   return index ? &clients_[*index] : nullptr;
 }
