@@ -103,7 +103,7 @@ struct Client::Impl {
       }
     } else if (const auto* joined = std::get_if<protocol::PlayerJoined>(&message)) {
       expected = connected;
-      if (expected) remotes.SetName(joined->player_id, joined->name);
+      if (expected) remotes.OnJoined(*joined);
     } else if (const auto* left = std::get_if<protocol::PlayerLeft>(&message)) {
       expected = connected;
       if (expected) remotes.Forget(left->player_id);

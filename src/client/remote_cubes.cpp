@@ -29,13 +29,15 @@ void RemoteCubes::Reset() {
   views_.clear();
 }
 
-void RemoteCubes::SetName(sim::PlayerId id, const std::string& name) {
-  auto it = std::lower_bound(names_.begin(), names_.end(), id,
-                             [](const auto& e, sim::PlayerId v) { return e.first < v; });
-  if (it != names_.end() && it->first == id) {
-    it->second = name;
-  } else {
-    names_.insert(it, {id, name});
+void RemoteCubes::OnJoined(const protocol::PlayerJoined& joined) {
+  for (const protocol::JoinedPlayer& player : joined.players) {
+    auto it = std::lower_bound(names_.begin(), names_.end(), player.player_id,
+                               [](const auto& e, sim::PlayerId v) { return e.first < v; });
+    if (it != names_.end() && it->first == player.player_id) {
+      it->second = player.name;
+    } else {
+      names_.insert(it, {player.player_id, player.name});
+    }
   }
 }
 

@@ -12,6 +12,7 @@
 #include "netcube/client/server_clock.h"
 #include "netcube/client/settings.h"
 #include "netcube/client/views.h"
+#include "netcube/protocol/messages.h"
 #include "view_delay.h"
 
 namespace netcube::client {
@@ -22,7 +23,7 @@ class RemoteCubes {
   void Reset();
 
   // From PlayerJoined (a later one renames) and PlayerLeft.
-  void SetName(sim::PlayerId id, const std::string& name);
+  void OnJoined(const protocol::PlayerJoined& joined);
   void Forget(sim::PlayerId id);
 
   // One accepted snapshot: Receive every remote cube in it (of server tick `tick`) between BeginSnapshot

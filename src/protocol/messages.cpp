@@ -168,7 +168,15 @@ bool Serialize(Stream& stream, SnapshotAck& m) {
 
 template <class Stream>
 bool Serialize(Stream& stream, PlayerJoined& m) {
-  return SerializePlayerId(stream, m.player_id) && SerializeName(stream, m.name);
+  std::size_t count = m.players.size();
+  if (!SerializeInt(stream, count, 1, kMaxJoinedPerMessage)) return false;
+  if constexpr (Stream::kReading) m.players.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    JoinedPlayer& player = m.players[i];
+    if (!SerializePlayerId(stream, player.player_id) || !SerializeName(stream, player.name)) return false;
+    if (i > 0 && player.player_id <= m.players[i - 1].player_id) return false;  // one order: increasing
+  }
+  return true;
 }
 
 template <class Stream>

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <span>
 #include <utility>
 
 #include "spawn.h"
@@ -15,6 +16,18 @@ auto LowerBound(Clients& clients, sim::PlayerId id) {
   return std::lower_bound(clients.begin(), clients.end(), id, [](const Client& c, sim::PlayerId wanted) {
     return c.player.has_value() && *c.player < wanted;
   });
+}
+
+// Tells a newcomer of every player present, in increasing id: a few messages, not one a player.
+void TellPresent(Micros now, std::span<const Player> present, Client& newcomer, Outbox& outbox) {
+  protocol::PlayerJoined message;
+  for (std::size_t i = 0; i < present.size(); ++i) {
+    message.players.push_back({present[i].id, present[i].name});
+    if (message.players.size() == protocol::kMaxJoinedPerMessage || i + 1 == present.size()) {
+      outbox.Send(now, newcomer.peer, &newcomer.bytes_sent, message);
+      message.players.clear();
+    }
+  }
 }
 
 }  // namespace
@@ -47,10 +60,10 @@ sim::PlayerId Players::Join(Micros now, transport::PeerId peer, const std::strin
 
   welcome.player_id = id;
   outbox.Send(now, peer, &newcomer.bytes_sent, welcome);
-  for (const Player& present : players_) {
-    outbox.Send(now, peer, &newcomer.bytes_sent, protocol::PlayerJoined{present.id, present.name});
-  }
-  Broadcast(now, protocol::PlayerJoined{id, name}, id, outbox);
+  TellPresent(now, players_, newcomer, outbox);
+  protocol::PlayerJoined joined;
+  joined.players.push_back({id, name});
+  Broadcast(now, joined, id, outbox);
   return id;
 }
 
@@ -70,9 +83,7 @@ void Players::Watch(Micros now, transport::PeerId peer, protocol::Welcome welcom
   spectator.peer = peer;
   welcome.player_id = 0;
   outbox.Send(now, peer, &spectator.bytes_sent, welcome);
-  for (const Player& present : players_) {
-    outbox.Send(now, peer, &spectator.bytes_sent, protocol::PlayerJoined{present.id, present.name});
-  }
+  TellPresent(now, players_, spectator, outbox);
 }
 
 void Players::Unwatch(transport::PeerId peer) {

@@ -88,7 +88,12 @@ bool InRange(const Message& message) {
           }
           return true;
         } else if constexpr (std::is_same_v<T, PlayerJoined>) {
-          return ValidId(m.player_id) && ValidName(m.name);
+          if (m.players.empty()) return false;
+          for (std::size_t i = 0; i < m.players.size(); ++i) {
+            if (!ValidId(m.players[i].player_id) || !ValidName(m.players[i].name)) return false;
+            if (i > 0 && m.players[i].player_id <= m.players[i - 1].player_id) return false;
+          }
+          return true;
         } else if constexpr (std::is_same_v<T, PlayerLeft>) {
           return ValidId(m.player_id) && static_cast<int>(m.reason) < kLeaveReasonCount;
         } else if constexpr (std::is_same_v<T, Tag>) {
@@ -217,7 +222,7 @@ TEST(DecodeRobustness, EveryTypeHeaderWithEveryShortBody) {
     }
   }
   // Only one message fits in two bytes: PlayerLeft (14 bits: any of the 1024 ids, either reason, two zero
-  // padding bits). PlayerJoined with an empty name (17 bits since protocol 16's 10-bit ids) and
+  // padding bits). PlayerJoined (23 bits for one unnamed player since protocol 18's list) and
   // SnapshotRate (20 bits since protocol 9) no longer do.
   EXPECT_EQ(tally.accepted, 1024 * 2);
 }

@@ -18,6 +18,8 @@ namespace netcube::protocol {
 namespace {
 
 using testing::EncodeToVector;
+using testing::Joined;
+using testing::LargestJoined;
 using testing::SampleMessages;
 
 using Fields = std::vector<std::pair<std::uint32_t, int>>;
@@ -178,7 +180,9 @@ std::vector<SizedMessage> DocumentedSizes() {
        3 + 32 + 12 + 12 + 9 + 256 * (10 + 16 + 16 + 10 + 10 + 4) + 1 + 16 + 6},
       {"snapshot_256_largest_arena", testing::FullSnapshot(sim::kLargestArena),
        3 + 32 + 12 + 12 + 9 + 256 * (10 + 22 + 22 + 10 + 10 + 4) + 1 + 16 + 6},
-      {"player_joined", PlayerJoined{1, "bot-1"}, 3 + 10 + 4 + 5 * 7},
+      {"player_joined", Joined({{1, "bot-1"}}), 3 + 6 + 10 + 4 + 5 * 7},
+      {"player_joined_largest", LargestJoined(),
+       3 + 6 + kMaxJoinedPerMessage * (10 + 4 + kMaxNameLength * 7)},
       {"player_left", PlayerLeft{}, 3 + 10 + 1},
       {"time_echo", TimeEcho{}, 6 + 1 + 32 + 32},
       {"tag", Tag{}, 6 + 8 + 16 + 32 + 8 + 32 + 10 + 16},
@@ -378,7 +382,9 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
                   {77, 32},
                   {29, 8},
                   {0, 1}}));
-  EXPECT_EQ(EncodeToVector(PlayerJoined{4, "x"}), Pack({{5, 3}, {4, 10}, {1, 4}, {'x' - 32, 7}}));
+  EXPECT_EQ(EncodeToVector(Joined({{4, "x"}})), Pack({{5, 3}, {0, 6}, {4, 10}, {1, 4}, {'x' - 32, 7}}));
+  EXPECT_EQ(EncodeToVector(Joined({{2, ""}, {4, "x"}})),
+            Pack({{5, 3}, {1, 6}, {2, 10}, {0, 4}, {4, 10}, {1, 4}, {'x' - 32, 7}}));
   EXPECT_EQ(EncodeToVector(TimeEcho{true, 0xCAFEF00D, 42}),
             Pack({{7, 3}, {0, 3}, {1, 1}, {0xCAFEF00D, 32}, {42, 32}}));
   EXPECT_EQ(EncodeToVector(Tag{200, 0xBEEF, 0x01020304, 255, 0x01020305, kMaxTagDelayMs, 0x4000}),
@@ -578,6 +584,8 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   EXPECT_EQ(EncodeToVector(SnapshotAck{1203}), (std::vector<std::uint8_t>{0xF0, 0x12, 0xCC}));
 
   EXPECT_EQ(EncodeToVector(PlayerLeft{5, LeaveReason::kTimedOut}), (std::vector<std::uint8_t>{0xC0, 0x2C}));
+  EXPECT_EQ(EncodeToVector(Joined({{2, "ann"}, {5, "bo"}})),
+            (std::vector<std::uint8_t>{0xA0, 0x80, 0x47, 0x06, 0x74, 0xE0, 0x14, 0xA1, 0x4F}));
 
   EXPECT_EQ(EncodeToVector(Tag{12, 1000, 4000, 128, 4005, 150, 0x4000}),
             (std::vector<std::uint8_t>{0xE4, 0x30, 0x0F, 0xA0, 0x00, 0x00, 0x3E, 0x82, 0x00, 0x00, 0x00, 0x3E,
@@ -585,18 +593,18 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   EXPECT_EQ(EncodeToVector(TagResult{1, 12, TagOutcome::kHit, 183, 0, true, 420}),
             (std::vector<std::uint8_t>{0xE8, 0x01, 0x0C, 0x4B, 0x70, 0x02, 0x03, 0x48}));
 
-  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x02, 0x2B, 0x06, 0x64, 0x98, 0x71, 0x40};
+  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x02, 0x4B, 0x06, 0x64, 0x98, 0x71, 0x40};
   request.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}), request);
   // A spectator's join: its request, its Welcome, and the refusal when no seat is free.
-  std::vector<std::uint8_t> watching{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x02, 0x27, 0x16, 0xB4, 0x58};
+  std::vector<std::uint8_t> watching{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x02, 0x47, 0x16, 0xB4, 0x58};
   watching.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "eve", true}), watching);
   EXPECT_EQ(EncodeToVector(Welcome{0, 60, 20, 32, true, sim::kStandardArena, 1200, 30, true}),
             (std::vector<std::uint8_t>{0x40, 0x01, 0xD8, 0x98, 0x3F, 0x02, 0x00, 0x04, 0x00, 0x00, 0x04, 0xB0,
                                        0x1D, 0x80}));
   EXPECT_EQ(EncodeToVector(ConnectRefused{RefuseReason::kNoSpectatorSeat, kProtocolVersion}),
-            (std::vector<std::uint8_t>{0x38, 0x00, 0x88}));
+            (std::vector<std::uint8_t>{0x38, 0x00, 0x90}));
   EXPECT_EQ(EncodeToVector(Viewpoint{true, 7, 0, 0}), (std::vector<std::uint8_t>{0xFC, 0x38, 0x0E}));
   EXPECT_EQ(EncodeToVector(Viewpoint{false, 0, 100, 50}),
             (std::vector<std::uint8_t>{0xFC, 0x30, 0x32, 0x01, 0x90}));
@@ -660,8 +668,8 @@ TEST(Encode, RejectsBadNames) {
   EXPECT_EQ(EncodeToVector(Welcome{9, 60, 20, 32, true, sim::kStandardArena, 1200, 30}),
             (std::vector<std::uint8_t>{0x40, 0x49, 0xD8, 0x98, 0x3F, 0x02, 0x00, 0x04, 0x00, 0x00, 0x04, 0xB0,
                                        0x1D, 0x00}));
-  ExpectUnencodable(PlayerJoined{1, std::string(16, 'b')});
-  ExpectUnencodable(PlayerJoined{1, "new\nline"});
+  ExpectUnencodable(Joined({{1, std::string(16, 'b')}}));
+  ExpectUnencodable(Joined({{1, "new\nline"}}));
 }
 
 TEST(Encode, RejectsOutOfRangeEnumsAndSettings) {
@@ -749,8 +757,8 @@ TEST(Encode, RejectsPlayerIdsBeyondTheLast) {
   constexpr sim::PlayerId kBeyond = kLast + 1;
   EXPECT_GT(MeasureBytes(Welcome{kLast, 60, 20, 32, true, sim::kStandardArena, 0, 30}), 0u);
   ExpectUnencodable(Welcome{kBeyond, 60, 20, 32, true, sim::kStandardArena, 0, 30});
-  EXPECT_GT(MeasureBytes(PlayerJoined{kLast, "a"}), 0u);
-  ExpectUnencodable(PlayerJoined{kBeyond, "a"});
+  EXPECT_GT(MeasureBytes(Joined({{kLast, "a"}})), 0u);
+  ExpectUnencodable(Joined({{kBeyond, "a"}}));
   EXPECT_GT(MeasureBytes(PlayerLeft{kLast, LeaveReason::kDisconnected}), 0u);
   ExpectUnencodable(PlayerLeft{kBeyond, LeaveReason::kDisconnected});
   EXPECT_GT(MeasureBytes(TagResult{kLast, 0, TagOutcome::kHit, 0, kLast, false, 0}), 0u);
@@ -789,6 +797,17 @@ TEST(Encode, RejectsInterestMembersOutOfOrder) {
   ExpectUnencodable(members({3, 3}));
   ExpectUnencodable(members({4, 3}));
   ExpectUnencodable(members({1023, 1023}));
+}
+
+TEST(Encode, RejectsEmptyOrUnorderedJoined) {
+  // One order for one set of players: ids strictly increase, on the way out and the way in.
+  EXPECT_GT(MeasureBytes(Joined({{3, "a"}, {4, "b"}, {1023, ""}})), 0u);
+  ExpectUnencodable(Joined({}));
+  ExpectUnencodable(Joined({{3, "a"}, {3, "b"}}));
+  ExpectUnencodable(Joined({{4, "a"}, {3, "b"}}));
+  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 6}, {4, 10}, {0, 4}, {4, 10}, {0, 4}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 6}, {4, 10}, {0, 4}, {3, 10}, {0, 4}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 6}, {3, 10}, {0, 4}, {4, 10}, {0, 4}})), DecodeError::kNone);
 }
 
 TEST(Encode, RejectsWholeWorldsOfMoreCubesThanASnapshotHolds) {
@@ -887,9 +906,9 @@ TEST(Messages, NameProblemSaysWhyANameCannotBeCarried) {
 
 TEST(Decode, RejectsNonPrintableNameCharacters) {
   // Characters are sent as c - 32 in 7 bits: 0..94 is ' '..'~'; 95..127 would be DEL and beyond.
-  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 10}, {1, 4}, {94, 7}})), DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 10}, {1, 4}, {95, 7}})), DecodeError::kMalformed);
-  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 10}, {2, 4}, {33, 7}, {127, 7}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {0, 6}, {1, 10}, {1, 4}, {94, 7}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {0, 6}, {1, 10}, {1, 4}, {95, 7}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {0, 6}, {1, 10}, {2, 4}, {33, 7}, {127, 7}})), DecodeError::kMalformed);
   EXPECT_EQ(DecodeBytes(Pack({{0, 3}, {kProtocolMagic, 32}, {1, 16}, {1, 4}, {100, 7}})),
             DecodeError::kMalformed);
 }

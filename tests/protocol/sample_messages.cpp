@@ -4,6 +4,21 @@
 
 namespace netcube::protocol::testing {
 
+PlayerJoined Joined(std::initializer_list<JoinedPlayer> players) {
+  PlayerJoined joined;
+  for (const JoinedPlayer& player : players) joined.players.push_back(player);
+  return joined;
+}
+
+PlayerJoined LargestJoined() {
+  PlayerJoined joined;
+  for (std::size_t k = 0; k < kMaxJoinedPerMessage; ++k) {
+    const auto id = static_cast<sim::PlayerId>(kMaxPlayers - kMaxJoinedPerMessage + k);
+    joined.players.push_back({id, std::string(kMaxNameLength, '~')});
+  }
+  return joined;
+}
+
 Snapshot FullSnapshot(const sim::Arena& arena) {
   Snapshot s;
   s.server_tick = 0xFFFFFFFFu;
@@ -102,8 +117,10 @@ std::vector<NamedMessage> SampleMessages() {
   every_id.ack = 1;
   out.push_back({"interest_every_id_named", every_id});
 
-  out.push_back({"joined", PlayerJoined{0, "bot-1"}});
-  out.push_back({"joined_max", PlayerJoined{kLastPlayerId, "~~~~~~~~~~~~~~~"}});
+  out.push_back({"joined", Joined({{0, "bot-1"}})});
+  out.push_back({"joined_unnamed", Joined({{kLastPlayerId, ""}})});
+  out.push_back({"joined_roster", Joined({{0, "ann"}, {1, "bob"}, {7, "cy"}})});
+  out.push_back({"joined_max", LargestJoined()});
   out.push_back({"left_disconnected", PlayerLeft{1, LeaveReason::kDisconnected}});
   out.push_back({"left_timed_out", PlayerLeft{kLastPlayerId, LeaveReason::kTimedOut}});
 

@@ -1,5 +1,6 @@
 #pragma once
 // Valid messages of every type with edge values, shared by the round-trip and robustness tests.
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,11 @@ inline constexpr std::uint8_t kBotChoices[] = {0,
                                                sim::kLeft | sim::kUp,
                                                sim::kUp,
                                                sim::kUp | sim::kRight};
+
+// A PlayerJoined of these players.
+PlayerJoined Joined(std::initializer_list<JoinedPlayer> players);
+// The largest PlayerJoined: kMaxJoinedPerMessage players of the highest ids, each with the longest name.
+PlayerJoined LargestJoined();
 
 // Encodes a message that must be valid; an empty result means it was not.
 std::vector<std::uint8_t> EncodeToVector(const Message& message);

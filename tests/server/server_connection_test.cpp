@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "netcube/server/server.h"
 #include "support/loopback_rig.h"
@@ -21,7 +23,7 @@ std::unique_ptr<LoopbackRig> MakeRig(ServerConfig config = {}) {
 bool Announced(const TestClient& client, sim::PlayerId id, const std::string& name) {
   const auto& joined = client.inbox().joined;
   return std::any_of(joined.begin(), joined.end(),
-                     [&](const protocol::PlayerJoined& j) { return j.player_id == id && j.name == name; });
+                     [&](const protocol::JoinedPlayer& j) { return j.player_id == id && j.name == name; });
 }
 
 bool Left(const TestClient& client, sim::PlayerId id, protocol::LeaveReason reason) {
@@ -82,6 +84,34 @@ TEST(ServerConnection, JoinGetsWelcomeAndEveryoneIsAnnounced) {
   EXPECT_EQ(snapshot.players[1].id, 1);
   EXPECT_FALSE(snapshot.has_ack);
   EXPECT_EQ(rig->server().stats().clients_peak, 2u);
+}
+
+TEST(ServerConnection, ANewcomerLearnsEveryPlayerInAFewMessages) {
+  // Everyone present, kMaxJoinedPerMessage players a message in increasing id: 66 players are two
+  // messages to the newcomer, where they were 66; everyone else hears of the newcomer alone.
+  constexpr int kPresent = static_cast<int>(protocol::kMaxJoinedPerMessage) + 1;
+  ServerConfig config;
+  config.max_clients = kPresent + 1;
+  config.max_per_address = config.max_clients;  // every client from 127.0.0.1
+  auto rig = MakeRig(config);
+  std::vector<TestClient*> present;
+  for (int i = 0; i < kPresent; ++i) {
+    present.push_back(rig->Join("p" + std::to_string(i)));
+    ASSERT_NE(present.back(), nullptr) << i;
+  }
+  TestClient* newcomer = rig->Join("newcomer");
+  ASSERT_NE(newcomer, nullptr);
+  ASSERT_TRUE(rig->StepUntil([&] {
+    return newcomer->inbox().joined.size() == kPresent + 1u && Announced(*present[0], kPresent, "newcomer");
+  }));
+  const auto& types = newcomer->inbox().types;
+  EXPECT_EQ(std::count(types.begin(), types.end(), protocol::MessageType::kPlayerJoined), 2);
+  for (int id = 0; id <= kPresent; ++id) {
+    const protocol::JoinedPlayer& told = newcomer->inbox().joined[static_cast<std::size_t>(id)];
+    EXPECT_EQ(told.player_id, id);
+    EXPECT_EQ(told.name, id < kPresent ? "p" + std::to_string(id) : "newcomer");
+  }
+  EXPECT_EQ(present[0]->inbox().joined.size(), kPresent + 1u);  // one a newcomer, itself included
 }
 
 // For comparisons: every cube starts at the same place and, with collisions off, no cube pushes another.

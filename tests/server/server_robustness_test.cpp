@@ -49,10 +49,12 @@ std::vector<RawPacket> HostileTraffic(std::uint32_t seed, std::size_t count) {
   snapshot.server_tick = 99;
   snapshot.players.push_back({0, sim::CubeState{}});
   snapshot.players.push_back({1, sim::CubeState{}});
+  protocol::PlayerJoined ghost;
+  ghost.players.push_back({3, "ghost"});
   const std::vector<protocol::Message> wrong_direction = {
       snapshot,
       protocol::Welcome{},
-      protocol::PlayerJoined{3, "ghost"},
+      ghost,
       protocol::PlayerLeft{0, {}},
       protocol::ConnectRefused{},
       protocol::TimeEcho{true, 1, 2},

@@ -53,7 +53,9 @@ void TestClient::File(const protocol::Message& message, Micros now) {
   }
   if (const auto* welcome = std::get_if<protocol::Welcome>(&message)) inbox_.welcome = *welcome;
   if (const auto* refused = std::get_if<protocol::ConnectRefused>(&message)) inbox_.refused = *refused;
-  if (const auto* joined = std::get_if<protocol::PlayerJoined>(&message)) inbox_.joined.push_back(*joined);
+  if (const auto* joined = std::get_if<protocol::PlayerJoined>(&message)) {
+    inbox_.joined.insert(inbox_.joined.end(), joined->players.begin(), joined->players.end());
+  }
   if (const auto* left = std::get_if<protocol::PlayerLeft>(&message)) inbox_.left.push_back(*left);
   if (const auto* echo = std::get_if<protocol::TimeEcho>(&message)) inbox_.echoes.push_back(*echo);
   if (const auto* result = std::get_if<protocol::TagResult>(&message)) inbox_.tag_results.push_back(*result);

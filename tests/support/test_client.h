@@ -27,7 +27,7 @@ struct Inbox {
   std::optional<protocol::Challenge> challenge;
   std::optional<protocol::Welcome> welcome;
   std::optional<protocol::ConnectRefused> refused;
-  std::vector<protocol::PlayerJoined> joined;
+  std::vector<protocol::JoinedPlayer> joined;  // every PlayerJoined's players, in arrival order
   std::vector<protocol::PlayerLeft> left;
   std::vector<protocol::TimeEcho> echoes;
   std::vector<protocol::TagResult> tag_results;

@@ -19,7 +19,7 @@
 
 namespace netcube::protocol {
 
-inline constexpr std::uint16_t kProtocolVersion = 17;
+inline constexpr std::uint16_t kProtocolVersion = 18;
 // A snapshot's input_lead, int[kMinInputLead, kMaxInputLead] on the wire (6 bits); the server clamps to it.
 inline constexpr int kMinInputLead = -32;
 inline constexpr int kMaxInputLead = 31;
@@ -30,9 +30,10 @@ inline constexpr std::size_t kMaxPlayers =
 // packet (495 cubes do in the standard arena); 256 keeps a full snapshot, a delta's paths and a client's
 // held baselines the size they were, and a larger world reaches every client in InterestSnapshots.
 inline constexpr std::size_t kMaxWholeWorldCubes = 256;
-inline constexpr std::size_t kMaxInputsPerPacket = 64;  // the client's redundancy cap
-inline constexpr std::size_t kMaxNameLength = 15;       // fits std::string's inline buffer
-inline constexpr int kMaxRate = 240;                    // tick and snapshot rates, per second
+inline constexpr std::size_t kMaxInputsPerPacket = 64;   // the client's redundancy cap
+inline constexpr std::size_t kMaxNameLength = 15;        // fits std::string's inline buffer
+inline constexpr std::size_t kMaxJoinedPerMessage = 64;  // a PlayerJoined's players: < 1 kB, one datagram
+inline constexpr int kMaxRate = 240;                     // tick and snapshot rates, per second
 // A ConnectRequest of this version is zero-padded to this size, so that nothing the server sends an
 // address before it has proved itself (a Challenge, or a refusal) outweighs what came from it.
 inline constexpr std::size_t kConnectRequestBytes = 256;
@@ -60,9 +61,8 @@ enum class MessageType : std::uint8_t {
   kViewpoint = 17,
 };
 inline constexpr int kMessageTypeCount = 18;
-// The type field: 3 bits name types 0..6; their 7 is followed by 3 bits naming 7..13, whose 7 is followed by
-// 6 bits naming 14..77: room for 60 more. ConnectRequest keeps its 3-bit type, so its magic and version stay
-// where every version reads them.
+// The type field: 3 bits name types 0..6; their 7 is followed by 3 bits naming 7..13, whose 7 by 6 bits
+// naming 14..77. ConnectRequest's 3-bit type keeps its magic and version where every version reads them.
 inline constexpr int kShortTypeBits = 3;
 inline constexpr int kTypeEscape = 7;
 inline constexpr int kExtendedTypeBits = 3;
@@ -148,10 +148,15 @@ struct Snapshot {
   friend bool operator==(const Snapshot& a, const Snapshot& b) noexcept;
 };
 
-// Server -> clients, reliable: announcements. A new client is told of everyone already present.
-struct PlayerJoined {
+// Server -> clients, reliable: announcements. A new client is told of everyone already present, up to
+// kMaxJoinedPerMessage players a message in increasing id; the others of the newcomer alone.
+struct JoinedPlayer {
   sim::PlayerId player_id = 0;
   std::string name;
+  friend bool operator==(const JoinedPlayer&, const JoinedPlayer&) = default;
+};
+struct PlayerJoined {
+  FixedVector<JoinedPlayer, kMaxJoinedPerMessage> players;  // 1 or more, ids strictly increasing
   friend bool operator==(const PlayerJoined&, const PlayerJoined&) = default;
 };
 struct PlayerLeft {
@@ -169,8 +174,7 @@ struct TimeEcho {
   friend bool operator==(const TimeEcho&, const TimeEcho&) = default;
 };
 
-// Client -> server, reliable: the player tags (fires an instant ray), judged by the server against the
-// world as this client drew it (lag compensation).
+// Client -> server, reliable: a tag (an instant ray), judged against the world as its client drew it.
 struct Tag {
   std::uint8_t shot = 0;              // the client's own count of tags, mod 256: TagResult names it
   sim::Seq seq = 0;                   // the newest input applied to the shooter's prediction when it fired
@@ -198,14 +202,11 @@ struct TagResult {
   friend bool operator==(const TagResult&, const TagResult&) = default;
 };
 
-// Delta snapshots. The server keeps its recent worlds and sends each client the world at server_tick as
-// a change from a snapshot that client said it holds (the baseline, `age` ticks older): what every cube
-// did, tick by tick, since. How many Moves it made each tick and when its buttons changed, and which cubes
-// came (whole, before a tick's step) and went (before one). The receiver runs the server's step again (at
-// each tick: the cubes that went taken out, those that came put in, each cube's Moves, then
-// sim::ResolveOverlaps when the server resolves collisions) and has the server's world bit for bit, pushes
-// included: a replay. The Moves of one cube over the ticks it was in the world: runs of ticks with the
-// same number of Moves a tick.
+// Delta snapshots: the world at server_tick as a change from a snapshot the client said it holds (the
+// baseline, `age` ticks older): how many Moves each cube made each tick (runs of ticks alike), when its
+// buttons changed, which cubes came (whole, before a tick's step) and went (before one). The receiver runs
+// the server's step again (exits out, arrivals in, each cube's Moves, then sim::ResolveOverlaps when the
+// server resolves collisions) and has the server's world bit for bit, pushes included: a replay.
 inline constexpr int kMaxDeltaAge = 256;  // ticks from the baseline; an older one gets a full snapshot
 // A client keeps the worlds of at least its last kHeldBaselines snapshots: the server may send a delta
 // against any of them it was told of, not only the newest (clients on one server share a few baselines).
@@ -225,9 +226,8 @@ struct MoveRun {
 };
 // The most inputs a server applies to one cube in one tick (its lowest tick rate, catching up), and the
 // most runs and turns one cube's path names (a cube that changes its rhythm more often is not replayed).
-// A whole replay is bounded by these and by kMaxPacketBytes, not by a count of its own: when every
-// player's input comes late at once (a stalled host), every path gains runs together, and the replay must
-// still be sent (a server sends one only when it is no longer than the full snapshot).
+// A replay is bounded by these and by kMaxPacketBytes, not a count of its own: when every input comes late
+// at once (a stalled host), every path gains runs, and a replay no longer than the full one is still sent.
 inline constexpr int kMaxMovesPerTick = 3 * sim::kTicksPerSecond;
 inline constexpr int kMaxPathRuns = 16;
 inline constexpr int kMaxPathTurns = 16;
