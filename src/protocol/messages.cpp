@@ -168,15 +168,19 @@ bool Serialize(Stream& stream, SnapshotAck& m) {
 
 template <class Stream>
 bool Serialize(Stream& stream, PlayerJoined& m) {
-  std::size_t count = m.players.size();
-  if (!SerializeInt(stream, count, 1, kMaxJoinedPerMessage)) return false;
-  if constexpr (Stream::kReading) m.players.resize(count);
-  for (std::size_t i = 0; i < count; ++i) {
+  // Each player is followed by a bit, 1 when another follows: a join told to everyone (one player) costs
+  // one bit, not a count.
+  if (Stream::kWriting && m.players.empty()) return false;
+  for (std::size_t i = 0; i < kMaxJoinedPerMessage; ++i) {
+    if constexpr (Stream::kReading) m.players.resize(i + 1);
     JoinedPlayer& player = m.players[i];
     if (!SerializePlayerId(stream, player.player_id) || !SerializeName(stream, player.name)) return false;
     if (i > 0 && player.player_id <= m.players[i - 1].player_id) return false;  // one order: increasing
+    bool more = i + 1 < m.players.size();
+    if (!SerializeBool(stream, more)) return false;
+    if (!more) return true;
   }
-  return true;
+  return false;  // a 65th player
 }
 
 template <class Stream>

@@ -222,7 +222,7 @@ TEST(DecodeRobustness, EveryTypeHeaderWithEveryShortBody) {
     }
   }
   // Only one message fits in two bytes: PlayerLeft (14 bits: any of the 1024 ids, either reason, two zero
-  // padding bits). PlayerJoined (23 bits for one unnamed player since protocol 18's list) and
+  // padding bits). PlayerJoined (18 bits for one unnamed player since protocol 18's list) and
   // SnapshotRate (20 bits since protocol 9) no longer do.
   EXPECT_EQ(tally.accepted, 1024 * 2);
 }

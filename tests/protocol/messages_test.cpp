@@ -180,9 +180,9 @@ std::vector<SizedMessage> DocumentedSizes() {
        3 + 32 + 12 + 12 + 9 + 256 * (10 + 16 + 16 + 10 + 10 + 4) + 1 + 16 + 6},
       {"snapshot_256_largest_arena", testing::FullSnapshot(sim::kLargestArena),
        3 + 32 + 12 + 12 + 9 + 256 * (10 + 22 + 22 + 10 + 10 + 4) + 1 + 16 + 6},
-      {"player_joined", Joined({{1, "bot-1"}}), 3 + 6 + 10 + 4 + 5 * 7},
+      {"player_joined", Joined({{1, "bot-1"}}), 3 + 10 + 4 + 5 * 7 + 1},
       {"player_joined_largest", LargestJoined(),
-       3 + 6 + kMaxJoinedPerMessage * (10 + 4 + kMaxNameLength * 7)},
+       3 + kMaxJoinedPerMessage * (10 + 4 + kMaxNameLength * 7 + 1)},
       {"player_left", PlayerLeft{}, 3 + 10 + 1},
       {"time_echo", TimeEcho{}, 6 + 1 + 32 + 32},
       {"tag", Tag{}, 6 + 8 + 16 + 32 + 8 + 32 + 10 + 16},
@@ -382,9 +382,9 @@ TEST(Messages, LayoutMatchesTheDocumentByteForByte) {
                   {77, 32},
                   {29, 8},
                   {0, 1}}));
-  EXPECT_EQ(EncodeToVector(Joined({{4, "x"}})), Pack({{5, 3}, {0, 6}, {4, 10}, {1, 4}, {'x' - 32, 7}}));
+  EXPECT_EQ(EncodeToVector(Joined({{4, "x"}})), Pack({{5, 3}, {4, 10}, {1, 4}, {'x' - 32, 7}, {0, 1}}));
   EXPECT_EQ(EncodeToVector(Joined({{2, ""}, {4, "x"}})),
-            Pack({{5, 3}, {1, 6}, {2, 10}, {0, 4}, {4, 10}, {1, 4}, {'x' - 32, 7}}));
+            Pack({{5, 3}, {2, 10}, {0, 4}, {1, 1}, {4, 10}, {1, 4}, {'x' - 32, 7}, {0, 1}}));
   EXPECT_EQ(EncodeToVector(TimeEcho{true, 0xCAFEF00D, 42}),
             Pack({{7, 3}, {0, 3}, {1, 1}, {0xCAFEF00D, 32}, {42, 32}}));
   EXPECT_EQ(EncodeToVector(Tag{200, 0xBEEF, 0x01020304, 255, 0x01020305, kMaxTagDelayMs, 0x4000}),
@@ -585,7 +585,7 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
 
   EXPECT_EQ(EncodeToVector(PlayerLeft{5, LeaveReason::kTimedOut}), (std::vector<std::uint8_t>{0xC0, 0x2C}));
   EXPECT_EQ(EncodeToVector(Joined({{2, "ann"}, {5, "bo"}})),
-            (std::vector<std::uint8_t>{0xA0, 0x80, 0x47, 0x06, 0x74, 0xE0, 0x14, 0xA1, 0x4F}));
+            (std::vector<std::uint8_t>{0xA0, 0x11, 0xC1, 0x9D, 0x3A, 0x02, 0x94, 0x29, 0xE0}));
 
   EXPECT_EQ(EncodeToVector(Tag{12, 1000, 4000, 128, 4005, 150, 0x4000}),
             (std::vector<std::uint8_t>{0xE4, 0x30, 0x0F, 0xA0, 0x00, 0x00, 0x3E, 0x82, 0x00, 0x00, 0x00, 0x3E,
@@ -805,9 +805,21 @@ TEST(Encode, RejectsEmptyOrUnorderedJoined) {
   ExpectUnencodable(Joined({}));
   ExpectUnencodable(Joined({{3, "a"}, {3, "b"}}));
   ExpectUnencodable(Joined({{4, "a"}, {3, "b"}}));
-  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 6}, {4, 10}, {0, 4}, {4, 10}, {0, 4}})), DecodeError::kMalformed);
-  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 6}, {4, 10}, {0, 4}, {3, 10}, {0, 4}})), DecodeError::kMalformed);
-  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 6}, {3, 10}, {0, 4}, {4, 10}, {0, 4}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {4, 10}, {0, 4}, {1, 1}, {4, 10}, {0, 4}, {0, 1}})),
+            DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {4, 10}, {0, 4}, {1, 1}, {3, 10}, {0, 4}, {0, 1}})),
+            DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {3, 10}, {0, 4}, {1, 1}, {4, 10}, {0, 4}, {0, 1}})),
+            DecodeError::kNone);
+  // At most kMaxJoinedPerMessage players: a `more` after the last is malformed.
+  Fields most = {{5, 3}};
+  for (std::uint32_t id = 0; id < kMaxJoinedPerMessage; ++id) {
+    most.insert(most.end(), {{id, 10}, {0, 4}, {id + 1 < kMaxJoinedPerMessage ? 1u : 0u, 1}});
+  }
+  EXPECT_EQ(DecodeBytes(Pack(most)), DecodeError::kNone);
+  most.back().first = 1;
+  most.insert(most.end(), {{static_cast<std::uint32_t>(kMaxJoinedPerMessage), 10}, {0, 4}, {0, 1}});
+  EXPECT_EQ(DecodeBytes(Pack(most)), DecodeError::kMalformed);
 }
 
 TEST(Encode, RejectsWholeWorldsOfMoreCubesThanASnapshotHolds) {
@@ -906,9 +918,9 @@ TEST(Messages, NameProblemSaysWhyANameCannotBeCarried) {
 
 TEST(Decode, RejectsNonPrintableNameCharacters) {
   // Characters are sent as c - 32 in 7 bits: 0..94 is ' '..'~'; 95..127 would be DEL and beyond.
-  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {0, 6}, {1, 10}, {1, 4}, {94, 7}})), DecodeError::kNone);
-  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {0, 6}, {1, 10}, {1, 4}, {95, 7}})), DecodeError::kMalformed);
-  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {0, 6}, {1, 10}, {2, 4}, {33, 7}, {127, 7}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 10}, {1, 4}, {94, 7}, {0, 1}})), DecodeError::kNone);
+  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 10}, {1, 4}, {95, 7}, {0, 1}})), DecodeError::kMalformed);
+  EXPECT_EQ(DecodeBytes(Pack({{5, 3}, {1, 10}, {2, 4}, {33, 7}, {127, 7}, {0, 1}})), DecodeError::kMalformed);
   EXPECT_EQ(DecodeBytes(Pack({{0, 3}, {kProtocolMagic, 32}, {1, 16}, {1, 4}, {100, 7}})),
             DecodeError::kMalformed);
 }
