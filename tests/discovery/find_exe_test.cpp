@@ -5,6 +5,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -148,6 +150,21 @@ void ExpectFindPrintsTheServer(const std::string& exe) {
 }
 
 TEST(DiscoveryExe, BotFindPrintsWhatItHears) { ExpectFindPrintsTheServer(NETCUBE_BOT_EXE); }
+
+// What the README shows --find printing is of this protocol, not of the one before it.
+TEST(DiscoveryExe, TheReadmesFindLineNamesThisProtocol) {
+  std::ifstream readme(NETCUBE_README);
+  ASSERT_TRUE(readme) << NETCUBE_README;
+  int lines = 0;
+  for (std::string line; std::getline(readme, line);) {
+    if (line.find("  players ") == std::string::npos || line.find("  rtt ") == std::string::npos) continue;
+    ++lines;
+    EXPECT_NE(line.find("  protocol " + std::to_string(protocol::kProtocolVersion) + "  rtt "),
+              std::string::npos)
+        << line;
+  }
+  EXPECT_GE(lines, 1);
+}
 
 #ifdef NETCUBE_CLIENT_EXE
 TEST(DiscoveryExe, ClientFindPrintsWhatItHears) { ExpectFindPrintsTheServer(NETCUBE_CLIENT_EXE); }
