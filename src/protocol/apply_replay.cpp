@@ -20,7 +20,7 @@ bool PathFits(const CubePath& path, int age) noexcept {
   int ticks = 0;
   int moves = 0;
   for (const MoveRun& run : path.runs) {
-    if (run.ticks < 1 || run.moves < 0 || run.moves > kMaxMovesPerTick) return false;
+    if (run.ticks < 1 || run.moves > kMaxMovesPerTick) return false;
     ticks += run.ticks;
     moves += run.ticks * run.moves;
   }

@@ -3,7 +3,6 @@
 // its runs of Moves and its turns. Private to the protocol library: messages.cpp's Serialize of a
 // DeltaSnapshot runs it for the writer, the reader and the measurer.
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 
 #include "netcube/protocol/bitstream.h"
@@ -26,24 +25,10 @@ bool SerializeChoice(Stream& stream, std::uint8_t& choice) {
   return true;
 }
 
-// A writer's record of how long a code stays the same as ticks pass: an int[lo, hi] field whose hi grows
-// by one a tick keeps its width, and so its bits, for TicksKeepingWidth(lo, hi) more ticks.
-constexpr int TicksKeepingWidth(std::int64_t lo, std::int64_t hi) noexcept {
-  return static_cast<int>((std::int64_t{1} << BitsRequired(lo, hi)) - (hi - lo));
-}
-template <class Stream>
-void KeepWidth(int* widths_kept, std::int64_t lo, std::int64_t hi) noexcept {
-  if constexpr (Stream::kWriting) {
-    if (widths_kept != nullptr) *widths_kept = std::min(*widths_kept, TicksKeepingWidth(lo, hi));
-  }
-}
-
 // A path's turns: `turned`, then each turn's choice and Move (int[first Move it may be, n]), each but the
 // last followed by `1` and the last by `0`; no such bit after the kMaxPathTurns-th turn or a turn at Move n.
-// `widths_kept`, when given to a writer, is lowered as for a path (see SerializeCubePath), n growing.
 template <class Stream>
-bool SerializeTurns(Stream& stream, FixedVector<Turn, kMaxPathTurns>& turns, int moves,
-                    int* widths_kept = nullptr) {
+bool SerializeTurns(Stream& stream, FixedVector<Turn, kMaxPathTurns>& turns, int moves) {
   constexpr std::size_t kMost = kMaxPathTurns;
   bool more = !turns.empty();
   if (!SerializeBool(stream, more)) return false;
@@ -53,7 +38,6 @@ bool SerializeTurns(Stream& stream, FixedVector<Turn, kMaxPathTurns>& turns, int
     if constexpr (Stream::kReading) turns.push_back(Turn{});
     Turn& turn = turns[k];
     if (!SerializeChoice(stream, turn.choice) || !SerializeInt(stream, turn.at, first, moves)) return false;
-    KeepWidth<Stream>(widths_kept, first, moves);
     first = turn.at + 1;
     if (k + 1 == kMost || turn.at == moves) {
       if constexpr (Stream::kWriting) {
@@ -69,13 +53,13 @@ bool SerializeTurns(Stream& stream, FixedVector<Turn, kMaxPathTurns>& turns, int
 
 // A departure's Moves a tick (never one: that is the usual): `1` for none, `01` for two, else `00` and
 // int[3, kMaxMovesPerTick].
-template <class Stream>
-bool SerializeDepartureMoves(Stream& stream, int& moves) {
+template <class Stream, class T>
+bool SerializeDepartureMoves(Stream& stream, T& moves) {
   for (const int common : {0, 2}) {
     bool is = moves == common;
     if (!SerializeBool(stream, is)) return false;
     if (is) {
-      moves = common;
+      moves = static_cast<T>(common);
       return true;
     }
   }
@@ -104,8 +88,7 @@ bool NextRun(CubePath& path, std::size_t& k, const MoveRun& run, bool late_pair_
 // A described path's runs (SerializeCubePath): its departures from one Move a tick, then `0`. `k` counts the
 // runs done and `moves` the Moves they make.
 template <class Stream>
-bool SerializeDepartures(Stream& stream, CubePath& path, int age, int* widths_kept, std::size_t& k,
-                         int& moves) {
+bool SerializeDepartures(Stream& stream, CubePath& path, int age, std::size_t& k, int& moves) {
   int left = age;
   while (true) {
     int gap = 0;  // the ticks of one Move before the next departure
@@ -116,13 +99,12 @@ bool SerializeDepartures(Stream& stream, CubePath& path, int age, int* widths_ke
     }
     if (!SerializeBool(stream, more)) return false;
     if (!more) {
-      if (left > 0 && !NextRun<Stream>(path, k, MoveRun{left, 1}, false)) return false;
+      if (left > 0 && !NextRun<Stream>(path, k, MoveRun::Of(left, 1), false)) return false;
       moves += left;
       return true;
     }
     if (left < 1 || !SerializeInt(stream, gap, 0, left - 1)) return false;
-    KeepWidth<Stream>(widths_kept, 0, left - 1);
-    if (gap > 0 && !NextRun<Stream>(path, k, MoveRun{gap, 1}, false)) return false;
+    if (gap > 0 && !NextRun<Stream>(path, k, MoveRun::Of(gap, 1), false)) return false;
     left -= gap;
     moves += gap;
     bool late = false;
@@ -150,8 +132,6 @@ bool SerializeDepartures(Stream& stream, CubePath& path, int age, int* widths_ke
       run.ticks = 1;
     } else if (left < 2 || !SerializeInt(stream, run.ticks, 2, left)) {
       return false;
-    } else {
-      KeepWidth<Stream>(widths_kept, 2, left);
     }
     if (run.ticks > left || !NextRun<Stream>(path, k, run, false)) return false;
     left -= run.ticks;
@@ -167,11 +147,8 @@ bool SerializeDepartures(Stream& stream, CubePath& path, int age, int* widths_ke
 // Move each. In memory the path is its runs: ticks with the same Moves a tick, ones included.
 // Canonical: two runs in a row differ, a late is not sent as two departures, a cube that moved made a
 // Move, and `11` is not the usual.
-// `widths_kept`, when given to a writer, is lowered to the ticks this code stays as written while the path
-// only grows by ticks of one Move at its end (or of none, when it names no Move): the fields whose range
-// grows with the age keep their widths that long, and nothing else changes.
 template <class Stream>
-bool SerializeCubePath(Stream& stream, CubePath& path, int age, int* widths_kept = nullptr) {
+bool SerializeCubePath(Stream& stream, CubePath& path, int age) {
   bool moved = !path.runs.empty();
   if (!SerializeBool(stream, moved)) return false;
   if constexpr (Stream::kReading) {
@@ -184,14 +161,13 @@ bool SerializeCubePath(Stream& stream, CubePath& path, int age, int* widths_kept
   bool described = !usual_path;
   if (!SerializeBool(stream, described)) return false;
   if (!described) {
-    if constexpr (Stream::kReading) path.runs.push_back(MoveRun{age, 1});
+    if constexpr (Stream::kReading) path.runs.push_back(MoveRun::Of(age, 1));
     return true;
   }
   std::size_t k = 0;  // runs done
   int moves = 0;
-  if (!SerializeDepartures(stream, path, age, widths_kept, k, moves)) return false;
-  if (k != path.runs.size() || moves == 0 || !SerializeTurns(stream, path.turns, moves, widths_kept))
-    return false;
+  if (!SerializeDepartures(stream, path, age, k, moves)) return false;
+  if (k != path.runs.size() || moves == 0 || !SerializeTurns(stream, path.turns, moves)) return false;
   if (path.runs.size() == 1 && path.runs[0].moves == 1 && path.turns.empty())
     return false;  // the usual: `10`
   return path.turns.empty() || path.turns.back().at < moves;

@@ -4,6 +4,9 @@
 
 namespace netcube::protocol {
 
+// A path's runs and turns are kept in narrow fields (messages.h), which every count of ticks and Moves fits.
+static_assert(kMaxMovesPerTick <= 255 && kMaxDeltaAge * kMaxMovesPerTick <= 65'536);
+
 void MoveLog::Record(std::uint64_t tick, std::span<const sim::PlayerCube> world,
                      std::span<const std::uint32_t> generations, std::span<const sim::PlayerCube> arrivals,
                      std::span<const sim::PlayerStep> steps, bool collisions) noexcept {
@@ -144,7 +147,7 @@ bool ReplayBuilder::StartFrom(const ReplayBuilder& older, const DeltaSnapshot& o
     int moves = 0;
     for (std::size_t k = r; k < from.runs.size(); ++k) {
       MoveRun run = from.runs[k];
-      if (k == r) run.ticks -= skip;
+      if (k == r) run.ticks = static_cast<std::uint16_t>(run.ticks - skip);
       path.runs.push_back(run);
       moves += run.ticks * run.moves;
     }
@@ -156,7 +159,8 @@ bool ReplayBuilder::StartFrom(const ReplayBuilder& older, const DeltaSnapshot& o
       continue;
     }
     for (const Turn& turn : from.turns) {
-      if (turn.at >= moves_before) path.turns.push_back(Turn{turn.at - moves_before, turn.choice});
+      if (turn.at >= moves_before)
+        path.turns.push_back(Turn{static_cast<std::uint16_t>(turn.at - moves_before), turn.choice});
     }
     const Cursor& end = older.cursors_[i];  // where both paths end
     cursors_[i] = Cursor{end.last_seq, moves, path.runs[0].moves == 0 ? path.runs[0].ticks : 0, end.held};
@@ -218,17 +222,18 @@ bool ReplayBuilder::ExtendOne(const MoveLog::Tick& tick, DeltaSnapshot& out) noe
       continue;
     }
     if (path.runs.empty() && cursor.idle_ticks > 0) {
-      if (!path.runs.push_back(MoveRun{cursor.idle_ticks, 0})) return false;
+      if (!path.runs.push_back(MoveRun::Of(cursor.idle_ticks, 0))) return false;
     }
     if (path.runs.empty() || path.runs.back().moves != step.count) {
-      if (!path.runs.push_back(MoveRun{0, step.count})) return false;
+      if (!path.runs.push_back(MoveRun::Of(0, step.count))) return false;
     }
     ++path.runs.back().ticks;
     if (step.count == 0) continue;
     for (std::size_t m = 0; m < std::min<std::size_t>(step.count, MoveLog::kLoggedButtons); ++m) {
       if (step.buttons[m] == cursor.held) continue;
       const int at = cursor.moves + static_cast<int>(m);
-      if (!path.turns.push_back(Turn{at, ChoiceOf(cursor.held, step.buttons[m])})) return false;
+      if (!path.turns.push_back(Turn{static_cast<std::uint16_t>(at), ChoiceOf(cursor.held, step.buttons[m])}))
+        return false;
       cursor.held = step.buttons[m];
     }
     cursor.moves += step.count;

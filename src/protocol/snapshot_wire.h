@@ -152,11 +152,9 @@ bool SerializeReplayHead(Stream& stream, DeltaSnapshot& m, std::size_t& count) {
 
 // A replay's path `i`, over the ticks its cube was in the world (from `from`, the tick it came at).
 template <class Stream>
-bool SerializeReplayPath(Stream& stream, DeltaSnapshot& m, std::size_t i, int from,
-                         int* widths_kept = nullptr) {
+bool SerializeReplayPath(Stream& stream, DeltaSnapshot& m, std::size_t i, int from) {
   const int ticks = EndOf(m, i) - from;
-  return ticks >= 0 && SerializeCubePath(stream, m.paths[i], ticks, widths_kept) &&
-         (ticks > 0 || m.paths[i].runs.empty());
+  return ticks >= 0 && SerializeCubePath(stream, m.paths[i], ticks) && (ticks > 0 || m.paths[i].runs.empty());
 }
 
 // A replay's arrivals after its `count` baseline paths: each one's tick (not before the last's), id (above

@@ -8,13 +8,8 @@
 
 namespace netcube::protocol {
 
-using snapshot_wire::EndOf;
 using snapshot_wire::SerializeAck;
-using snapshot_wire::SerializeArrivals;
 using snapshot_wire::SerializeDeltaBody;
-using snapshot_wire::SerializeDeltaHead;
-using snapshot_wire::SerializeReplayHead;
-using snapshot_wire::SerializeReplayPath;
 using snapshot_wire::SerializeType;
 using snapshot_wire::SerializeWorld;
 
@@ -74,66 +69,6 @@ bool SnapshotWriter::Prepare(const DeltaSnapshot& delta) noexcept {
   }
   shared_bits_ = writer.BitsWritten();
   cube_bits_ = shared_bits_ - DeltaHeaderBits();
-  return true;
-}
-
-bool SnapshotWriter::Prepare(const DeltaSnapshot& delta, ReplayCodes& codes) noexcept {
-  auto& m = const_cast<DeltaSnapshot&>(delta);
-  const auto baseline = delta.server_tick - static_cast<std::uint32_t>(delta.age);
-  const bool same_replay = codes.held_ && codes.baseline_ == baseline && codes.age_ <= delta.age &&
-                           codes.count_ == delta.paths.size() - delta.arrivals.size();
-  codes.held_ = false;  // until this encode is whole
-  codes.copied_ = 0;
-  shared_bits_ = cube_bits_ = 0;
-  BitWriter writer(buffer_);
-  std::size_t count = 0;
-  if (!SerializeType(writer, MessageType::kDeltaSnapshot) || !SerializeDeltaHead(writer, m) ||
-      !SerializeReplayHead(writer, m, count)) {
-    return false;
-  }
-  // Paths whose codes hold follow one another in the last encode too: each such stretch is copied at once.
-  std::size_t copy_from = 0;
-  std::size_t copy_bits = 0;
-  const auto copy = [&] {
-    const bool copied = writer.Copy(codes.bytes_, copy_from, copy_bits);
-    copy_bits = 0;
-    return copied;
-  };
-  for (std::size_t i = 0; i < count; ++i) {
-    const CubePath& path = delta.paths[i];
-    ReplayCodes::PathCode& code = codes.paths_[i];
-    const std::size_t at = writer.BitsWritten() + copy_bits;
-    // A path that went stays as it was written; one still here grows at its end.
-    const bool gone = EndOf(delta, i) <= delta.age;
-    const bool grew_only =
-        !gone && delta.age < code.until_age && (path.runs.empty() || path.runs.back().moves == 1);
-    if (same_replay && code.gone == gone && (gone || grew_only) && code.runs == path.runs.size() &&
-        code.turns == path.turns.size()) {
-      if (copy_bits == 0) copy_from = code.first_bit;
-      copy_bits += code.bits;
-      ++codes.copied_;
-      code.first_bit = static_cast<std::uint32_t>(at);
-      continue;
-    }
-    if (copy_bits > 0 && !copy()) return false;
-    int widths_kept = kMaxDeltaAge;  // longer than any replay lasts
-    if (!SerializeReplayPath(writer, m, i, 1, &widths_kept)) return false;
-    code = ReplayCodes::PathCode{static_cast<std::uint32_t>(at),
-                                 static_cast<std::uint16_t>(writer.BitsWritten() - at),
-                                 static_cast<std::uint8_t>(path.runs.size()),
-                                 static_cast<std::uint8_t>(path.turns.size()),
-                                 gone,
-                                 delta.age + widths_kept};
-  }
-  if (copy_bits > 0 && !copy()) return false;
-  if (!SerializeArrivals(writer, m, count)) return false;
-  shared_bits_ = writer.BitsWritten();
-  cube_bits_ = shared_bits_ - DeltaHeaderBits();
-  std::copy_n(buffer_.begin(), writer.BytesWritten(), codes.bytes_.begin());
-  codes.held_ = true;
-  codes.baseline_ = baseline;
-  codes.age_ = delta.age;
-  codes.count_ = count;
   return true;
 }
 

@@ -86,7 +86,6 @@ std::optional<std::size_t> SnapshotEncoder::Keep(std::uint64_t tick, std::uint64
       !kept.replay.StartFrom(older->replay, older->replay_delta, seen, cubes, kept.replay_delta)) {
     kept.replay.Start(seen, cubes, move_log_, kept.replay_delta);
   }
-  kept.replay_codes.Forget();
   return slot;
 }
 
@@ -219,7 +218,7 @@ bool SnapshotEncoder::PrepareOne(std::uint64_t tick, const Players& players, con
   if (kept) {
     Kept& k = kept_[*kept];
     if (k.replay.Extend(tick, move_log_, k.replay_delta) && k.replay.Finish(world, k.replay_delta) &&
-        writer.Prepare(k.replay_delta, k.replay_codes) &&
+        writer.Prepare(k.replay_delta) &&
         writer.shared_bits() <= protocol::SnapshotWriter::FullSharedBits(world.size(), arena)) {
       return true;
     }

@@ -68,7 +68,6 @@ class SnapshotEncoder {
     std::uint64_t last_used = 0;  // the last tick a client was given it
     protocol::ReplayBuilder replay;
     protocol::DeltaSnapshot replay_delta;
-    protocol::ReplayCodes replay_codes;  // of replay_delta's last encode
   };
   // A kept baseline no client was given for this many ticks is let go: one unused costs its extension for
   // nothing, and a client that comes back later (at 10 snapshots a second, every 6 ticks at 60) is kept a

@@ -217,56 +217,6 @@ TEST(Replay, AStartFromAnOlderReplayMakesWhatAStartOfItsOwnDoes) {
   }
 }
 
-// A writer that keeps each path's code from one encode of a replay to the next writes, at every tick and
-// whichever ticks it skips, what one that writes every path writes: byte for byte, through every age at
-// which a field widens, stalls and resting spells included. And it copies most paths of moving cubes.
-TEST(Replay, AWriterKeepingItsPathCodesWritesWhatOneWritingEveryPathDoes) {
-  for (const bool resting : {false, true}) {
-    SCOPED_TRACE(resting);
-    const int ticks = kHeldBaselines;
-    const Ticks run = Play(resting ? 23 : 29, 48, ticks, true, {20, 41}, resting);
-    const auto tick_at = [](int k) { return Ticks::kFirstTick + static_cast<std::uint64_t>(k); };
-    ReplayBuilder builder;
-    DeltaSnapshot delta;
-    ReplayCodes codes;
-    ASSERT_TRUE(builder.Start(tick_at(0), run.worlds[0], run.log, delta));
-    std::size_t copied = 0;
-    std::size_t paths = 0;
-    for (int age = 1; age <= ticks; age += age < 40 ? 1 : 3) {
-      SCOPED_TRACE(age);
-      ASSERT_TRUE(builder.Extend(tick_at(age), run.log, delta));
-      ASSERT_TRUE(builder.Finish(run.worlds[static_cast<std::size_t>(age)], delta));
-      SnapshotWriter every_path;
-      SnapshotWriter keeping;
-      ASSERT_TRUE(every_path.Prepare(delta));
-      ASSERT_TRUE(keeping.Prepare(delta, codes));
-      EXPECT_EQ(keeping.shared_bits(), every_path.shared_bits());
-      EXPECT_EQ(keeping.cube_bits(), every_path.cube_bits());
-      const auto written = every_path.PacketFor(std::nullopt);
-      const auto kept = keeping.PacketFor(std::nullopt);
-      ASSERT_TRUE(std::equal(written.begin(), written.end(), kept.begin(), kept.end()));
-      copied += codes.copied();
-      paths += delta.paths.size();
-    }
-    // A resting cube's path ends in a run of no Move, which each tick lengthens: its code changes.
-    EXPECT_GT(copied, paths / (resting ? 4 : 2));
-    // Another replay's encode with the same codes (its baseline newer): each path written again.
-    ReplayBuilder newer;
-    DeltaSnapshot newer_delta;
-    ASSERT_TRUE(newer.Start(tick_at(30), run.worlds[30], run.log, newer_delta));
-    ASSERT_TRUE(newer.Extend(tick_at(ticks), run.log, newer_delta));
-    ASSERT_TRUE(newer.Finish(run.worlds.back(), newer_delta));
-    SnapshotWriter every_path;
-    SnapshotWriter keeping;
-    ASSERT_TRUE(every_path.Prepare(newer_delta));
-    ASSERT_TRUE(keeping.Prepare(newer_delta, codes));
-    EXPECT_EQ(codes.copied(), 0u);
-    const auto written = every_path.PacketFor(std::nullopt);
-    const auto kept = keeping.PacketFor(std::nullopt);
-    EXPECT_TRUE(std::equal(written.begin(), written.end(), kept.begin(), kept.end()));
-  }
-}
-
 // Players come and go while the others push each other: every replay says who went and who came, at the
 // tick they did, and rebuilds the world bit for bit over the wire, from the baseline and from each world
 // since. A player that comes and one that goes are the replay's own paths; no other path changes.
@@ -418,14 +368,14 @@ TEST(Replay, EveryPathOfRunsIsReadBackAsWritten) {
     int moves = 0;
     while (left > 0 && path.runs.size() + 1 < static_cast<std::size_t>(kMaxPathRuns)) {
       const auto longest = static_cast<std::uint32_t>(std::min(left, rng() % 2 == 0 ? 2 : 8));
-      MoveRun run{1 + static_cast<int>(rng() % longest), static_cast<int>(rng() % 4)};
+      const MoveRun run = MoveRun::Of(1 + static_cast<int>(rng() % longest), static_cast<int>(rng() % 4));
       if (!path.runs.empty() && run.moves == path.runs.back().moves) continue;
       path.runs.push_back(run);
       left -= run.ticks;
       moves += run.ticks * run.moves;
     }
     if (left > 0 || moves == 0) continue;
-    if (moves > 1 && rng() % 2 == 0) path.turns.push_back({moves - 1, 3});
+    if (moves > 1 && rng() % 2 == 0) path.turns.push_back({static_cast<std::uint16_t>(moves - 1), 3});
     delta.paths.push_back(path);
     Message decoded;
     ASSERT_EQ(Decode(testing::EncodeToVector(delta), decoded), DecodeError::kNone) << trial;
@@ -441,7 +391,8 @@ TEST(Replay, LongerThanAPacketIsNotWritten) {
   for (std::size_t i = 0; i < kMaxWholeWorldCubes; ++i) {
     CubePath path;
     for (int r = 0; r < kMaxPathRuns; ++r) {
-      path.runs.push_back({r + 1 < kMaxPathRuns ? 1 : kMaxDeltaAge - (kMaxPathRuns - 1), r % 2 == 0 ? 3 : 4});
+      path.runs.push_back(
+          MoveRun::Of(r + 1 < kMaxPathRuns ? 1 : kMaxDeltaAge - (kMaxPathRuns - 1), r % 2 == 0 ? 3 : 4));
     }
     delta.paths.push_back(path);
   }

@@ -159,7 +159,8 @@ std::vector<NamedMessage> SampleMessages() {
   replay.paths[2].runs.push_back({1, 2});
   replay.paths[2].runs.push_back({24, kMaxMovesPerTick});
   for (int k = 0; k < kMaxPathTurns; ++k) {
-    replay.paths[2].turns.push_back({3 * k, static_cast<std::uint8_t>(k % kTurnChoices)});
+    replay.paths[2].turns.push_back(
+        {static_cast<std::uint16_t>(3 * k), static_cast<std::uint8_t>(k % kTurnChoices)});
   }
   replay.paths[3].runs.push_back({39, 0});
   replay.paths[3].runs.push_back({1, 1});
@@ -199,7 +200,8 @@ std::vector<NamedMessage> SampleMessages() {
     path.runs.push_back({kMaxDeltaAge - 1, kMaxMovesPerTick - 1});
     path.runs.push_back({1, kMaxMovesPerTick});
     const int moves = (kMaxDeltaAge - 1) * (kMaxMovesPerTick - 1) + kMaxMovesPerTick;
-    for (int k = 3; k >= 1; --k) path.turns.push_back({moves - k, kTurnChoices - 1});
+    for (int k = 3; k >= 1; --k)
+      path.turns.push_back({static_cast<std::uint16_t>(moves - k), kTurnChoices - 1});
     longest_replay.paths.push_back(path);
   }
   longest_replay.has_ack = true;

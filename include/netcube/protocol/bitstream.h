@@ -48,8 +48,6 @@ class BitWriter {
     bits_ += static_cast<std::size_t>(bits);
     return true;
   }
-  // Writes `bits` bits of `from` as they are, starting at its bit `first_bit` (a code written before).
-  bool Copy(std::span<const std::uint8_t> from, std::size_t first_bit, std::size_t bits) noexcept;
   std::size_t BitsWritten() const noexcept { return bits_; }
   // Bytes used, the last one zero-padded.
   std::size_t BytesWritten() const noexcept { return (bits_ + 7) / 8; }

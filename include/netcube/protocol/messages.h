@@ -37,8 +37,7 @@ inline constexpr int kMaxRate = 240;                     // tick and snapshot ra
 // A ConnectRequest of this version is zero-padded to this size, so that nothing the server sends an
 // address before it has proved itself (a Challenge, or a refusal) outweighs what came from it.
 inline constexpr std::size_t kConnectRequestBytes = 256;
-// The fewest bytes a client may ask its InterestSnapshots to take (SnapshotBudget).
-inline constexpr std::size_t kMinSnapshotBudget = 128;
+inline constexpr std::size_t kMinSnapshotBudget = 128;  // the fewest bytes SnapshotBudget may ask for
 
 enum class MessageType : std::uint8_t {
   kConnectRequest = 0,
@@ -70,10 +69,8 @@ inline constexpr int kLongTypeEscape = kTypeEscape + (1 << kExtendedTypeBits) - 
 inline constexpr int kLongTypeBits = 6;
 inline constexpr int kMaxMessageTypes = kLongTypeEscape + (1 << kLongTypeBits);  // 78
 static_assert(kMessageTypeCount <= kMaxMessageTypes);
-// Fractions of a tick in a Tag's render time.
-inline constexpr int kRenderFractionSteps = 256;
-// The longest interpolation delay and rewind the wire can state.
-inline constexpr int kMaxTagDelayMs = 1000;
+inline constexpr int kRenderFractionSteps = 256;  // fractions of a tick in a Tag's render time
+inline constexpr int kMaxTagDelayMs = 1000;  // the longest interpolation delay and rewind the wire states
 
 // kNoSpectatorSeat: a spectator asked to watch, and every spectator seat is taken (or there are none).
 enum class RefuseReason : std::uint8_t { kVersionMismatch, kServerFull, kMalformedRequest, kNoSpectatorSeat };
@@ -214,14 +211,18 @@ inline constexpr int kHeldBaselines = 64;
 // A turn of a cube's buttons since the baseline: after `at` Moves (counted from the baseline) it held the
 // buttons `choice` names (ButtonsOfChoice: one of the 15 others than those it held before).
 struct Turn {
-  int at = 0;               // [0, moves), and later than the turn before
+  std::uint16_t at = 0;     // [0, moves), and later than the turn before
   std::uint8_t choice = 0;  // [0, kTurnChoices - 1]
   friend bool operator==(const Turn&, const Turn&) = default;
 };
 inline constexpr int kTurnChoices = 15;
+// Narrow: writing a delta costs reading its paths (144 bytes a path with these fields, 272 with ints).
 struct MoveRun {
-  int ticks = 1;  // [1, age]
-  int moves = 1;  // a tick, [0, kMaxMovesPerTick]
+  std::uint16_t ticks = 1;                                      // [1, age]
+  std::uint8_t moves = 1;                                       // a tick, [0, kMaxMovesPerTick]
+  static constexpr MoveRun Of(int ticks, int moves) noexcept {  // each in its range
+    return {static_cast<std::uint16_t>(ticks), static_cast<std::uint8_t>(moves)};
+  }
   friend bool operator==(const MoveRun&, const MoveRun&) = default;
 };
 // The most inputs a server applies to one cube in one tick (its lowest tick rate, catching up), and the
@@ -252,8 +253,7 @@ struct Exit {
   int at = 1;
   friend bool operator==(const Exit&, const Exit&) = default;
 };
-// The most cubes a replay lets come (a replay past it is not made): a player in a hundred coming and going
-// every second is 3 in a second-old replay; each costs its state and path.
+// The most cubes a replay lets come (none past it is made): 1 in 100 a second is 3 in a second's replay.
 inline constexpr std::size_t kMaxArrivals = 64;
 inline constexpr std::size_t kMaxReplayPaths = kMaxWholeWorldCubes + kMaxArrivals;
 

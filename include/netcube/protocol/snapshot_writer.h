@@ -1,7 +1,6 @@
 #pragma once
-// A snapshot (full or delta) encoded once for all its receivers, the path codes of a replay kept from one
-// encode to the next (docs/decisions/0006, 0008), and the size of an InterestSnapshot a server fills a
-// client's byte budget by.
+// A snapshot (full or delta) encoded once for all its receivers (docs/decisions/0006), and the size of an
+// InterestSnapshot a server fills a client's byte budget by.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -14,38 +13,6 @@
 
 namespace netcube::protocol {
 
-// What a SnapshotWriter keeps of a replay's encode for the next encode of the same replay, extended (one
-// per replay a server extends tick by tick): each path's code and how long it holds. A tick changes few
-// paths since an old baseline (a turn, a late input), so the next encode writes those again and copies
-// the others' bits, as they are.
-class ReplayCodes {
- public:
-  // The next encode writes every path again (the replay was started anew).
-  void Forget() noexcept { held_ = false; }
-  // Of the last encode's paths, those copied.
-  std::size_t copied() const noexcept { return copied_; }
-
- private:
-  friend class SnapshotWriter;
-  struct PathCode {
-    std::uint32_t first_bit = 0;  // in bytes_
-    std::uint16_t bits = 0;
-    std::uint8_t runs = 0;  // the path's runs and turns when written
-    std::uint8_t turns = 0;
-    bool gone = false;  // its cube went: the code holds as long as the path does
-    // Else the code holds up to this age (not included), as long as the path has grown only at its end, by
-    // ticks of one Move (of none, when it names no Move): its runs and turns as many, the last of one Move.
-    int until_age = 0;
-  };
-  bool held_ = false;
-  std::uint32_t baseline_ = 0;  // the replay's baseline tick (its server_tick - age), low 32 bits
-  int age_ = 0;
-  std::size_t count_ = 0;
-  std::size_t copied_ = 0;
-  std::array<std::uint8_t, kMaxPacketBytes> bytes_{};  // the last encode's packet, its paths within
-  std::array<PathCode, kMaxPlayers> paths_{};
-};
-
 // A snapshot (full or delta) encoded once for all its receivers: they differ only in the ack, which ends
 // the message, so each receiver's packet is the shared part with its own ack written after it. The world
 // is read where it lies (a span of the server's cubes), never copied into a Snapshot.
@@ -57,10 +24,6 @@ class SnapshotWriter {
                std::span<const sim::PlayerCube> players) noexcept;
   // The same for a delta (its ack fields are ignored).
   bool Prepare(const DeltaSnapshot& delta) noexcept;
-  // The same, for a replay that a ReplayBuilder extends (its paths only ever grow at their ends): the codes
-  // of `codes` that still hold are copied, the others written again and kept there for the next encode.
-  // Byte for byte what Prepare(delta) gives.
-  bool Prepare(const DeltaSnapshot& delta, ReplayCodes& codes) noexcept;
   // The bits of the shared part prepared last (0 after a failed Prepare), and of those the bits that
   // carry cubes (a full snapshot's cubes; a delta's fates and joined cubes): what a cube costs.
   std::size_t shared_bits() const noexcept { return shared_bits_; }
