@@ -78,7 +78,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (CubePath& path : first.paths) {
         path.turns.clear();
         if (path.runs.empty()) continue;
-        const int moves = path.runs[0].moves;
+        const std::uint8_t moves = path.runs[0].moves;
         path.runs.clear();
         path.runs.push_back({1, moves});
         // The first tick's turns, at the Moves it makes.
