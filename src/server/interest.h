@@ -59,6 +59,8 @@ class Interest {
   // relevant to it (interest management on, its radius short of the arena), or the world is past a
   // whole-world snapshot (protocol::kMaxWholeWorldCubes) and every client gets one.
   static bool MayEncodeEach(const ServerConfig& config, std::size_t cubes) noexcept;
+  // No interest management, or a radius that spans the arena.
+  static bool EveryCubeRelevant(const ServerConfig& config) noexcept;
   // For every client due a snapshot: its relevant set after `tick`, and whether that is the whole world
   // (it shares the snapshot everyone gets) or not (it gets its own, from Encode). Without interest
   // management every cube is relevant. A player sees from its cube; a spectator from its Viewpoint: the
@@ -103,8 +105,6 @@ class Interest {
     std::optional<std::size_t> cube;  // index in the world
   };
   static Eye EyeOf(const Client& client, const Players& players, const ServerConfig& config);
-  // No interest management, or a radius that spans the arena.
-  static bool EveryCubeRelevant(const ServerConfig& config) noexcept;
   // The cubes filed by cell (a grid of cells as wide as a set reaches), for SelectFor.
   void FileCubes(std::span<const sim::PlayerCube> world, const ServerConfig& config);
   std::size_t CellAt(const sim::CubeState& s) const noexcept;

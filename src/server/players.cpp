@@ -18,17 +18,8 @@ auto LowerBound(Clients& clients, sim::PlayerId id) {
   });
 }
 
-// Tells a newcomer of every player present, in increasing id: a few messages, not one a player.
-void TellPresent(Micros now, std::span<const Player> present, Client& newcomer, Outbox& outbox) {
-  protocol::PlayerJoined message;
-  for (std::size_t i = 0; i < present.size(); ++i) {
-    message.players.push_back({present[i].id, present[i].name});
-    if (message.players.size() == protocol::kMaxJoinedPerMessage || i + 1 == present.size()) {
-      outbox.Send(now, newcomer.peer, &newcomer.bytes_sent, message);
-      message.players.clear();
-    }
-  }
-}
+constexpr protocol::Channel kJoinedChannel = protocol::ChannelOf(protocol::MessageType::kPlayerJoined);
+constexpr protocol::Channel kLeftChannel = protocol::ChannelOf(protocol::MessageType::kPlayerLeft);
 
 }  // namespace
 
@@ -55,15 +46,22 @@ sim::PlayerId Players::Join(Micros now, transport::PeerId peer, const std::strin
                                             config.spawn_spacing_units, config.arena)};
   players_.insert(players_.begin() + static_cast<std::ptrdiff_t>(index), std::move(player));
   world_.insert(world_.begin() + static_cast<std::ptrdiff_t>(index), cube);
-  Client& newcomer = *clients_.insert(LowerBound(clients_, id), Client{peer, id, {}, 0, 0, {}, {}});
+  Client& newcomer = *clients_.insert(LowerBound(clients_, id), Client{peer, id, {}, 0, 0, {}, {}, {}});
   peak_ = std::max(peak_, players_.size());
 
   welcome.player_id = id;
   outbox.Send(now, peer, &newcomer.bytes_sent, welcome);
-  TellPresent(now, players_, newcomer, outbox);
-  protocol::PlayerJoined joined;
-  joined.players.push_back({id, name});
-  Broadcast(now, joined, id, outbox);
+  if (!NamedBySet(config)) {
+    TellPresent(now, newcomer, outbox);
+    protocol::PlayerJoined joined;
+    joined.players.push_back({id, name});
+    const std::span<const std::uint8_t> packet = outbox.Encode(joined);
+    for (Client& client : clients_) {
+      if (client.named.Has(id)) continue;  // the newcomer
+      client.named.Add(id);
+      outbox.SendPacket(now, client.peer, &client.bytes_sent, kJoinedChannel, packet);
+    }
+  }
   return id;
 }
 
@@ -75,15 +73,45 @@ void Players::Leave(Micros now, sim::PlayerId id, protocol::LeaveReason reason, 
   players_.erase(players_.begin() + static_cast<std::ptrdiff_t>(*index));
   world_.erase(world_.begin() + static_cast<std::ptrdiff_t>(*index));
   clients_.erase(LowerBound(clients_, id));
-  if (announce) Broadcast(now, protocol::PlayerLeft{id, reason}, id, outbox);
+  const std::span<const std::uint8_t> packet = outbox.Encode(protocol::PlayerLeft{id, reason});
+  for (Client& client : clients_) {
+    // Told or not, it forgets the id: a player who takes it next is told of anew.
+    if (client.named.Remove(id) && announce) {
+      outbox.SendPacket(now, client.peer, &client.bytes_sent, kLeftChannel, packet);
+    }
+  }
 }
 
-void Players::Watch(Micros now, transport::PeerId peer, protocol::Welcome welcome, Outbox& outbox) {
+void Players::Name(Micros now, Client& client, std::span<const sim::PlayerId> ids, Outbox& outbox) {
+  protocol::PlayerJoined message;
+  const auto send = [&] {
+    if (!message.players.empty()) outbox.Send(now, client.peer, &client.bytes_sent, message);
+    message.players.clear();
+  };
+  for (const sim::PlayerId id : ids) {
+    if (client.named.Has(id)) continue;
+    const std::optional<std::size_t> index = IndexOf(id);
+    if (!index) continue;
+    client.named.Add(id);
+    message.players.push_back({id, players_[*index].name});
+    if (message.players.size() == protocol::kMaxJoinedPerMessage) send();
+  }
+  send();
+}
+
+void Players::TellPresent(Micros now, Client& newcomer, Outbox& outbox) {
+  ids_.clear();
+  for (const Player& player : players_) ids_.push_back(player.id);
+  Name(now, newcomer, ids_, outbox);
+}
+
+void Players::Watch(Micros now, transport::PeerId peer, protocol::Welcome welcome, const ServerConfig& config,
+                    Outbox& outbox) {
   Client& spectator = clients_.emplace_back();
   spectator.peer = peer;
   welcome.player_id = 0;
   outbox.Send(now, peer, &spectator.bytes_sent, welcome);
-  TellPresent(now, players_, spectator, outbox);
+  if (!NamedBySet(config)) TellPresent(now, spectator, outbox);
 }
 
 void Players::Unwatch(transport::PeerId peer) {

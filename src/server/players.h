@@ -2,10 +2,13 @@
 // The server's room for the game's people: the clients (accepted connections, each fed snapshots) and the
 // players among them (a player is the role of a client that controls a cube), with the world of their
 // cubes. A client without a player is a spectator: it is fed snapshots and told who joins and leaves, and
-// controls nothing. Who joins and leaves is told to every client through the Outbox the caller hands in.
+// controls nothing. A client is told of a player (its name) when it joins, or, with interest management,
+// when its cube first comes into the client's relevant set, and of its leaving when it was told of it,
+// through the Outbox the caller hands in.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -67,6 +70,28 @@ struct SnapshotFeed {
   std::uint32_t unserved = 0;
 };
 
+// The players a client was told of (PlayerJoined) and not yet of their leaving, by id.
+class NamedPlayers {
+ public:
+  bool Has(sim::PlayerId id) const noexcept {
+    return !bits_.empty() && ((bits_[id / 64] >> (id % 64)) & 1u) != 0;
+  }
+  void Add(sim::PlayerId id) {
+    if (bits_.empty()) bits_.resize(kWords);
+    bits_[id / 64] |= std::uint64_t{1} << (id % 64);
+  }
+  // Whether it was told of `id`, which it is not any more.
+  bool Remove(sim::PlayerId id) noexcept {
+    const bool had = Has(id);
+    if (had) bits_[id / 64] &= ~(std::uint64_t{1} << (id % 64));
+    return had;
+  }
+
+ private:
+  static constexpr std::size_t kWords = (protocol::kMaxPlayers + 63) / 64;
+  std::vector<std::uint64_t> bits_;  // on the heap, made at the first: records move at every join and leave
+};
+
 // An accepted connection in the game.
 struct Client {
   transport::PeerId peer = 0;
@@ -77,6 +102,7 @@ struct Client {
   std::uint64_t bytes_received = 0;
   SnapshotFeed feed;
   InterestView interest;
+  NamedPlayers named;
   RateBudget bystander_hits{kBystanderHitsPerSecond, kBystanderHitsPerSecond};  // other players' hits told
 };
 
@@ -85,29 +111,24 @@ class Players {
   Players();
 
   // Seats the client of `peer` as a player at the lowest free id, its cube at a spawn slot, and tells it
-  // `welcome` (with its id), then every player present, and tells the others of it.
+  // `welcome` (with its id). Unless players are named by set (NamedBySet), it is told of every player
+  // present, and the others of it.
   sim::PlayerId Join(Micros now, transport::PeerId peer, const std::string& name, protocol::Welcome welcome,
                      const ServerConfig& config, Outbox& outbox);
-  // The player, its cube and its client leave; the others are told unless `announce` is false.
+  // The player, its cube and its client leave; the clients told of it are told it left unless `announce`
+  // is false.
   void Leave(Micros now, sim::PlayerId id, protocol::LeaveReason reason, bool announce, Outbox& outbox);
-  // Seats the client of `peer` as a spectator and tells it `welcome` (a spectator's), then every player
-  // present. Nobody else is told: a spectator is in nobody's world.
-  void Watch(Micros now, transport::PeerId peer, protocol::Welcome welcome, Outbox& outbox);
+  // Seats the client of `peer` as a spectator and tells it `welcome` (a spectator's), then, unless players
+  // are named by set, every player present. Nobody else is told: a spectator is in nobody's world.
+  void Watch(Micros now, transport::PeerId peer, protocol::Welcome welcome, const ServerConfig& config,
+             Outbox& outbox);
+  // Whether a client is told of a player only once its cube comes into the client's relevant set: where
+  // interest management may leave cubes out of it.
+  static bool NamedBySet(const ServerConfig& config) noexcept { return !Interest::EveryCubeRelevant(config); }
+  // Tells `client` of the players of `ids` (increasing) it was not told of, a few to a message.
+  void Name(Micros now, Client& client, std::span<const sim::PlayerId> ids, Outbox& outbox);
   // The spectator of `peer` leaves.
   void Unwatch(transport::PeerId peer);
-
-  // Every client but the one playing `except`.
-  template <protocol::OneMessage M>
-  void Broadcast(Micros now, const M& message, std::optional<sim::PlayerId> except, Outbox& outbox) {
-    const std::span<const std::uint8_t> packet = outbox.Encode(message);
-    if (packet.empty()) return;
-    for (Client& client : clients_) {
-      if (!except || client.player != except) {
-        outbox.SendPacket(now, client.peer, &client.bytes_sent, protocol::ChannelOf(protocol::kTypeOf<M>),
-                          packet);
-      }
-    }
-  }
 
   Client* FindClient(sim::PlayerId id);
   const Client* FindClient(sim::PlayerId id) const;
@@ -138,12 +159,16 @@ class Players {
   void Info(std::size_t index, ClientInfo& info) const;
 
  private:
+  // Tells a newcomer of every player present, in increasing id: a few messages, not one a player.
+  void TellPresent(Micros now, Client& newcomer, Outbox& outbox);
+
   std::vector<Client> clients_;
   std::vector<Player> players_;
   std::vector<sim::PlayerCube> world_;
   std::uint32_t next_generation_ = 0;
   std::size_t peak_ = 0;
-  InputCounters departed_inputs_;  // of players that have left
+  InputCounters departed_inputs_;   // of players that have left
+  std::vector<sim::PlayerId> ids_;  // TellPresent's
 };
 
 }  // namespace netcube::server

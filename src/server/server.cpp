@@ -200,7 +200,7 @@ void Server::Impl::OnChallengeResponse(Micros now, transport::PeerId peer, Conne
   const protocol::Welcome welcome =
       WelcomeFor(config, simulation.rate(), simulation.tick(), connection.spectate);
   if (connection.spectate) {
-    players.Watch(now, peer, welcome, outbox);
+    players.Watch(now, peer, welcome, config, outbox);
     admission.Seated(now, connection, std::nullopt);
     return;
   }

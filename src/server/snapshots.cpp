@@ -94,8 +94,12 @@ void Snapshots::SendPacket(Micros now, Client& client, std::span<const std::uint
 
 void Snapshots::Send(Micros now, std::uint64_t tick, Players& players, const ServerConfig& config,
                      Outbox& outbox) {
+  const bool named_by_set = Players::NamedBySet(config);
   for (Client& client : players.clients()) {
-    if (!client.feed.due || !client.interest.partial) continue;
+    if (!client.feed.due) continue;
+    // Told of the players its snapshot carries, before it (its set, whole or not, chosen this tick).
+    if (named_by_set) players.Name(now, client, client.interest.members, outbox);
+    if (!client.interest.partial) continue;
     const auto packet = interest_.Encode(tick, client, players, config, AckFor(client, players));
     if (packet.empty()) continue;
     SendPacket(now, client, packet, outbox);

@@ -593,18 +593,18 @@ TEST(Messages, WorkedExamplesOfTheProtocolDocument) {
   EXPECT_EQ(EncodeToVector(TagResult{1, 12, TagOutcome::kHit, 183, 0, true, 420}),
             (std::vector<std::uint8_t>{0xE8, 0x01, 0x0C, 0x4B, 0x70, 0x02, 0x03, 0x48}));
 
-  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x02, 0x4B, 0x06, 0x64, 0x98, 0x71, 0x40};
+  std::vector<std::uint8_t> request{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x02, 0x6B, 0x06, 0x64, 0x98, 0x71, 0x40};
   request.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "alice"}), request);
   // A spectator's join: its request, its Welcome, and the refusal when no seat is free.
-  std::vector<std::uint8_t> watching{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x02, 0x47, 0x16, 0xB4, 0x58};
+  std::vector<std::uint8_t> watching{0x09, 0xC8, 0x6A, 0xA8, 0x40, 0x02, 0x67, 0x16, 0xB4, 0x58};
   watching.resize(kConnectRequestBytes, 0);
   EXPECT_EQ(EncodeToVector(ConnectRequest{kProtocolMagic, kProtocolVersion, "eve", true}), watching);
   EXPECT_EQ(EncodeToVector(Welcome{0, 60, 20, 32, true, sim::kStandardArena, 1200, 30, true}),
             (std::vector<std::uint8_t>{0x40, 0x01, 0xD8, 0x98, 0x3F, 0x02, 0x00, 0x04, 0x00, 0x00, 0x04, 0xB0,
                                        0x1D, 0x80}));
   EXPECT_EQ(EncodeToVector(ConnectRefused{RefuseReason::kNoSpectatorSeat, kProtocolVersion}),
-            (std::vector<std::uint8_t>{0x38, 0x00, 0x90}));
+            (std::vector<std::uint8_t>{0x38, 0x00, 0x98}));
   EXPECT_EQ(EncodeToVector(Viewpoint{true, 7, 0, 0}), (std::vector<std::uint8_t>{0xFC, 0x38, 0x0E}));
   EXPECT_EQ(EncodeToVector(Viewpoint{false, 0, 100, 50}),
             (std::vector<std::uint8_t>{0xFC, 0x30, 0x32, 0x01, 0x90}));

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "netcube/server/server.h"
+#include "support/input_driver.h"
 #include "support/loopback_rig.h"
 #include "tuning.h"  // the server's limits, which these tests push against
 
@@ -112,6 +113,50 @@ TEST(ServerConnection, ANewcomerLearnsEveryPlayerInAFewMessages) {
     EXPECT_EQ(told.name, id < kPresent ? "p" + std::to_string(id) : "newcomer");
   }
   EXPECT_EQ(present[0]->inbox().joined.size(), kPresent + 1u);  // one a newcomer, itself included
+}
+
+// With interest management a client is told of a player when its cube first comes into the client's set,
+// and of its leaving only if it was told of it: at a thousand players a join is a few messages, not one
+// to every client. 256 x 64 units, a radius of 16, cubes spawned 32 apart: nobody is relevant to anyone.
+TEST(ServerConnection, WithInterestAPlayerIsNamedWhenItsCubeComesIntoTheSet) {
+  ServerConfig config;
+  config.interest = true;
+  config.arena = sim::Arena::OfUnits(256, 64);
+  config.interest_radius_units = 16;
+  config.spawn_spacing_units = 32;
+  auto rig = MakeRig(config);
+  TestClient* ann = rig->Join("ann");
+  TestClient* bob = rig->Join("bob");
+  TestClient* cid = rig->Join("cid");
+  ASSERT_TRUE(ann && bob && cid);
+  rig->StepFor(std::chrono::seconds(1));
+  // Each is told of itself alone, with its first snapshot.
+  for (TestClient* client : {ann, bob, cid}) {
+    ASSERT_EQ(client->inbox().joined.size(), 1u);
+    EXPECT_EQ(client->inbox().joined[0].player_id, client->inbox().welcome->player_id);
+  }
+  const auto x_of = [&](sim::PlayerId id) { return rig->server().world()[id].state.x; };
+  ASSERT_EQ(x_of(1) - x_of(0), 32 * sim::kSubUnitsPerUnit) << "bob to the right of ann";
+
+  // Bob drives left, toward ann, until he is in her set: she is told of him, and of nobody else.
+  testing::InputDriver driver(*bob, {});
+  ASSERT_TRUE(rig->StepUntil(
+      [&] {
+        driver.Update(rig->now(), [] { return sim::kLeft; });
+        return Announced(*ann, 1, "bob");
+      },
+      std::chrono::seconds(5)));
+  EXPECT_LT(x_of(1) - x_of(0), 17 * sim::kSubUnitsPerUnit);
+  EXPECT_EQ(ann->inbox().joined.size(), 2u);
+  EXPECT_TRUE(Announced(*bob, 0, "ann"));
+
+  // Cid was in neither set: nobody hears that he left. Bob was in ann's: she does.
+  cid->Disconnect(rig->now());
+  bob->Disconnect(rig->now());
+  ASSERT_TRUE(rig->StepUntil([&] { return Left(*ann, 1, protocol::LeaveReason::kDisconnected); }));
+  rig->StepFor(std::chrono::milliseconds(500));
+  EXPECT_EQ(ann->inbox().left.size(), 1u);
+  EXPECT_EQ(rig->server().world().size(), 1u);
 }
 
 // For comparisons: every cube starts at the same place and, with collisions off, no cube pushes another.

@@ -19,7 +19,7 @@
 
 namespace netcube::protocol {
 
-inline constexpr std::uint16_t kProtocolVersion = 18;
+inline constexpr std::uint16_t kProtocolVersion = 19;
 // A snapshot's input_lead, int[kMinInputLead, kMaxInputLead] on the wire (6 bits); the server clamps to it.
 inline constexpr int kMinInputLead = -32;
 inline constexpr int kMaxInputLead = 31;
