@@ -99,10 +99,10 @@ void Players::Name(Micros now, Client& client, std::span<const sim::PlayerId> id
   send();
 }
 
-void Players::TellPresent(Micros now, Client& newcomer, Outbox& outbox) {
+void Players::TellPresent(Micros now, Client& client, Outbox& outbox) {
   ids_.clear();
   for (const Player& player : players_) ids_.push_back(player.id);
-  Name(now, newcomer, ids_, outbox);
+  Name(now, client, ids_, outbox);
 }
 
 void Players::Watch(Micros now, transport::PeerId peer, protocol::Welcome welcome, const ServerConfig& config,

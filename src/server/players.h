@@ -127,6 +127,9 @@ class Players {
   static bool NamedBySet(const ServerConfig& config) noexcept { return !Interest::EveryCubeRelevant(config); }
   // Tells `client` of the players of `ids` (increasing) it was not told of, a few to a message.
   void Name(Micros now, Client& client, std::span<const sim::PlayerId> ids, Outbox& outbox);
+  // Tells `client` of every player present it was not told of, in increasing id: a few messages, not one
+  // a player.
+  void TellPresent(Micros now, Client& client, Outbox& outbox);
   // The spectator of `peer` leaves.
   void Unwatch(transport::PeerId peer);
 
@@ -159,9 +162,6 @@ class Players {
   void Info(std::size_t index, ClientInfo& info) const;
 
  private:
-  // Tells a newcomer of every player present, in increasing id: a few messages, not one a player.
-  void TellPresent(Micros now, Client& newcomer, Outbox& outbox);
-
   std::vector<Client> clients_;
   std::vector<Player> players_;
   std::vector<sim::PlayerCube> world_;

@@ -95,6 +95,11 @@ void Snapshots::SendPacket(Micros now, Client& client, std::span<const std::uint
 void Snapshots::Send(Micros now, std::uint64_t tick, Players& players, const ServerConfig& config,
                      Outbox& outbox) {
   const bool named_by_set = Players::NamedBySet(config);
+  if (named_by_set_ && !named_by_set) {
+    // Interest management turned off: every cube goes to every client, and each is told of every player.
+    for (Client& client : players.clients()) players.TellPresent(now, client, outbox);
+  }
+  named_by_set_ = named_by_set;
   for (Client& client : players.clients()) {
     if (!client.feed.due) continue;
     // Told of the players its snapshot carries, before it (its set, whole or not, chosen this tick).

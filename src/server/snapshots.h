@@ -58,6 +58,7 @@ class Snapshots {
   int credit_ = 0;                // += the server's snapshot rate per tick; a snapshot each time it reaches
                                   // the tick rate
   std::uint64_t next_phase_ = 0;  // the next client's phase, staggered
+  bool named_by_set_ = false;     // at the last Send (Players::NamedBySet)
   SnapshotCounters counters_;
   SnapshotEncoder encoder_{counters_};
   Interest interest_{counters_};

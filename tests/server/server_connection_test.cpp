@@ -156,7 +156,17 @@ TEST(ServerConnection, WithInterestAPlayerIsNamedWhenItsCubeComesIntoTheSet) {
   ASSERT_TRUE(rig->StepUntil([&] { return Left(*ann, 1, protocol::LeaveReason::kDisconnected); }));
   rig->StepFor(std::chrono::milliseconds(500));
   EXPECT_EQ(ann->inbox().left.size(), 1u);
-  EXPECT_EQ(rig->server().world().size(), 1u);
+  ASSERT_EQ(rig->server().world().size(), 1u);
+
+  // Dee takes bob's id, far from ann: another player, not named to her. With interest management turned
+  // off, every cube goes to everyone, and each is told of every player.
+  TestClient* dee = rig->Join("dee");
+  ASSERT_NE(dee, nullptr);
+  EXPECT_EQ(dee->inbox().welcome->player_id, 1);
+  rig->StepFor(std::chrono::seconds(1));
+  EXPECT_EQ(ann->inbox().joined.size(), 2u);
+  rig->server().SetInterest(false);
+  ASSERT_TRUE(rig->StepUntil([&] { return Announced(*ann, 1, "dee") && Announced(*dee, 0, "ann"); }));
 }
 
 // For comparisons: every cube starts at the same place and, with collisions off, no cube pushes another.
