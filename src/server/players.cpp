@@ -83,13 +83,16 @@ void Players::Leave(Micros now, sim::PlayerId id, protocol::LeaveReason reason, 
 }
 
 void Players::Name(Micros now, Client& client, std::span<const sim::PlayerId> ids, Outbox& outbox) {
+  // Every snapshot of every client asks; mostly it was told of them all, and no message is made.
+  const auto told = [&client](sim::PlayerId id) { return client.named.Has(id); };
+  if (std::all_of(ids.begin(), ids.end(), told)) return;
   protocol::PlayerJoined message;
   const auto send = [&] {
     if (!message.players.empty()) outbox.Send(now, client.peer, &client.bytes_sent, message);
     message.players.clear();
   };
   for (const sim::PlayerId id : ids) {
-    if (client.named.Has(id)) continue;
+    if (told(id)) continue;
     const std::optional<std::size_t> index = IndexOf(id);
     if (!index) continue;
     client.named.Add(id);
