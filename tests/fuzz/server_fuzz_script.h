@@ -20,8 +20,16 @@
 
 namespace netcube::fuzz {
 
-enum class ServerOp : std::uint8_t { kConnect = 0, kPacket = 1, kAdvance = 2, kDisconnect = 3 };
-inline constexpr int kServerOpCount = 4;
+// kInterest turns interest management on (its byte odd) or off: with it, the players a client is told of
+// follow its relevant set (names by set), and turning it off tells everyone of everyone.
+enum class ServerOp : std::uint8_t {
+  kConnect = 0,
+  kPacket = 1,
+  kAdvance = 2,
+  kDisconnect = 3,
+  kInterest = 4
+};
+inline constexpr int kServerOpCount = 5;
 inline constexpr std::size_t kMaxPeers = 6;
 // Every Challenge of the fuzzed server carries this nonce, so that a script can answer it (and the fuzzer
 // find it: libFuzzer learns the constants the code compares with).
@@ -55,6 +63,10 @@ class ServerScriptWriter {
     bytes_.push_back(static_cast<std::uint8_t>(ServerOp::kDisconnect));
     bytes_.push_back(peer);
     bytes_.push_back(timed_out ? 1 : 0);
+  }
+  void Interest(bool on) {
+    bytes_.push_back(static_cast<std::uint8_t>(ServerOp::kInterest));
+    bytes_.push_back(on ? 1 : 0);
   }
   const std::vector<std::uint8_t>& bytes() const { return bytes_; }
 

@@ -1,8 +1,8 @@
 // libFuzzer target for the server's receive path: the server gets a script of transport events
 // (server_fuzz_script.h) through Server::HandleEvents: connections, any bytes on either channel before
-// and after the ConnectRequest, disconnects, and time passing so that ticks and snapshots run on whatever
-// was accepted. It must never crash, its views must stay consistent after every step, and once every
-// peer has left it must hold nothing of them.
+// and after the ConnectRequest, disconnects, interest management turned on and off, and time passing so
+// that ticks and snapshots run on whatever was accepted. It must never crash, its views must stay
+// consistent after every step, and once every peer has left it must hold nothing of them.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -85,7 +85,8 @@ server::Server& TheServer() {
     config.port = 0;
     config.max_clients = kMaxClients;
     config.nonce_source = [] { return fuzz::kFuzzNonce; };
-    config.snapshot_rate = 60;  // a snapshot every tick, so no snapshot phase carries over
+    config.snapshot_rate = 60;          // a snapshot every tick, so no snapshot phase carries over
+    config.interest_radius_units = 16;  // short of the arena: with interest on, some cubes are left out
     std::string error;
     auto created = server::Server::Create(config, Micros{0}, &error);
     if (!created) Fail(error.c_str());
@@ -97,6 +98,7 @@ server::Server& TheServer() {
 class Session {
  public:
   explicit Session(server::Server& server) : server_(server) {
+    server_.SetInterest(false);  // as the input before may have left it
     now_ = server_.next_wakeup();
     server_.Update(now_);
     start_ = now_;
@@ -154,6 +156,12 @@ class Session {
         if (!script.Byte(milliseconds)) return false;
         now_ += Micros(std::int64_t{milliseconds} * 1000);
         server_.Update(now_);
+        return true;
+      }
+      case ServerOp::kInterest: {
+        std::uint8_t on = 0;
+        if (!script.Byte(on)) return false;
+        server_.SetInterest((on & 1) != 0);
         return true;
       }
       case ServerOp::kDisconnect: {

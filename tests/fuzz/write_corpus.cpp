@@ -81,6 +81,25 @@ std::vector<std::pair<std::string, Script>> ServerSessions() {
     out.emplace_back("spectate_and_leave", s);
   }
   {
+    // Interest management on: two players told of each other as they come into each other's sets, a
+    // spectator too; then off, and everyone is told of everyone.
+    Script s;
+    s.Interest(true);
+    s.Connect();
+    Join(s, 0, "near");
+    s.Connect();
+    Join(s, 1, "far");
+    s.Message(0, Inputs(0, 30, netcube::sim::kRight));
+    s.Connect();
+    s.Message(2, ConnectRequest{kProtocolMagic, kProtocolVersion, "eve", true});
+    s.Message(2, ChallengeResponse{netcube::fuzz::kFuzzNonce});
+    s.Advance(200);
+    s.Disconnect(1, false);
+    s.Interest(false);
+    s.Advance(20);
+    out.emplace_back("interest_names", s);
+  }
+  {
     Script s;
     s.Connect();
     s.Message(0, Inputs(0, 2, netcube::sim::kUp));  // out of turn: before the ConnectRequest
