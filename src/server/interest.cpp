@@ -175,24 +175,35 @@ void Interest::SelectFor(std::uint64_t tick, InterestView& view, const Eye& eye,
   const std::int64_t leave = SquaredUnits(config.interest_radius_units + kInterestMarginUnits);
   const sim::CubeState& viewpoint = eye.at;
   found_.clear();
-  const auto consider = [&](std::size_t i) {
-    const std::int64_t d = everything ? 0 : SquaredDistance(world[i].state, viewpoint);
-    if (d <= leave || i == eye.cube)
-      found_.push_back({world[i].id, generations_[i], i == eye.cube || d <= enter});
-  };
   if (everything) {
-    for (std::size_t i = 0; i < world.size(); ++i) consider(i);  // in id order
+    for (std::size_t i = 0; i < world.size(); ++i) found_.push_back({world[i].id, generations_[i], true});
   } else {
+    const std::size_t words = (world.size() + 63) / 64;
+    near_bits_.assign(words, 0);
+    enter_bits_.assign(words, 0);
     const std::size_t home = CellAt(viewpoint);
     const std::size_t column = home % columns_;
     const std::size_t row = home / columns_;
     for (std::size_t r = row > 0 ? row - 1 : 0; r <= std::min(row + 1, rows_ - 1); ++r) {
       for (std::size_t c = column > 0 ? column - 1 : 0; c <= std::min(column + 1, columns_ - 1); ++c) {
         const std::size_t cell = r * columns_ + c;
-        for (std::size_t k = cell_start_[cell]; k < cell_start_[cell + 1]; ++k) consider(filed_[k]);
+        for (std::size_t k = cell_start_[cell]; k < cell_start_[cell + 1]; ++k) {
+          const std::size_t i = filed_[k];
+          const std::int64_t d = SquaredDistance(world[i].state, viewpoint);
+          if (d > leave && i != eye.cube) continue;
+          const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+          near_bits_[i / 64] |= bit;
+          if (i == eye.cube || d <= enter) enter_bits_[i / 64] |= bit;
+        }
       }
     }
-    std::sort(found_.begin(), found_.end(), [](const Found& a, const Found& b) { return a.id < b.id; });
+    for (std::size_t w = 0; w < words; ++w) {
+      for (std::uint64_t bits = near_bits_[w]; bits != 0; bits &= bits - 1) {
+        const auto b = static_cast<unsigned>(std::countr_zero(bits));
+        const std::size_t i = w * 64 + b;
+        found_.push_back({world[i].id, generations_[i], ((enter_bits_[w] >> b) & 1u) != 0});
+      }
+    }
   }
   // A cube of the same player that was a member stays within the radius and the margin; another comes in
   // within the radius.

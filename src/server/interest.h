@@ -144,6 +144,10 @@ class Interest {
     bool enters = false;
   };
   std::vector<Found> found_;
+  // By world index, a bit each: the cubes found near a centre, and those of them that enter. The world is
+  // in id order, so reading the bits in order gives found_ in id order without a sort.
+  std::vector<std::uint64_t> near_bits_;
+  std::vector<std::uint64_t> enter_bits_;
   // The members of the set before Refill and their entries: swapped with the set's, so that nothing is
   // copied and, once the buffers have grown, nothing allocated.
   std::vector<sim::PlayerId> previous_;
