@@ -22,6 +22,7 @@ Vec2 StepToward(const Vec2& from, const Vec2& target, double budget) noexcept {
 
 void RemoteCubes::Reset() {
   cubes_.clear();
+  cursor_ = 0;
   names_.clear();
   underrun_ = false;
   dry_ = false;
@@ -41,10 +42,19 @@ void RemoteCubes::OnJoined(const protocol::PlayerJoined& joined) {
   }
 }
 
-const std::string* RemoteCubes::NameOf(sim::PlayerId id) const {
-  auto it = std::lower_bound(names_.begin(), names_.end(), id,
-                             [](const auto& e, sim::PlayerId v) { return e.first < v; });
-  return it != names_.end() && it->first == id ? &it->second : nullptr;
+std::vector<RemoteCubes::Cube>::iterator RemoteCubes::LowerBound(sim::PlayerId id) noexcept {
+  if (cursor_ > cubes_.size() || (cursor_ > 0 && cubes_[cursor_ - 1].id >= id)) cursor_ = 0;
+  auto it = cubes_.begin() + static_cast<std::ptrdiff_t>(cursor_);
+  // A few steps on, the next id of a snapshot is nearly always found; past them, a search.
+  constexpr int kSteps = 8;
+  for (int step = 0; it != cubes_.end() && it->id < id; ++it) {
+    if (++step == kSteps) {
+      it = std::lower_bound(it, cubes_.end(), id, [](const Cube& c, sim::PlayerId v) { return c.id < v; });
+      break;
+    }
+  }
+  cursor_ = static_cast<std::size_t>(it - cubes_.begin());
+  return it;
 }
 
 void RemoteCubes::Forget(sim::PlayerId id) {
@@ -57,8 +67,7 @@ void RemoteCubes::BeginSnapshot() noexcept {
 }
 
 void RemoteCubes::Receive(Tick tick, const sim::PlayerCube& player) {
-  auto it = std::lower_bound(cubes_.begin(), cubes_.end(), player.id,
-                             [](const Cube& c, sim::PlayerId id) { return c.id < id; });
+  auto it = LowerBound(player.id);
   if (it == cubes_.end() || it->id != player.id) {
     it = cubes_.insert(it, Cube{});
     it->id = player.id;
@@ -70,8 +79,7 @@ void RemoteCubes::Receive(Tick tick, const sim::PlayerCube& player) {
 }
 
 void RemoteCubes::Keep(sim::PlayerId id) noexcept {
-  auto it = std::lower_bound(cubes_.begin(), cubes_.end(), id,
-                             [](const Cube& c, sim::PlayerId v) { return c.id < v; });
+  const auto it = LowerBound(id);
   if (it == cubes_.end() || it->id != id) return;  // its state has not come yet: nothing to draw
   it->seen = true;
   it->kept = true;
@@ -79,8 +87,7 @@ void RemoteCubes::Keep(sim::PlayerId id) noexcept {
 
 void RemoteCubes::ReceiveLate(Tick tick, const sim::PlayerCube& player, const ViewDelay& delay) {
   if (static_cast<double>(tick) <= delay.render_tick()) return;
-  auto it = std::lower_bound(cubes_.begin(), cubes_.end(), player.id,
-                             [](const Cube& c, sim::PlayerId id) { return c.id < id; });
+  auto it = LowerBound(player.id);
   if (it != cubes_.end() && it->id == player.id) it->buffer.Insert(tick, player.state);
 }
 
@@ -109,10 +116,12 @@ void RemoteCubes::RefreshViews(double elapsed_ms, const ViewDelay& delay, const 
   double depth = 0.0;
   bool dry = false;
   bool underrun = false;
+  auto name = names_.begin();  // both in increasing id: the names are walked beside the cubes
   for (Cube& cube : cubes_) {
     RemoteView view;
     view.id = cube.id;
-    if (const std::string* name = NameOf(cube.id)) view.name = *name;
+    while (name != names_.end() && name->first < cube.id) ++name;
+    if (name != names_.end() && name->first == cube.id) view.name = name->second;
     view.latest_state = cube.latest;
     view.latest = PositionOf(cube.latest);
     if (settings.interpolation) {

@@ -66,19 +66,24 @@ class RemoteCubes {
   const RemoteCubeMetrics& metrics() const noexcept { return metrics_; }
 
  private:
+  // What every snapshot and refresh reads first, then the buffer (its count and oldest states next to
+  // them): a client holds a hundred cubes or more, each a cache miss of its own.
   struct Cube {
     sim::PlayerId id = 0;
-    InterpolationBuffer buffer;
-    sim::CubeState latest;
     bool seen = false;       // present in the snapshot being processed
     bool kept = false;       // present in the newest snapshot without a state
-    Vec2 drawn;              // where it was drawn at the last refresh
     bool was_drawn = false;  // it had a view at the last refresh
+    sim::CubeState latest;
+    Vec2 drawn;  // where it was drawn at the last refresh
+    InterpolationBuffer buffer;
   };
 
-  const std::string* NameOf(sim::PlayerId id) const;
+  // The first cube whose id is at least `id`. A snapshot names its cubes by increasing id: the search goes
+  // on from where the last one ended, and starts over when an id comes before it.
+  std::vector<Cube>::iterator LowerBound(sim::PlayerId id) noexcept;
 
   std::vector<Cube> cubes_;                                   // increasing id
+  std::size_t cursor_ = 0;                                    // where the last LowerBound ended
   std::vector<std::pair<sim::PlayerId, std::string>> names_;  // from PlayerJoined, increasing id
   bool underrun_ = false;                                     // inside an underrun episode (counted once)
   bool dry_ = false;                                          // see dry()

@@ -66,8 +66,8 @@ class InterpolationBuffer {
   const TimedState& newest() const noexcept { return states_[size_ - 1]; }
 
  private:
+  std::size_t size_ = 0;  // first, beside the oldest states: what a sample reads
   std::array<TimedState, kCapacity> states_{};
-  std::size_t size_ = 0;
 };
 
 }  // namespace netcube::client

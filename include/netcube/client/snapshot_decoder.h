@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <vector>
@@ -60,18 +61,28 @@ class SnapshotDecoder {
     Tick tick = 0;
     protocol::FixedVector<sim::PlayerCube, protocol::kMaxWholeWorldCubes> world;  // whole worlds only
   };
+  // Asks the cache for the states `member` is predicted from, if any: read a few members later.
+  void Prefetch(const protocol::InterestMember& member) const noexcept;
   // Keeps the world at `tick` in place of the oldest held (unless `tick` is older still, or held).
   void Store(Tick tick, std::span<const sim::PlayerCube> world) noexcept;
   // A cube's newest states InterestSnapshots carried, by tick, in no order; oldest replaced first. Twice
   // those the server predicts from: a late snapshot predicts from states the ones that overtook it pushed
   // out of the newest.
   static constexpr std::size_t kCarriedStates = 2 * protocol::kInterestHeldStates;
-  struct CarriedStates {
-    std::array<Tick, kCarriedStates> ticks{};
+  static constexpr Tick kNoTick = std::numeric_limits<Tick>::min();  // an empty slot's, older than any
+  // A snapshot's states reach a hundred cubes' records scattered over a client's memory: a record's ticks
+  // are the first two cache lines of its own (empty slots included, so no count elsewhere), and a state
+  // found or kept touches one line more.
+  struct alignas(64) CarriedStates {
+    std::array<Tick, kCarriedStates> ticks = EmptyTicks();
     std::array<sim::CubeState, kCarriedStates> states{};
-    std::size_t count = 0;
     const sim::CubeState* Find(Tick tick) const noexcept;
     void Keep(Tick tick, const sim::CubeState& state) noexcept;
+    static constexpr std::array<Tick, kCarriedStates> EmptyTicks() noexcept {
+      std::array<Tick, kCarriedStates> ticks{};
+      ticks.fill(kNoTick);
+      return ticks;
+    }
   };
 
   std::array<Slot, kSlots> slots_{};
