@@ -53,11 +53,10 @@ const protocol::Snapshot* SnapshotDecoder::Unpack(Tick tick, const protocol::Int
   rebuilt_.input_lead = interest.input_lead;
   rebuilt_.players.clear();
   kept_.clear();
-  // A predicted member's held states are a cache miss: those a few members on are fetched meanwhile.
-  constexpr std::size_t kAhead = 4;
   const std::span<const protocol::InterestMember> members = interest.members.span();
   for (std::size_t i = 0; i < members.size(); ++i) {
-    if (i + kAhead < members.size()) Prefetch(members[i + kAhead]);
+    if (i + kFetchAhead < members.size() && members[i + kFetchAhead].predicted_age > 0)
+      FetchCarried(members[i + kFetchAhead].cube.id);
     const protocol::InterestMember& member = members[i];
     if (!member.has_state) {
       kept_.push_back(member.cube.id);
@@ -81,20 +80,17 @@ void SnapshotDecoder::ReceivedStates(Tick tick, std::span<const sim::PlayerCube>
   for (const sim::PlayerCube& cube : states) {
     if (cube.id >= carried_.size()) carried_.resize(cube.id + 1u);
   }
-  // The records a few states on are fetched while this one is kept: each is a cache miss of its own.
-  constexpr std::size_t kAhead = 4;
   for (std::size_t i = 0; i < states.size(); ++i) {
-    if (i + kAhead < states.size()) __builtin_prefetch(&carried_[states[i + kAhead].id]);
+    if (i + kFetchAhead < states.size()) FetchCarried(states[i + kFetchAhead].id);
     carried_[states[i].id].Keep(tick, states[i].state);
   }
   untold_.Insert(static_cast<std::uint64_t>(tick));
 }
 
-void SnapshotDecoder::Prefetch(const protocol::InterestMember& member) const noexcept {
-  if (member.predicted_age == 0 || member.cube.id >= carried_.size()) return;
-  const CarriedStates& held = carried_[member.cube.id];
-  __builtin_prefetch(&held.ticks.front());
-  __builtin_prefetch(&held.ticks.back());
+void SnapshotDecoder::FetchCarried(sim::PlayerId id) const noexcept {
+  if (id >= carried_.size()) return;
+  __builtin_prefetch(&carried_[id].ticks.front());
+  __builtin_prefetch(&carried_[id].ticks.back());
 }
 
 const sim::CubeState* SnapshotDecoder::CarriedStates::Find(Tick tick) const noexcept {

@@ -61,8 +61,10 @@ class SnapshotDecoder {
     Tick tick = 0;
     protocol::FixedVector<sim::PlayerCube, protocol::kMaxWholeWorldCubes> world;  // whole worlds only
   };
-  // Asks the cache for the states `member` is predicted from, if any: read a few members later.
-  void Prefetch(const protocol::InterestMember& member) const noexcept;
+  // A snapshot's cubes' records of carried states lie scattered over a client's memory, each a cache miss:
+  // the ticks of the record kFetchAhead cubes on are asked of the cache while one is read.
+  static constexpr std::size_t kFetchAhead = 4;
+  void FetchCarried(sim::PlayerId id) const noexcept;
   // Keeps the world at `tick` in place of the oldest held (unless `tick` is older still, or held).
   void Store(Tick tick, std::span<const sim::PlayerCube> world) noexcept;
   // A cube's newest states InterestSnapshots carried, by tick, in no order; oldest replaced first. Twice
@@ -70,9 +72,8 @@ class SnapshotDecoder {
   // out of the newest.
   static constexpr std::size_t kCarriedStates = 2 * protocol::kInterestHeldStates;
   static constexpr Tick kNoTick = std::numeric_limits<Tick>::min();  // an empty slot's, older than any
-  // A snapshot's states reach a hundred cubes' records scattered over a client's memory: a record's ticks
-  // are the first two cache lines of its own (empty slots included, so no count elsewhere), and a state
-  // found or kept touches one line more.
+  // A record's ticks are the first two cache lines of its own (empty slots included, so no count
+  // elsewhere): a state found or kept touches one line more.
   struct alignas(64) CarriedStates {
     std::array<Tick, kCarriedStates> ticks = EmptyTicks();
     std::array<sim::CubeState, kCarriedStates> states{};
