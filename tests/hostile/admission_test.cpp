@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "hostile/attacker.h"
+#include "hostile/join_churn.h"
 #include "netcube/server/server.h"
 #include "support/loopback_rig.h"
 #include "tuning.h"  // the server's limits, which these tests push against
@@ -107,11 +108,8 @@ TEST(Admission, AHalfOpenFloodAtScaleKeepsNoHonestPlayerOut) {
   EXPECT_EQ(HonestJoinsUnderAConnectFlood(8000, 3, warm_up), 3);
 }
 
-// Issue 44's join churn: real clients, each from its own address (127.0.3.x), that join and leave in a
-// loop as fast as the server lets them: connect, ask, answer the Challenge (or, `at_the_challenge`, leave
-// as soon as it comes), leave at the Welcome, and start again; a connection not made in 100 ms is
-// started again too. Meanwhile an honest player joins. Returns
-// the handshakes (Challenges sent) a churning address got a second, after a second of warm-up.
+// Returns the handshakes (Challenges sent) a churning address (127.0.3.x, JoinChurn) got a second, after
+// a second of warm-up, while an honest player joins.
 double ChurnedHandshakesPerAddressPerSecond(int churners_count, bool at_the_challenge) {
   server::ServerConfig timed;
   timed.work_clock = [] {
@@ -120,37 +118,12 @@ double ChurnedHandshakesPerAddressPerSecond(int churners_count, bool at_the_chal
   auto rig = Rig(timed);
   if (rig == nullptr) return -1.0;
   const std::clock_t cpu_before = std::clock();
-  struct Churner {
-    std::unique_ptr<TestClient> client;
-    bool asked = false;
-    Micros started{0};
-  };
-  std::vector<Churner> churners(static_cast<std::size_t>(churners_count));
+  std::vector<std::string> addresses;
+  for (int i = 0; i < churners_count; ++i) addresses.push_back("127.0.3." + std::to_string(1 + i));
+  JoinChurn churners(rig->server().port(), std::move(addresses), at_the_challenge);
   std::string error;
   const auto churn = [&] {
-    for (int i = 0; i < churners_count; ++i) {
-      Churner& churner = churners[static_cast<std::size_t>(i)];
-      if (churner.client != nullptr) {
-        churner.client->Poll(rig->now());
-        const testing::Inbox& inbox = churner.client->inbox();
-        if (inbox.connected && !churner.asked)
-          churner.asked = churner.client->SendConnectRequest(rig->now(), "churner");
-        const bool done = at_the_challenge ? inbox.challenge.has_value() : inbox.welcome.has_value();
-        // A request the server dropped is made again after 100 ms (ENet itself would wait 500 ms).
-        const bool stuck = !inbox.connected && rig->now() - churner.started >= Micros(100'000);
-        if (!done && !stuck && !inbox.disconnected && !inbox.refused) continue;
-        churner.client->Disconnect(rig->now());
-        churner.client->Poll(rig->now());
-      }
-      transport::HostConfig config;
-      config.bind_address = "127.0.3." + std::to_string(1 + i);
-      churner = {TestClient::Connect(rig->server().port(), config, &error), false, rig->now()};
-      if (churner.client == nullptr) {
-        ADD_FAILURE() << error;
-      } else {
-        churner.client->AnswerChallenges(!at_the_challenge);
-      }
-    }
+    if (!churners.Step(rig->now(), &error)) ADD_FAILURE() << error;
   };
   rig->StepFor(Micros(1'000'000), churn);
   const server::ServerStats before = rig->server().stats();

@@ -59,6 +59,12 @@ void TestClient::File(const protocol::Message& message, Micros now) {
   if (const auto* left = std::get_if<protocol::PlayerLeft>(&message)) inbox_.left.push_back(*left);
   if (const auto* echo = std::get_if<protocol::TimeEcho>(&message)) inbox_.echoes.push_back(*echo);
   if (const auto* result = std::get_if<protocol::TagResult>(&message)) inbox_.tag_results.push_back(*result);
+  std::visit(
+      [this](const auto& m) {
+        if constexpr (requires { m.server_tick; })
+          inbox_.newest_server_tick = std::max(inbox_.newest_server_tick, m.server_tick);
+      },
+      message);
   if (const auto* snapshot = std::get_if<protocol::Snapshot>(&message)) {
     ++inbox_.snapshots;
     // Unreliable and possibly reordered: keep the newest.

@@ -33,6 +33,7 @@ struct Inbox {
   std::vector<protocol::TagResult> tag_results;
   std::optional<protocol::Snapshot> last_snapshot;  // the newest by server_tick
   std::size_t snapshots = 0;
+  std::uint32_t newest_server_tick = 0;  // the newest any message named (a snapshot of any kind, say)
 };
 
 class TestClient {
