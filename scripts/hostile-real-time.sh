@@ -45,7 +45,7 @@ players=$((honest + crowd))
 [[ $attack =~ ^(liars|tags)$ ]] && players=$((players + addresses))
 warm=$((players / 100 + 3))  # the attack's head start, seconds; the crowds join 100 a second
 
-# One run: $1 = "without" or "with" the attack. Prints one line.
+# One run: $1 = "without" or "with" the attack. Prints what the honest players and the server measured.
 run() {
   local with=$1 port=$((20000 + RANDOM % 20000))
   local dport=$((port + 1))
