@@ -18,6 +18,13 @@ total_passed=0
 total_failed=0
 failures=0
 
+# Appends how long the stage begun at `start` (bash's SECONDS) took to its summary line: CI stops a run
+# at 90 minutes, and the log then says where they went.
+note_time() {
+  local start=$1
+  summary[${#summary[@]} - 1]+=" ($(((SECONDS - start + 30) / 60)) min)"
+}
+
 # Configures, builds and tests one preset; its result line goes into `summary`.
 run_preset() {
   local preset=$1
@@ -63,7 +70,9 @@ run_ctest() {
 }
 
 for preset in "${PRESETS[@]}"; do
+  start=$SECONDS
   run_preset "$preset" || failures=$((failures + 1))
+  note_time "$start"
 done
 
 # libFuzzer smoke runs: every fuzz target briefly from its seed corpus (tests/fuzz/run.sh), when clang++ is
@@ -86,7 +95,9 @@ run_fuzzers() {
 fuzz_runs=0
 if command -v clang++ > /dev/null; then
   fuzz_runs=1
+  start=$SECONDS
   run_fuzzers || failures=$((failures + 1))
+  note_time "$start"
 else
   summary+=("fuzz: skipped (no clang++)")
 fi
@@ -103,7 +114,9 @@ run_web() {
   echo "==== web: browser tests"
   run_ctest web build/release/ctest-web.log --preset release -L web
 }
+start=$SECONDS
 run_web || failures=$((failures + 1))
+note_time "$start"
 
 echo
 echo "==== summary"
@@ -113,5 +126,5 @@ if [[ $failures -ne 0 ]]; then
 else
   echo "test.sh: all presets passed"
 fi
-echo "total: ${total_passed} passed, ${total_failed} failed"
+echo "total: ${total_passed} passed, ${total_failed} failed, in $(((SECONDS + 30) / 60)) min"
 exit $((failures == 0 ? 0 : 1))

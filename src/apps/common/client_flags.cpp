@@ -1,5 +1,7 @@
 #include "client_flags.h"
 
+#include <CLI/CLI.hpp>
+
 #include "flag_checks.h"
 #include "link_profiles.h"
 #include "netcube/protocol/messages.h"

@@ -2,11 +2,11 @@
 // The command-line flags netcube-bot and netcube-client share: a technique preset with on/off overrides,
 // input redundancy, the client's link conditioner (a named profile and single settings), and HOST:PORT
 // parsing.
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
 
+#include "cli_forward.h"
 #include "netcube/client/settings.h"
 #include "netcube/transport/link_conditioner.h"
 

@@ -1,5 +1,6 @@
 #include "find.h"
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <iostream>

@@ -1,9 +1,9 @@
 #pragma once
 // --find for netcube-bot and netcube-client: ask the LAN for servers for a couple of seconds, print each
 // one heard, and exit.
-#include <CLI/CLI.hpp>
 #include <string>
 
+#include "cli_forward.h"
 #include "netcube/discovery/browser.h"
 
 namespace netcube::apps {

@@ -1,5 +1,6 @@
 #include "flag_checks.h"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <iomanip>

@@ -2,10 +2,10 @@
 // Checks for number and name flags that CLI11's own let through: its Range, PositiveNumber and
 // NonNegativeNumber accept NaN (every comparison with it is false) and PositiveNumber accepts infinity
 // and values so large that a duration made of them overflows; a 64-bit unsigned flag takes "-1" as 2^64-1.
-#include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
 
+#include "cli_forward.h"
 #include "netcube/sim/move.h"
 
 namespace netcube::apps {

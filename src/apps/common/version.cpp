@@ -1,5 +1,7 @@
 #include "version.h"
 
+#include <CLI/CLI.hpp>
+
 #include "netcube/protocol/messages.h"
 
 namespace netcube::apps {

@@ -1,9 +1,10 @@
 #pragma once
 // What every executable's command line shares: --version (the project version from CMake and the wire
 // protocol's version), and a usage error said in two lines instead of the whole --help.
-#include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
+
+#include "cli_forward.h"
 
 namespace netcube::apps {
 
