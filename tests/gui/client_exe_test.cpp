@@ -2,6 +2,8 @@
 // the lab and of a connected client are real PNGs, a scripted lab run is reproducible, a run that never
 // connects fails, bad flags print what is wrong and exit non-zero, and the lab runs with the defaults of
 // netcube-server and netcube-client (its server's statistics file says so).
+#include "gui/client_exe.h"
+
 #include <gtest/gtest.h>
 #include <stb_image.h>
 #include <unistd.h>
@@ -16,21 +18,14 @@
 
 #include "netcube/gui/lab.h"
 #include "netcube/gui/theme.h"
-#include "support/command.h"
 #include "support/server_thread.h"
 
 namespace netcube::gui {
 namespace {
 
-const std::string kHeadless = "SDL_VIDEODRIVER=offscreen ";
-
 std::filesystem::path TempPng(const std::string& name) {
   return std::filesystem::temp_directory_path() /
          ("netcube-client-test-" + std::to_string(::getpid()) + "-" + name + ".png");
-}
-
-testing::CommandResult RunClient(const std::string& args) {
-  return testing::RunCommand(kHeadless + NETCUBE_CLIENT_EXE + " " + args);
 }
 
 std::string ReadBytes(const std::filesystem::path& path) {

@@ -16,19 +16,10 @@
 #include <tuple>
 #include <vector>
 
-#include "support/command.h"
+#include "gui/client_exe.h"
 
 namespace netcube::gui {
 namespace {
-
-std::filesystem::path Temp(const std::string& name) {
-  return std::filesystem::temp_directory_path() /
-         ("netcube-explain-test-" + std::to_string(::getpid()) + "-" + name);
-}
-
-testing::CommandResult RunClient(const std::string& args) {
-  return testing::RunCommand(std::string("SDL_VIDEODRIVER=offscreen ") + NETCUBE_CLIENT_EXE + " " + args);
-}
 
 std::vector<nlohmann::json> ReadLines(const std::filesystem::path& path) {
   std::vector<nlohmann::json> lines;
@@ -51,12 +42,13 @@ bool Names(const nlohmann::json& line, const std::string& cause) {
 }
 
 TEST(ExplainExecutable, EveryCorrectionInTheCsvOfALossyComparisonIsExplainedAtItsFrame) {
-  const auto csv = Temp("lossy.csv");
-  const auto explain = Temp("lossy.jsonl");
-  const testing::CommandResult run = RunClient(
-      "--lab --compare naive,p,predicted,full --profile lossy --frames 1200 --csv " + csv.string() +
-      " --explain " + explain.string() +
-      " --script R:700,-:900,D:500,-:900,L:900,-:900,U:500,-:900 --screenshot " + Temp("lossy.png").string());
+  const auto csv = ClientTemp("lossy.csv");
+  const auto explain = ClientTemp("lossy.jsonl");
+  const testing::CommandResult run =
+      RunClient("--lab --compare naive,p,predicted,full --profile lossy --frames 1200 --csv " + csv.string() +
+                " --explain " + explain.string() +
+                " --script R:700,-:900,D:500,-:900,L:900,-:900,U:500,-:900 --screenshot " +
+                ClientTemp("lossy.png").string());
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const std::vector<nlohmann::json> lines = ReadLines(explain);
   ASSERT_FALSE(lines.empty());
@@ -102,16 +94,16 @@ TEST(ExplainExecutable, EveryCorrectionInTheCsvOfALossyComparisonIsExplainedAtIt
   EXPECT_GT(counted, 0);
   std::filesystem::remove(csv);
   std::filesystem::remove(explain);
-  std::filesystem::remove(Temp("lossy.png"));
+  std::filesystem::remove(ClientTemp("lossy.png"));
 }
 
 TEST(ExplainExecutable, AScriptedBlackoutIsExplainedByItsLostSnapshotsAndTheLinkEvent) {
-  const auto explain = Temp("blackout.jsonl");
+  const auto explain = ClientTemp("blackout.jsonl");
   const testing::CommandResult run = RunClient(
       "--lab --frames 240 --script idle --script2 U:1000,D:2000,U:1000 "
       "--link-script '2s blackout 400ms client 1' "
       "--explain " +
-      explain.string() + " --screenshot " + Temp("blackout.png").string());
+      explain.string() + " --screenshot " + ClientTemp("blackout.png").string());
   ASSERT_EQ(run.exit_code, 0) << run.output;
   bool found = false;
   for (const nlohmann::json& line : ReadLines(explain)) {
@@ -128,7 +120,7 @@ TEST(ExplainExecutable, AScriptedBlackoutIsExplainedByItsLostSnapshotsAndTheLink
   }
   EXPECT_TRUE(found) << "no freeze of player 1's view explained by the blackout";
   std::filesystem::remove(explain);
-  std::filesystem::remove(Temp("blackout.png"));
+  std::filesystem::remove(ClientTemp("blackout.png"));
 }
 
 TEST(ExplainExecutable, ABadLinkScriptSaysWhatIsWrongInOneLine) {

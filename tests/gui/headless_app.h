@@ -1,15 +1,20 @@
 #pragma once
 // Real frames without a display, for the GUI's tests: an App on SDL's offscreen video driver and software
-// renderer, and ImGui frames whose input (keys, mouse, wheel) the test sets itself.
+// renderer, ImGui frames whose input (keys, mouse, wheel) the test sets itself, and a player's keys from a
+// script.
 #include <SDL.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
 
 #include <cfloat>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 
+#include "netcube/client/input_script.h"
 #include "netcube/gui/app.h"
+#include "netcube/gui/keys.h"
 
 namespace netcube::gui {
 
@@ -70,6 +75,14 @@ inline void InputFrame(App& app, const FrameInput& input) {
   if (input.key >= 0) io.KeysDown[input.key] = true;
   io.KeyShift = input.shift;
   ImGui::NewFrame();
+}
+
+// A player's keys held as `text` (an InputScript) says, on the arrow keys.
+inline PlayerKeys Scripted(const std::string& text) {
+  std::string error;
+  std::optional<client::InputScript> script = client::InputScript::Parse(text, &error);
+  EXPECT_TRUE(script.has_value()) << error;
+  return PlayerKeys(std::move(script), 1, KeyBinding::kArrows);
 }
 
 }  // namespace netcube::gui

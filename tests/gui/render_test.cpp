@@ -32,10 +32,10 @@
 namespace netcube::gui {
 namespace {
 
-constexpr int kWidth = 1600;
-constexpr int kHeight = 900;
+constexpr int kRenderWidth = 1600;
+constexpr int kRenderHeight = 900;
 
-std::unique_ptr<App> OpenHeadless() { return OpenHeadlessApp(kWidth, kHeight); }
+std::unique_ptr<App> OpenHeadless() { return OpenHeadlessApp(kRenderWidth, kRenderHeight); }
 
 bool Near(Rgb a, Rgb b, int tolerance) {
   return std::abs(a.r - b.r) <= tolerance && std::abs(a.g - b.g) <= tolerance &&
@@ -85,13 +85,6 @@ void ExpectCubeAt(const Image& image, float scale, const ArenaMapping& mapping, 
 }
 
 // Keys for a player from a script, starting once it is connected (like netcube-client --script).
-PlayerKeys Scripted(const std::string& text) {
-  std::string error;
-  std::optional<client::InputScript> script = client::InputScript::Parse(text, &error);
-  EXPECT_TRUE(script.has_value()) << error;
-  return PlayerKeys(std::move(script), 1, KeyBinding::kArrows);
-}
-
 // Runs `frames` frames on the virtual clock and returns the last one's pixels (only it is rasterised).
 Image RunFrames(App& app, int frames, const std::function<void(Micros)>& update,
                 const std::function<void(Micros)>& draw) {
@@ -136,7 +129,7 @@ TEST(GuiLabRender, ThreeViewsShowEveryCubeWhereItsViewSaysUnderLag) {
         lab->Update(now, held);
       },
       [&](Micros now) { lab->Draw(layout, now, {}); });
-  ASSERT_EQ(image.width, static_cast<int>(kWidth * app->pixel_scale()));
+  ASSERT_EQ(image.width, static_cast<int>(kRenderWidth * app->pixel_scale()));
   const float scale = app->pixel_scale();
 
   client::Client& p1 = lab->player(0);

@@ -22,15 +22,8 @@
 namespace netcube::gui {
 namespace {
 
-constexpr int kWidth = 1280;
-constexpr int kHeight = 720;
-
-PlayerKeys Scripted(const std::string& text) {
-  std::string error;
-  std::optional<client::InputScript> script = client::InputScript::Parse(text, &error);
-  EXPECT_TRUE(script.has_value()) << error;
-  return PlayerKeys(std::move(script), 1, KeyBinding::kArrows);
-}
+constexpr int kSpectatorWidth = 1280;
+constexpr int kSpectatorHeight = 720;
 
 const client::RemoteView* Remote(const client::Client& client, sim::PlayerId id) {
   for (const client::RemoteView& remote : client.remotes()) {
@@ -42,7 +35,7 @@ const client::RemoteView* Remote(const client::Client& client, sim::PlayerId id)
 class GuiSpectatorScreen : public ::testing::Test {
  protected:
   void SetUp() override {
-    app_ = OpenHeadlessApp(kWidth, kHeight);
+    app_ = OpenHeadlessApp(kSpectatorWidth, kSpectatorHeight);
     ASSERT_NE(app_, nullptr);
     server::ServerConfig server_config;
     server_config.bind_address = "127.0.0.1";

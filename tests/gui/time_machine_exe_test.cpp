@@ -15,23 +15,14 @@
 #include <utility>
 #include <vector>
 
+#include "gui/client_exe.h"
 #include "netcube/gui/lab.h"
-#include "support/command.h"
 
 namespace netcube::gui {
 namespace {
 
-constexpr int kWidth = 960;
-constexpr int kHeight = 540;
-
-std::filesystem::path Temp(const std::string& name) {
-  return std::filesystem::temp_directory_path() /
-         ("netcube-time-machine-test-" + std::to_string(::getpid()) + "-" + name);
-}
-
-testing::CommandResult RunClient(const std::string& args) {
-  return testing::RunCommand(std::string("SDL_VIDEODRIVER=offscreen ") + NETCUBE_CLIENT_EXE + " " + args);
-}
+constexpr int kMachineWidth = 960;
+constexpr int kMachineHeight = 540;
 
 struct Picture {
   int width = 0;
@@ -54,18 +45,18 @@ Picture Load(const std::filesystem::path& path) {
 // notice, which may spill over the players' titles, and the time controls); the arenas, the players' panels
 // and their plots show the frame itself.
 int DifferingPixels(const Picture& a, const Picture& b) {
-  const LabLayout layout = LabLayout::For(ImVec2(kWidth, kHeight), 2);
+  const LabLayout layout = LabLayout::For(ImVec2(kMachineWidth, kMachineHeight), 2);
   const auto inside = [](const Rect& r, int x, int y) {
     return static_cast<float>(x) >= r.x && static_cast<float>(x) < r.x + r.w &&
            static_cast<float>(y) >= r.y && static_cast<float>(y) < r.y + r.h;
   };
   int differing = 0;
-  for (int y = 0; y < kHeight; ++y) {
-    for (int x = 0; x < kWidth; ++x) {
+  for (int y = 0; y < kMachineHeight; ++y) {
+    for (int x = 0; x < kMachineWidth; ++x) {
       if (inside(layout.title[layout.server_column], x, y) ||
           inside(layout.panel[layout.server_column], x, y))
         continue;
-      const std::size_t at = (static_cast<std::size_t>(y) * kWidth + static_cast<std::size_t>(x)) * 3;
+      const std::size_t at = (static_cast<std::size_t>(y) * kMachineWidth + static_cast<std::size_t>(x)) * 3;
       if (a.rgb[at] != b.rgb[at] || a.rgb[at + 1] != b.rgb[at + 1] || a.rgb[at + 2] != b.rgb[at + 2])
         ++differing;
     }
@@ -74,16 +65,17 @@ int DifferingPixels(const Picture& a, const Picture& b) {
 }
 
 Picture Screenshot(const std::string& args, const std::string& name, std::string* output = nullptr) {
-  const std::filesystem::path path = Temp(name + ".png");
-  const testing::CommandResult run = RunClient(
-      "--lab --journal --profile lossy --script random --script2 circle --width " + std::to_string(kWidth) +
-      " --height " + std::to_string(kHeight) + " " + args + " --screenshot " + path.string());
+  const std::filesystem::path path = ClientTemp(name + ".png");
+  const testing::CommandResult run =
+      RunClient("--lab --journal --profile lossy --script random --script2 circle --width " +
+                std::to_string(kMachineWidth) + " --height " + std::to_string(kMachineHeight) + " " + args +
+                " --screenshot " + path.string());
   EXPECT_EQ(run.exit_code, 0) << run.output;
   if (output != nullptr) *output = run.output;
   Picture picture = Load(path);
   std::filesystem::remove(path);
-  EXPECT_EQ(picture.width, kWidth) << name;
-  EXPECT_EQ(picture.height, kHeight) << name;
+  EXPECT_EQ(picture.width, kMachineWidth) << name;
+  EXPECT_EQ(picture.height, kMachineHeight) << name;
   return picture;
 }
 
@@ -137,13 +129,13 @@ const std::string kComparison =
     std::to_string(kForkFrames);
 
 Rows RunComparison(const std::string& extra, const std::string& name, std::vector<std::string>* header) {
-  const std::filesystem::path csv = Temp(name + ".csv");
+  const std::filesystem::path csv = ClientTemp(name + ".csv");
   const testing::CommandResult run = RunClient(kComparison + " " + extra + " --csv " + csv.string() +
-                                               " --screenshot " + Temp(name + ".png").string());
+                                               " --screenshot " + ClientTemp(name + ".png").string());
   EXPECT_EQ(run.exit_code, 0) << run.output;
   Rows rows = ReadCsv(csv, header);
   std::filesystem::remove(csv);
-  std::filesystem::remove(Temp(name + ".png"));
+  std::filesystem::remove(ClientTemp(name + ".png"));
   return rows;
 }
 

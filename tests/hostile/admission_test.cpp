@@ -28,8 +28,6 @@ std::string AttackerAddress(int i) {
   return "127.0." + std::to_string(1 + i / 250) + "." + std::to_string(1 + i % 250);
 }
 
-std::unique_ptr<LoopbackRig> Rig(server::ServerConfig config = {}) { return LoopbackRig::Start(config); }
-
 // Every attacker address starts a handshake every 10 ms and never finishes one, so each holds as many as
 // the per-address limit allows (8), renewed as soon as one is reset: together more than the server's
 // whole peer table (32 players + 8 spares + 512). After `warm_up` of it, `honest` players join one after
@@ -39,7 +37,7 @@ int HonestJoinsUnderAConnectFlood(int addresses, int honest, Micros warm_up) {
   timed.work_clock = [] {
     return std::chrono::duration_cast<Micros>(std::chrono::steady_clock::now().time_since_epoch());
   };
-  auto rig = Rig(timed);
+  auto rig = LoopbackRig::Start(timed);
   if (rig == nullptr) return -1;
   const std::clock_t cpu_before = std::clock();
   std::vector<std::unique_ptr<UdpSocket>> attackers;
@@ -115,7 +113,7 @@ double ChurnedHandshakesPerAddressPerSecond(int churners_count, bool at_the_chal
   timed.work_clock = [] {
     return std::chrono::duration_cast<Micros>(std::chrono::steady_clock::now().time_since_epoch());
   };
-  auto rig = Rig(timed);
+  auto rig = LoopbackRig::Start(timed);
   if (rig == nullptr) return -1.0;
   const std::clock_t cpu_before = std::clock();
   std::vector<std::string> addresses;
@@ -176,7 +174,7 @@ TEST(Admission, AnAddressJoiningAndLeavingInALoopIsHeldToItsBudget) {
 double BlindAmplification(std::span<const std::uint8_t> request, const char* what) {
   server::ServerConfig config;
   config.peer_timeout_ms = 1000;
-  auto rig = Rig(config);
+  auto rig = LoopbackRig::Start(config);
   std::string error;
   auto blind = UdpSocket::Bind(AttackerAddress(0), &error);
   if (rig == nullptr || blind == nullptr) {
@@ -247,7 +245,7 @@ int DropTheFirstDatagram(ENetHost* /*host*/, ENetEvent* /*event*/) {
 // (1 s), ENet's next resend (1.5 s after the first) starts a handshake that completes. Paced in real time,
 // since ENet resends by the real clock.
 TEST(Admission, AJoinWhoseHandshakeAnswerWasLostCompletesWhenItAsksAgain) {
-  auto rig = Rig();
+  auto rig = LoopbackRig::Start();
   ASSERT_EQ(enet_initialize(), 0);
   ENetAddress local{};
   ASSERT_EQ(enet_address_set_host_ip(&local, "127.0.0.20"), 0);

@@ -113,5 +113,7 @@ std::vector<std::uint8_t> EnetBlindJoinDatagram(std::uint16_t server_slot,
 
 // The process's resident set size, bytes (Linux).
 std::size_t ResidentBytes();
+// The most the server's process may grow while one of ENet's flaws is attacked.
+inline constexpr std::size_t kMaxGrowthBytes = 16 * 1024 * 1024;
 
 }  // namespace netcube::hostile

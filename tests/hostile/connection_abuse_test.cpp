@@ -23,8 +23,6 @@ using testing::TestClient;
 
 std::string Attacker(int i) { return "127.0.0." + std::to_string(2 + i); }
 
-std::unique_ptr<LoopbackRig> Rig(server::ServerConfig config = {}) { return LoopbackRig::Start(config); }
-
 void ServiceAll(std::vector<std::unique_ptr<EnetIntruder>>& intruders) {
   for (auto& intruder : intruders) intruder->Service();
 }
@@ -32,7 +30,7 @@ void ServiceAll(std::vector<std::unique_ptr<EnetIntruder>>& intruders) {
 TEST(ConnectionAbuse, ConnectionsThatNeverAskToJoinAreResetWithinThePendingTimeout) {
   server::ServerConfig config;
   config.max_clients = 8;
-  auto rig = Rig(config);
+  auto rig = LoopbackRig::Start(config);
   // Twice as many as the server has player and spare slots, each from its own address.
   std::vector<std::unique_ptr<EnetIntruder>> intruders;
   std::string error;
@@ -61,7 +59,7 @@ TEST(ConnectionAbuse, ConnectionsThatNeverAskToJoinAreResetWithinThePendingTimeo
 }
 
 TEST(ConnectionAbuse, AHandshakeFloodFrom64AddressesKeepsNobodyOut) {
-  auto rig = Rig();
+  auto rig = LoopbackRig::Start();
   std::vector<std::unique_ptr<UdpSocket>> attackers;
   std::string error;
   for (int i = 0; i < 64; ++i) {
@@ -98,7 +96,7 @@ TEST(ConnectionAbuse, AHandshakeFloodFrom64AddressesKeepsNobodyOut) {
 // right behind it, from an address that never reads a reply (it could be forged: the replies would go to
 // a victim). Before the challenge it was a player, sent a Welcome and snapshots: 2,774 times the bytes.
 TEST(ConnectionAbuse, ABlindJoinGetsNoSlotAndNoMoreBytesThanItSent) {
-  auto rig = Rig();
+  auto rig = LoopbackRig::Start();
   TestClient* ann = rig->Join("ann");  // the server's peer slot 0; the blind joiner's will be 1
   ASSERT_NE(ann, nullptr);
   std::string error;
@@ -145,7 +143,7 @@ TEST(ConnectionAbuse, ABlindJoinGetsNoSlotAndNoMoreBytesThanItSent) {
 TEST(ConnectionAbuse, OneAddressGetsAtMostMaxPerAddressConnections) {
   server::ServerConfig config;
   config.max_per_address = 3;
-  auto rig = Rig(config);
+  auto rig = LoopbackRig::Start(config);
   std::vector<std::unique_ptr<EnetIntruder>> intruders;
   std::string error;
   for (int i = 0; i < 10; ++i) {
@@ -162,7 +160,7 @@ TEST(ConnectionAbuse, OneAddressGetsAtMostMaxPerAddressConnections) {
 TEST(ConnectionAbuse, APlayerThatFallsSilentIsDroppedWhateverEnetThinks) {
   server::ServerConfig config;
   config.peer_timeout_ms = 1000;
-  auto rig = Rig(config);
+  auto rig = LoopbackRig::Start(config);
   TestClient* ann = rig->Join("ann");
   ASSERT_NE(ann, nullptr);
   // A player by the book, and then not one more netcube message; its ENet goes on acknowledging
@@ -215,7 +213,7 @@ const testing::Inbox& Abuse(LoopbackRig& rig, int packets,
 }
 
 TEST(ConnectionAbuse, TimeEchoRepliesAreThrottledAndAFlooderIsKicked) {
-  auto rig = Rig();
+  auto rig = LoopbackRig::Start();
   const testing::Inbox& inbox = Abuse(*rig, 2000, [](int i) {
     return protocol::TimeEcho{false, static_cast<std::uint32_t>(i), 0};
   });
@@ -229,7 +227,7 @@ TEST(ConnectionAbuse, TimeEchoRepliesAreThrottledAndAFlooderIsKicked) {
 }
 
 TEST(ConnectionAbuse, APeerJumpingItsInputSequenceIsKickedNotCountedAsLoss) {
-  auto rig = Rig();
+  auto rig = LoopbackRig::Start();
   const testing::Inbox& inbox = Abuse(*rig, 1000, [](int i) {
     protocol::InputMessage input;
     input.inputs.push_back({static_cast<sim::Seq>(i * 32767), sim::kRight});

@@ -18,7 +18,6 @@ namespace {
 using testing::InputDriver;
 using testing::LoopbackRig;
 
-constexpr std::size_t kMaxGrowthBytes = 16 * 1024 * 1024;
 constexpr std::uint16_t kFragmentStarts = 2000;
 constexpr int kStartsPerStep = 50;  // paced, so the kernel's buffer drops none of them
 

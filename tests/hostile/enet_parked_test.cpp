@@ -28,7 +28,6 @@ constexpr std::size_t kCommandsPerDatagram =
     (ENET_PROTOCOL_MAXIMUM_MTU - 2) / sizeof(ENetProtocolSendUnreliable);
 // 64 datagrams (256 KiB) a millisecond: as fast as the attacker likes, within the kernel's receive buffer.
 constexpr std::size_t kDatagramsPerStep = 64;
-constexpr std::size_t kMaxGrowthBytes = 16 * 1024 * 1024;
 // The target is 100 ms: a generous margin for a loaded machine (today's main takes seconds).
 constexpr Micros kMaxNetworkService{1'000'000};
 // Unreliable sequence numbers 1 to 65535 under each reliable number.

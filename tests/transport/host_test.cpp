@@ -58,12 +58,6 @@ std::unique_ptr<Host> MakeClient(const HostConfig& config) {
   return host;
 }
 
-std::vector<std::uint8_t> Bytes(std::size_t size, std::uint8_t seed) {
-  std::vector<std::uint8_t> bytes(size);
-  for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<std::uint8_t>(seed + i * 7);
-  return bytes;
-}
-
 class TransportHost : public ::testing::Test {
  protected:
   // Services every node once per virtual millisecond until `done` holds; false after kWaitLimit.

@@ -25,12 +25,6 @@ HostConfig Config(std::uint64_t seed = 1) {
   return config;
 }
 
-std::vector<std::uint8_t> Bytes(std::size_t size, std::uint8_t seed) {
-  std::vector<std::uint8_t> bytes(size);
-  for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<std::uint8_t>(seed + i * 7);
-  return bytes;
-}
-
 class MemoryNetworkTest : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -1,6 +1,9 @@
 #pragma once
-// A Host under test and every event it gave, payloads copied: for the transport's tests.
+// A Host under test and every event it gave, payloads copied, and payloads to send: for the transport's
+// tests.
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -42,5 +45,12 @@ struct Node {
     return it == events.end() ? nullptr : &*it;
   }
 };
+
+// `size` bytes, each different from its neighbours, starting at `seed`.
+inline std::vector<std::uint8_t> Bytes(std::size_t size, std::uint8_t seed) {
+  std::vector<std::uint8_t> bytes(size);
+  for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<std::uint8_t>(seed + i * 7);
+  return bytes;
+}
 
 }  // namespace netcube::transport
