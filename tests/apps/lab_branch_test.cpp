@@ -66,7 +66,7 @@ transport::LinkSettings Bumpy() {
   return link;
 }
 
-constexpr std::int64_t kBranchFrames = 600;
+constexpr std::int64_t kFrames = 600;
 constexpr std::int64_t kPanelChangeFrame = 200;
 constexpr std::int64_t kHandTagFrame = 300;
 
@@ -80,7 +80,7 @@ TEST(LabBranch, GoingBackForwardAndResumingShowsEachFrameAsTheLiveRunDid) {
   ASSERT_TRUE(branch.Start(&error)) << error;
   const Keys keys;
   std::vector<std::string> live;
-  for (std::int64_t frame = 0; frame < kBranchFrames; ++frame) {
+  for (std::int64_t frame = 0; frame < kFrames; ++frame) {
     ASSERT_TRUE(branch.Step([&](std::vector<std::uint8_t>& held) { keys.Fill(frame, held, false); }));
     gui::Lab& lab = branch.shown().lab();
     // As the window would: a preset button in player 2's panel, a tag by hand of player 1.
@@ -118,8 +118,8 @@ TEST(LabBranch, GoingBackForwardAndResumingShowsEachFrameAsTheLiveRunDid) {
       ASSERT_EQ(Digest(branch.shown().lab()), live[static_cast<std::size_t>(branch.frame())]);
     }
   }
-  EXPECT_EQ(branch.frame(), kBranchFrames);
-  EXPECT_EQ(branch.edge(), kBranchFrames + 1);
+  EXPECT_EQ(branch.frame(), kFrames);
+  EXPECT_EQ(branch.edge(), kFrames + 1);
 
   // A panel's change while the tape plays goes on it at its frame: the run has it from there on.
   ASSERT_TRUE(branch.SeekTo(400, &error)) << error;
@@ -190,7 +190,7 @@ TEST(LabBranch, AForkFromAFrameOfAComparisonSharesItsPastAndChangesItsFuture) {
   const Keys keys;
   std::vector<client::FrameSample> samples;  // entry 0's, frame by frame
   constexpr std::int64_t kForkFrame = 200;
-  for (std::int64_t frame = 0; frame < kBranchFrames; ++frame) {
+  for (std::int64_t frame = 0; frame < kFrames; ++frame) {
     original.Step([&](std::vector<std::uint8_t>& held) { keys.Fill(frame, held, true); });
     samples.push_back(original.shown().samples()[0]);
   }
@@ -213,7 +213,7 @@ TEST(LabBranch, AForkFromAFrameOfAComparisonSharesItsPastAndChangesItsFuture) {
     return CompareCsvRow("entry", "", sample);
   };
   EXPECT_EQ(row(1), row(0));
-  while (fork->frame() + 1 < kBranchFrames) {
+  while (fork->frame() + 1 < kFrames) {
     ASSERT_FALSE(fork->Step(nullptr)) << "the tape holds these frames";
     // The fork's original entry draws its own cube as in the original run (what it measures over the other
     // cubes changes: the fork has more of them, and a comparison's cubes part on the server, as each entry's

@@ -19,7 +19,7 @@
 namespace netcube::apps {
 namespace {
 
-constexpr int kDigestFrames = 150;
+constexpr int kFrames = 150;
 
 std::vector<std::string> DigestLines(const std::string& script, std::uint64_t seed) {
   const std::filesystem::path path =
@@ -28,7 +28,7 @@ std::vector<std::string> DigestLines(const std::string& script, std::uint64_t se
   options.run.app.headless = true;
   options.run.app.width = 640;
   options.run.app.height = 360;
-  options.run.frames = kDigestFrames;
+  options.run.frames = kFrames;
   options.digests = path.string();
   std::string error;
   options.scripts[0] = client::InputScript::Parse(script, &error);
@@ -46,13 +46,13 @@ std::vector<std::string> DigestLines(const std::string& script, std::uint64_t se
 
 TEST(LabDigest, TheSameRunGivesTheSameLinesOnePerFrame) {
   const std::vector<std::string> first = DigestLines("R:800,-:300,DL:500", 1);
-  ASSERT_EQ(first.size(), static_cast<std::size_t>(kDigestFrames));
+  ASSERT_EQ(first.size(), static_cast<std::size_t>(kFrames));
   EXPECT_EQ(first.front().substr(0, 2), "0 ");
   EXPECT_EQ(first.back().substr(0, 4), "149 ");
   EXPECT_EQ(first.back().size(), 4U + 16U);
   std::set<std::string> distinct;
   for (const std::string& line : first) distinct.insert(line.substr(line.find(' ') + 1));
-  EXPECT_GT(distinct.size(), static_cast<std::size_t>(kDigestFrames) / 2) << "the frames differ";
+  EXPECT_GT(distinct.size(), static_cast<std::size_t>(kFrames) / 2) << "the frames differ";
   EXPECT_EQ(DigestLines("R:800,-:300,DL:500", 1), first);
 }
 
@@ -79,8 +79,8 @@ TEST(LabDigest, AScriptedRunWithoutAWindowGivesTheDesktopLabsLines) {
   options.scripts[0] = client::InputScript::Parse("R:800,-:300,DL:500", &error);
   options.scripts[1] = client::InputScript::Parse("idle", &error);
   for (std::size_t i = 0; i < options.lab.players.size(); ++i) options.lab.players[i].client.seed = 1 + i;
-  const std::vector<std::uint64_t> digests = ScriptedLabDigests(options, kDigestFrames, &error);
-  ASSERT_EQ(digests.size(), static_cast<std::size_t>(kDigestFrames)) << error;
+  const std::vector<std::uint64_t> digests = ScriptedLabDigests(options, kFrames, &error);
+  ASSERT_EQ(digests.size(), static_cast<std::size_t>(kFrames)) << error;
   const std::vector<std::string> lines = DigestLines("R:800,-:300,DL:500", 1);
   ASSERT_EQ(lines.size(), digests.size());
   for (std::size_t frame = 0; frame < lines.size(); ++frame) {

@@ -17,7 +17,7 @@
 namespace netcube::apps {
 namespace {
 
-std::filesystem::path JournalTemp(const std::string& name) {
+std::filesystem::path Temp(const std::string& name) {
   return std::filesystem::temp_directory_path() /
          ("netcube_open_journal_" + std::to_string(::getpid()) + "_" + name);
 }
@@ -48,8 +48,8 @@ RunOptions Headless(const std::filesystem::path& screenshot) {
 }
 
 TEST(OpenJournal, ShowsASavedJournalHeadless) {
-  const std::filesystem::path journal = JournalTemp("ok.ncj");
-  const std::filesystem::path png = JournalTemp("ok.png");
+  const std::filesystem::path journal = Temp("ok.ncj");
+  const std::filesystem::path png = Temp("ok.png");
   std::string error;
   ASSERT_TRUE(WriteFile(journal.string(), SavedBytes(), &error)) << error;
   EXPECT_EQ(OpenJournal(Headless(png), journal.string()), 0);
@@ -61,8 +61,8 @@ TEST(OpenJournal, ShowsASavedJournalHeadless) {
 // A lab run whose player 1's clock steps saves its journal (--journal-out); the file holds the lab's rings,
 // its script and the explanation naming the clock, and opens.
 TEST(OpenJournal, ALabRunsJournalSavedAndOpened) {
-  const std::filesystem::path journal = JournalTemp("lab.ncj");
-  const std::filesystem::path png = JournalTemp("lab.png");
+  const std::filesystem::path journal = Temp("lab.ncj");
+  const std::filesystem::path png = Temp("lab.png");
   LabRunOptions options;
   options.run.app.headless = true;
   options.run.app.width = 960;
@@ -99,17 +99,17 @@ TEST(OpenJournal, ALabRunsJournalSavedAndOpened) {
 }
 
 TEST(OpenJournal, RefusesATruncatedOrForeignFile) {
-  const std::filesystem::path png = JournalTemp("bad.png");
+  const std::filesystem::path png = Temp("bad.png");
   std::string error;
   const std::string bytes = SavedBytes();
   for (const std::string& bad : {bytes.substr(0, bytes.size() / 2), std::string("{\"frame\": 1}\n")}) {
-    const std::filesystem::path journal = JournalTemp("bad.ncj");
+    const std::filesystem::path journal = Temp("bad.ncj");
     ASSERT_TRUE(WriteFile(journal.string(), bad, &error)) << error;
     EXPECT_EQ(OpenJournal(Headless(png), journal.string()), 2);
     EXPECT_FALSE(std::filesystem::exists(png));
     std::filesystem::remove(journal);
   }
-  EXPECT_EQ(OpenJournal(Headless(png), JournalTemp("missing.ncj").string()), 2);
+  EXPECT_EQ(OpenJournal(Headless(png), Temp("missing.ncj").string()), 2);
 }
 
 }  // namespace

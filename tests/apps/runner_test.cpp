@@ -38,7 +38,7 @@ TEST(RunLab, WritesAScreenshotHeadless) {
   std::filesystem::remove(path);
 }
 
-std::filesystem::path RunnerTemp(const std::string& name) {
+std::filesystem::path Temp(const std::string& name) {
   return std::filesystem::temp_directory_path() /
          ("netcube_compare_" + std::to_string(::getpid()) + "_" + name);
 }
@@ -76,9 +76,9 @@ Outputs Record(const std::string& entries, const transport::LinkSettings& link, 
   options.scripts[0] = client::InputScript::Parse("R:700,D:500,-:400,L:600,U:300,-:500,DL:600", &error);
   EXPECT_TRUE(options.scripts[0].has_value()) << error;
   options.run.frames = frames;
-  options.record = RunnerTemp("session.json").string();
-  options.csv = RunnerTemp("record.csv").string();
-  options.plot = RunnerTemp("record.png").string();
+  options.record = Temp("session.json").string();
+  options.csv = Temp("record.csv").string();
+  options.plot = Temp("record.png").string();
   EXPECT_EQ(RunLab(options), 0);
   return {Read(options.record), Read(options.csv), Read(options.plot)};
 }
@@ -91,8 +91,8 @@ Outputs Replay(const std::string& session_json, const std::string& entries = "")
   SetUpComparison(options);
   options.replay = true;
   options.run.frames = static_cast<int>(options.session.frames);
-  options.csv = RunnerTemp("replay.csv").string();
-  options.plot = RunnerTemp("replay.png").string();
+  options.csv = Temp("replay.csv").string();
+  options.plot = Temp("replay.png").string();
   EXPECT_EQ(RunLab(options), 0);
   return {"", Read(options.csv), Read(options.plot)};
 }

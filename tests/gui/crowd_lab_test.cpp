@@ -20,8 +20,8 @@
 namespace netcube::gui {
 namespace {
 
-constexpr int kCrowdWidth = 1600;
-constexpr int kCrowdHeight = 900;
+constexpr int kWidth = 1600;
+constexpr int kHeight = 900;
 constexpr int kCrowd = 60;
 
 // The remote cubes player `index`'s view draws: those its client has a state of.
@@ -63,7 +63,7 @@ bool CircleNear(const Image& image, float pixel_scale, ImVec2 point) {
 class CrowdLabTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    app_ = OpenHeadlessApp(kCrowdWidth, kCrowdHeight);
+    app_ = OpenHeadlessApp(kWidth, kHeight);
     ASSERT_NE(app_, nullptr);
     std::string error;
     lab_ = Lab::Create(WithCrowd(DefaultLabConfig(), kCrowd, 3), VirtualFrameTime(0), &error);

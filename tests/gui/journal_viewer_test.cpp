@@ -18,8 +18,8 @@
 namespace netcube::gui {
 namespace {
 
-constexpr int kViewerWidth = 800;
-constexpr int kViewerHeight = 600;
+constexpr int kWidth = 800;
+constexpr int kHeight = 600;
 constexpr int kSaved = 300;  // more than a running lab's list keeps
 constexpr Micros kEvery{100'000};
 
@@ -54,13 +54,13 @@ timeline::SavedJournal Saved() {
 class JournalViewerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    app_ = OpenHeadlessAppForInput(kViewerWidth, kViewerHeight);
+    app_ = OpenHeadlessAppForInput(kWidth, kHeight);
     ASSERT_NE(app_, nullptr);
   }
 
   void Frame(JournalViewer& viewer, const FrameInput& input) {
     InputFrame(*app_, input);
-    viewer.Draw(static_cast<float>(kViewerWidth), static_cast<float>(kViewerHeight));
+    viewer.Draw(static_cast<float>(kWidth), static_cast<float>(kHeight));
     app_->DiscardFrame();
   }
 
@@ -91,7 +91,7 @@ TEST_F(JournalViewerTest, ListsEveryExplanationTheFileSaved) {
   // moves the cursor there. From the bottom up, the first click that moves the cursor is on that line.
   const float x = 100.0F;
   std::optional<Micros> moved;
-  for (float y = static_cast<float>(kViewerHeight) - 1.0F; y > 0.0F && !moved; y -= 2.0F) {
+  for (float y = static_cast<float>(kHeight) - 1.0F; y > 0.0F && !moved; y -= 2.0F) {
     const Micros cursor = CursorAfterClick({x, y}, -1000.0F);
     if (cursor != viewer.cursor()) moved = cursor;
   }
@@ -107,10 +107,10 @@ TEST_F(JournalViewerTest, AClickOnAGlitchsMarkInTheLanesMovesTheCursorToIt) {
   ASSERT_EQ(target.time, Micros(25'000'000));
   ASSERT_EQ(target.client, 1U);
   const float padding = ImGui::GetStyle().WindowPadding.x;
-  const float lanes_width = static_cast<float>(kViewerWidth) - 2.0F * padding - 70.0F;
+  const float lanes_width = static_cast<float>(kWidth) - 2.0F * padding - 70.0F;
   const float x = padding + 70.0F + lanes_width * 0.5F + 2.0F;
   bool found = false;
-  for (float y = static_cast<float>(kViewerHeight) - 1.0F; y > 0.0F && !found; y -= 2.0F)
+  for (float y = static_cast<float>(kHeight) - 1.0F; y > 0.0F && !found; y -= 2.0F)
     found = CursorAfterClick({x, y}) == target.time;
   EXPECT_TRUE(found) << "no click beside the mark at 25 s went there";
 }

@@ -17,13 +17,13 @@
 namespace netcube::gui {
 namespace {
 
-constexpr int kControlsWidth = 640;
-constexpr int kControlsHeight = 480;
+constexpr int kWidth = 640;
+constexpr int kHeight = 480;
 
 class TimelineControls : public ::testing::Test {
  protected:
   void SetUp() override {
-    app_ = OpenHeadlessAppForInput(kControlsWidth, kControlsHeight);
+    app_ = OpenHeadlessAppForInput(kWidth, kHeight);
     ASSERT_NE(app_, nullptr);
     view_.Enable(&journal_, {"player1", "player2"});
   }
@@ -34,7 +34,7 @@ class TimelineControls : public ::testing::Test {
                      ImVec2 mouse = {-FLT_MAX, -FLT_MAX}, bool click = false) {
     InputFrame(*app_, {key, shift, mouse, click});
     ImGui::SetNextWindowPos({0.0F, 0.0F});
-    ImGui::SetNextWindowSize({static_cast<float>(kControlsWidth), static_cast<float>(kControlsHeight)});
+    ImGui::SetNextWindowSize({static_cast<float>(kWidth), static_cast<float>(kHeight)});
     ImGui::Begin("timeline");
     view_.SetPosition({frame, 600, paused, false, {}});
     lanes_top_ = ImGui::GetCursorScreenPos().y;
@@ -79,10 +79,9 @@ TEST_F(TimelineControls, AClickInTheLanesGoesToTheFrameUnderTheMouse) {
   bool sought = false;
   // Find the lanes: the first row under the controls where a click seeks.
   for (float y = lanes_top_; y < lanes_y + 60.0F && !sought; y += 2.0F) {
-    const float x =
-        70.0F +
-        (static_cast<float>(kControlsWidth) - 2.0F * ImGui::GetStyle().WindowPadding.x - 70.0F) * 0.25F +
-        ImGui::GetStyle().WindowPadding.x;
+    const float x = 70.0F +
+                    (static_cast<float>(kWidth) - 2.0F * ImGui::GetStyle().WindowPadding.x - 70.0F) * 0.25F +
+                    ImGui::GetStyle().WindowPadding.x;
     Frame(300, true, -1, false, {x, y}, false);
     const TimeControls click = Frame(300, true, -1, false, {x, y}, true);
     Frame(300, true, -1, false, {x, y}, false);

@@ -151,14 +151,14 @@ TEST(InputQueue, RateLimitFollowsRealTimeAtAnyTickRate) {
     std::array<sim::Input, InputQueue::kMaxPerTick> out{};
     sim::Seq next = 0;
     std::size_t applied = 0;
-    const int run_seconds = 3;
+    const int seconds = 3;
     double owed = 0.0;  // inputs the client has generated but not yet sent, at 60 per second
-    for (int tick = 0; tick < run_seconds * tick_rate; ++tick) {
+    for (int tick = 0; tick < seconds * tick_rate; ++tick) {
       owed += static_cast<double>(sim::kTicksPerSecond) / tick_rate;
       for (; owed >= 1.0; owed -= 1.0) queue.Receive({next++, sim::kRight});
       applied += queue.TakeForTick(out, true);
     }
-    EXPECT_EQ(applied, static_cast<std::size_t>(run_seconds * sim::kTicksPerSecond)) << tick_rate << " Hz";
+    EXPECT_EQ(applied, static_cast<std::size_t>(seconds * sim::kTicksPerSecond)) << tick_rate << " Hz";
     EXPECT_EQ(queue.counters().dropped_rate_limit, 0u) << tick_rate << " Hz";
   }
 }
@@ -169,12 +169,12 @@ TEST(InputQueue, DoubleRateClientIsHeldToRealTimeAtAnyTickRate) {
     std::array<sim::Input, InputQueue::kMaxPerTick> out{};
     sim::Seq next = 0;
     std::size_t applied = 0;
-    const int run_seconds = 3;
-    for (int tick = 0; tick < run_seconds * tick_rate; ++tick) {
+    const int seconds = 3;
+    for (int tick = 0; tick < seconds * tick_rate; ++tick) {
       for (int i = 0; i < 2 * sim::kTicksPerSecond / tick_rate; ++i) queue.Receive({next++, sim::kRight});
       applied += queue.TakeForTick(out, true);
     }
-    EXPECT_LE(applied, static_cast<std::size_t>(run_seconds * sim::kTicksPerSecond + kMaxInputBacklogSteps))
+    EXPECT_LE(applied, static_cast<std::size_t>(seconds * sim::kTicksPerSecond + kMaxInputBacklogSteps))
         << tick_rate << " Hz";
     EXPECT_GT(queue.counters().dropped_rate_limit, 0u) << tick_rate << " Hz";
   }

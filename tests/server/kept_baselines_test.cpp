@@ -21,7 +21,7 @@ using testing::InputSender;
 using testing::LoopbackRig;
 using testing::TestClient;
 
-constexpr int kCrowd = 128;
+constexpr int kPlayers = 128;
 constexpr int kFar = 16;  // honest players 80 ms away each way, the rest on the LAN
 constexpr std::uint32_t kOldestAge = protocol::kHeldBaselines - 1;
 
@@ -42,14 +42,14 @@ struct Outcome {
   std::uint64_t ticks_skipped = 0;
 };
 
-// kCrowd at 60 snapshots a second: kFar honest players behind 80 ms, `mashers` raw clients each tick
+// kPlayers at 60 snapshots a second: kFar honest players behind 80 ms, `mashers` raw clients each tick
 // sending an input with other keys than the last (and, when `tell_oldest`, telling of the snapshot
 // kOldestAge ticks old), the rest honest on the LAN. The groups' snapshots are counted over the last two
 // seconds of play.
 Outcome Play(int mashers, bool tell_oldest) {
-  const std::unique_ptr<LoopbackRig> rig = DeltaRig(kCrowd);
+  const std::unique_ptr<LoopbackRig> rig = DeltaRig(kPlayers);
   if (rig == nullptr) return {};
-  for (int p = 0; p < kCrowd - mashers; ++p) {
+  for (int p = 0; p < kPlayers - mashers; ++p) {
     client::ClientConfig player;
     player.name = "honest" + std::to_string(p);
     if (p < kFar) player.link.latency_ms = 80;
@@ -96,7 +96,7 @@ Outcome Play(int mashers, bool tell_oldest) {
     group.bytes_down += end.bytes_down - start[p].bytes_down;
     ++group.players;
   }
-  EXPECT_EQ(after.clients, static_cast<std::size_t>(kCrowd));
+  EXPECT_EQ(after.clients, static_cast<std::size_t>(kPlayers));
 
   // Everyone lets go and comes to rest: every honest player then shows the server's world exactly.
   mashing = false;
